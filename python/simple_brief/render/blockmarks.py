@@ -1,0 +1,268 @@
+"""Block-mark views of a document (seed 000): full, outline, compact, and expand_at.
+
+    F> def square(x: int) -> int { ... }  L3-5
+    V* [E]:5 type mismatch
+    C> class User(Base) { name, age, 2 methods }  L7-19
+    S> struct Point { x, y }  L21-24
+    E> enum Color { Red, Green, Blue }  L26-30
+
+`>` marks a collapsed block, `_` an open one; every mark line ends with its 1-based
+line span so an agent can ask `expand_at line:N`. Member lines (fields, constants)
+show their declaration and line. Lines outside any definition are summarised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from simple_brief.model import (
+    CLASS_KINDS,
+    FUNCTION_KINDS,
+    Diagnostic,
+    Severity,
+    Symbol,
+    SymbolKind,
+)
+from simple_brief.scan import Outline
+
+INDENT = "  "
+#: Names listed in a collapsed container's braces before `+N more`.
+MEMBER_NAMES_SHOWN = 8
+#: Characters of a summarised top-level line shown.
+GAP_TEXT_CHARS = 72
+
+_MARKS = {SymbolKind.Struct: "S", SymbolKind.Enum: "E"}
+_MEMBER_NOUNS = {
+    "method": ("method", "methods"),
+    "class": ("class", "classes"),
+    "function": ("function", "functions"),
+}
+
+
+def mark_letter(sym: Symbol) -> str:
+    """`F`, `C`, `S` or `E` for block symbols; "" for members and headings."""
+    if sym.kind in FUNCTION_KINDS:
+        return "F"
+    if sym.kind in CLASS_KINDS:
+        return "C"
+    return _MARKS.get(sym.kind, "")
+
+
+def _plural(n: int, noun: str) -> str:
+    one, many = _MEMBER_NOUNS.get(noun, (noun, noun + "s"))
+    return f"{n} {one if n == 1 else many}"
+
+
+def container_summary(sym: Symbol) -> str:
+    """`name, age, 2 methods` — member names listed, nested blocks counted."""
+    names: list[str] = []
+    counts: dict[str, int] = {}
+    for child in sym.children:
+        if child.kind in FUNCTION_KINDS:
+            counts["method"] = counts.get("method", 0) + 1
+        elif child.kind in CLASS_KINDS or child.kind in (SymbolKind.Struct, SymbolKind.Enum):
+            noun = "class" if child.kind in CLASS_KINDS else child.kind.name.lower()
+            counts[noun] = counts.get(noun, 0) + 1
+        elif child.kind != SymbolKind.String:
+            names.append(child.name)
+    parts = names[:MEMBER_NAMES_SHOWN]
+    if len(names) > MEMBER_NAMES_SHOWN:
+        parts.append(f"+{len(names) - MEMBER_NAMES_SHOWN} more")
+    parts.extend(_plural(n, noun) for noun, n in counts.items())
+    return ", ".join(parts)
+
+
+def mark_line(sym: Symbol, open_: bool = False) -> str:
+    """The one-line view of a symbol: block mark, signature, elided body, line span."""
+    span = sym.range.line_span()
+    letter = mark_letter(sym)
+    signature = sym.signature or sym.name
+    if not letter:
+        return f"{signature}  {span}"
+    if open_:
+        return f"{letter}_ {signature}  {span}"
+    if sym.kind in FUNCTION_KINDS:
+        body = " { ... }" if sym.body is not None else ""
+        return f"{letter}> {signature}{body}  {span}"
+    summary = container_summary(sym)
+    return f"{letter}> {signature} {{ {summary} }}  {span}" if summary else f"{letter}> {signature} {{ }}  {span}"
+
+
+def _opens(sym: Symbol, level: int, depth: int | None) -> bool:
+    """Whether a symbol at `level` (1 = top) shows its children as lines of their own."""
+    if sym.kind in (SymbolKind.Struct, SymbolKind.Enum):
+        return False
+    if not sym.children:
+        return False
+    if sym.kind in FUNCTION_KINDS and not any(c.is_block for c in sym.children):
+        return False
+    return depth is None or level < depth
+
+
+def diag_line(diag: Diagnostic) -> str:
+    tag = diag.severity.letter
+    code = f" {diag.code}" if diag.code else ""
+    line = f"V* [{tag}]:{diag.range.start.line + 1}{code} {diag.message}"
+    return line
+
+
+def _fix_lines(diag: Diagnostic) -> list[str]:
+    return [f"V* [H] {fix.title}" for fix in diag.fixits]
+
+
+def severity_counts(diagnostics: Iterable[Diagnostic]) -> str:
+    """`2E 1W` — errors and warnings, plus infos and hints when present."""
+    counts = {s: 0 for s in Severity}
+    for d in diagnostics:
+        counts[d.severity] += 1
+    text = f"{counts[Severity.Error]}E {counts[Severity.Warning]}W"
+    if counts[Severity.Information]:
+        text += f" {counts[Severity.Information]}I"
+    if counts[Severity.Hint]:
+        text += f" {counts[Severity.Hint]}H"
+    return text
+
+
+class _OutlineWriter:
+    def __init__(self, outline: Outline, depth: int | None, diagnostics: list[Diagnostic], per_symbol: bool):
+        self.outline = outline
+        self.depth = depth
+        self.per_symbol = per_symbol
+        self.pending = sorted(diagnostics, key=lambda d: d.range.start)
+        self.out: list[str] = []
+
+    def write(self) -> list[str]:
+        lines = self.outline.source.lines
+        cursor = 0
+        for sym in self.outline.symbols:
+            self._gap(cursor, sym.range.start.line - 1)
+            self._symbol(sym, 1)
+            cursor = sym.range.end.line + 1
+        self._gap(cursor, len(lines) - 1)
+        if self.per_symbol:
+            for diag in self.pending:
+                self.out.append(diag_line(diag))
+                self.out.extend(_fix_lines(diag))
+        return self.out
+
+    def _take_diags(self, first: int, last: int, prefix: str) -> None:
+        if not self.per_symbol:
+            return
+        keep: list[Diagnostic] = []
+        for diag in self.pending:
+            if first <= diag.range.start.line <= last:
+                self.out.append(prefix + diag_line(diag))
+                self.out.extend(prefix + fl for fl in _fix_lines(diag))
+            else:
+                keep.append(diag)
+        self.pending = keep
+
+    def _symbol(self, sym: Symbol, level: int) -> None:
+        prefix = INDENT * (level - 1)
+        opens = _opens(sym, level, self.depth)
+        if not opens or not sym.children:
+            self.out.append(prefix + mark_line(sym))
+            self._take_diags(sym.range.start.line, sym.range.end.line, prefix)
+            return
+        collapsed_fn = sym.kind in FUNCTION_KINDS
+        self.out.append(prefix + mark_line(sym, open_=not collapsed_fn))
+        children = [c for c in sym.children if c.is_block] if collapsed_fn else sym.children
+        for child in sorted(children, key=lambda c: c.range.start):
+            self._symbol(child, level + 1)
+        self._take_diags(sym.range.start.line, sym.range.end.line, prefix + INDENT)
+
+    def _gap(self, first: int, last: int) -> None:
+        """Summarise top-level lines outside every definition: imports, then other code."""
+        if last < first:
+            return
+        lines = self.outline.source.lines
+        imports = [(a, b) for a, b in self.outline.imports if a <= last and b >= first]
+        row = first
+        while row <= last:
+            span = next(((a, b) for a, b in imports if a <= row <= b), None)
+            if span is not None:
+                a, b = span
+                text = "; ".join(" ".join(lines[i].split()) for i in range(a, min(b, last) + 1) if lines[i].strip())
+                self.out.append(f".. {_cut(text, GAP_TEXT_CHARS * 2)}  {_span(a, min(b, last))}")
+                self._take_diags(a, min(b, last), "")
+                row = min(b, last) + 1
+                continue
+            if not lines[row].strip():
+                row += 1
+                continue
+            end = row
+            while end + 1 <= last and not any(a <= end + 1 <= b for a, b in imports):
+                end += 1
+            while end > row and not lines[end].strip():
+                end -= 1
+            count = sum(1 for i in range(row, end + 1) if lines[i].strip())
+            head = _cut(" ".join(lines[row].split()), GAP_TEXT_CHARS)
+            more = f" (+{count - 1} lines)" if count > 1 else ""
+            self.out.append(f".. {head}{more}  {_span(row, end)}")
+            self._take_diags(row, end, "")
+            row = end + 1
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _span(first: int, last: int) -> str:
+    return f"L{first + 1}" if first == last else f"L{first + 1}-{last + 1}"
+
+
+def render_outline(
+    outline: Outline, diagnostics: list[Diagnostic], mode: str = "outline", depth: int | None = None
+) -> str:
+    """Block-mark outline; `compact` puts one `V* [NE NW in file]` line first instead of per-symbol lines."""
+    if mode == "compact":
+        body = _OutlineWriter(outline, depth, diagnostics, per_symbol=False).write()
+        return "\n".join([f"V* [{severity_counts(diagnostics)} in file]", *body])
+    return "\n".join(_OutlineWriter(outline, depth, diagnostics, per_symbol=True).write())
+
+
+def render_full(outline: Outline, diagnostics: list[Diagnostic]) -> str:
+    """The source with `# [E] message` markers (in the file's comment syntax) on flagged lines."""
+    lang = outline.language
+    by_line: dict[int, list[Diagnostic]] = {}
+    for diag in diagnostics:
+        by_line.setdefault(diag.range.start.line, []).append(diag)
+    lines = list(outline.source.lines)
+    if lines and lines[-1] == "" and len(lines) > 1:
+        lines.pop()
+    for row, diags in by_line.items():
+        if row >= len(lines):
+            row = len(lines) - 1
+        marks = " ".join(f"[{d.severity.letter}]{' ' + d.code if d.code else ''} {d.message}" for d in diags)
+        lines[row] = f"{lines[row]}  {lang.comment} {marks}{lang.comment_end}"
+    return "\n".join(lines)
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    indents = [len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()]
+    cut = min(indents, default=0)
+    return [ln[cut:] if ln.strip() else "" for ln in lines]
+
+
+def render_expanded(outline: Outline, sym: Symbol, what: str = "all") -> str:
+    """One symbol: `signature` (mark line and doc), `body` (its body lines) or `all` (`F_` + source)."""
+    lines = outline.source.lines
+    first, last = sym.range.start.line, sym.range.end.line
+    if what == "signature":
+        out = [mark_line(sym)]
+        if sym.doc:
+            comment = outline.language.comment
+            out.extend(f"{INDENT}{comment} {ln}".rstrip() for ln in sym.doc.splitlines())
+        return "\n".join(out)
+    header = sym.selection_range.start.line
+    if what == "body":
+        start = (sym.body.start.line if sym.body else header) + 1
+        if start > last:
+            start = header
+        return "\n".join(_dedent(lines[start : last + 1]))
+    letter = mark_letter(sym) or ""
+    snippet = _dedent(lines[first : last + 1])
+    head_at = header - first
+    prefix = f"{letter}_ " if letter else ""
+    snippet[head_at] = f"{prefix}{snippet[head_at]}  {sym.range.line_span()}"
+    return "\n".join(snippet)

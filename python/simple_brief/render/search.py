@@ -1,0 +1,64 @@
+"""`search` results in seed 002's layout: a summary block, then one block per file.
+
+    Found 3 matches for query "user" across 2 files
+
+    src/user.py (2 results)
+      @7:1 Class - User
+        `class User(Base): kind = "x" def __init__(self, name, age): self.name = name ...`
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simple_brief.model import Symbol
+
+#: Characters of the signature preview (seed 002's `createSignaturePreview` default).
+PREVIEW_CHARS = 100
+#: Source lines read for a preview.
+PREVIEW_LINES = 6
+
+
+@dataclass
+class Match:
+    """One symbol found by a search, with its rank score (higher is better)."""
+
+    path: str
+    symbol: Symbol
+    score: float
+    preview: str = ""
+
+
+def signature_preview(lines: list[str], sym: Symbol) -> str:
+    """The symbol's first lines from its name line, whitespace-folded, cut at 100 characters."""
+    first = sym.selection_range.start.line
+    last = min(sym.range.end.line, first + PREVIEW_LINES - 1)
+    text = " ".join(" ".join(lines[i].split()) for i in range(first, last + 1) if lines[i].strip())
+    if len(text) > PREVIEW_CHARS:
+        return text[:PREVIEW_CHARS].rstrip() + "..."
+    return text
+
+
+def render_search(query: str, matches: list[Match], total: int, files_total: int) -> list[str]:
+    """Summary block plus one block per file; files by best score, symbols by line within a file."""
+    if not matches:
+        return [f'Found 0 matches for query "{query}"']
+    by_file: dict[str, list[Match]] = {}
+    for m in matches:
+        by_file.setdefault(m.path, []).append(m)
+    order = sorted(by_file, key=lambda p: (-max(m.score for m in by_file[p]), p))
+    files_word = "file" if files_total == 1 else "files"
+    summary = f'Found {total} matches for query "{query}" across {files_total} {files_word}'
+    if len(matches) < total:
+        summary += f"\nShowing the best {len(matches)}; narrow the query or raise `limit` for the rest."
+    blocks = [summary]
+    for path in order:
+        items = sorted(by_file[path], key=lambda m: m.symbol.range.start)
+        noun = "result" if len(items) == 1 else "results"
+        out = [f"{path} ({len(items)} {noun})"]
+        for m in items:
+            out.append(f"  @{m.symbol.range.start.one_based()} {m.symbol.kind.name} - {m.symbol.name}")
+            if m.preview:
+                out.append(f"    `{m.preview}`")
+        blocks.append("\n".join(out))
+    return blocks

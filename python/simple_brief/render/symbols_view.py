@@ -1,0 +1,103 @@
+"""`simple_read mode=symbols`: seed 002's tiered symbol view.
+
+    Found 5 symbols in file: src/user.py (max depth 99)
+    Symbol breakdown: 2 methods, 2 fields, 1 class
+
+    @7:1 Class - User
+      @12:5 Method - __init__ [User, Class]
+        `def __init__(self, name, age)`
+
+One block per root-level symbol; positions 1-based; no descent into function bodies
+(no locals, no callbacks); `preview` adds signatures, or code for leaf symbols only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Literal
+
+from simple_brief.model import FUNCTION_KINDS, Symbol, SymbolKind
+from simple_brief.scan import Outline
+
+Preview = Literal["none", "signature", "expanded"]
+#: Code lines shown per leaf symbol with `preview=expanded`.
+EXPANDED_LINES = 12
+
+_PLURALS = {"Class": "classes", "Property": "properties"}
+
+
+def kind_name(kind: SymbolKind) -> str:
+    """`Method`, `Class`, ... (the LSP name)."""
+    return kind.name
+
+
+def breakdown(symbols: list[Symbol]) -> str:
+    """`27 methods, 21 properties, 2 classes` — most common kind first."""
+    counts = Counter(s.kind.name for s in symbols)
+    parts = []
+    for name, n in counts.most_common():
+        noun = name.lower() if n == 1 else _PLURALS.get(name, name.lower() + "s")
+        parts.append(f"{n} {noun}")
+    return ", ".join(parts)
+
+
+def _visible(
+    sym: Symbol, depth: int, max_depth: int, ignore: frozenset[SymbolKind], parent: Symbol | None
+) -> list[tuple[Symbol, int, Symbol | None]]:
+    if sym.kind in ignore or depth > max_depth:
+        return []
+    rows = [(sym, depth, parent)]
+    if sym.kind in FUNCTION_KINDS:
+        return rows
+    for child in sym.children:
+        rows.extend(_visible(child, depth + 1, max_depth, ignore, sym))
+    return rows
+
+
+def render_symbols_view(
+    outline: Outline,
+    path: str,
+    preview: Preview = "none",
+    max_depth: int = 99,
+    ignore_kinds: frozenset[SymbolKind] = frozenset(),
+) -> list[str]:
+    """Content blocks: the summary, then one block per root-level symbol."""
+    groups = [_visible(s, 1, max_depth, ignore_kinds, None) for s in outline.symbols]
+    groups = [g for g in groups if g]
+    shown = [sym for g in groups for sym, _, _ in g]
+    summary = f"Found {len(shown)} symbols in file: {path} (max depth {max_depth})"
+    if shown:
+        summary += f"\nSymbol breakdown: {breakdown(shown)}"
+    blocks = [summary]
+    lang = outline.language.name
+    lines = outline.source.lines
+    for group in groups:
+        out: list[str] = []
+        for sym, depth, parent in group:
+            pad = "  " * (depth - 1)
+            where = f" [{parent.name}, {parent.kind.name}]" if parent else ""
+            out.append(f"{pad}@{sym.range.start.one_based()} {kind_name(sym.kind)} - {sym.name}{where}")
+            if preview == "signature" and sym.signature:
+                out.append(f"{pad}  `{sym.signature}`")
+            elif preview == "expanded":
+                is_leaf = not any(c.kind not in ignore_kinds for c in sym.children) or sym.kind in FUNCTION_KINDS
+                if is_leaf:
+                    out.extend(_code_preview(lines, sym, pad + "  ", lang, outline.language.comment))
+                elif sym.signature:
+                    out.append(f"{pad}  `{sym.signature}`")
+        blocks.append("\n".join(out))
+    return blocks
+
+
+def _code_preview(lines: list[str], sym: Symbol, pad: str, lang: str, comment: str) -> list[str]:
+    first, last = sym.range.start.line, sym.range.end.line
+    code = lines[first : last + 1]
+    indents = [len(ln) - len(ln.lstrip()) for ln in code if ln.strip()]
+    cut = min(indents, default=0)
+    code = [ln[cut:] for ln in code]
+    out = [f"{pad}```{lang}"]
+    out.extend(pad + ln if ln else "" for ln in code[:EXPANDED_LINES])
+    if len(code) > EXPANDED_LINES:
+        out.append(f"{pad}{comment} ... {len(code) - EXPANDED_LINES} more lines")
+    out.append(f"{pad}```")
+    return out

@@ -1,0 +1,105 @@
+"""Document symbols as the seed 003 table, or as LSP `DocumentSymbol[]` JSON.
+
+    NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | EOL
+    square | 12 | 3:1-5:13 | 3:5-10 |  | def square(x: int) -> int - Square x. | <<<
+
+Text positions are 1-based `line:col` (SPEC "Positions"; the seed's table was
+0-based). A column range is inclusive: `3:5-10` is characters 5 through 10 of line 3.
+JSON (`format=standard`) keeps LSP's 0-based positions with an exclusive end.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from simple_brief.model import Range, Symbol, walk_with_parent
+
+HEADER = "NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | EOL"
+ROW_END = "<<<"
+HOVER_CHARS = 200
+#: With `return_children=auto`, descendants are listed while the whole table stays this small.
+AUTO_CHILDREN_ROWS = 400
+
+ReturnChildren = Literal["yes", "no", "auto"]
+
+
+def format_range(rng: Range) -> str:
+    """`L:C-C` on one line, `L:C-L:C` across lines; 1-based, end column inclusive."""
+    start = f"{rng.start.line + 1}:{rng.start.character + 1}"
+    if rng.start.line == rng.end.line:
+        return f"{start}-{rng.end.character}"
+    return f"{start}-{rng.end.line + 1}:{rng.end.character}"
+
+
+def cell(text: str) -> str:
+    """Newlines to spaces and `|` escaped, so a cell never breaks its row."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def hover_info(sym: Symbol) -> str:
+    """Signature and doc, as one table cell cut at 200 characters."""
+    text = sym.signature or sym.name
+    if sym.doc:
+        text = f"{text} - {sym.doc}"
+    text = cell(text)
+    if len(text) > HOVER_CHARS:
+        text = text[: HOVER_CHARS - 1].rstrip() + "…"
+    return text
+
+
+def select_rows(symbols: list[Symbol], return_children: ReturnChildren) -> list[tuple[Symbol, Symbol | None]]:
+    """The (symbol, parent) pairs listed: top level only, all, or all while the table stays small."""
+    if return_children == "no":
+        return [(s, None) for s in symbols]
+    rows = list(walk_with_parent(symbols))
+    if return_children == "auto" and len(rows) > AUTO_CHILDREN_ROWS:
+        rows = [(s, None) for s in symbols] + [(c, s) for s in symbols for c in s.children]
+        rows.sort(key=lambda pair: pair[0].range.start)
+    return rows
+
+
+def render_table(
+    symbols: list[Symbol], return_children: ReturnChildren = "auto", include_hover: bool = True
+) -> str:
+    """The seed 003 table, one `<<<`-terminated row per symbol, parents before children."""
+    lines = [HEADER]
+    for sym, parent in select_rows(symbols, return_children):
+        hover = hover_info(sym) if include_hover else ""
+        lines.append(
+            f"{cell(sym.name)} | {int(sym.kind)} | {format_range(sym.range)} | "
+            f"{format_range(sym.selection_range)} | {cell(parent.name) if parent else ''} | {hover} | {ROW_END}"
+        )
+    return "\n".join(lines)
+
+
+def to_document_symbol(sym: Symbol, children: bool = True) -> dict[str, Any]:
+    """LSP `DocumentSymbol` (0-based) with `detail` = signature."""
+    out: dict[str, Any] = {
+        "name": sym.name,
+        "detail": sym.signature,
+        "kind": int(sym.kind),
+        "range": sym.range.to_lsp(),
+        "selectionRange": sym.selection_range.to_lsp(),
+    }
+    if children and sym.children:
+        out["children"] = [to_document_symbol(c) for c in sym.children]
+    return out
+
+
+def document_symbols_json(symbols: list[Symbol], return_children: ReturnChildren = "auto") -> list[dict[str, Any]]:
+    """`DocumentSymbol[]` for `format=standard`."""
+    with_children = return_children != "no"
+    if return_children == "auto" and sum(1 for _ in walk_with_parent(symbols)) > AUTO_CHILDREN_ROWS:
+        return [
+            {**to_document_symbol(s, children=False), "children": [to_document_symbol(c, False) for c in s.children]}
+            if s.children
+            else to_document_symbol(s, children=False)
+            for s in symbols
+        ]
+    return [to_document_symbol(s, children=with_children) for s in symbols]
+
+
+def render_standard(symbols: list[Symbol], return_children: ReturnChildren = "auto") -> str:
+    """Compact JSON text of `DocumentSymbol[]`."""
+    return json.dumps(document_symbols_json(symbols, return_children), separators=(",", ":"), ensure_ascii=False)

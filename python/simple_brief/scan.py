@@ -1,0 +1,399 @@
+"""Source text -> Symbol tree (tree-sitter outline queries; line-heuristic fallback).
+
+Queries are data (`queries/<filetype>.scm`) written in one capture vocabulary,
+documented in `queries/README.md`:
+
+- `@definition.<kind>` the whole definition node (`function`, `method`, `class`, ...)
+- `@name` the node(s) naming it; several are joined by the text between them
+- `@body` the part that folds away in an outline
+- `@import` an import statement (summarised in outlines, folded as a block)
+
+Nesting is not written in queries: symbols nest by range containment here.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
+
+from simple_brief import languages
+from simple_brief.fallback import scan_lines
+from simple_brief.model import (
+    CLASS_KINDS,
+    FUNCTION_KINDS,
+    Diagnostic,
+    Position,
+    Range,
+    Severity,
+    Symbol,
+    SymbolKind,
+)
+from simple_brief.source import Source
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Query, Tree
+
+    from simple_brief.languages import LanguageSpec
+
+log = logging.getLogger(__name__)
+
+#: Capture suffix -> LSP kind.
+CAPTURE_KINDS: dict[str, SymbolKind] = {
+    "function": SymbolKind.Function,
+    "method": SymbolKind.Method,
+    "constructor": SymbolKind.Constructor,
+    "class": SymbolKind.Class,
+    "interface": SymbolKind.Interface,
+    "trait": SymbolKind.Interface,
+    "impl": SymbolKind.Object,
+    "object": SymbolKind.Object,
+    "struct": SymbolKind.Struct,
+    "enum": SymbolKind.Enum,
+    "enum_member": SymbolKind.EnumMember,
+    "field": SymbolKind.Field,
+    "property": SymbolKind.Property,
+    "constant": SymbolKind.Constant,
+    "variable": SymbolKind.Variable,
+    "module": SymbolKind.Module,
+    "namespace": SymbolKind.Namespace,
+    "type": SymbolKind.TypeParameter,
+    "heading": SymbolKind.String,
+}
+
+#: Symbols nested deeper than this are not listed (keeps every walker off the recursion limit).
+MAX_NESTING = 64
+#: Signatures of members without a body (fields, constants) are cut to this many characters.
+MEMBER_SIGNATURE_CHARS = 100
+#: Wrapper nodes whose start is the definition's start (decorators, `export`, templates).
+_WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration"})
+#: Wrappers whose text belongs in the signature (`export function f()`).
+_SIGNATURE_WRAPPERS = frozenset({"export_statement"})
+_MEMBER_KINDS = frozenset({SymbolKind.Field, SymbolKind.Property})
+_FUNCTION_KINDS = FUNCTION_KINDS
+_WS = re.compile(r"\s+")
+_DOC_PREFIX = re.compile(r"^\s*(?:///?!?|--+-?|#+!?|\*+|/\*\*?|;+)\s?")
+
+
+@dataclass
+class Outline:
+    """Everything the renderers need about one document.
+
+    Attributes:
+        source: the text and its position maps.
+        language: the language used to read it.
+        symbols: the top-level symbols, children nested.
+        imports: 0-based line ranges (first, last) of import statements.
+        diagnostics: syntax findings (E001/E002) and reading notes (W001, H001).
+        tree: the tree-sitter tree, when a grammar was used (kept for incremental reparse).
+    """
+
+    source: Source
+    language: LanguageSpec
+    symbols: list[Symbol] = field(default_factory=list)
+    imports: list[tuple[int, int]] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    tree: Tree | None = None
+
+
+def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = None) -> Outline:
+    """Read `text` into an Outline with the language's grammar, or the fallback scanner.
+
+    Args:
+        text: the document text (or an already decoded Source).
+        language: from `languages.detect`.
+        old_tree: a previous tree already `edit()`ed to match `text`, for incremental parsing.
+    """
+    source = text if isinstance(text, Source) else Source(text)
+    if not language.has_grammar:
+        symbols = scan_lines(source.lines, language)
+        outline = Outline(source, language, symbols=symbols)
+    else:
+        outline = _scan_tree(source, language, old_tree)
+    if source.lossy:
+        outline.diagnostics.insert(
+            0,
+            Diagnostic(
+                Range(Position(0, 0), Position(0, 0)),
+                "the file is not valid UTF-8; invalid bytes are shown as U+FFFD",
+                Severity.Warning,
+                "W001",
+            ),
+        )
+    return outline
+
+
+def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) -> Outline:
+    from tree_sitter import Parser, QueryCursor
+
+    query = _outline_query_or_none(language)
+    if query is None:
+        return Outline(source, language, symbols=scan_lines(source.lines, language))
+    parser = Parser(languages.grammar(language))
+    tree = parser.parse(source.data, old_tree) if old_tree is not None else parser.parse(source.data)
+    cursor = QueryCursor(query)
+    found: dict[tuple[int, int, str], Symbol] = {}
+    imports: list[tuple[int, int]] = []
+    for _pattern, caps in cursor.matches(tree.root_node):
+        if "import" in caps:
+            node = caps["import"][0]
+            imports.append((node.start_point[0], _last_line(node)))
+            continue
+        sym = _symbol_from_match(source, caps)
+        if sym is not None:
+            key = (sym.range.start.line, sym.range.start.character, sym.name)
+            found.setdefault(key, sym)
+    outline = Outline(source, language, tree=tree)
+    outline.symbols = nest(list(found.values()), outline.diagnostics)
+    outline.imports = _merge_import_lines(imports)
+    if tree.root_node.has_error:
+        outline.diagnostics.extend(syntax_diagnostics(source, tree.root_node))
+    return outline
+
+
+@cache
+def _outline_query_or_none(language: LanguageSpec) -> Query | None:
+    """The language's query, or None (warned once) when its grammar or query cannot load."""
+    from tree_sitter import QueryError
+
+    try:
+        return languages.outline_query(language)
+    except (ImportError, OSError, QueryError) as err:
+        # A missing grammar wheel or a broken query must not cost the user their outline.
+        log.warning("no tree-sitter outline for %s (%s); using the line heuristic", language.name, err)
+        return None
+
+
+def _last_line(node: Node) -> int:
+    """Last line a node really occupies (a node ending at column 0 ends on the line before)."""
+    row, col = node.end_point
+    return row - 1 if col == 0 and row > node.start_point[0] else row
+
+
+def _range(source: Source, start: tuple[int, int], end: tuple[int, int]) -> Range:
+    return Range(
+        Position(start[0], source.char_col(start[0], start[1])),
+        Position(end[0], source.char_col(end[0], end[1])),
+    )
+
+
+def _node_range(source: Source, node: Node) -> Range:
+    return _range(source, node.start_point, node.end_point)
+
+
+def _symbol_from_match(source: Source, caps: dict[str, list[Node]]) -> Symbol | None:
+    def_name = next((c for c in caps if c.startswith("definition.")), None)
+    if def_name is None:
+        return None
+    kind = CAPTURE_KINDS.get(def_name.split(".", 1)[1])
+    if kind is None:
+        return None
+    node = caps[def_name][0]
+    outer = node
+    while outer.parent is not None and outer.parent.type in _WRAPPERS:
+        outer = outer.parent
+    sig_node = node
+    while sig_node.parent is not None and sig_node.parent.type in _SIGNATURE_WRAPPERS:
+        sig_node = sig_node.parent
+    names = sorted(caps.get("name", []), key=lambda n: n.start_byte)
+    body_nodes = caps.get("body", [])
+    body = body_nodes[0] if body_nodes else None
+    if names:
+        name = source.slice_bytes(names[0].start_byte, names[-1].end_byte)
+        name = _WS.sub(" ", name).strip()
+        selection = _range(source, names[0].start_point, names[-1].end_point)
+    else:
+        name = _WS.sub(" ", source.lines[node.start_point[0]]).strip()
+        selection = _node_range(source, node)
+    if kind == SymbolKind.String:
+        name = _heading_text(source, node)
+    if not name:
+        return None
+    end_point = _trim_end(source, node)
+    header_end, header_point = _header_end(node, body)
+    sym = Symbol(
+        name=name,
+        kind=kind,
+        range=_range(source, outer.start_point, end_point),
+        selection_range=selection,
+        signature=_signature(source, sig_node.start_byte, header_end, body is not None),
+        doc=_doc(source, outer, body),
+    )
+    if body is not None and _last_line(node) > node.start_point[0]:
+        sym.body = _range(source, header_point, end_point)
+    elif body is None and _last_line(node) > node.start_point[0] and kind != SymbolKind.String:
+        sym.body = _range(source, node.start_point, end_point)
+    if kind == SymbolKind.String:
+        sym.body = sym.range
+    return sym
+
+
+def _trim_end(source: Source, node: Node) -> tuple[int, int]:
+    """End point without the trailing newline some grammars include (Markdown sections)."""
+    row, col = node.end_point
+    if col == 0 and row > node.start_point[0]:
+        return (row - 1, len(source.lines[row - 1].encode("utf-8", "surrogatepass")))
+    return (row, col)
+
+
+def _heading_text(source: Source, node: Node) -> str:
+    """Markdown: the full heading line (`## Title`) of a section, or of a heading node."""
+    line = source.lines[node.start_point[0]]
+    return line.strip()
+
+
+def _header_end(node: Node, body: Node | None) -> tuple[int, tuple[int, int]]:
+    """Byte and point where the declaration ends: the last non-comment token before the body."""
+    if body is None:
+        return node.end_byte, node.end_point
+    end = (node.start_byte, node.start_point)
+    for child in node.children:
+        if child.start_byte >= body.start_byte:
+            break
+        if "comment" not in child.type:
+            end = (child.end_byte, child.end_point)
+    return end
+
+
+def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
+    """The declaration up to its body, whitespace-normalised, without a trailing `{` or `:`."""
+    sig = _WS.sub(" ", source.slice_bytes(start, end)).strip()
+    if not has_body and len(sig) > MEMBER_SIGNATURE_CHARS:
+        sig = sig[: MEMBER_SIGNATURE_CHARS - 1].rstrip() + "…"
+    while sig and sig[-1] in "{:=(" and not sig.endswith("::"):
+        sig = sig[:-1].rstrip()
+    return sig
+
+
+def _doc(source: Source, outer: Node, body: Node | None) -> str:
+    """Docstring (first string statement of the body) or the leading doc comment."""
+    if body is not None and body.named_child_count:
+        first = body.named_children[0]
+        if first.type == "expression_statement" and first.named_child_count:
+            first = first.named_children[0]
+        if first.type in ("string", "concatenated_string"):
+            raw = source.slice_bytes(first.start_byte, first.end_byte)
+            return _clean_docstring(raw)
+    comments: list[str] = []
+    prev = outer.prev_sibling
+    expect_row = outer.start_point[0]
+    while prev is not None and "comment" in prev.type and _last_line(prev) >= expect_row - 1:
+        comments.append(source.slice_bytes(prev.start_byte, prev.end_byte))
+        expect_row = prev.start_point[0]
+        prev = prev.prev_sibling
+    if not comments:
+        return ""
+    text = "\n".join(reversed(comments))
+    lines = [_DOC_PREFIX.sub("", ln).rstrip() for ln in text.splitlines()]
+    lines = [ln.removesuffix("*/").rstrip() for ln in lines]
+    return "\n".join(ln for ln in lines if ln.strip() not in ("", "*")).strip()
+
+
+def _clean_docstring(raw: str) -> str:
+    body = raw.lstrip("rRuUbBfF")
+    for quote in ('"""', "'''", '"', "'"):
+        if body.startswith(quote) and body.endswith(quote) and len(body) >= 2 * len(quote):
+            body = body[len(quote) : -len(quote)]
+            break
+    lines = body.strip().splitlines()
+    if not lines:
+        return ""
+    rest = [ln for ln in lines[1:] if ln.strip()]
+    indent = min((len(ln) - len(ln.lstrip()) for ln in rest), default=0)
+    return "\n".join([lines[0].strip()] + [ln[indent:].rstrip() for ln in lines[1:]]).strip()
+
+
+def nest(symbols: list[Symbol], diagnostics: list[Diagnostic] | None = None) -> list[Symbol]:
+    """Nest flat symbols by range containment; a function directly in a class is a method."""
+    ordered = sorted(symbols, key=lambda s: (s.range.start, _neg(s.range.end)))
+    roots: list[Symbol] = []
+    stack: list[Symbol] = []
+    too_deep = 0
+    for sym in ordered:
+        while stack and not _encloses(stack[-1], sym):
+            stack.pop()
+        if len(stack) >= MAX_NESTING:
+            too_deep += 1
+            continue
+        if stack:
+            parent = stack[-1]
+            if sym.kind == SymbolKind.Function and parent.kind in CLASS_KINDS:
+                sym.kind = SymbolKind.Method
+            if sym.kind in _MEMBER_KINDS and parent.kind in _FUNCTION_KINDS and len(stack) > 1:
+                _hoist_member(stack[-2], sym)
+                continue
+            parent.children.append(sym)
+        else:
+            roots.append(sym)
+        stack.append(sym)
+    if too_deep and diagnostics is not None:
+        diagnostics.append(
+            Diagnostic(
+                Range(Position(0, 0), Position(0, 0)),
+                f"{too_deep} definitions nested deeper than {MAX_NESTING} levels are not listed",
+                Severity.Hint,
+                "H001",
+            )
+        )
+    return roots
+
+
+def _hoist_member(owner: Symbol, member: Symbol) -> None:
+    """List a field set inside a constructor under its class, once per name."""
+    if owner.kind in CLASS_KINDS and all(c.name != member.name for c in owner.children):
+        owner.children.append(member)
+
+
+def _neg(pos: Position) -> tuple[int, int]:
+    return (-pos.line, -pos.character)
+
+
+def _encloses(outer: Symbol, inner: Symbol) -> bool:
+    return outer.range.start <= inner.range.start and inner.range.end <= outer.range.end
+
+
+def _merge_import_lines(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Adjacent import statements (blank lines between allowed) as one span each."""
+    merged: list[tuple[int, int]] = []
+    for first, last in sorted(spans):
+        if merged and first <= merged[-1][1] + 2:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return merged
+
+
+def syntax_diagnostics(source: Source, root: Node, limit: int = 50) -> list[Diagnostic]:
+    """E001 for unexpected text (ERROR nodes), E002 for missing tokens (MISSING nodes)."""
+    found: list[Diagnostic] = []
+    stack = [root]
+    while stack and len(found) < limit:
+        node = stack.pop()
+        if node.is_missing:
+            found.append(
+                Diagnostic(
+                    _node_range(source, node),
+                    f"syntax error: missing `{node.type}`",
+                    Severity.Error,
+                    "E002",
+                    source="simple-brief",
+                )
+            )
+            continue
+        if node.type == "ERROR":
+            snippet = _WS.sub(" ", source.slice_bytes(node.start_byte, min(node.end_byte, node.start_byte + 40)))
+            found.append(
+                Diagnostic(
+                    _node_range(source, node),
+                    f"syntax error: unexpected `{snippet.strip()}`" if snippet.strip() else "syntax error",
+                    Severity.Error,
+                    "E001",
+                )
+            )
+            continue
+        if node.has_error:
+            stack.extend(reversed(node.children))
+    found.sort(key=lambda d: d.range.start)
+    return found

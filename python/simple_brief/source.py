@@ -1,0 +1,100 @@
+"""Source text as the engine sees it: decoded once, split once, with position maps.
+
+Tree-sitter reports byte columns; people and agents see character columns (SPEC
+"Positions"); Neovim's LSP client negotiates UTF-8 byte columns. `Source` converts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simple_brief.errors import UserError
+
+#: Bytes sniffed for a NUL to tell binary files from text.
+BINARY_SNIFF = 8192
+#: Files larger than this are refused with a clear message (configurable per call).
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+
+
+@dataclass
+class Source:
+    """A document's text with byte/character position conversion.
+
+    Attributes:
+        text: the decoded text (BOM removed, line endings kept).
+        data: the UTF-8 bytes tree-sitter parses (of `text`, not of the file).
+        lines: `text` split on `\\n`, each without its `\\r`.
+        lossy: the input was not valid UTF-8 and replacement characters were used.
+    """
+
+    text: str
+    data: bytes = b""
+    lines: list[str] = field(default_factory=list)
+    lossy: bool = False
+    _line_starts: list[int] = field(default_factory=list, repr=False)
+    _ascii: list[bool] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.data:
+            self.data = self.text.encode("utf-8", "surrogatepass")
+        raw_lines = self.text.split("\n")
+        self.lines = [ln[:-1] if ln.endswith("\r") else ln for ln in raw_lines]
+        starts = [0]
+        offset = 0
+        for ln in raw_lines[:-1]:
+            offset += len(ln.encode("utf-8", "surrogatepass")) + 1
+            starts.append(offset)
+        self._line_starts = starts
+        self._ascii = [ln.isascii() for ln in raw_lines]
+
+    @classmethod
+    def from_bytes(cls, raw: bytes, name: str = "input", max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
+        """Decode file bytes, refusing binary and oversized input with one sentence.
+
+        Raises:
+            UserError: the data looks binary or is larger than `max_bytes`.
+        """
+        if len(raw) > max_bytes:
+            raise UserError(
+                f"{name} is {len(raw) / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit; "
+                "open a smaller file or raise the limit with --max-bytes."
+            )
+        if b"\0" in raw[:BINARY_SNIFF]:
+            raise UserError(f"{name} looks like a binary file (it contains NUL bytes); simple-brief reads text only.")
+        lossy = False
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = raw.decode("utf-8-sig", errors="replace")
+            lossy = True
+        return cls(text=text, lossy=lossy)
+
+    @property
+    def line_count(self) -> int:
+        """Number of lines as an editor counts them (a final newline adds none)."""
+        n = len(self.lines)
+        return n - 1 if n > 1 and self.lines[-1] == "" else n
+
+    def char_col(self, row: int, byte_col: int) -> int:
+        """Character column of a tree-sitter (row, byte column) point."""
+        if row >= len(self._ascii) or self._ascii[row]:
+            return byte_col
+        start = self._line_starts[row]
+        return len(self.data[start : start + byte_col].decode("utf-8", "replace"))
+
+    def byte_col(self, row: int, char_col: int) -> int:
+        """UTF-8 byte column of a character column (for LSP `utf-8` positions)."""
+        if row >= len(self._ascii) or self._ascii[row]:
+            return char_col
+        return len(self.lines[row][:char_col].encode("utf-8", "surrogatepass"))
+
+    def utf16_col(self, row: int, char_col: int) -> int:
+        """UTF-16 code-unit column of a character column (LSP's default encoding)."""
+        if row >= len(self._ascii) or self._ascii[row]:
+            return char_col
+        prefix = self.lines[row][:char_col]
+        return char_col + sum(1 for ch in prefix if ord(ch) > 0xFFFF)
+
+    def slice_bytes(self, start: int, end: int) -> str:
+        """Text between two byte offsets."""
+        return self.data[start:end].decode("utf-8", "replace")

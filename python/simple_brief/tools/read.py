@@ -1,0 +1,337 @@
+"""The read toolset: simple_read, expand_at, document_symbols, search, diagnostics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import process
+
+from simple_brief.errors import UserError
+from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, walk_with_parent
+from simple_brief.render import blockmarks, table
+from simple_brief.render.budget import approx_tokens
+from simple_brief.render.diagnostics import render_diagnostics
+from simple_brief.render.search import Match, render_search, signature_preview
+from simple_brief.render.symbols_view import render_symbols_view
+from simple_brief.scan import Outline
+from simple_brief.symbol_search import rank_symbols
+from simple_brief.tools import Call, Param, ToolResult, tool
+
+PATH = Param("path", str, "File to read, relative to the workspace root (or absolute inside it).")
+FILETYPE = Param("filetype", str, "Language to read the file as (Neovim filetype); default: from the file name.", None)
+MODES = ("full", "outline", "compact", "symbols")
+
+
+def _header(call: Call, real: Path, outline: Outline, mode: str) -> str:
+    lines = outline.source.line_count
+    return f"{call.workspace.display(real)} ({outline.language.name}, {lines} lines) {mode}"
+
+
+def _render_mode(outline: Outline, mode: str, depth: int | None) -> str:
+    if mode == "full":
+        return blockmarks.render_full(outline, outline.diagnostics)
+    return blockmarks.render_outline(outline, outline.diagnostics, mode, depth)
+
+
+@tool(
+    "simple_read",
+    "read",
+    "Read a file as source or as a folded outline. USE FOR: a file's structure before editing "
+    "(mode=outline: every function/class named with its line span, bodies folded as `{ ... }`, "
+    "`V*` diagnostic lines), exact source (mode=full), a symbol list with previews (mode=symbols). "
+    "DON'T USE FOR: one function's body (expand_at), finding a name across files (search). "
+    "Marks: F> function, C> class, S> struct, E> enum, `_` = open; spans are 1-based lines.",
+    (
+        PATH,
+        Param("mode", str, "full: source with inline diagnostics; outline: block marks; compact: marks and one "
+              "diagnostic summary; symbols: positions, kinds and names.", "full", MODES),
+        Param("depth", int, "How many levels of nesting to show (1 = top level only); 0 = all.", 0),
+        Param("preview", str, "mode=symbols only: none, signature, or expanded (code of leaf symbols).", "none",
+              ("none", "signature", "expanded")),
+        FILETYPE,
+    ),
+)
+def simple_read(call: Call, path: str, mode: str, depth: int, preview: str, filetype: str | None) -> ToolResult:
+    """The file in the asked mode, degraded (full -> outline -> compact -> counts) to fit the budget."""
+    if depth < 0:
+        raise UserError("parameter `depth` must be 0 (all levels) or more.")
+    real, outline = call.workspace.outline(path, filetype)
+    shown = call.workspace.display(real)
+    data: dict[str, Any] = {
+        "path": shown,
+        "language": outline.language.name,
+        "lines": outline.source.line_count,
+        "symbols": sum(1 for _ in walk_with_parent(outline.symbols)),
+        "mode": mode,
+    }
+    if mode == "symbols":
+        blocks = render_symbols_view(outline, shown, preview, depth or 99)  # type: ignore[arg-type]
+        return _within_budget(call, blocks, data, f"use depth=1, or expand_at {shown} NAME")
+    limit = depth or None
+    order = MODES[MODES.index(mode) :] if mode != "symbols" else (mode,)
+    asked_tokens = 0
+    for step in order[:3]:
+        step_depth = limit if step == mode else (limit if step == "outline" else 1)
+        text = f"{_header(call, real, outline, step)}\n{_render_mode(outline, step, step_depth)}"
+        tokens = approx_tokens(text)
+        asked_tokens = asked_tokens or tokens
+        if tokens <= call.budget:
+            if step != mode:
+                data["mode"] = step
+                data["degraded_from"] = mode
+                note = (
+                    f"[{mode} view is ~{asked_tokens:,} tokens, over the {call.budget:,}-token budget: showing "
+                    f"{step}{' at depth 1' if step == 'compact' else ''}. Open a symbol with expand_at, or raise "
+                    "the budget.]"
+                )
+                return ToolResult([note, text], data)
+            return ToolResult([text], data)
+    counts = _kind_counts(outline.symbols)
+    data["mode"] = "counts"
+    data["degraded_from"] = mode
+    return ToolResult(
+        [
+            f"[{mode} view is ~{asked_tokens:,} tokens, over the {call.budget:,}-token budget even folded: showing "
+            f"counts. Use simple_read mode=symbols depth=1, search, or expand_at {shown} line:N.]",
+            f"{_header(call, real, outline, 'counts')}\n{counts}",
+        ],
+        data,
+    )
+
+
+def _kind_counts(symbols: list[Symbol]) -> str:
+    counts: dict[str, int] = {}
+    for sym, _ in walk_with_parent(symbols):
+        counts[sym.kind.name] = counts.get(sym.kind.name, 0) + 1
+    return ", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "no symbols"
+
+
+def _within_budget(call: Call, blocks: list[str], data: dict[str, Any], hint: str) -> ToolResult:
+    """Keep whole blocks while they fit; say how many were left out and how to get them."""
+    kept: list[str] = []
+    used = 0
+    for block in blocks:
+        cost = approx_tokens(block)
+        if kept and used + cost > call.budget:
+            left = len(blocks) - len(kept)
+            kept.append(f"[{left} more blocks left out to stay within the {call.budget:,}-token budget; {hint}.]")
+            data["truncated"] = left
+            break
+        kept.append(block)
+        used += cost
+    return ToolResult(kept, data)
+
+
+def qualified_names(symbols: list[Symbol]) -> list[tuple[Symbol, str]]:
+    """Each symbol with its dotted path (`User.greet`)."""
+    out: list[tuple[Symbol, str]] = []
+    stack: list[tuple[list[Symbol], str]] = [(symbols, "")]
+    while stack:
+        items, prefix = stack.pop()
+        for sym in items:
+            qual = f"{prefix}.{sym.name}" if prefix else sym.name
+            out.append((sym, qual))
+            if sym.children:
+                stack.append((sym.children, qual))
+    out.sort(key=lambda pair: pair[0].range.start)
+    return out
+
+
+def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
+    """The symbol a selector names: `name`, `Class.method`, or `line:N` (the innermost there).
+
+    Raises:
+        UserError: nothing there, or an ambiguous name (the candidates are listed).
+    """
+    sel = selector.strip()
+    named = qualified_names(outline.symbols)
+    if sel.lower().startswith("line:"):
+        try:
+            line = int(sel[5:]) - 1
+        except ValueError:
+            raise UserError(f"`{selector}` is not a line selector; write line:N with N a line number.") from None
+        inside = [s for s, _ in named if s.range.contains_line(line)]
+        if not inside:
+            starts = ", ".join(f"line:{s.range.start.line + 1}" for s in outline.symbols[:8])
+            raise UserError(f"no definition contains line {line + 1} of {shown}; definitions start at {starts}.")
+        return max(inside, key=lambda s: (s.range.start, -s.range.end.line))
+    exact = [s for s, q in named if s.name == sel or q == sel]
+    if not exact:
+        exact = [s for s, q in named if q.endswith("." + sel) or s.name.lower() == sel.lower()]
+    if len(exact) == 1:
+        return exact[0]
+    if len(exact) > 1:
+        blocks = [s for s in exact if s.is_block]
+        if len(blocks) == 1:
+            return blocks[0]
+        qual = dict((id(s), q) for s, q in named)
+        options = "; ".join(f"{qual[id(s)]} (line:{s.range.start.line + 1})" for s in exact[:10])
+        raise UserError(f"`{sel}` names {len(exact)} symbols in {shown}: {options}; ask for one of those.")
+    names = sorted({q for _, q in named} | {s.name for s, _ in named})
+    near = [m[0] for m in process.extract(sel, names, limit=5, score_cutoff=50)]
+    hint = f"nearby names: {', '.join(near)}" if near else "use simple_read mode=outline to see its symbols"
+    raise UserError(f"no symbol `{sel}` in {shown}; {hint}.")
+
+
+@tool(
+    "expand_at",
+    "read",
+    "Open one symbol of a file: its signature, its body, or all of it (`F_` header and source). "
+    "USE FOR: reading a function or class found in an outline or search, by name, Class.method or line:N. "
+    "DON'T USE FOR: a whole file (simple_read) or finding where a name is (search).",
+    (
+        PATH,
+        Param("selector", str, "Symbol to open: a name, a dotted path like Class.method, or line:N (1-based)."),
+        Param("what", str, "signature: the mark line and doc; body: the body lines; all: header and source.",
+              "all", ("all", "body", "signature")),
+        FILETYPE,
+    ),
+)
+def expand_at(call: Call, path: str, selector: str, what: str, filetype: str | None) -> ToolResult:
+    """One symbol's signature, body or source."""
+    real, outline = call.workspace.outline(path, filetype)
+    shown = call.workspace.display(real)
+    sym = find_symbol(outline, selector, shown)
+    text = blockmarks.render_expanded(outline, sym, what)
+    diags = [d for d in outline.diagnostics if sym.range.contains_line(d.range.start.line)]
+    if diags and what != "signature":
+        text += "\n" + "\n".join(blockmarks.diag_line(d) for d in diags)
+    data = {
+        "path": shown,
+        "name": sym.name,
+        "kind": int(sym.kind),
+        "range": sym.range.to_lsp(),
+        "signature": sym.signature,
+    }
+    result = _within_budget(call, [text], data, "")
+    if approx_tokens(text) > call.budget:
+        kids = ", ".join(f"{c.name} (line:{c.range.start.line + 1})" for c in sym.children[:20])
+        note = (
+            f"[{sym.name} is ~{approx_tokens(text):,} tokens, over the {call.budget:,}-token budget: showing its "
+            f"signature. Open a part with expand_at {shown} line:N" + (f"; its members: {kids}" if kids else "") + ".]"
+        )
+        result = ToolResult([note, blockmarks.render_expanded(outline, sym, "signature")], data)
+    return result
+
+
+@tool(
+    "document_symbols",
+    "read",
+    "A file's symbols as a compact table (NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | <<<; "
+    "KIND = LSP SymbolKind number; positions 1-based line:col) or, with format=standard, LSP "
+    "DocumentSymbol[] JSON (0-based). USE FOR: exact ranges and the parent of every symbol. "
+    "DON'T USE FOR: reading code (simple_read, expand_at).",
+    (
+        PATH,
+        Param("format", str, "table (compact, 1-based) or standard (LSP JSON, 0-based).", "table",
+              ("table", "standard")),
+        Param("return_children", str, "yes: every nested symbol; no: top level only; auto: all unless the file "
+              "has very many, then two levels.", "auto", ("yes", "no", "auto")),
+        Param("include_hover", bool, "Fill HOVER_INFO with the signature and doc.", True),
+        FILETYPE,
+    ),
+)
+def document_symbols(
+    call: Call, path: str, format: str, return_children: str, include_hover: bool, filetype: str | None
+) -> ToolResult:
+    """The seed 003 table or LSP JSON of a file's symbols."""
+    real, outline = call.workspace.outline(path, filetype)
+    shown = call.workspace.display(real)
+    rc: table.ReturnChildren = return_children  # type: ignore[assignment]
+    json_symbols = table.document_symbols_json(outline.symbols, rc)
+    data: dict[str, Any] = {"path": shown, "format": format, "symbols": json_symbols}
+    if format == "standard":
+        return ToolResult([table.render_standard(outline.symbols, rc)], data)
+    head = f"{shown} symbols (positions 1-based line:col)"
+    return _within_budget(call, [head + "\n" + table.render_table(outline.symbols, rc, include_hover)], data, "")
+
+
+@tool(
+    "search",
+    "read",
+    "Find symbols by name across the workspace (case-insensitive substring, camelCase/snake_case aware, "
+    "fuzzy), grouped by file with signature previews. USE FOR: where is X defined, what is called like X. "
+    "DON'T USE FOR: text inside function bodies (use grep), the current file's structure (simple_read).",
+    (
+        Param("query", str, "Name or part of one: `user`, `findUser`, `find_user`, `User.greet`."),
+        Param("path", str, "Limit to this folder or file of the workspace; default: the whole workspace.", None),
+        Param("limit", int, "Most matches shown.", 50),
+    ),
+)
+def search(call: Call, query: str, path: str | None, limit: int) -> ToolResult:
+    """Ranked symbol matches, files by best match, symbols by line."""
+    if not query.strip():
+        raise UserError("the search query is empty; give a name or part of one.")
+    if limit < 1:
+        raise UserError("parameter `limit` must be at least 1.")
+    found: list[Match] = []
+    ws = call.workspace
+    for file in ws.files(path):
+        try:
+            _, outline = ws.outline(file)
+        except UserError:
+            continue
+        shown = ws.display(file)
+        for s, sym in rank_symbols(query, qualified_names(outline.symbols)):
+            found.append(Match(shown, sym, s, signature_preview(outline.source.lines, sym)))
+    found.sort(key=lambda m: (-m.score, m.path, m.symbol.range.start))
+    best = found[:limit]
+    files_total = len({m.path for m in found})
+    blocks = render_search(query, best, len(found), files_total)
+    data = {
+        "query": query,
+        "total": len(found),
+        "matches": [
+            {
+                "path": m.path,
+                "name": m.symbol.name,
+                "kind": int(m.symbol.kind),
+                "line": m.symbol.range.start.line + 1,
+                "character": m.symbol.range.start.character + 1,
+                "preview": m.preview,
+                "score": round(m.score, 2),
+            }
+            for m in best
+        ],
+    }
+    return _within_budget(call, blocks, data, "narrow the query, pass path=, or lower limit")
+
+
+@tool(
+    "diagnostics",
+    "read",
+    "Problems found in a file or the whole workspace, grouped by file, position first "
+    "(`@line:col [E] CODE message (source)`). USE FOR: what is broken before or after an edit. "
+    "DON'T USE FOR: reading code.",
+    (Param("path", str, "A file or folder of the workspace; default: the whole workspace.", None),),
+)
+def diagnostics(call: Call, path: str | None) -> ToolResult:
+    """Syntax and reading findings per file."""
+    ws = call.workspace
+    by_file: dict[str, list[Diagnostic]] = {}
+    for file in ws.files(path):
+        try:
+            _, outline = ws.outline(file)
+        except UserError as err:
+            by_file[ws.display(file)] = [_read_error(str(err))]
+            continue
+        by_file[ws.display(file)] = list(outline.diagnostics)
+    blocks = render_diagnostics(by_file)
+    data = {
+        "files": {
+            p: [
+                {"code": d.code, "severity": int(d.severity), "message": d.message, "range": d.range.to_lsp(),
+                 "source": d.source}
+                for d in diags
+            ]
+            for p, diags in by_file.items()
+            if diags
+        }
+    }
+    return _within_budget(call, blocks, data, "pass path= for one folder or file")
+
+
+def _read_error(message: str) -> Diagnostic:
+    return Diagnostic(Range(Position(0, 0), Position(0, 0)), message, Severity.Warning, "W002")
+
