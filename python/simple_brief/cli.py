@@ -45,12 +45,20 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--root", help="workspace root; paths are confined to it (default: the current directory, "
-                        "or the file's folder for a file outside it)")
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET_TOKENS,
-                        help="token budget of the answer; bigger views degrade to fit (default: %(default)s)")
-    parser.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES,
-                        help="largest file read, in bytes (default: %(default)s)")
+    parser.add_argument(
+        "--root",
+        help="workspace root; paths are confined to it (default: the current directory, "
+        "or the file's folder for a file outside it)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=DEFAULT_BUDGET_TOKENS,
+        help="token budget of the answer; bigger views degrade to fit (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="largest file read, in bytes (default: %(default)s)"
+    )
     parser.add_argument("--json", action="store_true", help="print {ok, tool, content, data} JSON instead of text")
 
 
@@ -66,28 +74,46 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log what happens on stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("outline", help="a file as a folded outline (simple_read)", epilog=_EPILOG,
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Print a file folded to its outline: every definition with its line span.")
+    p = sub.add_parser(
+        "outline",
+        help="a file as a folded outline (simple_read)",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Print a file folded to its outline: every definition with its line span.",
+    )
     p.add_argument("file")
-    p.add_argument("--mode", default="outline", choices=("outline", "compact", "full", "symbols"),
-                   help="outline (default), compact, full source, or the symbols view")
+    p.add_argument(
+        "--mode",
+        default="outline",
+        choices=("outline", "compact", "full", "symbols"),
+        help="outline (default), compact, full source, or the symbols view",
+    )
     p.add_argument("--depth", type=int, default=0, help="levels of nesting shown; 0 = all (default)")
-    p.add_argument("--preview", default="none", choices=("none", "signature", "expanded"),
-                   help="with --mode symbols: what to show under each symbol")
+    p.add_argument(
+        "--preview",
+        default="none",
+        choices=("none", "signature", "expanded"),
+        help="with --mode symbols: what to show under each symbol",
+    )
     p.add_argument("--filetype", help="read the file as this language (Neovim filetype)")
     _common(p)
 
-    p = sub.add_parser("expand", help="one symbol's source (expand_at)",
-                       description="Print one symbol: by name, Class.method, or line:N.")
+    p = sub.add_parser(
+        "expand",
+        help="one symbol's source (expand_at)",
+        description="Print one symbol: by name, Class.method, or line:N.",
+    )
     p.add_argument("file")
     p.add_argument("selector", help="name, Class.method, or line:N")
     p.add_argument("--what", default="all", choices=("all", "body", "signature"))
     p.add_argument("--filetype", help="read the file as this language (Neovim filetype)")
     _common(p)
 
-    p = sub.add_parser("symbols", help="the symbol table of a file (document_symbols)",
-                       description="Print NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | <<< rows.")
+    p = sub.add_parser(
+        "symbols",
+        help="the symbol table of a file (document_symbols)",
+        description="Print NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | <<< rows.",
+    )
     p.add_argument("file")
     p.add_argument("--format", default="table", choices=("table", "standard"))
     p.add_argument("--return-children", default="auto", choices=("yes", "no", "auto"))
@@ -95,23 +121,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--filetype", help="read the file as this language (Neovim filetype)")
     _common(p)
 
-    p = sub.add_parser("search", help="find symbols by name across the workspace",
-                       description="Search symbol names (substring, camelCase/snake_case aware, fuzzy).")
+    p = sub.add_parser(
+        "search",
+        help="find symbols by name across the workspace",
+        description="Search symbol names (substring, camelCase/snake_case aware, fuzzy).",
+    )
     p.add_argument("query")
     p.add_argument("--path", help="only this folder or file of the workspace")
     p.add_argument("--limit", type=int, default=50)
     _common(p)
 
-    p = sub.add_parser("diagnostics", help="syntax problems in a file or the workspace",
-                       description="List diagnostics grouped by file, position first.")
+    p = sub.add_parser(
+        "diagnostics",
+        help="syntax problems in a file or the workspace",
+        description="List diagnostics grouped by file, position first.",
+    )
     p.add_argument("path", nargs="?")
     _common(p)
 
-    p = sub.add_parser("run", help="run any tool with --param name=value",
-                       description="Run a tool of the registry (see `simple-brief tools`).")
+    p = sub.add_parser(
+        "run",
+        help="run any tool with --param name=value",
+        description="Run a tool of the registry (see `simple-brief tools`).",
+    )
     p.add_argument("tool")
-    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a tool parameter; repeat for several")
+    p.add_argument(
+        "--param", action="append", default=[], metavar="NAME=VALUE", help="a tool parameter; repeat for several"
+    )
     _common(p)
 
     p = sub.add_parser("tools", help="list the tools and their parameters")
@@ -145,15 +181,35 @@ def _tool_call(args: argparse.Namespace) -> tuple[str, dict[str, Any], str | Non
     """(tool name, arguments, the file the call is about) for a subcommand."""
     cmd = args.command
     if cmd == "outline":
-        return "simple_read", {"path": args.file, "mode": args.mode, "depth": args.depth,
-                               "preview": args.preview, "filetype": args.filetype}, args.file
+        return (
+            "simple_read",
+            {
+                "path": args.file,
+                "mode": args.mode,
+                "depth": args.depth,
+                "preview": args.preview,
+                "filetype": args.filetype,
+            },
+            args.file,
+        )
     if cmd == "expand":
-        return "expand_at", {"path": args.file, "selector": args.selector, "what": args.what,
-                             "filetype": args.filetype}, args.file
+        return (
+            "expand_at",
+            {"path": args.file, "selector": args.selector, "what": args.what, "filetype": args.filetype},
+            args.file,
+        )
     if cmd == "symbols":
-        return "document_symbols", {"path": args.file, "format": args.format,
-                                    "return_children": args.return_children,
-                                    "include_hover": not args.no_hover, "filetype": args.filetype}, args.file
+        return (
+            "document_symbols",
+            {
+                "path": args.file,
+                "format": args.format,
+                "return_children": args.return_children,
+                "include_hover": not args.no_hover,
+                "filetype": args.filetype,
+            },
+            args.file,
+        )
     if cmd == "search":
         return "search", {"query": args.query, "path": args.path, "limit": args.limit}, None
     if cmd == "diagnostics":
@@ -165,8 +221,10 @@ def _tool_call(args: argparse.Namespace) -> tuple[str, dict[str, Any], str | Non
 def _print_tools(as_json: bool) -> None:
     tools = registry.load()
     if as_json:
-        listing = [{"name": t.name, "toolset": t.toolset, "description": t.description,
-                    "inputSchema": t.input_schema()} for t in tools.values()]
+        listing = [
+            {"name": t.name, "toolset": t.toolset, "description": t.description, "inputSchema": t.input_schema()}
+            for t in tools.values()
+        ]
         print(json.dumps(listing, indent=2))
         return
     for t in tools.values():
@@ -178,8 +236,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="simple-brief: %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="simple-brief: %(levelname)s %(message)s"
+    )
     if args.command is None:
         parser.print_help()
         return EXIT_USER_ERROR
@@ -203,8 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     if as_json:
-        print(json.dumps({"ok": True, "tool": name, "content": result.blocks, "data": result.data},
-                         ensure_ascii=False))
+        print(json.dumps({"ok": True, "tool": name, "content": result.blocks, "data": result.data}, ensure_ascii=False))
     else:
         print(result.text)
     return 0

@@ -36,10 +36,32 @@ _KW_KIND = {
     "impl": SymbolKind.Object,
     "module": SymbolKind.Module,
 }
-_CONTAINERS = frozenset({SymbolKind.Class, SymbolKind.Struct, SymbolKind.Enum, SymbolKind.Interface,
-                         SymbolKind.Object, SymbolKind.Module})
-_KEYWORDS = frozenset({"if", "else", "for", "while", "return", "match", "case", "pass", "end", "break",
-                       "continue", "let", "var", "val", "const", "fn", "def", "self", "this"})
+_CONTAINERS = frozenset(
+    {SymbolKind.Class, SymbolKind.Struct, SymbolKind.Enum, SymbolKind.Interface, SymbolKind.Object, SymbolKind.Module}
+)
+_KEYWORDS = frozenset(
+    {
+        "if",
+        "else",
+        "for",
+        "while",
+        "return",
+        "match",
+        "case",
+        "pass",
+        "end",
+        "break",
+        "continue",
+        "let",
+        "var",
+        "val",
+        "const",
+        "fn",
+        "def",
+        "self",
+        "this",
+    }
+)
 
 
 def _indent(line: str) -> int:

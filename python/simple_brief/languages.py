@@ -81,9 +81,18 @@ FALLBACK_LANGUAGES: tuple[LanguageSpec, ...] = (
 _BY_NAME = {spec.name: spec for spec in LANGUAGES + FALLBACK_LANGUAGES}
 _BY_EXT = {ext: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for ext in spec.extensions}
 #: Filetype aliases other tools use for the same grammar.
-_ALIASES = {"py": "python", "js": "javascript", "ts": "typescript", "tsx": "typescriptreact",
-            "javascriptreact": "javascript", "jsx": "javascript", "c++": "cpp", "md": "markdown",
-            "rs": "rust", "golang": "go"}
+_ALIASES = {
+    "py": "python",
+    "js": "javascript",
+    "ts": "typescript",
+    "tsx": "typescriptreact",
+    "javascriptreact": "javascript",
+    "jsx": "javascript",
+    "c++": "cpp",
+    "md": "markdown",
+    "rs": "rust",
+    "golang": "go",
+}
 
 #: The spec used for files of no known language: the fallback scanner, `#` comments.
 PLAIN = LanguageSpec("text", (), comment="#")

@@ -133,9 +133,7 @@ def walk_all(symbols: list[Symbol]) -> Iterator[Symbol]:
         yield from sym.walk()
 
 
-def walk_with_parent(
-    symbols: list[Symbol], parent: Symbol | None = None
-) -> Iterator[tuple[Symbol, Symbol | None]]:
+def walk_with_parent(symbols: list[Symbol], parent: Symbol | None = None) -> Iterator[tuple[Symbol, Symbol | None]]:
     """Every symbol of a forest with its parent (None at top level)."""
     for sym in symbols:
         yield sym, parent

@@ -22,8 +22,13 @@ _CAMEL2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _NON_WORD = re.compile(r"[^0-9A-Za-z]+")
 #: Ties go to the kinds people search for most.
 _KIND_BONUS = {
-    SymbolKind.Class: 3, SymbolKind.Interface: 3, SymbolKind.Struct: 3, SymbolKind.Enum: 2,
-    SymbolKind.Function: 3, SymbolKind.Method: 2, SymbolKind.Constructor: 1,
+    SymbolKind.Class: 3,
+    SymbolKind.Interface: 3,
+    SymbolKind.Struct: 3,
+    SymbolKind.Enum: 2,
+    SymbolKind.Function: 3,
+    SymbolKind.Method: 2,
+    SymbolKind.Constructor: 1,
 }
 
 

@@ -22,8 +22,22 @@ from simple_brief.source import DEFAULT_MAX_BYTES, Source
 
 #: Directories never listed, whatever .gitignore says (VCS data, caches, environments).
 ALWAYS_SKIPPED = frozenset(
-    {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
-     ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis", ".cache"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".hypothesis",
+        ".cache",
+    }
 )
 #: Files larger than this are skipped by workspace-wide tools (search) as generated or vendored.
 LISTING_MAX_BYTES = 1024 * 1024
@@ -99,7 +113,9 @@ class Workspace:
         if stat.S_ISDIR(info.st_mode):
             raise UserError(f"{shown} is a directory; name a file inside it.")
         if not stat.S_ISREG(info.st_mode) or str(real).startswith("/proc/"):
-            raise UserError(f"{shown} is not a regular file (a device, FIFO, socket or /proc entry); name a source file.")
+            raise UserError(
+                f"{shown} is not a regular file (a device, FIFO, socket or /proc entry); name a source file."
+            )
         if info.st_size > self.max_bytes:
             raise UserError(
                 f"{shown} is {info.st_size / 1e6:.1f} MB, over the {self.max_bytes / 1e6:.0f} MB limit; "

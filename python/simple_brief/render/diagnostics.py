@@ -1,10 +1,10 @@
 """Diagnostics grouped by file, position first, one line per finding.
 
-    3 diagnostics in 2 files (2E 1W)
+3 diagnostics in 2 files (2E 1W)
 
-    src/x.py (2)
-      @5:12 [E] E002 syntax error: missing `)` (simple-brief)
-        fix: insert `)` (confidence 0.9)
+src/x.py (2)
+  @5:12 [E] E002 syntax error: missing `)` (simple-brief)
+    fix: insert `)` (confidence 0.9)
 """
 
 from __future__ import annotations

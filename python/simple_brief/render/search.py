@@ -1,10 +1,10 @@
 """`search` results in seed 002's layout: a summary block, then one block per file.
 
-    Found 3 matches for query "user" across 2 files
+Found 3 matches for query "user" across 2 files
 
-    src/user.py (2 results)
-      @7:1 Class - User
-        `class User(Base): kind = "x" def __init__(self, name, age): self.name = name ...`
+src/user.py (2 results)
+  @7:1 Class - User
+    `class User(Base): kind = "x" def __init__(self, name, age): self.name = name ...`
 """
 
 from __future__ import annotations
@@ -30,13 +30,16 @@ class Match:
 
 
 def signature_preview(lines: list[str], sym: Symbol) -> str:
-    """The symbol's first lines from its name line, whitespace-folded, cut at 100 characters."""
+    """The symbol's first lines from its name line, whitespace-folded, cut after the last whole
+    word within 100 characters (as seed 002's previews are)."""
     first = sym.selection_range.start.line
     last = min(sym.range.end.line, first + PREVIEW_LINES - 1)
     text = " ".join(" ".join(lines[i].split()) for i in range(first, last + 1) if lines[i].strip())
-    if len(text) > PREVIEW_CHARS:
-        return text[:PREVIEW_CHARS].rstrip() + "..."
-    return text
+    if len(text) <= PREVIEW_CHARS:
+        return text
+    cut = text[: PREVIEW_CHARS + 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > PREVIEW_CHARS // 2 else cut[:PREVIEW_CHARS]).rstrip() + "..."
 
 
 def render_search(query: str, matches: list[Match], total: int, files_total: int) -> list[str]:

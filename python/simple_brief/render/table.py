@@ -59,9 +59,7 @@ def select_rows(symbols: list[Symbol], return_children: ReturnChildren) -> list[
     return rows
 
 
-def render_table(
-    symbols: list[Symbol], return_children: ReturnChildren = "auto", include_hover: bool = True
-) -> str:
+def render_table(symbols: list[Symbol], return_children: ReturnChildren = "auto", include_hover: bool = True) -> str:
     """The seed 003 table, one `<<<`-terminated row per symbol, parents before children."""
     lines = [HEADER]
     for sym, parent in select_rows(symbols, return_children):

@@ -94,7 +94,12 @@ REGISTRY: dict[str, Tool] = {}
 
 
 def tool(
-    name: str, toolset: str, description: str, params: tuple[Param, ...], *, read_only: bool = True,
+    name: str,
+    toolset: str,
+    description: str,
+    params: tuple[Param, ...],
+    *,
+    read_only: bool = True,
     system: bool = False,
 ) -> Callable[[Callable[..., ToolResult]], Callable[..., ToolResult]]:
     """Register `func(call, **args)` as a tool."""

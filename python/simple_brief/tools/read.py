@@ -44,11 +44,22 @@ def _render_mode(outline: Outline, mode: str, depth: int | None) -> str:
     "Marks: F> function, C> class, S> struct, E> enum, `_` = open; spans are 1-based lines.",
     (
         PATH,
-        Param("mode", str, "full: source with inline diagnostics; outline: block marks; compact: marks and one "
-              "diagnostic summary; symbols: positions, kinds and names.", "full", MODES),
+        Param(
+            "mode",
+            str,
+            "full: source with inline diagnostics; outline: block marks; compact: marks and one "
+            "diagnostic summary; symbols: positions, kinds and names.",
+            "full",
+            MODES,
+        ),
         Param("depth", int, "How many levels of nesting to show (1 = top level only); 0 = all.", 0),
-        Param("preview", str, "mode=symbols only: none, signature, or expanded (code of leaf symbols).", "none",
-              ("none", "signature", "expanded")),
+        Param(
+            "preview",
+            str,
+            "mode=symbols only: none, signature, or expanded (code of leaf symbols).",
+            "none",
+            ("none", "signature", "expanded"),
+        ),
         FILETYPE,
     ),
 )
@@ -183,8 +194,13 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
     (
         PATH,
         Param("selector", str, "Symbol to open: a name, a dotted path like Class.method, or line:N (1-based)."),
-        Param("what", str, "signature: the mark line and doc; body: the body lines; all: header and source.",
-              "all", ("all", "body", "signature")),
+        Param(
+            "what",
+            str,
+            "signature: the mark line and doc; body: the body lines; all: header and source.",
+            "all",
+            ("all", "body", "signature"),
+        ),
         FILETYPE,
     ),
 )
@@ -224,10 +240,16 @@ def expand_at(call: Call, path: str, selector: str, what: str, filetype: str | N
     "DON'T USE FOR: reading code (simple_read, expand_at).",
     (
         PATH,
-        Param("format", str, "table (compact, 1-based) or standard (LSP JSON, 0-based).", "table",
-              ("table", "standard")),
-        Param("return_children", str, "yes: every nested symbol; no: top level only; auto: all unless the file "
-              "has very many, then two levels.", "auto", ("yes", "no", "auto")),
+        Param(
+            "format", str, "table (compact, 1-based) or standard (LSP JSON, 0-based).", "table", ("table", "standard")
+        ),
+        Param(
+            "return_children",
+            str,
+            "yes: every nested symbol; no: top level only; auto: all unless the file has very many, then two levels.",
+            "auto",
+            ("yes", "no", "auto"),
+        ),
         Param("include_hover", bool, "Fill HOVER_INFO with the signature and doc.", True),
         FILETYPE,
     ),
@@ -321,8 +343,13 @@ def diagnostics(call: Call, path: str | None) -> ToolResult:
     data = {
         "files": {
             p: [
-                {"code": d.code, "severity": int(d.severity), "message": d.message, "range": d.range.to_lsp(),
-                 "source": d.source}
+                {
+                    "code": d.code,
+                    "severity": int(d.severity),
+                    "message": d.message,
+                    "range": d.range.to_lsp(),
+                    "source": d.source,
+                }
                 for d in diags
             ]
             for p, diags in by_file.items()
@@ -334,4 +361,3 @@ def diagnostics(call: Call, path: str | None) -> ToolResult:
 
 def _read_error(message: str) -> Diagnostic:
     return Diagnostic(Range(Position(0, 0), Position(0, 0)), message, Severity.Warning, "W002")
-

@@ -1,0 +1,63 @@
+# simple-brief — run `make help` for the targets.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check -q
+# The standard-library file `make demo` outlines: present on every machine with Python.
+DEMO_FILE = $$($(PY) -c 'import json.decoder as m; print(m.__file__)')
+
+.DEFAULT_GOAL := help
+.PHONY: help demo test test-python test-lua lint format bench update-snapshots clean
+
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-17s %s\n", $$1, $$2}'
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PIP) install -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed
+	$(PIP) install -e '.[dev]'
+	@touch $@
+
+demo: $(VENV)/.installed ## outline and symbol table of a stdlib file, and a search over this repo
+	@echo "== simple-brief outline $(DEMO_FILE)"
+	@$(VENV)/bin/simple-brief outline "$(DEMO_FILE)"
+	@echo
+	@echo "== simple-brief symbols $(DEMO_FILE) --return-children no"
+	@$(VENV)/bin/simple-brief symbols "$(DEMO_FILE)" --return-children no
+	@echo
+	@echo "== simple-brief expand $(DEMO_FILE) JSONDecoder.decode"
+	@$(VENV)/bin/simple-brief expand "$(DEMO_FILE)" JSONDecoder.decode
+	@echo
+	@echo "== simple-brief search outline --root python (this repository's engine)"
+	@$(VENV)/bin/simple-brief search outline --root python --limit 8
+
+test: $(VENV)/.installed-dev ## install dev dependencies and run every test
+	$(PY) -m pytest -q
+
+lint: $(VENV)/.installed-dev ## ruff (lint and format check) and mypy
+	$(VENV)/bin/ruff check python tests bench
+	$(VENV)/bin/ruff format --check python tests bench
+	$(VENV)/bin/mypy
+
+format: $(VENV)/.installed-dev ## rewrite Python files with ruff format and fix what ruff can
+	$(VENV)/bin/ruff format python tests bench
+	$(VENV)/bin/ruff check --fix python tests bench
+
+bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named baselines
+	@command -v ctags >/dev/null || { apt-get update -qq && apt-get install -y -qq universal-ctags; } \
+	  || echo "bench: universal-ctags is not installed and could not be; its columns are skipped"
+	$(PIP) install -e '.[bench]'
+	$(PY) bench/run.py
+
+update-snapshots: $(VENV)/.installed-dev ## rewrite golden snapshots (review the diff like code)
+	UPDATE_SNAPSHOTS=1 $(PY) -m pytest -q tests/test_snapshots.py
+
+clean: ## remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
