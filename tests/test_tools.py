@@ -183,3 +183,11 @@ def test_fallback_reads_brace_delimited_code() -> None:
         "E> enum Color { Red, Green, Blue }  L10-14",
         "C> impl Point { 1 method }  L16-20",
     ]
+
+
+def test_outline_degrades_to_compact_top_level_not_to_another_mode(tmp_path: Path) -> None:
+    body = "".join(f"    def m{i}(self, value):\n        return value + {i}\n\n" for i in range(40))
+    (tmp_path / "wide.py").write_text(f"class Wide:\n{body}")
+    text, data = run(Workspace.at(tmp_path), "simple_read", budget=150, path="wide.py", mode="outline")
+    assert (data["mode"], data["degraded_from"]) == ("compact", "outline")
+    assert text.splitlines()[-1] == "C> class Wide { 40 methods }  L1-120"

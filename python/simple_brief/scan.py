@@ -85,7 +85,8 @@ class Outline:
         source: the text and its position maps.
         language: the language used to read it.
         symbols: the top-level symbols, children nested.
-        imports: 0-based line ranges (first, last) of import statements.
+        imports: 0-based line ranges (first, last) of import blocks (adjacent statements merged).
+        import_lines: 0-based lines that belong to an import statement.
         diagnostics: syntax findings (E001/E002) and reading notes (W001, H001).
         tree: the tree-sitter tree, when a grammar was used (kept for incremental reparse).
     """
@@ -94,6 +95,7 @@ class Outline:
     language: LanguageSpec
     symbols: list[Symbol] = field(default_factory=list)
     imports: list[tuple[int, int]] = field(default_factory=list)
+    import_lines: set[int] = field(default_factory=set)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     tree: Tree | None = None
 
@@ -148,6 +150,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     outline = Outline(source, language, tree=tree)
     outline.symbols = nest(list(found.values()), outline.diagnostics)
     outline.imports = _merge_import_lines(imports)
+    outline.import_lines = {row for first, last in imports for row in range(first, last + 1)}
     if tree.root_node.has_error:
         outline.diagnostics.extend(syntax_diagnostics(source, tree.root_node))
     return outline
@@ -270,10 +273,10 @@ def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
 def _doc(source: Source, outer: Node, body: Node | None) -> str:
     """Docstring (first string statement of the body) or the leading doc comment."""
     if body is not None and body.named_child_count:
-        first = body.named_children[0]
-        if first.type == "expression_statement" and first.named_child_count:
-            first = first.named_children[0]
-        if first.type in ("string", "concatenated_string"):
+        first = body.named_child(0)
+        if first is not None and first.type == "expression_statement" and first.named_child_count:
+            first = first.named_child(0)
+        if first is not None and first.type in ("string", "concatenated_string"):
             raw = source.slice_bytes(first.start_byte, first.end_byte)
             return _clean_docstring(raw)
     comments: list[str] = []

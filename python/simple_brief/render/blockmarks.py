@@ -182,7 +182,10 @@ class _OutlineWriter:
             span = next(((a, b) for a, b in imports if a <= row <= b), None)
             if span is not None:
                 a, b = span
-                text = "; ".join(" ".join(lines[i].split()) for i in range(a, min(b, last) + 1) if lines[i].strip())
+                own = self.outline.import_lines
+                text = "; ".join(
+                    " ".join(lines[i].split()) for i in range(a, min(b, last) + 1) if i in own and lines[i].strip()
+                )
                 self.out.append(f".. {_cut(text, GAP_TEXT_CHARS * 2)}  {_span(a, min(b, last))}")
                 self._take_diags(a, min(b, last), "")
                 row = min(b, last) + 1

@@ -21,6 +21,8 @@ from simple_brief.tools import Call, Param, ToolResult, tool
 PATH = Param("path", str, "File to read, relative to the workspace root (or absolute inside it).")
 FILETYPE = Param("filetype", str, "Language to read the file as (Neovim filetype); default: from the file name.", None)
 MODES = ("full", "outline", "compact", "symbols")
+#: The order views degrade in to fit a token budget (then: counts).
+DEGRADE = ("full", "outline", "compact")
 
 
 def _header(call: Call, real: Path, outline: Outline, mode: str) -> str:
@@ -80,10 +82,10 @@ def simple_read(call: Call, path: str, mode: str, depth: int, preview: str, file
         blocks = render_symbols_view(outline, shown, preview, depth or 99)  # type: ignore[arg-type]
         return _within_budget(call, blocks, data, f"use depth=1, or expand_at {shown} NAME")
     limit = depth or None
-    order = MODES[MODES.index(mode) :] if mode != "symbols" else (mode,)
     asked_tokens = 0
-    for step in order[:3]:
-        step_depth = limit if step == mode else (limit if step == "outline" else 1)
+    for step in DEGRADE[DEGRADE.index(mode) :]:
+        # A view the caller did not ask for keeps their depth, except compact: top level only.
+        step_depth = 1 if step == "compact" and step != mode else limit
         text = f"{_header(call, real, outline, step)}\n{_render_mode(outline, step, step_depth)}"
         tokens = approx_tokens(text)
         asked_tokens = asked_tokens or tokens
