@@ -7,6 +7,7 @@
     simple-brief diagnostics [PATH]
     simple-brief run TOOL --param k=v [--json]
     simple-brief tools
+    simple-brief lsp [--tcp PORT]
 
 A user error prints one sentence on stderr and exits 2.
 """
@@ -150,6 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(p)
 
+    p = sub.add_parser(
+        "lsp",
+        help="serve the language server (folding ranges, document symbols)",
+        description="Serve simple-brief's language server over stdio (or loopback TCP with --tcp).",
+    )
+    p.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
+
     p = sub.add_parser("tools", help="list the tools and their parameters")
     p.add_argument("--json", action="store_true", help="print the tool schemas as JSON")
     return parser
@@ -232,6 +240,16 @@ def _print_tools(as_json: bool) -> None:
         print(f"{t.name} ({t.toolset}): {params}\n  {t.description}\n")
 
 
+def _serve_lsp(port: int | None) -> int:
+    from simple_brief import lsp_server
+
+    if port is None:
+        lsp_server.serve_stdio()
+    else:
+        lsp_server.create_server().start_tcp("127.0.0.1", port)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
@@ -243,6 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USER_ERROR
     as_json = bool(getattr(args, "json", False))
+    if args.command == "lsp":
+        return _serve_lsp(args.tcp)
     try:
         if args.command == "tools":
             _print_tools(as_json)

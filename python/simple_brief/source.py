@@ -75,6 +75,10 @@ class Source:
         n = len(self.lines)
         return n - 1 if n > 1 and self.lines[-1] == "" else n
 
+    def line_start(self, row: int) -> int:
+        """Byte offset where line `row` begins."""
+        return self._line_starts[row]
+
     def char_col(self, row: int, byte_col: int) -> int:
         """Character column of a tree-sitter (row, byte column) point."""
         if row >= len(self._ascii) or self._ascii[row]:

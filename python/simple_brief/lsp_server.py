@@ -1,0 +1,149 @@
+"""`simple-brief lsp`: the pygls language server behind Neovim's outline folds.
+
+Serves `textDocument/foldingRange` (symbol bodies, imports and comments, each with its
+kind and the block-mark line as `collapsedText`) and `textDocument/documentSymbol`
+(hierarchical, `detail` = signature), with incremental sync: each change becomes a
+tree-sitter edit and the next request re-parses incrementally. All logic lives in the
+engine (`documents`, `folding`); the handlers only convert.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from simple_brief import __version__
+from simple_brief.documents import Document, Documents
+from simple_brief.folding import folds
+from simple_brief.model import Range, Symbol
+from simple_brief.source import Source
+
+log = logging.getLogger(__name__)
+
+_FOLD_KINDS = {
+    "comment": types.FoldingRangeKind.Comment,
+    "imports": types.FoldingRangeKind.Imports,
+    "region": types.FoldingRangeKind.Region,
+}
+
+
+class BriefServer(LanguageServer):
+    """A LanguageServer holding the engine's open documents."""
+
+    def __init__(self) -> None:
+        super().__init__("simple-brief", __version__)
+        self.documents = Documents()
+
+    @property
+    def encoding(self) -> str:
+        """The negotiated position encoding (`utf-8`, `utf-16` or `utf-32`)."""
+        enc = self.workspace.position_encoding
+        return str(getattr(enc, "value", enc) or "utf-16")
+
+    def document(self, uri: str) -> Document:
+        """The engine document of a URI, opened from pygls's copy if the server missed didOpen."""
+        doc = self.documents.get(uri)
+        if doc is None:
+            text_doc = self.workspace.get_text_document(uri)
+            doc = self.documents.did_open(uri, text_doc.source, text_doc.language_id, text_doc.version or 0)
+        return doc
+
+
+def _column(source: Source, line: int, char: int, encoding: str) -> int:
+    if encoding == "utf-8":
+        return source.byte_col(line, char)
+    if encoding == "utf-16":
+        return source.utf16_col(line, char)
+    return char
+
+
+def _lsp_range(source: Source, rng: Range, encoding: str) -> types.Range:
+    return types.Range(
+        types.Position(rng.start.line, _column(source, rng.start.line, rng.start.character, encoding)),
+        types.Position(rng.end.line, _column(source, rng.end.line, rng.end.character, encoding)),
+    )
+
+
+def _document_symbol(source: Source, sym: Symbol, encoding: str) -> types.DocumentSymbol:
+    return types.DocumentSymbol(
+        name=sym.name,
+        kind=types.SymbolKind(int(sym.kind)),
+        range=_lsp_range(source, sym.range, encoding),
+        selection_range=_lsp_range(source, sym.selection_range, encoding),
+        detail=sym.signature or None,
+        children=[_document_symbol(source, c, encoding) for c in sym.children] or None,
+    )
+
+
+def create_server() -> BriefServer:
+    """A server with every feature registered (one per process or thread)."""
+    server = BriefServer()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: BriefServer, params: types.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        ls.documents.did_open(item.uri, item.text, item.language_id, item.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: BriefServer, params: types.DidChangeTextDocumentParams) -> None:
+        doc = ls.documents.get(params.text_document.uri)
+        if doc is None:
+            ls.document(params.text_document.uri)
+            return
+        for change in params.content_changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                start, end = change.range.start, change.range.end
+                doc.apply_change((start.line, start.character), (end.line, end.character), change.text, ls.encoding)
+            else:
+                doc.replace(change.text)
+        doc.version = params.text_document.version
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: BriefServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.documents.did_close(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    def folding_range(ls: BriefServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+        outline = ls.document(params.text_document.uri).outline()
+        return [
+            types.FoldingRange(
+                start_line=f.start_line,
+                end_line=f.end_line,
+                kind=_FOLD_KINDS[f.kind],
+                collapsed_text=f.collapsed_text or None,
+            )
+            for f in folds(outline)
+        ]
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(ls: BriefServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        outline = ls.document(params.text_document.uri).outline()
+        return [_document_symbol(outline.source, s, ls.encoding) for s in outline.symbols]
+
+    return server
+
+
+def serve_stdio() -> None:
+    """Serve one client over stdin/stdout until it exits."""
+    create_server().start_io()
+
+
+def serve_tcp_thread(host: str = "127.0.0.1", port: int = 0) -> tuple[BriefServer, int, threading.Thread]:
+    """Serve on a loopback TCP port from a daemon thread; returns the server and the port bound.
+
+    Used by the Neovim remote plugin, which connects its own LSP client with
+    `vim.lsp.rpc.connect(host, port)` so the editor and the engine share one process.
+    """
+    import socket
+
+    if port == 0:
+        with socket.socket() as probe:
+            probe.bind((host, 0))
+            port = probe.getsockname()[1]
+    server = create_server()
+    thread = threading.Thread(target=server.start_tcp, args=(host, port), name="simple-brief-lsp", daemon=True)
+    thread.start()
+    return server, port, thread
