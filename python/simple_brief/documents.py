@@ -15,6 +15,8 @@ from simple_brief.scan import Outline, scan
 from simple_brief.source import Source
 
 if TYPE_CHECKING:
+    from tree_sitter import Tree
+
     from simple_brief.languages import LanguageSpec
 
 ENCODINGS = ("utf-8", "utf-16", "utf-32")
@@ -35,7 +37,7 @@ class Document:
     version: int = 0
     _outline: Outline | None = field(default=None, repr=False)
     _source: Source | None = field(default=None, repr=False)
-    _tree: object | None = field(default=None, repr=False)
+    _tree: Tree | None = field(default=None, repr=False)
 
     @property
     def source(self) -> Source:
@@ -47,7 +49,7 @@ class Document:
     def outline(self) -> Outline:
         """The current outline, re-parsing incrementally after edits."""
         if self._outline is None:
-            self._outline = scan(self.source, self.language, old_tree=self._tree)  # type: ignore[arg-type]
+            self._outline = scan(self.source, self.language, old_tree=self._tree)
             self._tree = self._outline.tree
         return self._outline
 
