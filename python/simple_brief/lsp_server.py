@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -18,10 +19,14 @@ from pygls.lsp.server import LanguageServer
 from simple_brief import __version__
 from simple_brief.documents import Document, Documents
 from simple_brief.folding import folds
-from simple_brief.model import Range, Symbol
+from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol
+from simple_brief.render import blockmarks
 from simple_brief.source import Source
 
 log = logging.getLogger(__name__)
+
+#: Custom request: the outline view of an open document (used by `:SimpleBrief outline`).
+RENDER_METHOD = "simpleBrief/render"
 
 _FOLD_KINDS = {
     "comment": types.FoldingRangeKind.Comment,
@@ -78,6 +83,25 @@ def _document_symbol(source: Source, sym: Symbol, encoding: str) -> types.Docume
     )
 
 
+def editor_diagnostics(items: list[Any]) -> list[Diagnostic]:
+    """Neovim `vim.diagnostic` entries (0-based lnum/col, severity 1-4) as engine Diagnostics."""
+    out: list[Diagnostic] = []
+    for item in items:
+        lnum, col = int(getattr(item, "lnum", 0)), int(getattr(item, "col", 0))
+        end = Position(int(getattr(item, "end_lnum", lnum) or lnum), int(getattr(item, "end_col", col) or col))
+        code = getattr(item, "code", None)
+        out.append(
+            Diagnostic(
+                Range(Position(lnum, col), end),
+                str(getattr(item, "message", "")),
+                Severity(int(getattr(item, "severity", 1) or 1)),
+                "" if code is None else str(code),
+                str(getattr(item, "source", "") or ""),
+            )
+        )
+    return out
+
+
 def create_server() -> BriefServer:
     """A server with every feature registered (one per process or thread)."""
     server = BriefServer()
@@ -117,6 +141,22 @@ def create_server() -> BriefServer:
             )
             for f in folds(outline)
         ]
+
+    @server.feature(RENDER_METHOD)
+    def render(ls: BriefServer, params: Any) -> dict[str, Any]:
+        """The block-mark view of the live text, with the editor's diagnostics as `V*` lines."""
+        doc = ls.document(params.textDocument.uri)
+        outline = doc.outline()
+        mode = getattr(params, "mode", "outline")
+        if mode not in ("outline", "compact", "full"):
+            mode = "outline"
+        depth = int(getattr(params, "depth", 0) or 0) or None
+        diags = [*outline.diagnostics, *editor_diagnostics(getattr(params, "diagnostics", None) or [])]
+        if mode == "full":
+            text = blockmarks.render_full(outline, diags)
+        else:
+            text = blockmarks.render_outline(outline, diags, mode, depth)
+        return {"text": text, "version": doc.version}
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: BriefServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:

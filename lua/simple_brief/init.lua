@@ -1,0 +1,52 @@
+--- simple-brief: a brief, live view of code.
+---
+--- require('simple_brief').setup(opts)   -- optional; safe to call twice
+--- :SimpleBrief[!] [outline|compact]       -- fold to the outline / restore / open a view split
+--- :ExpandAt [name|Class.method|line:N] [body|signature|all]
+local M = {}
+
+--- Apply options and start the server automatically for the configured filetypes.
+---@param opts simple_brief.SetupOpts|nil
+function M.setup(opts)
+  require('simple_brief.config').set(opts)
+  require('simple_brief.lsp').enable()
+end
+
+--- :SimpleBrief handler.
+---@param args {bang: boolean, fargs: string[]}
+function M.command(args)
+  local sub = args.fargs[1]
+  if args.bang then
+    if not require('simple_brief.brief').restore() then
+      vim.notify('simple-brief: this window has no :SimpleBrief folds to restore', vim.log.levels.INFO)
+    end
+    return
+  end
+  if sub == 'outline' or sub == 'compact' then
+    local view, why = require('simple_brief.view').open(sub)
+    if not view then
+      vim.notify('simple-brief: ' .. why, vim.log.levels.ERROR)
+    end
+    return
+  end
+  if sub ~= nil then
+    vim.notify(('simple-brief: unknown argument %q; use :SimpleBrief, :SimpleBrief outline or compact'):format(sub),
+      vim.log.levels.ERROR)
+    return
+  end
+  local how, why = require('simple_brief.brief').enable()
+  if how ~= 'lsp' then
+    vim.notify(('simple-brief: using %s folds (%s)'):format(how, why or 'no server'), vim.log.levels.WARN)
+  end
+end
+
+--- :ExpandAt handler.
+---@param args {fargs: string[]}
+function M.expand_command(args)
+  local sym, why = require('simple_brief.expand').expand_at(args.fargs[1], args.fargs[2])
+  if not sym then
+    vim.notify('simple-brief: ' .. why, vim.log.levels.ERROR)
+  end
+end
+
+return M

@@ -1,0 +1,130 @@
+--- :SimpleBrief outline | compact — the agent's block-mark view of the live buffer in a
+--- scratch split, refreshed as the buffer (or its diagnostics) changes. <CR> on a mark
+--- jumps to its line in the source window.
+local config = require('simple_brief.config')
+local lsp = require('simple_brief.lsp')
+
+local M = {}
+
+local H = {}
+
+M.method = 'simpleBrief/render'
+
+--- The editor's diagnostics of a buffer, as the server's render request takes them.
+---@param buf integer
+---@return table[]
+function H.diagnostics(buf)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    out[#out + 1] = {
+      lnum = d.lnum,
+      col = d.col,
+      end_lnum = d.end_lnum,
+      end_col = d.end_col,
+      severity = d.severity,
+      message = d.message,
+      code = d.code and tostring(d.code) or nil,
+      source = d.source,
+    }
+  end
+  return out
+end
+
+--- Ask the server for the view and put it in the scratch buffer.
+function H.refresh(src, view, mode)
+  if not vim.api.nvim_buf_is_valid(src) or not vim.api.nvim_buf_is_valid(view) then
+    return
+  end
+  local client = lsp.client(src)
+  if not client then
+    return
+  end
+  local params = {
+    textDocument = vim.lsp.util.make_text_document_params(src),
+    mode = mode,
+    diagnostics = H.diagnostics(src),
+  }
+  client:request(M.method, params, function(err, result)
+    if err or not result or not vim.api.nvim_buf_is_valid(view) then
+      return
+    end
+    local lines = vim.split(result.text, '\n', { plain = true })
+    vim.bo[view].modifiable = true
+    vim.api.nvim_buf_set_lines(view, 0, -1, false, lines)
+    vim.bo[view].modifiable = false
+    vim.b[view].simple_brief_version = result.version
+  end, src)
+end
+
+--- Jump from the mark under the cursor to its line in the source window.
+function H.jump(src)
+  local text = vim.api.nvim_get_current_line()
+  local line = tonumber(text:match('%sL(%d+)%-?%d*$') or text:match('^V%* %[%a%]:(%d+)'))
+  if not line then
+    return
+  end
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == src then
+      vim.api.nvim_set_current_win(win)
+      vim.api.nvim_win_set_cursor(win, { math.min(line, vim.api.nvim_buf_line_count(src)), 0 })
+      return
+    end
+  end
+end
+
+--- Open (or reuse) the view split of the current buffer. Returns the view buffer.
+---@param mode 'outline'|'compact'
+---@return integer|nil view, string|nil why_not
+function M.open(mode)
+  local src = vim.api.nvim_get_current_buf()
+  local client, why = lsp.ensure(src)
+  if not client then
+    return nil, why
+  end
+  local name = ('simple-brief://%s/%s'):format(mode, vim.api.nvim_buf_get_name(src))
+  local view = vim.fn.bufnr(name)
+  if view == -1 then
+    view = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(view, name)
+    vim.bo[view].buftype = 'nofile'
+    vim.bo[view].bufhidden = 'wipe'
+    vim.bo[view].swapfile = false
+    vim.bo[view].filetype = 'simplebrief'
+    vim.keymap.set('n', '<CR>', function()
+      H.jump(src)
+    end, { buffer = view, desc = 'simple-brief: go to this line in the source' })
+  end
+  if vim.fn.bufwinid(view) == -1 then
+    vim.cmd('botright vsplit')
+    vim.api.nvim_win_set_buf(0, view)
+    vim.wo.wrap = false
+    vim.wo.number = false
+    vim.cmd('wincmd p')
+  end
+  local group = vim.api.nvim_create_augroup(('simple_brief_view_%d_%s'):format(src, mode), { clear = true })
+  local timer = assert(vim.uv.new_timer())
+  local function schedule_refresh()
+    timer:stop()
+    timer:start(config.options.view_debounce_ms, 0, vim.schedule_wrap(function()
+      H.refresh(src, view, mode)
+    end))
+  end
+  vim.api.nvim_create_autocmd({ 'TextChanged', 'TextChangedI', 'DiagnosticChanged' }, {
+    group = group,
+    buffer = src,
+    callback = schedule_refresh,
+  })
+  vim.api.nvim_create_autocmd('BufWipeout', {
+    group = group,
+    buffer = view,
+    callback = function()
+      timer:stop()
+      timer:close()
+      pcall(vim.api.nvim_del_augroup_by_id, group)
+    end,
+  })
+  H.refresh(src, view, mode)
+  return view
+end
+
+return M

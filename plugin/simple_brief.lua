@@ -1,0 +1,28 @@
+-- simple-brief: commands only; every module loads on first use.
+if vim.g.loaded_simple_brief then
+  return
+end
+vim.g.loaded_simple_brief = true
+
+vim.api.nvim_create_user_command('SimpleBrief', function(args)
+  require('simple_brief').command(args)
+end, {
+  bang = true,
+  nargs = '?',
+  complete = function(arglead)
+    return vim.tbl_filter(function(w)
+      return vim.startswith(w, arglead)
+    end, { 'outline', 'compact' })
+  end,
+  desc = 'Fold to the outline (! restores); outline|compact opens the agent view',
+})
+
+vim.api.nvim_create_user_command('ExpandAt', function(args)
+  require('simple_brief').expand_command(args)
+end, {
+  nargs = '*',
+  complete = function(arglead, cmdline)
+    return require('simple_brief.expand').complete(arglead, cmdline)
+  end,
+  desc = 'Open one symbol: name, Class.method or line:N, then body|signature|all',
+})
