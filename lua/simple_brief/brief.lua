@@ -136,7 +136,8 @@ end
 --- Neovim's own folds when the server is not there: tree-sitter, else indent.
 ---@return string method
 function H.fallback(win, buf)
-  local has_parser = pcall(vim.treesitter.get_parser, buf)
+  local ok, parser = pcall(vim.treesitter.get_parser, buf)
+  local has_parser = ok and parser ~= nil
   local wo = vim.wo[win][0]
   if has_parser then
     wo.foldmethod = 'expr'
@@ -147,7 +148,8 @@ function H.fallback(win, buf)
   wo.foldtext = "v:lua.require'simple_brief.brief'.foldtext()"
   wo.foldenable = true
   wo.foldminlines = 0
-  wo.foldlevel = 1
+  -- Without the server there is no telling containers from bodies: fold to the top level.
+  wo.foldlevel = 0
   return has_parser and 'tree-sitter' or 'indent'
 end
 
