@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pynvim
 import pytest
+
 from nvim_session import closed_folds, nvim
 
 PYTHON = '''import os
@@ -70,7 +72,7 @@ export function total(shapes: Shape[]): number {
 """
 
 
-def _open(nv, path: Path, text: str) -> None:  # noqa: ANN001 - pynvim.Nvim
+def _open(nv: pynvim.Nvim, path: Path, text: str) -> None:
     path.write_text(text)
     nv.command(f"edit {path}")
 
