@@ -41,14 +41,20 @@ demo: $(VENV)/.installed ## outline and symbol table of a stdlib file, and a sea
 test: $(VENV)/.installed-dev ## install dev dependencies and run every test
 	$(PY) -m pytest -q
 
-lint: $(VENV)/.installed-dev ## ruff (lint and format check) and mypy
-	$(VENV)/bin/ruff check python tests bench
-	$(VENV)/bin/ruff format --check python tests bench
-	$(VENV)/bin/mypy
+node_modules/.installed: package.json
+	npm install --no-audit --no-fund
+	@touch $@
 
-format: $(VENV)/.installed-dev ## rewrite Python files with ruff format and fix what ruff can
-	$(VENV)/bin/ruff format python tests bench
-	$(VENV)/bin/ruff check --fix python tests bench
+lint: $(VENV)/.installed-dev node_modules/.installed ## ruff (lint and format check), mypy, stylua
+	$(VENV)/bin/ruff check python tests bench rplugin
+	$(VENV)/bin/ruff format --check python tests bench rplugin
+	$(VENV)/bin/mypy
+	node_modules/.bin/stylua --check lua plugin tests/nvim $(wildcard tests/lua tests/busted.lua)
+
+format: $(VENV)/.installed-dev node_modules/.installed ## rewrite Python and Lua files (ruff, stylua)
+	$(VENV)/bin/ruff format python tests bench rplugin
+	$(VENV)/bin/ruff check --fix python tests bench rplugin
+	node_modules/.bin/stylua lua plugin tests/nvim $(wildcard tests/lua tests/busted.lua)
 
 bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named baselines
 	@command -v ctags >/dev/null || { apt-get update -qq && apt-get install -y -qq universal-ctags; } \
@@ -60,4 +66,4 @@ update-snapshots: $(VENV)/.installed-dev ## rewrite golden snapshots (review the
 	UPDATE_SNAPSHOTS=1 $(PY) -m pytest -q tests/test_snapshots.py
 
 clean: ## remove the virtual environment and caches
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -24,8 +24,18 @@ local M = {}
 M.defaults = {
   -- Filetypes with a tree-sitter outline in the engine.
   filetypes = {
-    'python', 'lua', 'javascript', 'javascriptreact', 'typescript', 'typescriptreact',
-    'rust', 'go', 'c', 'cpp', 'java', 'markdown',
+    'python',
+    'lua',
+    'javascript',
+    'javascriptreact',
+    'typescript',
+    'typescriptreact',
+    'rust',
+    'go',
+    'c',
+    'cpp',
+    'java',
+    'markdown',
   },
   -- nil: `simple-brief lsp` from PATH, else `python3 -m simple_brief lsp`.
   cmd = nil,

@@ -30,8 +30,10 @@ function M.command(args)
     return
   end
   if sub ~= nil then
-    vim.notify(('simple-brief: unknown argument %q; use :SimpleBrief, :SimpleBrief outline or compact'):format(sub),
-      vim.log.levels.ERROR)
+    vim.notify(
+      ('simple-brief: unknown argument %q; use :SimpleBrief, :SimpleBrief outline or compact'):format(sub),
+      vim.log.levels.ERROR
+    )
     return
   end
   local how, why = require('simple_brief.brief').enable()

@@ -105,9 +105,13 @@ function M.open(mode)
   local timer = assert(vim.uv.new_timer())
   local function schedule_refresh()
     timer:stop()
-    timer:start(config.options.view_debounce_ms, 0, vim.schedule_wrap(function()
-      H.refresh(src, view, mode)
-    end))
+    timer:start(
+      config.options.view_debounce_ms,
+      0,
+      vim.schedule_wrap(function()
+        H.refresh(src, view, mode)
+      end)
+    )
   end
   vim.api.nvim_create_autocmd({ 'TextChanged', 'TextChangedI', 'DiagnosticChanged' }, {
     group = group,
