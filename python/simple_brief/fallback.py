@@ -105,10 +105,16 @@ def _indent_end(lines: list[str], start: int) -> int:
     return last
 
 
-def scan_lines(lines: list[str], language: LanguageSpec) -> list[Symbol]:
-    """Symbols of `lines` by the header heuristic, nested by their blocks."""
+def scan_lines(lines: list[str], language: LanguageSpec, max_nesting: int = 64) -> tuple[list[Symbol], int]:
+    """Symbols of `lines` by the header heuristic, nested by their blocks.
+
+    Returns the top-level symbols and how many definitions nested deeper than
+    `max_nesting` levels were left out.
+    """
     roots: list[Symbol] = []
     stack: list[tuple[Symbol, int]] = []
+    body_indents: dict[int, int | None] = {}
+    too_deep = 0
     for i, line in enumerate(lines):
         while stack and i > stack[-1][1]:
             stack.pop()
@@ -116,7 +122,10 @@ def scan_lines(lines: list[str], language: LanguageSpec) -> list[Symbol]:
         parent = stack[-1][0] if stack else None
         if m is None or not m.group("name"):
             if parent is not None and parent.kind in _CONTAINERS and line.strip():
-                _add_member(parent, lines, i)
+                _add_member(parent, lines, i, body_indents)
+            continue
+        if len(stack) >= max_nesting:
+            too_deep += 1
             continue
         kind = _KW_KIND[m.group("kw")]
         code = _strip_strings(line)
@@ -137,18 +146,24 @@ def scan_lines(lines: list[str], language: LanguageSpec) -> list[Symbol]:
             sym.body = Range(Position(i, len(line.rstrip())), Position(end, len(lines[end])))
         (parent.children if parent is not None else roots).append(sym)
         stack.append((sym, end))
-    return roots
+    return roots, too_deep
 
 
-def _add_member(parent: Symbol, lines: list[str], i: int) -> None:
+def _body_indent(parent: Symbol, lines: list[str], i: int) -> int | None:
+    """Indentation of the first real line of a container's body (at or before line `i`)."""
+    for j in range(parent.range.start.line + 1, i + 1):
+        if lines[j].strip() and lines[j].strip() not in ("{", "}"):
+            return _indent(lines[j])
+    return None
+
+
+def _add_member(parent: Symbol, lines: list[str], i: int, body_indents: dict[int, int | None]) -> None:
     """A direct body line of a container that looks like a field or enum variant."""
     line = lines[i]
-    header_line = parent.range.start.line
-    body_indent = None
-    for j in range(header_line + 1, i + 1):
-        if lines[j].strip() and lines[j].strip() not in ("{", "}"):
-            body_indent = _indent(lines[j])
-            break
+    key = id(parent)
+    if body_indents.get(key) is None:
+        body_indents[key] = _body_indent(parent, lines, i)
+    body_indent = body_indents[key]
     if body_indent is None or _indent(line) != body_indent:
         return
     stripped = line.strip().lstrip("{").strip()
@@ -161,7 +176,7 @@ def _add_member(parent: Symbol, lines: list[str], i: int) -> None:
         return
     name = m.group("name")
     kind = SymbolKind.EnumMember if parent.kind == SymbolKind.Enum else SymbolKind.Field
-    col = line.index(name)
+    col = line.index(stripped) + m.start("name")
     rng = Range(Position(i, col), Position(i, len(line.rstrip())))
     parent.children.append(
         Symbol(name, kind, rng, Range(Position(i, col), Position(i, col + len(name))), stripped.rstrip(","))

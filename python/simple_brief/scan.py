@@ -110,8 +110,10 @@ def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = Non
     """
     source = text if isinstance(text, Source) else Source(text)
     if not language.has_grammar:
-        symbols = scan_lines(source.lines, language)
+        symbols, too_deep = scan_lines(source.lines, language, MAX_NESTING)
         outline = Outline(source, language, symbols=symbols)
+        if too_deep:
+            outline.diagnostics.append(_too_deep(too_deep))
     else:
         outline = _scan_tree(source, language, old_tree)
     if source.lossy:
@@ -132,7 +134,8 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
 
     query = _outline_query_or_none(language)
     if query is None:
-        return Outline(source, language, symbols=scan_lines(source.lines, language))
+        symbols, too_deep = scan_lines(source.lines, language, MAX_NESTING)
+        return Outline(source, language, symbols=symbols, diagnostics=[_too_deep(too_deep)] if too_deep else [])
     parser = Parser(languages.grammar(language))
     tree = parser.parse(source.data, old_tree) if old_tree is not None else parser.parse(source.data)
     cursor = QueryCursor(query)
@@ -206,21 +209,22 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]]) -> Symbol | 
     if names:
         name = source.slice_bytes(names[0].start_byte, names[-1].end_byte)
         name = _WS.sub(" ", name).strip()
-        selection = _range(source, names[0].start_point, names[-1].end_point)
+        selection = _range(source, names[0].start_point, _trim_end(source, names[-1]))
     else:
         name = _WS.sub(" ", source.lines[node.start_point[0]]).strip()
-        selection = _node_range(source, node)
+        selection = _range(source, node.start_point, _trim_end(source, node))
     if kind == SymbolKind.String:
         name = _heading_text(source, node)
     if not name:
         return None
     end_point = _trim_end(source, node)
     header_end, header_point = _header_end(node, body)
+    whole = _range(source, outer.start_point, end_point)
     sym = Symbol(
         name=name,
         kind=kind,
-        range=_range(source, outer.start_point, end_point),
-        selection_range=selection,
+        range=whole,
+        selection_range=_clamp(selection, whole),
         signature=_signature(source, sig_node.start_byte, header_end, body is not None),
         doc=_doc(source, outer, body),
     )
@@ -231,6 +235,13 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]]) -> Symbol | 
     if kind == SymbolKind.String:
         sym.body = sym.range
     return sym
+
+
+def _clamp(inner: Range, outer: Range) -> Range:
+    """`inner` cut to lie within `outer` (LSP requires a selection inside its range)."""
+    start = min(max(inner.start, outer.start), outer.end)
+    end = max(min(inner.end, outer.end), start)
+    return Range(start, end)
 
 
 def _trim_end(source: Source, node: Node) -> tuple[int, int]:
@@ -332,15 +343,18 @@ def nest(symbols: list[Symbol], diagnostics: list[Diagnostic] | None = None) -> 
             roots.append(sym)
         stack.append(sym)
     if too_deep and diagnostics is not None:
-        diagnostics.append(
-            Diagnostic(
-                Range(Position(0, 0), Position(0, 0)),
-                f"{too_deep} definitions nested deeper than {MAX_NESTING} levels are not listed",
-                Severity.Hint,
-                "H001",
-            )
-        )
+        diagnostics.append(_too_deep(too_deep))
     return roots
+
+
+def _too_deep(count: int) -> Diagnostic:
+    """H001: definitions left out because they nest deeper than MAX_NESTING."""
+    return Diagnostic(
+        Range(Position(0, 0), Position(0, 0)),
+        f"{count} definitions nested deeper than {MAX_NESTING} levels are not listed",
+        Severity.Hint,
+        "H001",
+    )
 
 
 def _hoist_member(owner: Symbol, member: Symbol) -> None:
