@@ -18,7 +18,7 @@ _HEADER = re.compile(
     r"^(?P<indent>\s*)(?:(?:pub(?:\([^)]*\))?|export|public|private|protected|static|async|abstract|final|"
     r"open|internal|data|sealed|override|inline|extern|unsafe|local)\s+)*"
     r"(?P<kw>fn|def|fun|func|function|class|struct|enum|trait|interface|impl|module|object)\b\s*"
-    r"(?P<name>[A-Za-z_$][\w$.:<>]*)?"
+    r"(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)?"
 )
 _MEMBER = re.compile(r"^\s*(?:(?:pub|val|var|let|const|case)\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*(?::|=|,|\(|;|$)")
 _KW_KIND = {

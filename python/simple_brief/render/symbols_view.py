@@ -13,6 +13,7 @@ One block per root-level symbol; positions 1-based; no descent into function bod
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Literal
 
@@ -24,6 +25,7 @@ Preview = Literal["none", "signature", "expanded"]
 EXPANDED_LINES = 12
 
 _PLURALS = {"Class": "classes", "Property": "properties"}
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def kind_name(kind: SymbolKind) -> str:
@@ -36,7 +38,8 @@ def breakdown(symbols: list[Symbol]) -> str:
     counts = Counter(s.kind.name for s in symbols)
     parts = []
     for name, n in counts.most_common():
-        noun = name.lower() if n == 1 else _PLURALS.get(name, name.lower() + "s")
+        words = _CAMEL.sub(" ", name).lower()
+        noun = words if n == 1 else _PLURALS.get(name, words + "s")
         parts.append(f"{n} {noun}")
     return ", ".join(parts)
 

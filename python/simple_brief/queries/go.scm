@@ -1,0 +1,138 @@
+; Go outline. Vocabulary: queries/README.md.
+;
+; Only package-level declarations are listed: types, constants and variables
+; declared inside function bodies (and anonymous struct/interface types) are
+; locals. The blank identifier `_` names nothing.
+
+(function_declaration
+  name: (identifier) @name
+  body: (block) @body) @definition.function
+
+; Assembly-backed functions have no body.
+(function_declaration
+  name: (identifier) @name
+  !body) @definition.function
+
+; Methods are top-level in Go; the receiver stays in the signature.
+(method_declaration
+  name: (field_identifier) @name
+  body: (block) @body) @definition.method
+
+(method_declaration
+  name: (field_identifier) @name
+  !body) @definition.method
+
+; Struct and interface types fold, so their definition is the type_spec (a body
+; must be a child of the definition): the signature is the bare name.
+(source_file
+  (type_declaration
+    (type_spec
+      name: (type_identifier) @name
+      type: (struct_type) @body) @definition.struct))
+
+(source_file
+  (type_declaration
+    (type_spec
+      name: (type_identifier) @name
+      type: (interface_type) @body) @definition.interface))
+
+; Any other type: a lone `type X Y` is the whole declaration (keeps `type` and
+; the doc comment; the predicate only sees one-spec declarations, so it stays
+; cheap); specs of a grouped `type ( ... )` are listed one by one.
+(source_file
+  ((type_declaration
+    .
+    [
+      (type_spec
+        name: (type_identifier) @name
+        type: [(type_identifier) (qualified_type) (generic_type) (pointer_type)
+               (array_type) (slice_type) (map_type) (channel_type) (function_type)
+               (parenthesized_type) (negated_type)])
+      (type_alias
+        name: (type_identifier) @name)
+    ]
+    .) @definition.type
+    (#not-match? @definition.type "^type\\s*\\(")))
+
+(source_file
+  (type_declaration
+    "("
+    [
+      (type_spec
+        name: (type_identifier) @name
+        type: [(type_identifier) (qualified_type) (generic_type) (pointer_type)
+               (array_type) (slice_type) (map_type) (channel_type) (function_type)
+               (parenthesized_type) (negated_type)])
+      (type_alias
+        name: (type_identifier) @name)
+    ] @definition.type))
+
+; Fields of package-level struct types: one symbol per name (`X, Y int`);
+; embedded fields are named after their type.
+(source_file
+  (type_declaration
+    (type_spec
+      type: (struct_type
+        (field_declaration_list
+          (field_declaration
+            (field_identifier) @name) @definition.field))))
+  (#not-eq? @name "_"))
+
+(source_file
+  (type_declaration
+    (type_spec
+      type: (struct_type
+        (field_declaration_list
+          (field_declaration
+            !name
+            type: [
+              (type_identifier) @name
+              (generic_type type: (type_identifier) @name)
+              (pointer_type (type_identifier) @name)
+              (pointer_type (generic_type type: (type_identifier) @name))
+              (qualified_type name: (type_identifier) @name)
+              (pointer_type (qualified_type name: (type_identifier) @name))
+            ]) @definition.field)))))
+
+(source_file
+  (type_declaration
+    (type_spec
+      type: (interface_type
+        (method_elem
+          name: (field_identifier) @name) @definition.method))))
+
+; Package-level constants and variables. A lone `const X = 1` is the whole
+; declaration; specs of a grouped `const ( ... )` are listed one by one.
+; (A const_spec's repeated `name:` field only yields its first name, so names
+; are matched as plain identifier children.)
+(source_file
+  ((const_declaration
+    .
+    (const_spec
+      (identifier) @name)
+    .) @definition.constant
+    (#not-match? @definition.constant "^const\\s*\\(")
+    (#not-eq? @name "_")))
+
+(source_file
+  (const_declaration
+    "("
+    (const_spec
+      (identifier) @name) @definition.constant)
+  (#not-eq? @name "_"))
+
+(source_file
+  (var_declaration
+    (var_spec
+      (identifier) @name)) @definition.variable
+  (#not-eq? @name "_"))
+
+(source_file
+  (var_declaration
+    (var_spec_list
+      (var_spec
+        (identifier) @name) @definition.variable))
+  (#not-eq? @name "_"))
+
+(package_clause) @import
+(import_declaration) @import

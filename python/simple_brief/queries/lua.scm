@@ -1,0 +1,358 @@
+; Lua outline. Vocabulary: queries/README.md.
+; Names keep their table path (`M.f`, `M:method`) as lua-language-server and
+; ctags show them. `function M.f()` does not nest under `local M = {}`: nesting
+; follows source ranges. Only function definitions are listed inside function
+; bodies; tables and fields are listed at the top level only.
+
+; function f() / function M.f() / function a.b.c() / local function f(), at any depth.
+(function_declaration
+  name: [
+    (identifier)
+    (dot_index_expression)
+  ] @name
+  body: (block)? @body) @definition.function
+
+; function M:method() (implicit `self`).
+(function_declaration
+  name: (method_index_expression) @name
+  body: (block)? @body) @definition.method
+
+; local f = function() end, at any depth. The whole `local` statement is the
+; definition, so range, signature and doc comment start at `local`.
+(variable_declaration
+  (assignment_statement
+    (variable_list
+      .
+      name: (identifier) @name)
+    (expression_list
+      .
+      value: (function_definition
+        body: (block)? @body)))) @definition.function
+
+; f = function() end / M.f = function() end, at any depth. The parent is spelled
+; out so the inner assignment of a `local` statement is not matched twice.
+([
+  (chunk
+    (assignment_statement
+      (variable_list
+        .
+        name: [
+          (identifier)
+          (dot_index_expression)
+        ] @name)
+      (expression_list
+        .
+        value: (function_definition
+          body: (block)? @body))) @definition.function)
+  (block
+    (assignment_statement
+      (variable_list
+        .
+        name: [
+          (identifier)
+          (dot_index_expression)
+        ] @name)
+      (expression_list
+        .
+        value: (function_definition
+          body: (block)? @body))) @definition.function)
+])
+
+; handlers[ms.method] = function() end at top level; inside functions only
+; string keys (`M["and"] = function`): other keys are computed at run time.
+(chunk
+  (assignment_statement
+    (variable_list
+      .
+      name: (bracket_index_expression) @name)
+    (expression_list
+      .
+      value: (function_definition
+        body: (block)? @body))) @definition.function)
+
+(block
+  (assignment_statement
+    (variable_list
+      .
+      name: (bracket_index_expression
+        field: (string)) @name)
+    (expression_list
+      .
+      value: (function_definition
+        body: (block)? @body))) @definition.function)
+
+; vim9["ops"] = (function() ... return M end)() -- a namespace built by an
+; immediately called function; its inner functions nest in it.
+(chunk
+  (assignment_statement
+    (variable_list
+      .
+      name: [
+        (identifier)
+        (dot_index_expression)
+        (bracket_index_expression)
+      ] @name)
+    (expression_list
+      .
+      value: (function_call
+        name: (parenthesized_expression
+          (function_definition
+            body: (block) @body))
+        arguments: (arguments) .))) @definition.object)
+
+; Top-level tables. `local M = {}` (the module-table convention) is a module;
+; any other table, or a `setmetatable(...)` object, is an object. Their fields
+; nest in them by range.
+(chunk
+  (variable_declaration
+    (assignment_statement
+      (variable_list
+        .
+        name: (identifier) @name)
+      (expression_list
+        .
+        value: (table_constructor) @body))) @definition.module
+  (#eq? @name "M"))
+
+(chunk
+  (variable_declaration
+    (assignment_statement
+      (variable_list
+        .
+        name: (identifier) @name)
+      (expression_list
+        .
+        value: [
+          (table_constructor) @body
+          (function_call
+            name: (identifier) @_setmt
+            arguments: (arguments) @body)
+        ]))) @definition.object
+  (#not-eq? @name "M")
+  (#eq? @_setmt "setmetatable"))
+
+(chunk
+  (assignment_statement
+    (variable_list
+      .
+      name: [
+        (identifier)
+        (dot_index_expression)
+      ] @name)
+    (expression_list
+      .
+      value: [
+        (table_constructor) @body
+        (function_call
+          name: (identifier) @_setmt
+          arguments: (arguments) @body)
+      ])) @definition.object
+  (#eq? @_setmt "setmetatable"))
+
+; Named fields (`name = ...`, `["name"] = ...`) of tables assigned or returned
+; at top level: function values become methods, tables objects, anything else
+; fields. Tables built inside function bodies are not listed.
+(chunk
+  [
+    (variable_declaration
+      (assignment_statement
+        (expression_list
+          value: (table_constructor
+            (field
+              name: [(identifier) @name (string content: (string_content) @name)]
+              value: (function_definition body: (block)? @body)) @definition.function))))
+    (assignment_statement
+      (expression_list
+        value: (table_constructor
+          (field
+              name: [(identifier) @name (string content: (string_content) @name)]
+              value: (function_definition body: (block)? @body)) @definition.function)))
+    (return_statement
+      (expression_list
+        (table_constructor
+          (field
+              name: [(identifier) @name (string content: (string_content) @name)]
+              value: (function_definition body: (block)? @body)) @definition.function)))
+  ])
+
+(chunk
+  [
+    (variable_declaration
+      (assignment_statement
+        (expression_list
+          value: (table_constructor
+            (field
+              name: [(identifier) @name (string content: (string_content) @name)]
+              value: (table_constructor) @body) @definition.object))))
+    (assignment_statement
+      (expression_list
+        value: (table_constructor
+          (field
+              name: [(identifier) @name (string content: (string_content) @name)]
+              value: (table_constructor) @body) @definition.object)))
+    (return_statement
+      (expression_list
+        (table_constructor
+          (field
+              name: [(identifier) @name (string content: (string_content) @name)]
+              value: (table_constructor) @body) @definition.object)))
+  ])
+
+(chunk
+  [
+    (variable_declaration
+      (assignment_statement
+        (expression_list
+          value: (table_constructor
+            (field
+              name: [(identifier) @name (string content: (string_content) @name)]
+              value: (_) @_value) @definition.field))))
+    (assignment_statement
+      (expression_list
+        value: (table_constructor
+          (field
+              name: [(identifier) @name (string content: (string_content) @name)]
+              value: (_) @_value) @definition.field)))
+    (return_statement
+      (expression_list
+        (table_constructor
+          (field
+              name: [(identifier) @name (string content: (string_content) @name)]
+              value: (_) @_value) @definition.field)))
+  ]
+  (#not-match? @_value "^(function|\\{)"))
+
+; Functions one table deeper (`M.ops = { add = function() end }`) and
+; metamethods given to a top-level `setmetatable(M, { __index = function() end })`.
+; Functions in the options table of other calls (`callback = function() end`)
+; are anonymous callbacks, not definitions.
+(chunk
+  [
+    (variable_declaration
+      (assignment_statement
+        (expression_list
+          value: [
+            (table_constructor
+              (field
+                value: (table_constructor
+                  (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
+            (function_call
+              name: (identifier) @_setmt
+              arguments: (arguments
+                (table_constructor
+                  (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
+          ])))
+    (assignment_statement
+      (expression_list
+        value: [
+          (table_constructor
+            (field
+              value: (table_constructor
+                (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
+          (function_call
+            name: (identifier) @_setmt
+            arguments: (arguments
+              (table_constructor
+                (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
+        ]))
+    (return_statement
+      (expression_list
+        [
+          (table_constructor
+            (field
+              value: (table_constructor
+                (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
+          (function_call
+            name: (identifier) @_setmt
+            arguments: (arguments
+              (table_constructor
+                (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
+        ]))
+    (function_call
+      name: (identifier) @_setmt
+      arguments: (arguments
+        (table_constructor
+          (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
+  ]
+  (#eq? @_setmt "setmetatable"))
+
+; Other top-level names: UPPER_CASE is a constant, anything else a variable.
+; The name is the whole name list, so `local a, b = 1, 2` is one symbol `a, b`.
+; `local x = require(...)` is an import; functions, tables and `setmetatable`
+; objects have patterns above.
+(chunk
+  (variable_declaration
+    (assignment_statement
+      (variable_list) @name
+      (expression_list
+        .
+        value: (_) @_value))) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$")
+  (#not-match? @_value "^(function|\\{|require\\b|setmetatable\\b)"))
+
+(chunk
+  (variable_declaration
+    (assignment_statement
+      (variable_list) @name
+      (expression_list
+        .
+        value: (_) @_value))) @definition.variable
+  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$")
+  (#not-match? @_value "^(function|\\{|require\\b|setmetatable\\b)"))
+
+; `local x` without a value.
+(chunk
+  (variable_declaration
+    (variable_list) @name) @definition.variable)
+
+; Globals: `VERSION = "1.0"`, `count = 0`.
+(chunk
+  (assignment_statement
+    (variable_list
+      .
+      name: (identifier)) @name
+    (expression_list
+      .
+      value: (_) @_value)) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$")
+  (#not-match? @_value "^(function|\\{|setmetatable\\b)"))
+
+(chunk
+  (assignment_statement
+    (variable_list
+      .
+      name: (identifier)) @name
+    (expression_list
+      .
+      value: (_) @_value)) @definition.variable
+  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$")
+  (#not-match? @_value "^(function|\\{|setmetatable\\b)"))
+
+; Module fields set at top level (`M.version = "1.0"`). Fields of `vim`, `_G`
+; and `package` are settings of someone else's table, not definitions.
+(chunk
+  (assignment_statement
+    (variable_list
+      .
+      name: (dot_index_expression
+        table: (identifier) @_table) @name)
+    (expression_list
+      .
+      value: (_) @_value)) @definition.field
+  (#not-any-of? @_table "vim" "_G" "package")
+  (#not-match? @_value "^(function|\\{|setmetatable\\b)"))
+
+; Imports: `local x = require("x")`, `local y = require("x").y`.
+(chunk
+  (variable_declaration
+    (assignment_statement
+      (expression_list
+        .
+        value: [
+          (function_call
+            name: (identifier) @_require)
+          (dot_index_expression
+            table: (function_call
+              name: (identifier) @_require))
+        ]))) @import
+  (#eq? @_require "require"))
