@@ -259,21 +259,38 @@ def _heading_text(source: Source, node: Node) -> str:
 
 
 def _header_end(node: Node, body: Node | None) -> tuple[int, tuple[int, int]]:
-    """Byte and point where the declaration ends: the last non-comment token before the body."""
+    """Byte and point where the declaration ends: the last non-comment token before the body.
+
+    The body may sit deeper than a direct child (`M.f = function(a) ... end`,
+    `const f = (a) => { ... }`): the walk descends into the child that holds it.
+    """
     if body is None:
         return node.end_byte, node.end_point
     end = (node.start_byte, node.start_point)
-    for child in node.children:
-        if child.start_byte >= body.start_byte:
-            break
-        if "comment" not in child.type:
-            end = (child.end_byte, child.end_point)
+    current: Node | None = node
+    while current is not None:
+        holder = None
+        for child in current.children:
+            if child.start_byte >= body.start_byte:
+                break
+            if child.end_byte > body.start_byte:
+                holder = child
+                break
+            if "comment" not in child.type:
+                end = (child.end_byte, child.end_point)
+        current = holder
     return end
 
 
 def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
-    """The declaration up to its body, whitespace-normalised, without a trailing `{` or `:`."""
-    sig = _WS.sub(" ", source.slice_bytes(start, end)).strip()
+    """The declaration up to its body, whitespace-normalised, without a trailing `{` or `:`.
+
+    Without a body (fields, constants, `local M = {}`) only the first line counts.
+    """
+    text = source.slice_bytes(start, end)
+    if not has_body and "\n" in text:
+        text = text.split("\n", 1)[0].rstrip() + " …"
+    sig = _WS.sub(" ", text).strip()
     if not has_body and len(sig) > MEMBER_SIGNATURE_CHARS:
         sig = sig[: MEMBER_SIGNATURE_CHARS - 1].rstrip() + "…"
     while sig and sig[-1] in "{:=(" and not sig.endswith("::"):

@@ -22,17 +22,18 @@
   name: (field_identifier) @name
   !body) @definition.method
 
-; Struct and interface types fold, so their definition is the type_spec (a body
-; must be a child of the definition): the signature is the bare name.
+; `(_ name: type:)` in a type_declaration is a type_spec or a type_alias (`type X = Y`).
+; Struct and interface types fold, so their definition is the spec (a body must
+; be a child of the definition): the signature is the bare name.
 (source_file
   (type_declaration
-    (type_spec
+    (_
       name: (type_identifier) @name
       type: (struct_type) @body) @definition.struct))
 
 (source_file
   (type_declaration
-    (type_spec
+    (_
       name: (type_identifier) @name
       type: (interface_type) @body) @definition.interface))
 
@@ -42,36 +43,28 @@
 (source_file
   ((type_declaration
     .
-    [
-      (type_spec
-        name: (type_identifier) @name
-        type: [(type_identifier) (qualified_type) (generic_type) (pointer_type)
-               (array_type) (slice_type) (map_type) (channel_type) (function_type)
-               (parenthesized_type) (negated_type)])
-      (type_alias
-        name: (type_identifier) @name)
-    ]
+    (_
+      name: (type_identifier) @name
+      type: [(type_identifier) (qualified_type) (generic_type) (pointer_type)
+             (array_type) (slice_type) (map_type) (channel_type) (function_type)
+             (parenthesized_type) (negated_type)])
     .) @definition.type
     (#not-match? @definition.type "^type\\s*\\(")))
 
 (source_file
   (type_declaration
     "("
-    [
-      (type_spec
-        name: (type_identifier) @name
-        type: [(type_identifier) (qualified_type) (generic_type) (pointer_type)
-               (array_type) (slice_type) (map_type) (channel_type) (function_type)
-               (parenthesized_type) (negated_type)])
-      (type_alias
-        name: (type_identifier) @name)
-    ] @definition.type))
+    (_
+      name: (type_identifier) @name
+      type: [(type_identifier) (qualified_type) (generic_type) (pointer_type)
+             (array_type) (slice_type) (map_type) (channel_type) (function_type)
+             (parenthesized_type) (negated_type)]) @definition.type))
 
 ; Fields of package-level struct types: one symbol per name (`X, Y int`);
 ; embedded fields are named after their type.
 (source_file
   (type_declaration
-    (type_spec
+    (_
       type: (struct_type
         (field_declaration_list
           (field_declaration
@@ -80,7 +73,7 @@
 
 (source_file
   (type_declaration
-    (type_spec
+    (_
       type: (struct_type
         (field_declaration_list
           (field_declaration
@@ -96,7 +89,7 @@
 
 (source_file
   (type_declaration
-    (type_spec
+    (_
       type: (interface_type
         (method_elem
           name: (field_identifier) @name) @definition.method))))

@@ -28,8 +28,6 @@
 ; const f = () => {} / let g = function () {} / var h = function* () {}, at
 ; any depth (a named function is a definition wherever it is). The whole
 ; declaration is the definition, so `const` and its doc comment belong to it.
-; An arrow's body folds only when it is a block or parenthesised (JSX);
-; `(x) => x * 2` stays whole in the signature.
 ([
   (lexical_declaration
     .
@@ -37,10 +35,7 @@
       name: (identifier) @name
       value: [
         (arrow_function
-          body: [
-            (statement_block)
-            (parenthesized_expression)
-          ]? @body)
+          body: (_) @body)
         (function_expression
           body: (statement_block) @body)
         (generator_function
@@ -53,10 +48,7 @@
       name: (identifier) @name
       value: [
         (arrow_function
-          body: [
-            (statement_block)
-            (parenthesized_expression)
-          ]? @body)
+          body: (_) @body)
         (function_expression
           body: (statement_block) @body)
         (generator_function
@@ -124,10 +116,7 @@
     ] @name
     right: [
       (arrow_function
-        body: [
-          (statement_block)
-          (parenthesized_expression)
-        ]? @body)
+        body: (_) @body)
       (function_expression
         !name
         body: (statement_block) @body)
@@ -155,10 +144,7 @@
       left: (subscript_expression) @name
       right: [
         (arrow_function
-          body: [
-            (statement_block)
-            (parenthesized_expression)
-          ]? @body)
+          body: (_) @body)
         (function_expression
           body: (statement_block) @body)
       ])) @definition.function)
@@ -261,10 +247,7 @@
     property: (_) @name
     value: [
       (arrow_function
-        body: [
-          (statement_block)
-          (parenthesized_expression)
-        ]? @body)
+        body: (_) @body)
       (function_expression
         body: (statement_block) @body)
     ]) @definition.method)

@@ -28,6 +28,10 @@ from simple_brief.scan import Outline
 INDENT = "  "
 #: Names listed in a collapsed container's braces before `+N more`.
 MEMBER_NAMES_SHOWN = 8
+#: Characters of one member shown in an outline (longer values are elided).
+MEMBER_TEXT_CHARS = 60
+#: Width at which a merged line of members wraps.
+MEMBER_LINE_CHARS = 160
 #: Characters of a summarised top-level line shown.
 GAP_TEXT_CHARS = 72
 
@@ -123,6 +127,20 @@ def severity_counts(diagnostics: Iterable[Diagnostic]) -> str:
     return text
 
 
+def _is_member(sym: Symbol) -> bool:
+    """Fields, constants, variables: shown as text, merged with their neighbours."""
+    return not sym.is_block and sym.kind != SymbolKind.String
+
+
+def member_text(sym: Symbol) -> str:
+    """A member as the outline shows it: `name: int`, `LIMIT = 10`, `self.name` (value dropped)."""
+    sig = sym.signature or sym.name
+    target, eq, _value = sig.partition(" = ")
+    if eq and (target.startswith(("self.", "this.")) or len(sig) > MEMBER_TEXT_CHARS):
+        return target if target.startswith(("self.", "this.")) else f"{target} = …"
+    return _cut(sig, MEMBER_TEXT_CHARS)
+
+
 class _OutlineWriter:
     def __init__(self, outline: Outline, depth: int | None, diagnostics: list[Diagnostic], per_symbol: bool):
         self.outline = outline
@@ -134,16 +152,44 @@ class _OutlineWriter:
     def write(self) -> list[str]:
         lines = self.outline.source.lines
         cursor = 0
+        run: list[Symbol] = []
         for sym in self.outline.symbols:
-            self._gap(cursor, sym.range.start.line - 1)
-            self._symbol(sym, 1)
-            cursor = sym.range.end.line + 1
+            if any(lines[i].strip() for i in range(cursor, sym.range.start.line)):
+                self._members(run, 1)
+                run = []
+                self._gap(cursor, sym.range.start.line - 1)
+            if _is_member(sym):
+                run.append(sym)
+            else:
+                self._members(run, 1)
+                run = []
+                self._symbol(sym, 1)
+            cursor = max(cursor, sym.range.end.line + 1)
+        self._members(run, 1)
         self._gap(cursor, len(lines) - 1)
         if self.per_symbol:
             for diag in self.pending:
                 self.out.append(diag_line(diag))
                 self.out.extend(_fix_lines(diag))
         return self.out
+
+    def _members(self, run: list[Symbol], level: int) -> None:
+        """Consecutive fields/constants as few lines: `a: int; b = 2  L3-4`."""
+        if not run:
+            return
+        prefix = INDENT * (level - 1)
+        line: list[str] = []
+        first = last = run[0]
+        for sym in run:
+            text = member_text(sym)
+            if line and sum(len(t) + 2 for t in line) + len(text) > MEMBER_LINE_CHARS:
+                self.out.append(f"{prefix}{'; '.join(line)}  {_span(first.range.start.line, last.range.end.line)}")
+                line, first = [], sym
+            line.append(text)
+            last = sym
+        self.out.append(f"{prefix}{'; '.join(line)}  {_span(first.range.start.line, last.range.end.line)}")
+        for sym in run:
+            self._take_diags(sym.range.start.line, sym.range.end.line, prefix)
 
     def _take_diags(self, first: int, last: int, prefix: str) -> None:
         if not self.per_symbol:
@@ -167,8 +213,15 @@ class _OutlineWriter:
         collapsed_fn = sym.kind in FUNCTION_KINDS
         self.out.append(prefix + mark_line(sym, open_=not collapsed_fn))
         children = [c for c in sym.children if c.is_block] if collapsed_fn else sym.children
+        run: list[Symbol] = []
         for child in sorted(children, key=lambda c: c.range.start):
+            if _is_member(child):
+                run.append(child)
+                continue
+            self._members(run, level + 1)
+            run = []
             self._symbol(child, level + 1)
+        self._members(run, level + 1)
         self._take_diags(sym.range.start.line, sym.range.end.line, prefix + INDENT)
 
     def _gap(self, first: int, last: int) -> None:
@@ -184,7 +237,9 @@ class _OutlineWriter:
                 a, b = span
                 own = self.outline.import_lines
                 text = "; ".join(
-                    " ".join(lines[i].split()) for i in range(a, min(b, last) + 1) if i in own and lines[i].strip()
+                    " ".join(lines[i].split()).rstrip(";")
+                    for i in range(a, min(b, last) + 1)
+                    if i in own and lines[i].strip()
                 )
                 self.out.append(f".. {_cut(text, GAP_TEXT_CHARS * 2)}  {_span(a, min(b, last))}")
                 self._take_diags(a, min(b, last), "")

@@ -11,6 +11,7 @@ JSON (`format=standard`) keeps LSP's 0-based positions with an exclusive end.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Literal
 
 from simple_brief.model import Range, Symbol, walk_with_parent
@@ -20,6 +21,8 @@ ROW_END = "<<<"
 HOVER_CHARS = 200
 #: With `return_children=auto`, descendants are listed while the whole table stays this small.
 AUTO_CHILDREN_ROWS = 400
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 
 ReturnChildren = Literal["yes", "no", "auto"]
 
@@ -37,11 +40,18 @@ def cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+def doc_summary(doc: str) -> str:
+    """The doc's first paragraph, up to its first sentence end."""
+    para = " ".join(doc.strip().split("\n\n", 1)[0].split())
+    match = _SENTENCE_END.search(para)
+    return para[: match.end()].strip() if match else para
+
+
 def hover_info(sym: Symbol) -> str:
-    """Signature and doc, as one table cell cut at 200 characters."""
+    """Signature and the doc's summary sentence, as one table cell cut at 200 characters."""
     text = sym.signature or sym.name
     if sym.doc:
-        text = f"{text} - {sym.doc}"
+        text = f"{text} - {doc_summary(sym.doc)}"
     text = cell(text)
     if len(text) > HOVER_CHARS:
         text = text[: HOVER_CHARS - 1].rstrip() + "…"
