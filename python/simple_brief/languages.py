@@ -30,6 +30,8 @@ class LanguageSpec:
         comment_end: closing part for block-only comment syntaxes (Markdown).
         indent_blocks: bodies are delimited by indentation (Python-like) rather than
             braces or keywords; used by the fallback scanner.
+        max_start_depth: syntax-tree depth below which no definition is looked for;
+            lets the query skip deep expression trees (scanning stays close to a parse).
     """
 
     name: str
@@ -38,6 +40,7 @@ class LanguageSpec:
     comment: str = "#"
     comment_end: str = ""
     indent_blocks: bool = False
+    max_start_depth: int = 16
 
     @property
     def has_grammar(self) -> bool:

@@ -139,6 +139,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     parser = Parser(languages.grammar(language))
     tree = parser.parse(source.data, old_tree) if old_tree is not None else parser.parse(source.data)
     cursor = QueryCursor(query)
+    cursor.set_max_start_depth(language.max_start_depth)
     found: dict[tuple[int, int, str], Symbol] = {}
     imports: list[tuple[int, int]] = []
     for _pattern, caps in cursor.matches(tree.root_node):
