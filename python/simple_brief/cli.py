@@ -42,7 +42,11 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports usage mistakes as one sentence and exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USER_ERROR, f"simple-brief: {message}; see `{self.prog} --help`.\n")
+        sentence = f"{message}; see `{self.prog} --help`."
+        if "--json" in sys.argv[1:]:
+            print(json.dumps({"ok": False, "error": sentence}))
+            self.exit(EXIT_USER_ERROR)
+        self.exit(EXIT_USER_ERROR, f"simple-brief: {sentence}\n")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -164,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _workspace(root: str | None, file: str | None, max_bytes: int) -> Workspace:
-    """The --root, else the current directory, else (a file outside it) the file's folder."""
+    """The --root, else the current directory, else (a file named outside it) the file's folder."""
     if root is None and file is not None:
         target = Path(file).expanduser().resolve()
         cwd = Path.cwd().resolve()
@@ -173,6 +177,11 @@ def _workspace(root: str | None, file: str | None, max_bytes: int) -> Workspace:
     ws = Workspace.at(root)
     ws.max_bytes = max_bytes
     return ws
+
+
+def _shell_path(file: str) -> str:
+    """A FILE named on the command line is relative to the shell's directory, not to --root."""
+    return str(Path(file).expanduser().absolute())
 
 
 def _parse_params(pairs: Sequence[str]) -> dict[str, str]:
@@ -268,6 +277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _print_tools(as_json)
             return 0
         name, params, file = _tool_call(args)
+        if args.command in ("outline", "expand", "symbols"):
+            params["path"] = _shell_path(args.file)
         if args.budget < 100:
             raise UserError("--budget must be at least 100 tokens.")
         ws = _workspace(args.root, file, args.max_bytes)

@@ -151,8 +151,13 @@ class Workspace:
 
         Skips ALWAYS_SKIPPED directories, symlinks leading outside the root, files over
         LISTING_MAX_BYTES and, with `known_only`, files of no known language.
+
+        Raises:
+            UserError: `under` leaves the workspace or does not exist.
         """
         start = self.resolve(under) if under is not None else self.root
+        if not start.exists():
+            raise UserError(f"{under} does not exist; check the path (it is relative to {self.root}).")
         if start.is_file():
             yield start
             return
