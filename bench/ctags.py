@@ -1,0 +1,175 @@
+"""universal-ctags as the baseline: one batched process per language, JSON tags per file."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Our filetype -> ctags' language name (forced, so `.h` is read as C like we read it).
+CTAGS_LANGUAGE = {
+    "python": "Python",
+    "lua": "Lua",
+    "javascript": "JavaScript",
+    "typescript": "TypeScript",
+    "typescriptreact": "TypeScript",
+    "rust": "Rust",
+    "go": "Go",
+    "c": "C",
+    "cpp": "C++",
+    "java": "Java",
+    "markdown": "Markdown",
+}
+
+#: ctags kinds (long names, `K` field) counted as definitions for coverage, per language.
+#: Left out on purpose: variables/constants/fields/members-as-data, macros, typedefs,
+#: imports and enumerators (not in the brief's function/class/method/struct/enum set).
+DEFINITION_KINDS: dict[str, frozenset[str]] = {
+    "python": frozenset({"class", "function", "member"}),
+    "lua": frozenset({"function"}),
+    "javascript": frozenset({"class", "function", "method", "generator", "getter", "setter"}),
+    "typescript": frozenset({"class", "function", "method", "interface", "enum", "namespace"}),
+    "typescriptreact": frozenset({"class", "function", "method", "interface", "enum", "namespace"}),
+    "rust": frozenset({"function", "method", "struct", "enum", "interface", "implementation", "module"}),
+    "go": frozenset({"func", "struct", "interface"}),
+    "c": frozenset({"function", "struct", "enum", "union"}),
+    "cpp": frozenset({"class", "function", "struct", "enum", "union", "namespace"}),
+    "java": frozenset({"class", "method", "interface", "enum", "annotation"}),
+    "markdown": frozenset({"chapter", "section", "subsection", "subsubsection", "l4subsection", "l5subsection"}),
+}
+
+FIELDS = "--fields=+nKzSe"
+
+_ANONYMOUS = re.compile(r"^(__anon[0-9a-f]+|AnonymousFunction[0-9a-f]*|anonymous(Function|Object|Class)[0-9a-f]*)$")
+_LOCAL_LAMBDA = re.compile(r"^/\^\s+[\w.]+\s*=\s*lambda\b")
+_JS_CLASS = re.compile(r"\bclass\b")
+#: A Lua line that really defines the function ctags names (`function M.f(`, `M.f = function(`).
+_LUA_DEFINES = re.compile(r"^/\^\s*(local\s+)?(function\s+[\w.:]+\s*\(|[\w.:\[\]'\"]+\s*=\s*function\s*\()")
+
+
+def not_a_definition(language: str, tag: Tag) -> str:
+    """Why a tag of a counted kind is not a definition a reader would look up ("" when it is one).
+
+    - any language: ctags' generated names for anonymous structs/functions (`__anon1a2b`);
+    - Python: a lambda assigned to a local variable inside a function (ctags: `function`);
+    - JavaScript: an object literal with methods, which ctags calls a `class`;
+    - Lua: an anonymous function argument that ctags names after a nearby assignment
+      (`vim._with({ buf = args.buf }, function()` gives a function `buf`);
+    - C/C++: a function whose name a macro builds (`TRANS(Accept) (...)` gives `TRANS`).
+    """
+    if _ANONYMOUS.match(tag.name):
+        return "anonymous (ctags-generated name)"
+    if language == "python" and tag.scope_kind in ("function", "member") and _LOCAL_LAMBDA.match(tag.pattern):
+        return "lambda in a local variable"
+    is_js = language in ("javascript", "typescript", "typescriptreact")
+    if is_js and tag.kind == "class" and tag.pattern and not _JS_CLASS.search(tag.pattern):
+        return "object literal tagged as class"
+    if language == "lua" and tag.pattern and not _LUA_DEFINES.match(tag.pattern):
+        return "anonymous function named after a nearby assignment"
+    macro_name = rf"(?<!\w){re.escape(tag.name)}\s*\(\s*\w+\s*\)\s*\("
+    if language in ("c", "cpp") and tag.kind == "function" and re.search(macro_name, tag.pattern):
+        return "function name built by a macro"
+    return ""
+
+
+@dataclass
+class Tag:
+    name: str
+    kind: str
+    line: int
+    scope: str = ""
+    pattern: str = ""
+    scope_kind: str = ""
+
+
+@dataclass
+class CtagsRun:
+    """Tags of one batched ctags run, the JSON text per file (for token counts), and its time."""
+
+    tags: dict[Path, list[Tag]] = field(default_factory=dict)
+    json_text: dict[Path, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    error: str = ""
+
+
+def available() -> str | None:
+    """ctags' version line when a universal-ctags with JSON output is installed, else None."""
+    exe = shutil.which("ctags")
+    if exe is None:
+        return None
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10).stdout
+        feats = subprocess.run([exe, "--list-features"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if "Universal Ctags" not in out or "json" not in feats:
+        return None
+    return out.splitlines()[0]
+
+
+def command(language: str) -> list[str]:
+    """The ctags command line for a batch: file list on stdin, JSON tags on stdout."""
+    return [
+        "ctags",
+        "--output-format=json",
+        FIELDS,
+        f"--language-force={CTAGS_LANGUAGE[language]}",
+        "-f",
+        "-",
+        "-L",
+        "-",
+    ]
+
+
+def run_batch(language: str, files: list[Path]) -> CtagsRun:
+    """Tag all `files` in one ctags process; keep each file's JSON lines with its path as a bare name.
+
+    The `path` field is rewritten to the file's base name before counting tokens, as if ctags
+    had been run in the file's directory, so long install paths do not inflate the baseline.
+    """
+    run = CtagsRun()
+    listing = "".join(f"{p}\n" for p in files)
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(command(language), input=listing, capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as err:
+        run.error = str(err)
+        return run
+    run.seconds = time.perf_counter() - start
+    lines: dict[Path, list[str]] = {p: [] for p in files}
+    for raw in proc.stdout.splitlines():
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError:
+            continue
+        if obj.get("_type") != "tag":
+            continue
+        path = Path(obj.get("path", ""))
+        if path not in lines:
+            continue
+        run.tags.setdefault(path, []).append(
+            Tag(
+                obj.get("name", ""),
+                obj.get("kind", ""),
+                int(obj.get("line", 0)),
+                obj.get("scope", ""),
+                obj.get("pattern", ""),
+                obj.get("scopeKind", ""),
+            )
+        )
+        obj["path"] = path.name
+        lines[path].append(json.dumps(obj, ensure_ascii=False))
+    run.json_text = {p: "\n".join(ls) for p, ls in lines.items()}
+    return run
+
+
+def time_batch(language: str, files: list[Path]) -> float:
+    """Seconds of one batched ctags run over `files` (output read and dropped)."""
+    listing = "".join(f"{p}\n" for p in files)
+    start = time.perf_counter()
+    subprocess.run(command(language), input=listing, capture_output=True, text=True, timeout=300)
+    return time.perf_counter() - start
