@@ -6,7 +6,9 @@ line, so an editor showing a closed fold shows what an agent sees.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
 
 from simple_brief.model import walk_all
 from simple_brief.render.blockmarks import mark_line
@@ -52,27 +54,30 @@ def folds(outline: Outline) -> list[Fold]:
 def comment_folds(outline: Outline) -> list[Fold]:
     """Runs of two or more comment lines (line comments, or a /* */ block)."""
     prefix = outline.language.comment.strip()
-    lines = outline.source.lines
-    out: list[Fold] = []
-    i = 0
-    while i < len(lines):
-        text = lines[i].lstrip()
-        if text.startswith("/*") and prefix == "//":
-            end = i
-            while end < len(lines) and "*/" not in lines[end][(2 if end == i else 0) :]:
-                end += 1
-            end = min(end, len(lines) - 1)
-            if end > i:
-                out.append(Fold(i, end, COMMENT, " ".join(text.split())[:60]))
-            i = end + 1
-            continue
-        if prefix and text.startswith(prefix) and prefix != "<!--":
-            end = i
-            while end + 1 < len(lines) and lines[end + 1].lstrip().startswith(prefix):
-                end += 1
-            if end > i:
-                out.append(Fold(i, end, COMMENT, " ".join(text.split())[:60]))
-            i = end + 1
-            continue
-        i += 1
-    return out
+    if not prefix or prefix == "<!--":
+        return []
+    text = "\n".join(outline.source.lines)
+    found: list[Fold] = []
+    patterns = [_line_comment_runs(prefix)]
+    if prefix == "//":
+        patterns.append(_BLOCK_COMMENT)
+    for pattern in patterns:
+        line, seen = 0, 0
+        for m in pattern.finditer(text):
+            line += text.count("\n", seen, m.start())
+            seen = m.start()
+            first, last = line, line + m.group(0).count("\n")
+            if last > first:
+                head = m.group(0).split("\n", 1)[0]
+                found.append(Fold(first, last, COMMENT, " ".join(head.split())[:60]))
+    return found
+
+
+@cache
+def _line_comment_runs(prefix: str) -> re.Pattern[str]:
+    """Two or more consecutive lines that start (after indentation) with `prefix`."""
+    p = re.escape(prefix)
+    return re.compile(rf"^[ \t]*{p}[^\n]*(?:\n[ \t]*{p}[^\n]*)+", re.MULTILINE)
+
+
+_BLOCK_COMMENT = re.compile(r"^[ \t]*/\*.*?\*/", re.MULTILINE | re.DOTALL)

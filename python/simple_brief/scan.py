@@ -63,6 +63,8 @@ CAPTURE_KINDS: dict[str, SymbolKind] = {
     "heading": SymbolKind.String,
 }
 
+#: A definition this close to a pass's depth limit starts a pass of its own.
+_RESCAN_MARGIN = 6
 #: Symbols nested deeper than this are not listed (keeps every walker off the recursion limit).
 MAX_NESTING = 64
 #: Signatures of members without a body (fields, constants) are cut to this many characters.
@@ -138,19 +140,35 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
         return Outline(source, language, symbols=symbols, diagnostics=[_too_deep(too_deep)] if too_deep else [])
     parser = Parser(languages.grammar(language))
     tree = parser.parse(source.data, old_tree) if old_tree is not None else parser.parse(source.data)
-    cursor = QueryCursor(query)
-    cursor.set_max_start_depth(language.max_start_depth)
     found: dict[tuple[int, int, str], Symbol] = {}
     imports: list[tuple[int, int]] = []
-    for _pattern, caps in cursor.matches(tree.root_node):
-        if "import" in caps:
-            node = caps["import"][0]
-            imports.append((node.start_point[0], _last_line(node)))
-            continue
-        sym = _symbol_from_match(source, caps)
-        if sym is not None:
+    limit = language.max_start_depth
+    # Matches start at most `limit` levels below where a pass starts, so deep expression
+    # trees are skipped; a definition found near that depth gets a pass of its own, so
+    # nested definitions are still all found. Each pass starts at a newly found
+    # definition and looks at most `limit` levels down, so the loop ends and stays cheap.
+    starts: list[tuple[Node, int]] = [(tree.root_node, 0)]
+    while starts:
+        start, start_depth = starts.pop()
+        cursor = QueryCursor(query)
+        cursor.set_max_start_depth(limit)
+        for _pattern, caps in cursor.matches(start):
+            if "import" in caps:
+                node = caps["import"][0]
+                imports.append((node.start_point[0], _last_line(node)))
+                continue
+            sym = _symbol_from_match(source, caps)
+            if sym is None:
+                continue
             key = (sym.range.start.line, sym.range.start.character, sym.name)
-            found.setdefault(key, sym)
+            if key in found:
+                continue
+            found[key] = sym
+            if sym.body is not None and sym.is_block:
+                node = next(iter(v[0] for k, v in caps.items() if k.startswith("definition.")))
+                depth = start_depth + _depth_below(node, start)
+                if depth >= start_depth + limit - _RESCAN_MARGIN:
+                    starts.append((node, depth))
     outline = Outline(source, language, tree=tree)
     outline.symbols = nest(list(found.values()), outline.diagnostics)
     outline.imports = _merge_import_lines(imports)
@@ -173,6 +191,16 @@ def _outline_query_or_none(language: LanguageSpec) -> Query | None:
         return None
 
 
+def _depth_below(node: Node, ancestor: Node) -> int:
+    """How many levels `node` sits below `ancestor` (walks parents; only for rare deep nodes)."""
+    depth = 0
+    current: Node | None = node
+    while current is not None and current != ancestor:
+        current = current.parent
+        depth += 1
+    return depth
+
+
 def _last_line(node: Node) -> int:
     """Last line a node really occupies (a node ending at column 0 ends on the line before)."""
     row, col = node.end_point
@@ -180,10 +208,16 @@ def _last_line(node: Node) -> int:
 
 
 def _range(source: Source, start: tuple[int, int], end: tuple[int, int]) -> Range:
+    """A Range from tree-sitter points, columns in characters and never past the line's end
+    (a token may hold the `\r` of a CRLF line ending)."""
     return Range(
-        Position(start[0], source.char_col(start[0], start[1])),
-        Position(end[0], source.char_col(end[0], end[1])),
+        Position(start[0], min(source.char_col(start[0], start[1]), _line_len(source, start[0]))),
+        Position(end[0], min(source.char_col(end[0], end[1]), _line_len(source, end[0]))),
     )
+
+
+def _line_len(source: Source, row: int) -> int:
+    return len(source.lines[row]) if row < len(source.lines) else 0
 
 
 def _node_range(source: Source, node: Node) -> Range:
@@ -220,13 +254,15 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]]) -> Symbol | 
         return None
     end_point = _trim_end(source, node)
     header_end, header_point = _header_end(node, body)
+    sig_end = _signature_end(source, header_end, body, names, node)
     whole = _range(source, outer.start_point, end_point)
     sym = Symbol(
         name=name,
         kind=kind,
         range=whole,
         selection_range=_clamp(selection, whole),
-        signature=_signature(source, sig_node.start_byte, header_end, body is not None),
+        signature=_signature(source, sig_node.start_byte, sig_end, body is not None)
+        + (" …" if sig_end < header_end else ""),
         doc=_doc(source, outer, body),
     )
     if body is not None and _last_line(node) > node.start_point[0]:
@@ -283,15 +319,23 @@ def _header_end(node: Node, body: Node | None) -> tuple[int, tuple[int, int]]:
     return end
 
 
+def _signature_end(source: Source, header_end: int, body: Node | None, names: list[Node], node: Node) -> int:
+    """Where a signature ends: at the body, or (no body) at the end of the name's line."""
+    if body is not None:
+        return header_end
+    row = names[-1].end_point[0] if names else node.start_point[0]
+    if row + 1 < len(source.lines):
+        return min(header_end, source.line_start(row + 1) - 1)
+    return header_end
+
+
 def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
     """The declaration up to its body, whitespace-normalised, without a trailing `{` or `:`.
 
-    Without a body (fields, constants, `local M = {}`) only the first line counts.
+    Without a body (fields, constants, `local M = {}`) it runs to the end of the name's
+    line (see `_signature_end`).
     """
-    text = source.slice_bytes(start, end)
-    if not has_body and "\n" in text:
-        text = text.split("\n", 1)[0].rstrip() + " …"
-    sig = _WS.sub(" ", text).strip()
+    sig = _WS.sub(" ", source.slice_bytes(start, end)).strip()
     if not has_body and len(sig) > MEMBER_SIGNATURE_CHARS:
         sig = sig[: MEMBER_SIGNATURE_CHARS - 1].rstrip() + "…"
     while sig and sig[-1] in "{:=(" and not sig.endswith("::"):

@@ -7,6 +7,7 @@ Tree-sitter reports byte columns; people and agents see character columns (SPEC
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from simple_brief.errors import UserError
 
@@ -14,6 +15,15 @@ from simple_brief.errors import UserError
 BINARY_SNIFF = 8192
 #: Files larger than this are refused with a clear message (configurable per call).
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+
+
+def human_size(n: int) -> str:
+    """`812 bytes`, `14.2 KB`, `10.5 MB`."""
+    if n < 1000:
+        return f"{n} bytes"
+    if n < 1_000_000:
+        return f"{n / 1000:.1f} KB"
+    return f"{n / 1_000_000:.1f} MB"
 
 
 @dataclass
@@ -39,13 +49,9 @@ class Source:
             self.data = self.text.encode("utf-8", "surrogatepass")
         raw_lines = self.text.split("\n")
         self.lines = [ln[:-1] if ln.endswith("\r") else ln for ln in raw_lines]
-        starts = [0]
-        offset = 0
-        for ln in raw_lines[:-1]:
-            offset += len(ln.encode("utf-8", "surrogatepass")) + 1
-            starts.append(offset)
-        self._line_starts = starts
-        self._ascii = [ln.isascii() for ln in raw_lines]
+        byte_lines = self.data.split(b"\n")
+        self._line_starts = [0, *accumulate(len(bl) + 1 for bl in byte_lines[:-1])]
+        self._ascii = [bl.isascii() for bl in byte_lines]
 
     @classmethod
     def from_bytes(cls, raw: bytes, name: str = "input", max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
@@ -56,7 +62,7 @@ class Source:
         """
         if len(raw) > max_bytes:
             raise UserError(
-                f"{name} is {len(raw) / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit; "
+                f"{name} is {human_size(len(raw))}, over the {human_size(max_bytes)} limit; "
                 "open a smaller file or raise the limit with --max-bytes."
             )
         if b"\0" in raw[:BINARY_SNIFF]:

@@ -18,7 +18,7 @@ import pathspec
 from simple_brief import languages
 from simple_brief.errors import UserError
 from simple_brief.scan import Outline, scan
-from simple_brief.source import DEFAULT_MAX_BYTES, Source
+from simple_brief.source import BINARY_SNIFF, DEFAULT_MAX_BYTES, Source, human_size
 
 #: Directories never listed, whatever .gitignore says (VCS data, caches, environments).
 ALWAYS_SKIPPED = frozenset(
@@ -118,7 +118,7 @@ class Workspace:
             )
         if info.st_size > self.max_bytes:
             raise UserError(
-                f"{shown} is {info.st_size / 1e6:.1f} MB, over the {self.max_bytes / 1e6:.0f} MB limit; "
+                f"{shown} is {human_size(info.st_size)}, over the {human_size(self.max_bytes)} limit; "
                 "open a smaller file or raise the limit with --max-bytes."
             )
         try:
@@ -161,7 +161,7 @@ class Workspace:
         if start.is_file():
             yield start
             return
-        specs: list[tuple[Path, pathspec.PathSpec]] = []
+        specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
         for parent in [*reversed(start.parents), start]:
             if parent == self.root or self.root in parent.parents:
                 spec = _gitignore(parent)
@@ -169,7 +169,7 @@ class Workspace:
                     specs.append((parent, spec))
         yield from self._walk(start, specs, known_only)
 
-    def _walk(self, folder: Path, specs: list[tuple[Path, pathspec.PathSpec]], known_only: bool) -> Iterator[Path]:
+    def _walk(self, folder: Path, specs: list[tuple[Path, pathspec.GitIgnoreSpec]], known_only: bool) -> Iterator[Path]:
         own = _gitignore(folder)
         if own is not None and (not specs or specs[-1][0] != folder):
             specs = [*specs, (folder, own)]
@@ -201,10 +201,12 @@ class Workspace:
                         continue
                 except OSError:
                     continue
+                if _looks_binary(path):
+                    continue
                 yield path
 
 
-def _gitignore(folder: Path) -> pathspec.PathSpec | None:
+def _gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
     ignore = folder / ".gitignore"
     try:
         text = ignore.read_text(encoding="utf-8", errors="replace")
@@ -213,11 +215,22 @@ def _gitignore(folder: Path) -> pathspec.PathSpec | None:
     return pathspec.GitIgnoreSpec.from_lines(text.splitlines())
 
 
-def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, pathspec.PathSpec]]) -> bool:
-    for base, spec in specs:
+def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, pathspec.GitIgnoreSpec]]) -> bool:
+    """Git's rule: the deepest .gitignore with a pattern that matches decides (`!x` re-includes)."""
+    for base, spec in reversed(specs):
         rel = path.relative_to(base).as_posix()
         if is_dir:
             rel += "/"
-        if spec.match_file(rel):
-            return True
+        decision = spec.check_file(rel).include
+        if decision is not None:
+            return bool(decision)
     return False
+
+
+def _looks_binary(path: Path) -> bool:
+    """A NUL byte in the first BINARY_SNIFF bytes (the test `Source.from_bytes` applies)."""
+    try:
+        with path.open("rb") as handle:
+            return b"\0" in handle.read(BINARY_SNIFF)
+    except OSError:
+        return True

@@ -1,8 +1,12 @@
 ; JavaScript outline (also .jsx, .mjs, .cjs). Vocabulary: queries/README.md.
+; Generated together with typescript.scm, typescriptreact.scm
+; (same patterns, per-grammar node names): change all three alike.
+;
 ; Named functions and classes are listed at any depth; variables, objects and
-; their members at module level only; anonymous callbacks never. `export`
-; needs no pattern of its own: the scanner widens a definition to its
-; `export_statement`.
+; their members at module (or namespace) level only; anonymous callbacks never.
+; `export` needs no pattern of its own: the scanner widens a definition to its
+; `export_statement`. A `const`/`let`/`var` declaration of one name is the
+; definition itself, so `const`, `export` and the doc comment belong to it.
 
 ; ---------------------------------------------------------------- functions
 
@@ -15,7 +19,7 @@
   name: (identifier) @name
   body: (statement_block) @body) @definition.function
 
-; export default function () {} -- named `default`.
+; export default function () {} / export default () => {}: named `default`.
 (export_statement
   "default" @name
   value: [
@@ -26,81 +30,55 @@
   ] @definition.function)
 
 ; const f = () => {} / let g = function () {} / var h = function* () {}, at
-; any depth (a named function is a definition wherever it is). The whole
-; declaration is the definition, so `const` and its doc comment belong to it.
+; any depth (a named function is a definition wherever it is). In a declaration
+; of several names only the first is listed (a multi-name pattern costs more
+; than it finds: such declarations are mostly minified code).
 ([
   (lexical_declaration
     .
     (variable_declarator
       name: (identifier) @name
       value: [
-        (arrow_function
-          body: (_) @body)
-        (function_expression
-          body: (statement_block) @body)
-        (generator_function
-          body: (statement_block) @body)
-      ])
-    .) @definition.function
+          (arrow_function
+            body: (_) @body)
+          (function_expression
+            body: (statement_block) @body)
+          (generator_function
+            body: (statement_block) @body)
+        ])) @definition.function
   (variable_declaration
     .
     (variable_declarator
       name: (identifier) @name
       value: [
-        (arrow_function
-          body: (_) @body)
-        (function_expression
-          body: (statement_block) @body)
-        (generator_function
-          body: (statement_block) @body)
-      ])
-    .) @definition.function
+          (arrow_function
+            body: (_) @body)
+          (function_expression
+            body: (statement_block) @body)
+          (generator_function
+            body: (statement_block) @body)
+        ])) @definition.function
 ])
 
-; The same in a declaration of several names (`const a = () => 1, b = () => 2`):
-; each declarator is its own definition.
-([
-  (lexical_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-        (arrow_function)
-        (function_expression)
-        (generator_function)
-      ]) @definition.function
-    .
-    (variable_declarator))
-  (lexical_declaration
-    (variable_declarator)
-    .
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-        (arrow_function)
-        (function_expression)
-        (generator_function)
-      ]) @definition.function)
-  (variable_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-        (arrow_function)
-        (function_expression)
-        (generator_function)
-      ]) @definition.function
-    .
-    (variable_declarator))
-  (variable_declaration
-    (variable_declarator)
-    .
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-        (arrow_function)
-        (function_expression)
-        (generator_function)
-      ]) @definition.function)
-])
+; Components wrapped in memo/forwardRef: `const Item = memo((props) => ...)`.
+((lexical_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: (call_expression
+      function: [
+        (identifier)
+        (member_expression)
+      ] @_wrapper
+      arguments: (arguments
+        .
+        [
+          (arrow_function
+            body: (_) @body)
+          (function_expression
+            body: (statement_block) @body)
+        ])))) @definition.function
+  (#match? @_wrapper "^(React\\.)?(memo|forwardRef)$"))
 
 ; module.exports.f = function () {} / exports.g = () => {} /
 ; Foo.prototype.bar = function () {} / this.onClick = () => {}, at any depth
@@ -169,21 +147,6 @@
       ])) @definition.method
   (#eq? @_prototype "prototype"))
 
-; exports.version = "1.0" / module.exports.CONSTANT = 3 at module level.
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: [
-          (identifier) @_exports
-          (member_expression
-            object: (identifier) @_module
-            property: (property_identifier) @_exports)
-        ]) @name
-      right: (_) @_value)) @definition.field
-  (#eq? @_exports "exports")
-  (#not-match? @_value "^(class\\b|\\{|(async\\s*)?(function\\b|\\([^()]*(\\([^()]*\\)[^()]*)*\\)\\s*=>|[A-Za-z_$][\\w$]*\\s*=>))"))
-
 ; ------------------------------------------------------------------ classes
 
 (class_declaration
@@ -201,7 +164,7 @@
 (expression_statement
   (assignment_expression
     right: (class
-      name: (identifier) @name
+      name: (_) @name
       body: (class_body) @body))) @definition.class
 
 (expression_statement
@@ -225,8 +188,8 @@
         body: (class_body) @body)))
 ] @definition.class)
 
-; Methods, getters, setters, static and #private methods; `constructor` is the
-; constructor.
+; Methods, getters, setters, static and #private methods;
+; `constructor` is the constructor.
 (class_body
   (method_definition
     name: (_) @name
@@ -239,9 +202,7 @@
     body: (statement_block) @body
     (#eq? @name "constructor")) @definition.constructor)
 
-; Class fields: `handle = () => {}` is a method, any other field a field. The
-; regex spots a function value by its first tokens (queries cannot test a
-; node's type negatively).
+; Class fields: `handle = () => {}` is a method, any other field a field.
 (class_body
   (field_definition
     property: (_) @name
@@ -255,28 +216,40 @@
 (class_body
   (field_definition
     property: (_) @name
-    value: (_)? @_value) @definition.field
-  (#not-match? @_value "^(async\\s*)?(function\\b|\\([^()]*(\\([^()]*\\)[^()]*)*\\)\\s*=>|[A-Za-z_$][\\w$]*\\s*=>)"))
+    !value) @definition.field)
 
-; ------------------------------------------------------- module-level names
+(class_body
+  (field_definition
+    property: (_) @name
+    value: [
+      (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+      (parenthesized_expression) (regex) (string) (subscript_expression) (template_string)
+      (this) (true) (undefined) (assignment_expression) (augmented_assignment_expression)
+      (await_expression) (binary_expression) (new_expression) (ternary_expression)
+      (unary_expression) (update_expression) (yield_expression) (sequence_expression)
+      (call_expression) (jsx_element) (jsx_self_closing_element) (object) (class)
+    ]) @definition.field)
+
+; ------------------------------------------------------- module-level objects
 
 ; const api = { ... } / module.exports = { ... } / export default { ... }:
 ; objects whose members are listed below.
 ([
   (program
-    (lexical_declaration
-      .
-      (variable_declarator
-        name: (identifier) @name
-        value: (object) @body)
-      .) @definition.object)
-  (program
-    (variable_declaration
-      .
-      (variable_declarator
-        name: (identifier) @name
-        value: (object) @body)
-      .) @definition.object)
+    [
+      (lexical_declaration
+        .
+        (variable_declarator
+          name: (identifier) @name
+          value: (object) @body)
+        .)
+      (variable_declaration
+        .
+        (variable_declarator
+          name: (identifier) @name
+          value: (object) @body)
+        .)
+    ] @definition.object)
   (export_statement
     (lexical_declaration
       .
@@ -299,72 +272,178 @@
   value: (object) @body) @definition.object
 
 ; Members of those objects: `get() {}`, `post: function () {}`, `put: () => {}`
-; are methods, `nested: { ... }` an object, anything else a field.
+; are methods, `nested: { ... }` an object, `add` (shorthand) and anything else
+; a field.
 ([
-  (program (lexical_declaration (variable_declarator value: (object
-    (method_definition name: (_) @name body: (statement_block) @body) @definition.method))))
-  (program (variable_declaration (variable_declarator value: (object
-    (method_definition name: (_) @name body: (statement_block) @body) @definition.method))))
-  (export_statement (lexical_declaration (variable_declarator value: (object
-    (method_definition name: (_) @name body: (statement_block) @body) @definition.method))))
-  (export_statement value: (object
-    (method_definition name: (_) @name body: (statement_block) @body) @definition.method))
-  (program (expression_statement (assignment_expression right: (object
-    (method_definition name: (_) @name body: (statement_block) @body) @definition.method))))
-])
-
-([
-  (program (lexical_declaration (variable_declarator value: (object
-    (pair key: (_) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) @definition.method))))
-  (program (variable_declaration (variable_declarator value: (object
-    (pair key: (_) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) @definition.method))))
-  (export_statement (lexical_declaration (variable_declarator value: (object
-    (pair key: (_) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) @definition.method))))
-  (export_statement value: (object
-    (pair key: (_) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) @definition.method))
-  (program (expression_statement (assignment_expression right: (object
-    (pair key: (_) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body) (generator_function body: (_) @body)]) @definition.method))))
-])
-
-([
-  (program (lexical_declaration (variable_declarator value: (object
-    (pair key: (_) @name value: (object) @body) @definition.object))))
-  (program (variable_declaration (variable_declarator value: (object
-    (pair key: (_) @name value: (object) @body) @definition.object))))
-  (export_statement (lexical_declaration (variable_declarator value: (object
-    (pair key: (_) @name value: (object) @body) @definition.object))))
-  (export_statement value: (object
-    (pair key: (_) @name value: (object) @body) @definition.object))
-  (program (expression_statement (assignment_expression right: (object
-    (pair key: (_) @name value: (object) @body) @definition.object))))
-])
-
-([
-  (program (lexical_declaration (variable_declarator value: (object
-    (pair key: (_) @name value: (_) @_value) @definition.field))))
-  (program (variable_declaration (variable_declarator value: (object
-    (pair key: (_) @name value: (_) @_value) @definition.field))))
-  (export_statement (lexical_declaration (variable_declarator value: (object
-    (pair key: (_) @name value: (_) @_value) @definition.field))))
-  (export_statement value: (object
-    (pair key: (_) @name value: (_) @_value) @definition.field))
-  (program (expression_statement (assignment_expression right: (object
-    (pair key: (_) @name value: (_) @_value) @definition.field))))
-]
-(#not-match? @_value "^(\\{|(async\\s*)?(function\\b|\\([^()]*(\\([^()]*\\)[^()]*)*\\)\\s*=>|[A-Za-z_$][\\w$]*\\s*=>))"))
-
-; `module.exports = { add, sub }`: shorthand members are fields.
-([
-  (program (lexical_declaration (variable_declarator value: (object
-    (shorthand_property_identifier) @name @definition.field))))
-  (program (variable_declaration (variable_declarator value: (object
-    (shorthand_property_identifier) @name @definition.field))))
-  (export_statement (lexical_declaration (variable_declarator value: (object
-    (shorthand_property_identifier) @name @definition.field))))
-  (export_statement value: (object
-    (shorthand_property_identifier) @name @definition.field))
-  (program (expression_statement (assignment_expression right: (object
-    (shorthand_property_identifier) @name @definition.field))))
+  (program
+    [
+      (lexical_declaration
+        (variable_declarator
+          value: (object
+            [
+              (method_definition
+                name: (_) @name
+                body: (statement_block) @body) @definition.method
+              (pair
+                key: (_) @name
+                value: [
+                  (function_expression
+                    body: (_) @body)
+                  (arrow_function
+                    body: (_) @body)
+                  (generator_function
+                    body: (_) @body)
+                ]) @definition.method
+              (pair
+                key: (_) @name
+                value: (object) @body) @definition.object
+              (pair
+                key: (_) @name
+                value: [
+                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+                  (parenthesized_expression) (regex) (string) (subscript_expression)
+                  (template_string) (this) (true) (undefined) (assignment_expression)
+                  (augmented_assignment_expression) (await_expression) (binary_expression)
+                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
+                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+                  (jsx_self_closing_element) (class)
+                ]) @definition.field
+              (shorthand_property_identifier) @name @definition.field
+            ])))
+      (variable_declaration
+        (variable_declarator
+          value: (object
+            [
+              (method_definition
+                name: (_) @name
+                body: (statement_block) @body) @definition.method
+              (pair
+                key: (_) @name
+                value: [
+                  (function_expression
+                    body: (_) @body)
+                  (arrow_function
+                    body: (_) @body)
+                  (generator_function
+                    body: (_) @body)
+                ]) @definition.method
+              (pair
+                key: (_) @name
+                value: (object) @body) @definition.object
+              (pair
+                key: (_) @name
+                value: [
+                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+                  (parenthesized_expression) (regex) (string) (subscript_expression)
+                  (template_string) (this) (true) (undefined) (assignment_expression)
+                  (augmented_assignment_expression) (await_expression) (binary_expression)
+                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
+                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+                  (jsx_self_closing_element) (class)
+                ]) @definition.field
+              (shorthand_property_identifier) @name @definition.field
+            ])))
+      (expression_statement
+        (assignment_expression
+          right: (object
+            [
+              (method_definition
+                name: (_) @name
+                body: (statement_block) @body) @definition.method
+              (pair
+                key: (_) @name
+                value: [
+                  (function_expression
+                    body: (_) @body)
+                  (arrow_function
+                    body: (_) @body)
+                  (generator_function
+                    body: (_) @body)
+                ]) @definition.method
+              (pair
+                key: (_) @name
+                value: (object) @body) @definition.object
+              (pair
+                key: (_) @name
+                value: [
+                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+                  (parenthesized_expression) (regex) (string) (subscript_expression)
+                  (template_string) (this) (true) (undefined) (assignment_expression)
+                  (augmented_assignment_expression) (await_expression) (binary_expression)
+                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
+                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+                  (jsx_self_closing_element) (class)
+                ]) @definition.field
+              (shorthand_property_identifier) @name @definition.field
+            ])))
+    ])
+  (export_statement
+    [
+      (lexical_declaration
+        (variable_declarator
+          value: (object
+            [
+              (method_definition
+                name: (_) @name
+                body: (statement_block) @body) @definition.method
+              (pair
+                key: (_) @name
+                value: [
+                  (function_expression
+                    body: (_) @body)
+                  (arrow_function
+                    body: (_) @body)
+                  (generator_function
+                    body: (_) @body)
+                ]) @definition.method
+              (pair
+                key: (_) @name
+                value: (object) @body) @definition.object
+              (pair
+                key: (_) @name
+                value: [
+                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+                  (parenthesized_expression) (regex) (string) (subscript_expression)
+                  (template_string) (this) (true) (undefined) (assignment_expression)
+                  (augmented_assignment_expression) (await_expression) (binary_expression)
+                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
+                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+                  (jsx_self_closing_element) (class)
+                ]) @definition.field
+              (shorthand_property_identifier) @name @definition.field
+            ])))
+      (object
+        [
+              (method_definition
+                name: (_) @name
+                body: (statement_block) @body) @definition.method
+              (pair
+                key: (_) @name
+                value: [
+                  (function_expression
+                    body: (_) @body)
+                  (arrow_function
+                    body: (_) @body)
+                  (generator_function
+                    body: (_) @body)
+                ]) @definition.method
+              (pair
+                key: (_) @name
+                value: (object) @body) @definition.object
+              (pair
+                key: (_) @name
+                value: [
+                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+                  (parenthesized_expression) (regex) (string) (subscript_expression)
+                  (template_string) (this) (true) (undefined) (assignment_expression)
+                  (augmented_assignment_expression) (await_expression) (binary_expression)
+                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
+                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+                  (jsx_self_closing_element) (class)
+                ]) @definition.field
+              (shorthand_property_identifier) @name @definition.field
+            ])
+    ])
 ])
 
 ; Methods of objects nested one level (`const api = { users: { list() {} } }`).
@@ -379,157 +458,161 @@
     (pair key: (_) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body)]) @definition.method))))))
 ])
 
-; Other module-level variables: UPPER_CASE is a constant, anything else a
-; variable. Functions, classes, objects and `require(...)` imports are left to
-; the patterns above and below. Several names in one declaration are one
-; definition each.
+; ------------------------------------------------------- module-level names
+
+; Other module-level names whose value is a plain value
+; (functions, classes and objects have the patterns above), listed by node type:
+; `const` declares a constant, `let` and `var` a variable, as tsserver reports
+; them. Only the first name of `let a = 1, b = 2` is listed.
 ([
   (program
-    [
-      (lexical_declaration
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value)
-        .)
-      (variable_declaration
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value)
-        .)
-    ] @definition.constant)
+    (lexical_declaration
+      kind: "const"
+      .
+      [
+          (variable_declarator
+            name: (identifier) @name
+            !value)
+          (variable_declarator
+            name: (identifier) @name
+            value: [
+              (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+              (parenthesized_expression) (regex) (string) (subscript_expression)
+              (template_string) (this) (true) (undefined) (assignment_expression)
+              (augmented_assignment_expression) (await_expression) (binary_expression)
+              (new_expression) (ternary_expression) (unary_expression) (update_expression)
+              (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+              (jsx_self_closing_element)
+            ] @_value)
+        ]) @definition.constant)
   (export_statement
     (lexical_declaration
+      kind: "const"
       .
-      (variable_declarator
-        name: (identifier) @name
-        value: (_)? @_value)
-      .) @definition.constant)
+      [
+          (variable_declarator
+            name: (identifier) @name
+            !value)
+          (variable_declarator
+            name: (identifier) @name
+            value: [
+              (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+              (parenthesized_expression) (regex) (string) (subscript_expression)
+              (template_string) (this) (true) (undefined) (assignment_expression)
+              (augmented_assignment_expression) (await_expression) (binary_expression)
+              (new_expression) (ternary_expression) (unary_expression) (update_expression)
+              (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+              (jsx_self_closing_element)
+            ] @_value)
+        ]) @definition.constant)
 ]
-(#match? @name "^_*[A-Z][A-Z0-9_]*$")
-(#not-match? @_value "^(require\\s*\\(|class\\b|\\{|(async\\s*)?(function\\b|\\([^()]*(\\([^()]*\\)[^()]*)*\\)\\s*=>|[A-Za-z_$][\\w$]*\\s*=>))"))
+(#not-match? @_value "^(require\\s*\\(|(React\\.)?(memo|forwardRef)\\s*\\()"))
 
 ([
   (program
     [
       (lexical_declaration
+        kind: "let"
         .
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value)
-        .)
+        [
+            (variable_declarator
+              name: (identifier) @name
+              !value)
+            (variable_declarator
+              name: (identifier) @name
+              value: [
+                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+                (parenthesized_expression) (regex) (string) (subscript_expression)
+                (template_string) (this) (true) (undefined) (assignment_expression)
+                (augmented_assignment_expression) (await_expression) (binary_expression)
+                (new_expression) (ternary_expression) (unary_expression) (update_expression)
+                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+                (jsx_self_closing_element)
+              ] @_value)
+          ])
       (variable_declaration
         .
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value)
-        .)
+        [
+            (variable_declarator
+              name: (identifier) @name
+              !value)
+            (variable_declarator
+              name: (identifier) @name
+              value: [
+                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+                (parenthesized_expression) (regex) (string) (subscript_expression)
+                (template_string) (this) (true) (undefined) (assignment_expression)
+                (augmented_assignment_expression) (await_expression) (binary_expression)
+                (new_expression) (ternary_expression) (unary_expression) (update_expression)
+                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+                (jsx_self_closing_element)
+              ] @_value)
+          ])
     ] @definition.variable)
   (export_statement
-    (lexical_declaration
-      .
-      (variable_declarator
-        name: (identifier) @name
-        value: (_)? @_value)
-      .) @definition.variable)
+    [
+      (lexical_declaration
+        kind: "let"
+        .
+        [
+            (variable_declarator
+              name: (identifier) @name
+              !value)
+            (variable_declarator
+              name: (identifier) @name
+              value: [
+                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+                (parenthesized_expression) (regex) (string) (subscript_expression)
+                (template_string) (this) (true) (undefined) (assignment_expression)
+                (augmented_assignment_expression) (await_expression) (binary_expression)
+                (new_expression) (ternary_expression) (unary_expression) (update_expression)
+                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+                (jsx_self_closing_element)
+              ] @_value)
+          ])
+      (variable_declaration
+        .
+        [
+            (variable_declarator
+              name: (identifier) @name
+              !value)
+            (variable_declarator
+              name: (identifier) @name
+              value: [
+                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+                (parenthesized_expression) (regex) (string) (subscript_expression)
+                (template_string) (this) (true) (undefined) (assignment_expression)
+                (augmented_assignment_expression) (await_expression) (binary_expression)
+                (new_expression) (ternary_expression) (unary_expression) (update_expression)
+                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+                (jsx_self_closing_element)
+              ] @_value)
+          ])
+    ] @definition.variable)
 ]
-(#not-match? @name "^_*[A-Z][A-Z0-9_]*$")
-(#not-match? @_value "^(require\\s*\\(|class\\b|\\{|(async\\s*)?(function\\b|\\([^()]*(\\([^()]*\\)[^()]*)*\\)\\s*=>|[A-Za-z_$][\\w$]*\\s*=>))"))
+(#not-match? @_value "^(require\\s*\\(|(React\\.)?(memo|forwardRef)\\s*\\()"))
 
-([
-  (program
-    [
-      (lexical_declaration
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.constant
-        .
-        (variable_declarator))
-      (lexical_declaration
-        (variable_declarator)
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.constant)
-      (variable_declaration
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.constant
-        .
-        (variable_declarator))
-      (variable_declaration
-        (variable_declarator)
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.constant)
-    ])
-  (export_statement
-    [
-      (lexical_declaration
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.constant
-        .
-        (variable_declarator))
-      (lexical_declaration
-        (variable_declarator)
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.constant)
-    ])
-]
-(#match? @name "^_*[A-Z][A-Z0-9_]*$")
-(#not-match? @_value "^(require\\s*\\(|class\\b|(async\\s*)?(function\\b|\\([^()]*(\\([^()]*\\)[^()]*)*\\)\\s*=>|[A-Za-z_$][\\w$]*\\s*=>))"))
-
-([
-  (program
-    [
-      (lexical_declaration
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.variable
-        .
-        (variable_declarator))
-      (lexical_declaration
-        (variable_declarator)
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.variable)
-      (variable_declaration
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.variable
-        .
-        (variable_declarator))
-      (variable_declaration
-        (variable_declarator)
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.variable)
-    ])
-  (export_statement
-    [
-      (lexical_declaration
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.variable
-        .
-        (variable_declarator))
-      (lexical_declaration
-        (variable_declarator)
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (_)? @_value) @definition.variable)
-    ])
-]
-(#not-match? @name "^_*[A-Z][A-Z0-9_]*$")
-(#not-match? @_value "^(require\\s*\\(|class\\b|(async\\s*)?(function\\b|\\([^()]*(\\([^()]*\\)[^()]*)*\\)\\s*=>|[A-Za-z_$][\\w$]*\\s*=>))"))
+; exports.version = "1.0" / module.exports.LIMIT = 3 at module level.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: [
+          (identifier) @_exports
+          (member_expression
+            object: (identifier)
+            property: (property_identifier) @_exports)
+        ]) @name
+      right: [
+        (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
+        (parenthesized_expression) (regex) (string) (subscript_expression)
+        (template_string) (this) (true) (undefined) (assignment_expression)
+        (augmented_assignment_expression) (await_expression) (binary_expression)
+        (new_expression) (ternary_expression) (unary_expression) (update_expression)
+        (yield_expression) (sequence_expression) (call_expression) (jsx_element)
+        (jsx_self_closing_element)
+      ])) @definition.field
+  (#eq? @_exports "exports"))
 
 ; ------------------------------------------------------------------ imports
 
@@ -539,7 +622,8 @@
 (export_statement
   source: (_)) @import
 
-; const x = require("x") / const { a } = require("x") / require("x").y at module level.
+; const x = require("x") / const { a } = require("x") / require("x").y /
+; require("x") at module level.
 (program
   [
     (lexical_declaration

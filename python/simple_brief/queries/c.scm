@@ -1,0 +1,278 @@
+; C outline. Vocabulary: queries/README.md.
+;
+; Declarator chains are spelled out (tree-sitter queries do not recurse): a
+; name sits under up to two pointer/array/init declarators, and a function name
+; inside a function_declarator, possibly behind `*` (`char **dup(...)`) or in
+; the `void (*signal(...))(int)` shape.
+
+; Function definitions.
+(function_definition
+  declarator: [
+    (function_declarator declarator: (identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ; A name made by a macro, `int TRANS(Connect)(...)`, is named `TRANS(Connect)`.
+    (function_declarator declarator: (function_declarator declarator: (identifier)) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (function_declarator declarator: (identifier)) @name))
+  ]
+  body: (compound_statement) @body) @definition.function
+
+; Structs, unions and enums with a body. A named one is `struct point`.
+(struct_specifier
+  name: (type_identifier) @name
+  body: (field_declaration_list) @body) @definition.struct
+
+(union_specifier
+  name: (type_identifier) @name
+  body: (field_declaration_list) @body) @definition.struct
+
+(enum_specifier
+  name: (type_identifier) @name
+  body: (enumerator_list) @body) @definition.enum
+
+; `typedef struct { ... } Name;`: the anonymous type is named by the typedef.
+; The `typedef` keyword stands in for the body (the real one is not a child of
+; the definition), which leaves an empty signature, so the outline shows the name.
+(type_definition
+  "typedef" @body
+  type: [(struct_specifier !name body: (_)) (union_specifier !name body: (_))]
+  declarator: (type_identifier) @name) @definition.struct
+
+(type_definition
+  "typedef" @body
+  type: (enum_specifier !name body: (_))
+  declarator: (type_identifier) @name) @definition.enum
+
+; Other typedefs, including `typedef struct node { ... } node_t;` (the struct is
+; listed on its own) and function pointer types.
+(type_definition
+  type: [
+    (struct_specifier name: (_))
+    (union_specifier name: (_))
+    (enum_specifier name: (_))
+    (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+  ]
+  declarator: [
+    (type_identifier) @name
+    (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+    (array_declarator declarator: (type_identifier) @name)
+    (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+  ]) @definition.type
+
+; Members: fields (one symbol per declarator of `int x, y;`) and enumerators.
+(field_declaration_list
+  (field_declaration
+    declarator: [
+      (field_identifier) @name
+      (pointer_declarator declarator: [(field_identifier) @name (pointer_declarator declarator: (field_identifier) @name) (array_declarator declarator: (field_identifier) @name)])
+      (array_declarator declarator: [(field_identifier) @name (array_declarator declarator: (field_identifier) @name)])
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
+    ]) @definition.field)
+
+(enumerator
+  name: (identifier) @name) @definition.enum_member
+
+; Macros: object-like ones are constants, function-like ones functions. An
+; include guard (`#ifndef X_H` / `#define X_H`) names nothing.
+(preproc_def
+  name: (identifier) @name
+  value: (_)) @definition.constant
+
+(translation_unit
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+
+((preproc_ifdef
+  name: (identifier) @_guard
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+  (#not-eq? @_guard @name))
+
+(preproc_if
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+(preproc_else
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+(preproc_elif
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+(preproc_elifdef
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+
+; The replacement text stands in for a body: the signature is `#define NAME(args)`.
+(preproc_function_def
+  name: (identifier) @name
+  value: (_) @body) @definition.function
+
+(preproc_function_def
+  name: (identifier) @name
+  !value) @definition.function
+
+(preproc_include) @import
+
+; File-scope declarations: prototypes (functions without a body) and global
+; variables, at top level, in preprocessor conditionals and in `extern "C" { }`.
+; Declarations in function bodies are locals and not listed.
+(translation_unit
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ]) @definition.function)
+
+(translation_unit
+  (declaration
+    declarator: [
+      (identifier) @name
+      (init_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)]))
+      (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
+    ]) @definition.variable)
+
+(declaration_list
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ]) @definition.function)
+
+(declaration_list
+  (declaration
+    declarator: [
+      (identifier) @name
+      (init_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)]))
+      (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
+    ]) @definition.variable)
+
+(preproc_if
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ]) @definition.function)
+
+(preproc_if
+  (declaration
+    declarator: [
+      (identifier) @name
+      (init_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)]))
+      (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
+    ]) @definition.variable)
+
+(preproc_ifdef
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ]) @definition.function)
+
+(preproc_ifdef
+  (declaration
+    declarator: [
+      (identifier) @name
+      (init_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)]))
+      (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
+    ]) @definition.variable)
+
+(preproc_else
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ]) @definition.function)
+
+(preproc_else
+  (declaration
+    declarator: [
+      (identifier) @name
+      (init_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)]))
+      (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
+    ]) @definition.variable)
+
+(preproc_elif
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ]) @definition.function)
+
+(preproc_elif
+  (declaration
+    declarator: [
+      (identifier) @name
+      (init_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)]))
+      (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
+    ]) @definition.variable)
+
+(preproc_elifdef
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ]) @definition.function)
+
+(preproc_elifdef
+  (declaration
+    declarator: [
+      (identifier) @name
+      (init_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)]))
+      (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
+    ]) @definition.variable)
+
