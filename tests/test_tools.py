@@ -191,3 +191,9 @@ def test_outline_degrades_to_compact_top_level_not_to_another_mode(tmp_path: Pat
     text, data = run(Workspace.at(tmp_path), "simple_read", budget=150, path="wide.py", mode="outline")
     assert (data["mode"], data["degraded_from"]) == ("compact", "outline")
     assert text.splitlines()[-1] == "C> class Wide { 40 methods }  L1-120"
+
+
+def test_a_full_name_wins_over_a_method_of_the_same_name(tmp_path: Path) -> None:
+    (tmp_path / "jobs.py").write_text("class Job:\n    def run(self):\n        pass\n\n\ndef run():\n    pass\n")
+    text, _ = run(Workspace.at(tmp_path), "expand_at", path="jobs.py", selector="run")
+    assert text.startswith("F_ def run():  L6-7")

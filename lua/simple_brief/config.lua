@@ -88,7 +88,20 @@ local checks = {
     end,
     'a whole number >= 0',
   },
-  keep_open = { is_list_of_strings, "a list of block marks such as { 'C' }" },
+  keep_open = {
+    function(v)
+      if not is_list_of_strings(v) then
+        return false
+      end
+      for _, mark in ipairs(v) do
+        if not ({ F = true, C = true, S = true, E = true })[mark] then
+          return false
+        end
+      end
+      return true
+    end,
+    "a list of block marks among 'F', 'C', 'S', 'E'",
+  },
 }
 
 --- Validate user options and merge them over the defaults.

@@ -64,10 +64,18 @@ function M.find(symbols, selector, cursor_line)
     end
     return best
   end
+  -- A full name wins: `run` is the top-level run even when Job.run exists.
   local matches = {}
   for _, s in ipairs(symbols) do
-    if s.name == selector or s.qualified == selector or vim.endswith(s.qualified, '.' .. selector) then
+    if s.qualified == selector then
       matches[#matches + 1] = s
+    end
+  end
+  if #matches == 0 then
+    for _, s in ipairs(symbols) do
+      if s.name == selector or vim.endswith(s.qualified, '.' .. selector) then
+        matches[#matches + 1] = s
+      end
     end
   end
   if #matches == 1 then

@@ -5,11 +5,17 @@
 --- :ExpandAt [name|Class.method|line:N] [body|signature|all]
 local M = {}
 
---- Apply options and start the server automatically for the configured filetypes.
+--- Apply options, start the server automatically for the configured filetypes, track the
+--- editor context, and register this Neovim so `simple-brief mcp` can find it.
 ---@param opts simple_brief.SetupOpts|nil
 function M.setup(opts)
   require('simple_brief.config').set(opts)
   require('simple_brief.lsp').enable()
+  require('simple_brief.context').setup()
+  local _, err = require('simple_brief.registry').register()
+  if err then
+    vim.notify('simple-brief: ' .. err, vim.log.levels.WARN)
+  end
 end
 
 --- :SimpleBrief handler.

@@ -11,13 +11,12 @@ local M = {}
 
 M.name = 'simple-brief'
 
-local H = {}
-
 --- The mode the server runs in now: 'rplugin', 'child', or 'unavailable' (with a reason).
 ---@return 'rplugin'|'child'|'unavailable', string|nil
 function M.mode()
   local host = config.options.host
-  local has_host = vim.fn.exists('*SimpleBriefLspPort') == 1
+  -- The remote-plugin manifest defines the function lazily (FuncUndefined) until its first call.
+  local has_host = vim.fn.exists('*SimpleBriefLspPort') == 1 or vim.fn.exists('#FuncUndefined#SimpleBriefLspPort') == 1
   if host ~= 'child' and has_host then
     return 'rplugin'
   end
@@ -52,8 +51,9 @@ function M.cmd()
     error('simple-brief: ' .. why, 0)
   end
   if mode == 'rplugin' then
-    H.port = H.port or vim.fn.SimpleBriefLspPort()
-    return vim.lsp.rpc.connect('127.0.0.1', H.port)
+    -- Asked every time: pygls serves one connection per port, and the host starts a new
+    -- server once the previous client has stopped.
+    return vim.lsp.rpc.connect('127.0.0.1', vim.fn.SimpleBriefLspPort())
   end
   return M.child_cmd()
 end
@@ -96,7 +96,9 @@ end
 function M.ensure(buf, timeout_ms)
   local ok, id = pcall(M.start, buf)
   if not ok then
-    return nil, tostring(id)
+    -- A host error arrives with pynvim's traceback: its last line is the sentence.
+    local lines = vim.split(vim.trim(tostring(id)), '\n', { plain = true })
+    return nil, lines[#lines]
   end
   if not id then
     return nil, 'the language server did not start; run :checkhealth simple_brief'

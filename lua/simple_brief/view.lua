@@ -10,6 +10,9 @@ local H = {}
 
 M.method = 'simpleBrief/render'
 
+--- Refresh timers by `<source buffer>_<mode>`, so a view opened twice keeps one.
+H.timers = {}
+
 --- The editor's diagnostics of a buffer, as the server's render request takes them.
 ---@param buf integer
 ---@return table[]
@@ -101,8 +104,15 @@ function M.open(mode)
     vim.wo.number = false
     vim.cmd('wincmd p')
   end
-  local group = vim.api.nvim_create_augroup(('simple_brief_view_%d_%s'):format(src, mode), { clear = true })
+  local key = ('%d_%s'):format(src, mode)
+  local group = vim.api.nvim_create_augroup('simple_brief_view_' .. key, { clear = true })
+  if H.timers[key] then
+    -- Opened again: the previous timer's BufWipeout autocmd went with the old augroup.
+    H.timers[key]:stop()
+    H.timers[key]:close()
+  end
   local timer = assert(vim.uv.new_timer())
+  H.timers[key] = timer
   local function schedule_refresh()
     timer:stop()
     timer:start(
@@ -122,6 +132,9 @@ function M.open(mode)
     group = group,
     buffer = view,
     callback = function()
+      if H.timers[key] == timer then
+        H.timers[key] = nil
+      end
       timer:stop()
       timer:close()
       pcall(vim.api.nvim_del_augroup_by_id, group)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 
 from lsprotocol import types
@@ -171,19 +172,28 @@ def serve_stdio() -> None:
     create_server().start_io()
 
 
-def serve_tcp_thread(host: str = "127.0.0.1", port: int = 0) -> tuple[BriefServer, int, threading.Thread]:
-    """Serve on a loopback TCP port from a daemon thread; returns the server and the port bound.
+def serve_tcp_thread(
+    host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0
+) -> tuple[BriefServer, int, threading.Thread]:
+    """Serve on a loopback TCP port from a daemon thread; return once it listens.
 
-    Used by the Neovim remote plugin, which connects its own LSP client with
+    Returns the server, the port bound (port 0 picks a free one) and the thread. Used by
+    the Neovim remote plugin, which connects Neovim's own LSP client with
     `vim.lsp.rpc.connect(host, port)` so the editor and the engine share one process.
-    """
-    import socket
+    pygls serves one connection per TCP server: when that client stops, the thread ends.
 
-    if port == 0:
-        with socket.socket() as probe:
-            probe.bind((host, 0))
-            port = probe.getsockname()[1]
+    Raises:
+        RuntimeError: the server did not listen within `timeout` seconds.
+    """
     server = create_server()
     thread = threading.Thread(target=server.start_tcp, args=(host, port), name="simple-brief-lsp", daemon=True)
     thread.start()
-    return server, port, thread
+    # pygls (pinned <3) keeps the asyncio server in `_server` once it listens; waiting for
+    # it is the only way to learn the bound port without a probe using up the connection.
+    deadline = time.monotonic() + timeout
+    while (listener := getattr(server, "_server", None)) is None:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"simple-brief: the language server did not listen on {host} within {timeout:.0f} s")
+        time.sleep(0.002)
+    bound = int(listener.sockets[0].getsockname()[1])
+    return server, bound, thread

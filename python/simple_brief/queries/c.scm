@@ -34,41 +34,60 @@
 ; `typedef struct { ... } Name;`: the anonymous type is named by the typedef.
 ; The `typedef` keyword stands in for the body (the real one is not a child of
 ; the definition), which leaves an empty signature, so the outline shows the name.
+; Only the first name of `typedef struct { ... } Box, *BoxPtr;` names the type.
 (type_definition
   "typedef" @body
   type: [(struct_specifier !name body: (_)) (union_specifier !name body: (_))]
+  .
   declarator: (type_identifier) @name) @definition.struct
 
 (type_definition
   "typedef" @body
   type: (enum_specifier !name body: (_))
+  .
   declarator: (type_identifier) @name) @definition.enum
 
-; Other typedefs, including `typedef struct node { ... } node_t;` (the struct is
-; listed on its own) and function pointer types.
+; Other typedefs: `typedef int (*cb_t)(void *);`, `typedef struct node node_t;`.
 (type_definition
   type: [
-    (struct_specifier name: (_))
-    (union_specifier name: (_))
-    (enum_specifier name: (_))
+    (struct_specifier name: (_) !body)
+    (union_specifier name: (_) !body)
+    (enum_specifier name: (_) !body)
     (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
   ]
   declarator: [
     (type_identifier) @name
+    (primitive_type) @name
     (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
     (array_declarator declarator: (type_identifier) @name)
     (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+    (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
   ]) @definition.type
 
+; `typedef struct node { ... } node_t, *node_ptr;`: the struct is listed as
+; `struct node`; each typedef name is a small symbol of its own after it (its
+; definition is the declarator, so it does not swallow the struct).
+(type_definition
+  type: [
+    (struct_specifier name: (_) body: (_))
+    (union_specifier name: (_) body: (_))
+    (enum_specifier name: (_) body: (_))
+  ]
+  declarator: [
+    (type_identifier) @name @definition.type
+    (pointer_declarator declarator: (type_identifier) @name) @definition.type
+  ])
+
 ; Members: fields (one symbol per declarator of `int x, y;`) and enumerators.
-(field_declaration_list
-  (field_declaration
-    declarator: [
-      (field_identifier) @name
-      (pointer_declarator declarator: [(field_identifier) @name (pointer_declarator declarator: (field_identifier) @name) (array_declarator declarator: (field_identifier) @name)])
-      (array_declarator declarator: [(field_identifier) @name (array_declarator declarator: (field_identifier) @name)])
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
-    ]) @definition.field)
+; (Fields under `#if` in a struct body have the preprocessor node as parent.)
+(field_declaration
+  declarator: [
+    (field_identifier) @name
+    (pointer_declarator declarator: [(field_identifier) @name (pointer_declarator declarator: (field_identifier) @name) (array_declarator declarator: (field_identifier) @name)])
+    (array_declarator declarator: [(field_identifier) @name (array_declarator declarator: (field_identifier) @name)])
+    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
+    (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))
+  ]) @definition.field
 
 (enumerator
   name: (identifier) @name) @definition.enum_member

@@ -169,7 +169,8 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
             starts = ", ".join(f"line:{s.range.start.line + 1}" for s in outline.symbols[:8])
             raise UserError(f"no definition contains line {line + 1} of {shown}; definitions start at {starts}.")
         return max(inside, key=lambda s: (s.range.start, -s.range.end.line))
-    exact = [s for s, q in named if s.name == sel or q == sel]
+    # A full name wins: `run` is the top-level run even when Job.run exists.
+    exact = [s for s, q in named if q == sel] or [s for s, q in named if s.name == sel]
     if not exact:
         exact = [s for s, q in named if q.endswith("." + sel) or s.name.lower() == sel.lower()]
     if len(exact) == 1:

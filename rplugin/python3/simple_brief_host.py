@@ -1,0 +1,101 @@
+"""Neovim remote plugin: Neovim's Python host runs the simple-brief engine.
+
+Thin glue over `python/simple_brief`. The host serves the engine's language server on a
+loopback port, and `lua/simple_brief/lsp.lua` connects Neovim's own LSP client to it with
+`vim.lsp.rpc.connect` ('rplugin' mode): one process and one parse cache for the editor.
+
+Register it once with `:UpdateRemotePlugins` (then restart Neovim). The engine must be
+installed for the interpreter in `g:python3_host_prog`:
+`python3 -m pip install pynvim <this plugin's directory>` (the error says the exact command).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pynvim
+
+if TYPE_CHECKING:
+    from simple_brief.lsp_server import BriefServer
+
+
+#: The plugin's directory: the Python project that installs the engine.
+PLUGIN_ROOT = Path(__file__).resolve().parents[2]
+
+#: How long the first call waits for the server thread to listen.
+LISTEN_TIMEOUT_S = 10.0
+
+
+class EngineMissingError(RuntimeError):
+    """The engine cannot be imported in Neovim's Python host."""
+
+
+class ServerStartError(RuntimeError):
+    """The language server thread did not come up."""
+
+
+def _engine_error(exc: ImportError) -> EngineMissingError:
+    missing = exc.name or "simple_brief"
+    return EngineMissingError(
+        f"simple-brief: cannot import {missing} in Neovim's Python host ({sys.executable}); "
+        f"run `{sys.executable} -m pip install {PLUGIN_ROOT}` and restart Neovim, "
+        "or set host = 'child' in setup()"
+    )
+
+
+@pynvim.plugin
+class SimpleBriefHost:
+    """The engine inside Neovim's Python host: one language server per host process."""
+
+    def __init__(self, nvim: pynvim.Nvim) -> None:
+        self.nvim = nvim
+        self._lock = threading.Lock()
+        self._server: BriefServer | None = None
+        self._thread: threading.Thread | None = None
+        self._port: int | None = None
+
+    def _running_port(self) -> int | None:
+        if self._thread is not None and self._thread.is_alive():
+            return self._port
+        return None
+
+    @pynvim.function("SimpleBriefLspPort", sync=True)
+    def lsp_port(self, args: list[Any]) -> int:
+        """Start the language server (once while it runs) and return its loopback port.
+
+        pygls serves one connection per TCP server; when that client stops, the next call
+        starts a fresh server on a new port.
+        """
+        with self._lock:
+            port = self._running_port()
+            if port is not None:
+                return port
+            try:
+                from simple_brief import lsp_server
+            except ImportError as exc:
+                raise _engine_error(exc) from None
+            try:
+                self._server, self._port, self._thread = lsp_server.serve_tcp_thread(timeout=LISTEN_TIMEOUT_S)
+            except RuntimeError as err:
+                raise ServerStartError(f"{err}; run :checkhealth simple_brief") from None
+            return self._port
+
+    @pynvim.function("SimpleBriefHostInfo", sync=True)
+    def host_info(self, args: list[Any]) -> dict[str, Any]:
+        """What `:checkhealth simple_brief` reports: engine version, interpreter, LSP port.
+
+        `lsp_port` is left out while no server runs (Lua then sees nil).
+        """
+        try:
+            # The server's imports (pygls, tree-sitter, grammars) are what the host needs.
+            from simple_brief import __version__, lsp_server  # noqa: F401
+        except ImportError as exc:
+            raise _engine_error(exc) from None
+        info: dict[str, Any] = {"engine_version": __version__, "python": sys.executable}
+        port = self._running_port()
+        if port is not None:
+            info["lsp_port"] = port
+        return info
