@@ -23,6 +23,7 @@ if str(REPO / "python") not in sys.path:
 
 import corpus  # noqa: E402
 import ctags  # noqa: E402
+import editor  # noqa: E402
 import speed  # noqa: E402
 from measure import VIEWS, FileResult, Tokenizer, measure_file  # noqa: E402
 from report import Table, markdown_table, median, num, pct, verdict  # noqa: E402
@@ -360,6 +361,38 @@ def _pattern(tag: ctags.Tag) -> str:
     return (text[:77] + "...") if len(text) > 80 else text
 
 
+def editor_rows(table: Table, files: dict[str, list[Path]], quick: bool) -> None:
+    """foldingRange latency, Neovim's edit-then-refold round trip and attach time, on ~10,000 lines."""
+    table.section("Editor (LSP, Neovim 0.11)")
+    paths = files.get("python")
+    if not paths:
+        table.add("editor figures", "skipped: no Python files in the corpus")
+        return
+    data, lines, _names = speed.build_big_file(paths, "python")
+    runs = 5 if quick else 15
+    progress(f"editor: foldingRange and Neovim round trips on {lines:,} lines, {runs} runs")
+    res = editor.measure(data.decode("utf-8"), runs)
+    base = f"bare tree-sitter parse of the same {lines:,} lines: {num(res.parse_ms)} ms"
+    table.add("foldingRange after open (full parse), stdio", f"{num(res.folding_cold_ms)} ms", base)
+    table.add(
+        "foldingRange after a one-character edit (incremental)",
+        f"{num(res.folding_after_edit_ms)} ms ({res.folding_after_edit_ms / res.parse_ms:.2f}x parse)",
+        base,
+    )
+    table.add(
+        "Neovim: edit, then the new fold shows (round trip)",
+        f"{num(res.nvim_refold_ms)} ms ({res.nvim_refold_ms / res.parse_ms:.2f}x parse)",
+        base,
+    )
+    table.add(
+        "LSP attach: vim.lsp.start to initialized (child process)",
+        f"{num(res.nvim_attach_ms)} ms",
+        f"pygls client start + initialize alone: {num(res.initialize_ms)} ms",
+    )
+    for note in res.notes:
+        table.add("note", note)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smaller corpus and fewer timing runs")
@@ -388,6 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     if ctags_version is not None:
         coverage_rows(table, results)
     bigs = speed_rows(table, found.files, results, args.quick, ctags_version is not None)
+    editor_rows(table, found.files, args.quick)
 
     import tree_sitter
 
