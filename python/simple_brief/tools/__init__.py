@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from simple_brief.editor import DiskBackend, EditorBackend
 from simple_brief.errors import UserError
 from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.workspace import Workspace
@@ -62,10 +63,12 @@ class ToolResult:
 
 @dataclass
 class Call:
-    """What a tool call runs against: the workspace and the token budget."""
+    """What a tool call runs against: the workspace, the token budget, and the editor
+    (the disk backend when none is attached)."""
 
     workspace: Workspace
     budget: int = DEFAULT_BUDGET_TOKENS
+    editor: EditorBackend = field(default_factory=DiskBackend)
 
 
 @dataclass(frozen=True)

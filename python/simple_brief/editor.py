@@ -1,0 +1,108 @@
+"""The editor-backend interface: what a tool call may learn from a running editor.
+
+A backend answers, at the start of each call: a snapshot of where the person is
+(file, cursor, selection), the unsaved text of open buffers (overlays that win over
+the disk), the editor's diagnostics, and document symbols from its language servers.
+`DiskBackend` (the default, no editor) answers nothing, and every tool still works
+on files on disk. `simple_brief.nvim_backend` implements it for a live Neovim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from simple_brief.model import Diagnostic, Symbol
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A visual selection, 1-based inclusive positions (line, character)."""
+
+    mode: str
+    start: tuple[int, int]
+    end: tuple[int, int]
+    text: str
+
+
+@dataclass
+class Snapshot:
+    """Where the person is, captured once at the start of a call (seed 001 AC12).
+
+    Attributes:
+        path: absolute path of the buffer's file (None for an unnamed buffer).
+        filetype: the editor's filetype (language id).
+        line_count: lines in the buffer.
+        modified: unsaved changes.
+        cursor: 1-based (line, character); character counts characters, not bytes.
+        mode: the editor mode (`n`, `i`, `v`, `V`, `\\x16`, ...).
+        selection: the live or last real selection in that buffer, if any.
+        text: the buffer's current text, when the backend sent it.
+        terminal_fallback: the person is in a terminal or non-file window; this is the
+            last code window they used.
+    """
+
+    path: Path | None
+    filetype: str
+    line_count: int
+    modified: bool
+    cursor: tuple[int, int]
+    mode: str = "n"
+    selection: Selection | None = None
+    text: str | None = None
+    terminal_fallback: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class EditorBackend(Protocol):
+    """What tools may ask an editor. Every method must answer quickly and never raise:
+    a backend that cannot answer returns None or empty (and says why in `status`)."""
+
+    name: str
+
+    def snapshot(self) -> Snapshot | None:
+        """The person's position now, or None when no file is open or focused."""
+        ...
+
+    def overlays(self) -> dict[Path, str]:
+        """Unsaved text of open buffers by absolute path (only modified buffers need be sent)."""
+        ...
+
+    def diagnostics(self) -> dict[Path, list[Diagnostic]]:
+        """The editor's diagnostics by absolute path (every source)."""
+        ...
+
+    def symbols(self, path: Path) -> list[Symbol] | None:
+        """Document symbols of an open buffer from the editor's language servers, or None."""
+        ...
+
+    def status(self) -> dict[str, Any]:
+        """What the backend is attached to, for `server_status`."""
+        ...
+
+
+class DiskBackend:
+    """No editor: files on disk are the truth and there is no editor context."""
+
+    name = "disk"
+
+    def snapshot(self) -> Snapshot | None:
+        """Never a snapshot (AC4: the context is omitted)."""
+        return None
+
+    def overlays(self) -> dict[Path, str]:
+        """No unsaved buffers."""
+        return {}
+
+    def diagnostics(self) -> dict[Path, list[Diagnostic]]:
+        """No editor diagnostics (the engine's own syntax findings still come from the scan)."""
+        return {}
+
+    def symbols(self, path: Path) -> list[Symbol] | None:
+        """No language servers: the engine's scanner answers."""
+        return None
+
+    def status(self) -> dict[str, Any]:
+        """Disk mode."""
+        return {"backend": "disk"}
