@@ -8,6 +8,7 @@
     simple-brief run TOOL --param k=v [--json]
     simple-brief tools
     simple-brief lsp [--tcp PORT]
+    simple-brief mcp [--http [--port N]] [--nvim ADDR] [--toolsets read,lsp,docs]
 
 A user error prints one sentence on stderr and exits 2.
 """
@@ -156,6 +157,23 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
 
     p = sub.add_parser(
+        "mcp",
+        help="serve the tools to agents over MCP (stdio, or HTTP on 127.0.0.1)",
+        description="Serve simple-brief's tools over MCP. Attaches to Neovim from --nvim, $NVIM, or the "
+        "newest registered Neovim whose cwd contains the workspace; with none, reads files on disk.",
+    )
+    p.add_argument("--root", help="workspace root (default: the current directory)")
+    p.add_argument("--nvim", metavar="ADDR", help="Neovim server address (socket path or host:port)")
+    p.add_argument(
+        "--toolsets",
+        default="read,lsp,docs",
+        help="comma-separated toolsets listed to the agent (default: %(default)s); system tools always",
+    )
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET_TOKENS, help="token budget of each answer")
+    p.add_argument("--http", action="store_true", help="streamable HTTP on 127.0.0.1 with a bearer token")
+    p.add_argument("--port", type=int, default=0, help="with --http: the port (default: a free one)")
+
+    p = sub.add_parser(
         "lsp",
         help="serve the language server (folding ranges, document symbols)",
         description="Serve simple-brief's language server over stdio (or loopback TCP with --tcp).",
@@ -249,6 +267,22 @@ def _print_tools(as_json: bool) -> None:
         print(f"{t.name} ({t.toolset}): {params}\n  {t.description}\n")
 
 
+def _serve_mcp(args: argparse.Namespace) -> int:
+    from simple_brief import mcp_server, registry
+
+    state = mcp_server.ServerState(
+        workspace=Workspace.at(args.root),
+        budget=args.budget,
+        toolsets=mcp_server.parse_toolsets(args.toolsets),
+    )
+    state.editor = mcp_server.attach_editor(state.workspace.root, args.nvim)
+    if args.http:
+        mcp_server.serve_http(state, args.port, registry.state_dir())
+    else:
+        mcp_server.serve_stdio(state)
+    return 0
+
+
 def _serve_lsp(port: int | None) -> int:
     from simple_brief import lsp_server
 
@@ -272,6 +306,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = bool(getattr(args, "json", False))
     if args.command == "lsp":
         return _serve_lsp(args.tcp)
+    if args.command == "mcp":
+        try:
+            return _serve_mcp(args)
+        except UserError as err:
+            print(f"simple-brief: {err}", file=sys.stderr)
+            return EXIT_USER_ERROR
     try:
         if args.command == "tools":
             _print_tools(as_json)

@@ -17,7 +17,7 @@ from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.workspace import Workspace
 
 #: Modules whose import registers tools, in listing order.
-TOOL_MODULES = ("simple_brief.tools.read",)
+TOOL_MODULES = ("simple_brief.tools.read", "simple_brief.tools.system")
 
 _REQUIRED = object()
 

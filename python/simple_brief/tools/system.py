@@ -1,0 +1,103 @@
+"""System tools (no editor context, AC15): server_status, logs; and editor_get_context."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from simple_brief import __version__
+from simple_brief.errors import UserError
+from simple_brief.tools import Call, Param, ToolResult, load, tool
+
+#: Log records kept in memory for the `logs` tool.
+LOG_RECORDS = 500
+_STARTED = time.time()
+
+
+class RingHandler(logging.Handler):
+    """Keeps the last LOG_RECORDS records of the `simple_brief` loggers for `logs`."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: deque[logging.LogRecord] = deque(maxlen=LOG_RECORDS)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+RING = RingHandler()
+logging.getLogger("simple_brief").addHandler(RING)
+
+_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+
+
+@tool(
+    "server_status",
+    "system",
+    "simple-brief's own state: version, workspace root, attached editor (or disk mode), tool counts, "
+    "uptime. USE FOR: checking the server sees the right editor and folder. DON'T USE FOR: code questions.",
+    (),
+    system=True,
+)
+def server_status(call: Call) -> ToolResult:
+    """Version, workspace, editor backend and uptime."""
+    editor = call.editor.status()
+    tools = load()
+    data: dict[str, Any] = {
+        "version": __version__,
+        "workspace": str(call.workspace.root),
+        "editor": editor,
+        "budget_tokens": call.budget,
+        "tools": len(tools),
+        "uptime_s": round(time.time() - _STARTED, 1),
+    }
+    attached = ", ".join(f"{k}={v}" for k, v in editor.items())
+    text = (
+        f"simple-brief {__version__} · workspace {call.workspace.root}\n"
+        f"editor: {attached}\n"
+        f"budget {call.budget:,} tokens · {len(tools)} tools · up {data['uptime_s']:.0f} s"
+    )
+    return ToolResult([text], data)
+
+
+@tool(
+    "logs",
+    "system",
+    "simple-brief's recent log lines (newest last), e.g. why it runs in disk mode. USE FOR: "
+    "diagnosing simple-brief itself. DON'T USE FOR: your program's logs or diagnostics (diagnostics).",
+    (
+        Param("level", str, "Lowest level shown.", "info", tuple(_LEVELS)),
+        Param("limit", int, "Most lines shown.", 50),
+    ),
+    system=True,
+)
+def logs(call: Call, level: str, limit: int) -> ToolResult:
+    """The last log records at or above `level`, one line each: `time LEVEL logger: message`."""
+    if limit < 1:
+        raise UserError("parameter `limit` must be at least 1.")
+    floor = _LEVELS[level]
+    records = [r for r in RING.records if r.levelno >= floor][-limit:]
+    lines = [
+        f"{time.strftime('%H:%M:%S', time.localtime(r.created))} {r.levelname} {r.name}: {r.getMessage()}"
+        for r in records
+    ]
+    data = {"lines": len(lines)}
+    return ToolResult(["\n".join(lines) if lines else f"No log lines at {level} or above."], data)
+
+
+@tool(
+    "editor_get_context",
+    "read",
+    "Get current editor cursor position, selection, and containing symbol context. USE FOR: where the "
+    "person is working now (file, cursor, selection, `Class:A > Method:b`) before an edit; call it at the "
+    "start of an editing task. DON'T USE FOR: going to another file or searching code (search, simple_read); "
+    "every other tool's answer already carries this context.",
+    (),
+)
+def editor_get_context(call: Call) -> ToolResult:
+    """No data of its own (AC3): the adapter adds the editor context to every answer."""
+    if call.editor.name == "disk":
+        return ToolResult(["No editor is attached (disk mode): there is no cursor or selection to report."], {})
+    return ToolResult([], {})

@@ -1,0 +1,133 @@
+"""The MCP server in disk mode, through the SDK's in-memory Client and over stdio."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from simple_brief.errors import UserError
+from simple_brief.mcp_server import ServerState, build_server, parse_toolsets
+from simple_brief.workspace import Workspace
+
+APP = '''class UserService:
+    """Finds users."""
+
+    def find_user(self, name: str) -> str:
+        return name.upper()
+
+
+def main() -> None:
+    print(UserService().find_user("x"))
+'''
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Workspace:
+    (tmp_path / "app.py").write_text(APP)
+    return Workspace.at(tmp_path)
+
+
+def text_of(result: object) -> str:
+    return "\n\n".join(block.text for block in result.content)  # type: ignore[attr-defined]
+
+
+@pytest.mark.anyio
+async def test_default_toolsets_list_the_read_and_system_tools_with_described_schemas(workspace: Workspace) -> None:
+    async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
+        with anyio.fail_after(10):
+            tools = (await client.list_tools()).tools
+    names = {t.name for t in tools}
+    assert names == {
+        "simple_read",
+        "expand_at",
+        "document_symbols",
+        "search",
+        "diagnostics",
+        "editor_get_context",
+        "server_status",
+        "logs",
+    }
+    by_name = {t.name: t for t in tools}
+    for tool in tools:
+        assert "USE FOR" in (tool.description or "") and "DON'T USE FOR" in (tool.description or ""), tool.name
+        for name, prop in tool.input_schema.get("properties", {}).items():
+            assert prop.get("description"), f"{tool.name}.{name} has no description"
+        assert tool.annotations is not None and tool.annotations.read_only_hint is True
+    read = by_name["simple_read"].input_schema
+    assert read["required"] == ["path"]
+    assert read["properties"]["mode"]["enum"] == ["full", "outline", "compact", "symbols"]
+    assert by_name["editor_get_context"].input_schema.get("properties", {}) == {}
+
+
+@pytest.mark.anyio
+async def test_toolsets_choose_what_is_listed(workspace: Workspace) -> None:
+    state = ServerState(workspace, toolsets=parse_toolsets("docs"))
+    async with Client(build_server(state), raise_exceptions=True) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+    assert names == {"server_status", "logs"}
+    with pytest.raises(UserError, match="unknown toolset nope; choose from read, lsp, docs, workspace, tasks"):
+        parse_toolsets("read,nope")
+
+
+@pytest.mark.anyio
+async def test_a_call_answers_text_blocks_and_data_without_editor_context_in_disk_mode(workspace: Workspace) -> None:
+    async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
+        with anyio.fail_after(10):
+            result = await client.call_tool("simple_read", {"path": "app.py", "mode": "outline"})
+    assert not result.is_error
+    assert text_of(result).splitlines() == [
+        "app.py (python, 9 lines) outline",
+        "C_ class UserService  L1-5",
+        "  F> def find_user(self, name: str) -> str { ... }  L4-5",
+        "F> def main() -> None { ... }  L8-9",
+    ]
+    assert result.structured_content is not None
+    assert result.structured_content["symbols"] == 3
+    assert "editorContext" not in result.structured_content  # AC4: no editor, no context
+
+
+@pytest.mark.anyio
+async def test_user_errors_are_one_sentence_results_not_exceptions(workspace: Workspace) -> None:
+    async with Client(build_server(ServerState(workspace))) as client:
+        with anyio.fail_after(10):
+            missing = await client.call_tool("expand_at", {"path": "app.py", "selector": "find_usr"})
+            outside = await client.call_tool("simple_read", {"path": "../elsewhere.py"})
+    assert missing.is_error
+    assert text_of(missing).startswith("no symbol `find_usr` in app.py; nearby names: find_user, ")
+    assert outside.is_error and "is outside the workspace" in text_of(outside)
+
+
+@pytest.mark.anyio
+async def test_editor_get_context_says_disk_mode_and_system_tools_work(workspace: Workspace) -> None:
+    async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
+        with anyio.fail_after(10):
+            ctx = await client.call_tool("editor_get_context", {})
+            status = await client.call_tool("server_status", {})
+    assert text_of(ctx) == "No editor is attached (disk mode): there is no cursor or selection to report."
+    assert ctx.structured_content == {}
+    assert status.structured_content is not None
+    assert status.structured_content["editor"] == {"backend": "disk"}
+    assert "editorContext" not in status.structured_content
+
+
+@pytest.mark.anyio
+async def test_stdio_server_lists_and_calls(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(APP)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "simple_brief", "mcp", "--root", str(tmp_path)], env={"NVIM": ""}
+    )
+    async with Client(params, raise_exceptions=True) as client:
+        with anyio.fail_after(30):
+            names = {t.name for t in (await client.list_tools()).tools}
+            result = await client.call_tool("search", {"query": "find_user"})
+    assert "simple_read" in names
+    assert "app.py (1 result)\n  @4:5 Method - find_user" in text_of(result)
