@@ -47,23 +47,6 @@
   .
   declarator: (type_identifier) @name) @definition.enum
 
-; Other typedefs: `typedef int (*cb_t)(void *);`, `typedef struct node node_t;`.
-(type_definition
-  type: [
-    (struct_specifier name: (_) !body)
-    (union_specifier name: (_) !body)
-    (enum_specifier name: (_) !body)
-    (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
-  ]
-  declarator: [
-    (type_identifier) @name
-    (primitive_type) @name
-    (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
-    (array_declarator declarator: (type_identifier) @name)
-    (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
-    (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
-  ]) @definition.type
-
 ; `typedef struct node { ... } node_t, *node_ptr;`: the struct is listed as
 ; `struct node`; each typedef name is a small symbol of its own after it (its
 ; definition is the declarator, so it does not swallow the struct).
@@ -138,9 +121,13 @@
 
 (preproc_include) @import
 
-; File-scope declarations: prototypes (functions without a body) and global
-; variables, at top level, in preprocessor conditionals and in `extern "C" { }`.
-; Declarations in function bodies are locals and not listed.
+; File-scope declarations: prototypes (functions without a body), global
+; variables and typedefs (`typedef int (*cb_t)(void *);`, `typedef struct node
+; node_t;`), at top level, in preprocessor conditionals and in `extern "C" { }`.
+; Declarations in function bodies are locals and not listed. (A declaration in
+; an `#if` block inside a function body is still taken for a file-scope one:
+; queries cannot tell that preprocessor block from one at file scope.)
+
 (translation_unit
   (declaration
     declarator: [
@@ -163,6 +150,23 @@
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
     ]) @definition.variable)
 
+(translation_unit
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
 (declaration_list
   (declaration
     declarator: [
@@ -173,6 +177,45 @@
     ]) @definition.function)
 
 (declaration_list
+  (declaration
+    declarator: [
+      (identifier) @name
+      (init_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)]))
+      (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
+    ]) @definition.variable)
+
+(declaration_list
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
+(linkage_specification
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ]) @definition.function)
+
+(linkage_specification
   (declaration
     declarator: [
       (identifier) @name
@@ -207,6 +250,23 @@
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
     ]) @definition.variable)
 
+(preproc_if
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
 (preproc_ifdef
   (declaration
     declarator: [
@@ -228,6 +288,23 @@
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
     ]) @definition.variable)
+
+(preproc_ifdef
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
 
 (preproc_else
   (declaration
@@ -251,6 +328,23 @@
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
     ]) @definition.variable)
 
+(preproc_else
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
 (preproc_elif
   (declaration
     declarator: [
@@ -273,6 +367,23 @@
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
     ]) @definition.variable)
 
+(preproc_elif
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
 (preproc_elifdef
   (declaration
     declarator: [
@@ -294,4 +405,21 @@
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
     ]) @definition.variable)
+
+(preproc_elifdef
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
 

@@ -23,19 +23,42 @@
   !body) @definition.method
 
 ; `(_ name: type:)` in a type_declaration is a type_spec or a type_alias (`type X = Y`).
-; Struct and interface types fold, so their definition is the spec (a body must
-; be a child of the definition): the signature is the bare name.
+; A lone `type Point struct { ... }` is the whole declaration (the doc comment
+; and `type` belong to it; the predicate only sees one-spec declarations);
+; specs of a grouped `type ( ... )` are listed one by one. Struct and interface
+; types fold: the field list, or the interface's `{`, is the body, so the
+; signature reads `type Point struct`.
 (source_file
-  (type_declaration
+  ((type_declaration
+    .
     (_
       name: (type_identifier) @name
-      type: (struct_type) @body) @definition.struct))
+      type: (struct_type (field_declaration_list) @body))
+    .) @definition.struct
+    (#not-match? @definition.struct "^type\\s*\\(")))
+
+(source_file
+  ((type_declaration
+    .
+    (_
+      name: (type_identifier) @name
+      type: (interface_type "{" @body))
+    .) @definition.interface
+    (#not-match? @definition.interface "^type\\s*\\(")))
 
 (source_file
   (type_declaration
+    "("
     (_
       name: (type_identifier) @name
-      type: (interface_type) @body) @definition.interface))
+      type: (struct_type (field_declaration_list) @body)) @definition.struct))
+
+(source_file
+  (type_declaration
+    "("
+    (_
+      name: (type_identifier) @name
+      type: (interface_type "{" @body)) @definition.interface))
 
 ; Any other type: a lone `type X Y` is the whole declaration (keeps `type` and
 ; the doc comment; the predicate only sees one-spec declarations, so it stays
