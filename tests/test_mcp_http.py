@@ -1,0 +1,115 @@
+"""`simple-brief mcp --http`: loopback only, a bearer token, Host/Origin checks, a 0600 state file."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[dict[str, object], Path, subprocess.Popen[bytes]]]:
+    (tmp_path / "app.py").write_text("def hello():\n    return 1\n")
+    state = tmp_path / "state"
+    env = {**os.environ, "SIMPLE_BRIEF_STATE_DIR": str(state), "NVIM": ""}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simple_brief", "mcp", "--http", "--root", str(tmp_path)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    info_file = state / "servers" / f"{proc.pid}.json"
+    deadline = time.monotonic() + 30
+    info: dict[str, object] = {}
+    while time.monotonic() < deadline and proc.poll() is None:
+        if info_file.exists():
+            info = json.loads(info_file.read_text())
+            try:
+                httpx2.get(str(info["url"]), timeout=1)
+                break
+            except httpx2.TransportError:
+                pass
+        time.sleep(0.05)  # polling a child process that starts a web server: bounded by the deadline
+    assert info, f"the server did not start: {proc.stderr.read().decode() if proc.poll() is not None else ''}"
+    try:
+        yield info, info_file, proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def test_state_file_is_private_and_names_a_loopback_url(
+    server: tuple[dict[str, object], Path, subprocess.Popen[bytes]],
+) -> None:
+    info, info_file, _ = server
+    assert stat.S_IMODE(info_file.stat().st_mode) == 0o600
+    assert str(info["url"]).startswith("http://127.0.0.1:")
+    assert len(str(info["token"])) >= 32
+
+
+def test_a_request_without_the_token_is_refused(
+    server: tuple[dict[str, object], Path, subprocess.Popen[bytes]],
+) -> None:
+    info, _, _ = server
+    answer = httpx2.post(str(info["url"]), json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, timeout=5)
+    assert answer.status_code == 401
+    wrong = httpx2.post(
+        str(info["url"]),
+        json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        headers={"Authorization": "Bearer not-the-token"},
+        timeout=5,
+    )
+    assert wrong.status_code == 401
+
+
+def test_a_foreign_host_or_origin_is_refused(server: tuple[dict[str, object], Path, subprocess.Popen[bytes]]) -> None:
+    info, _, _ = server
+    auth = {
+        "Authorization": f"Bearer {info['token']}",
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+    }
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    host = httpx2.post(str(info["url"]), json=body, headers={**auth, "Host": "evil.example"}, timeout=5)
+    origin = httpx2.post(str(info["url"]), json=body, headers={**auth, "Origin": "http://evil.example"}, timeout=5)
+    assert host.status_code in (400, 403, 421)
+    assert origin.status_code in (400, 403)
+
+
+@pytest.mark.anyio
+async def test_with_the_token_an_mcp_client_lists_and_calls(
+    server: tuple[dict[str, object], Path, subprocess.Popen[bytes]],
+) -> None:
+    info, info_file, proc = server
+    http = create_mcp_http_client(headers={"Authorization": f"Bearer {info['token']}"})
+    async with Client(streamable_http_client(str(info["url"]), http_client=http), raise_exceptions=True) as client:
+        with anyio.fail_after(20):
+            names = {t.name for t in (await client.list_tools()).tools}
+            result = await client.call_tool("simple_read", {"path": "app.py", "mode": "outline"})
+    assert {"simple_read", "search"} <= names
+    assert "F> def hello() { ... }  L1-2" in result.content[0].text  # type: ignore[union-attr]
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=15)
+    assert not info_file.exists(), "the state file is removed when the server stops"
