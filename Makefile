@@ -38,7 +38,11 @@ demo: $(VENV)/.installed ## outline and symbol table of a stdlib file, and a sea
 	@echo "== simple-brief search outline --root python (this repository's engine)"
 	@$(VENV)/bin/simple-brief search outline --root python --limit 8
 
-test: $(VENV)/.installed-dev ## install dev dependencies and run every test
+# The Node tools (MCP Inspector, stylua) come with npm when it is there; tests needing them skip otherwise.
+NODE_TOOLS := $(if $(shell command -v npm 2>/dev/null),node_modules/.installed)
+
+test: $(VENV)/.installed-dev $(NODE_TOOLS) ## install dev dependencies and run every test
+	@command -v busted >/dev/null || echo "make test: busted is not installed, the Lua specs are skipped (apt-get install lua-busted)"
 	$(PY) -m pytest -q
 
 node_modules/.installed: package.json
