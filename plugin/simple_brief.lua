@@ -26,3 +26,7 @@ end, {
   end,
   desc = 'Open one symbol: name, Class.method or line:N, then body|signature|all',
 })
+
+vim.api.nvim_create_user_command('SimpleBriefServe', function()
+  require('simple_brief.serve').command()
+end, { desc = 'Serve the MCP tools over HTTP on 127.0.0.1 and print how to add them to an agent' })

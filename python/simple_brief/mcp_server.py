@@ -256,20 +256,75 @@ def write_server_file(directory: Path, port: int, token: str, workspace: Path) -
     return path
 
 
-def serve_http(state: ServerState, port: int, state_dir: Path) -> None:
-    """Serve MCP over streamable HTTP on 127.0.0.1 with a random token until interrupted."""
+@dataclass
+class HttpServer:
+    """A running HTTP server: where it is, its token, its state file, how to stop it."""
+
+    url: str
+    token: str
+    info_file: Path
+    stop: Callable[[], None]
+    thread: Any
+
+
+def serve_http_thread(state: ServerState, state_dir: Path, port: int = 0, timeout: float = 15.0) -> HttpServer:
+    """Serve MCP over HTTP from a daemon thread (the remote-plugin host's `:SimpleBriefServe`).
+
+    Returns once the server listens.
+
+    Raises:
+        RuntimeError: it did not start within `timeout` seconds.
+    """
+    import threading
+    import time
+
     import uvicorn
 
     token = secrets.token_urlsafe(32)
-    if port == 0:
-        import socket
-
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
+    port = port or _free_port()
+    config = uvicorn.Config(http_app(state, token, port), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="simple-brief-mcp-http", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"simple-brief: the MCP HTTP server did not start within {timeout:.0f} s")
+        time.sleep(0.01)
     info_file = write_server_file(state_dir / "servers", port, token, state.workspace.root)
-    log.warning("serving MCP on http://127.0.0.1:%d/mcp (token in %s)", port, info_file)
-    try:
-        uvicorn.run(http_app(state, token, port), host="127.0.0.1", port=port, log_level="warning")
-    finally:
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(timeout=5)
         info_file.unlink(missing_ok=True)
+
+    return HttpServer(f"http://127.0.0.1:{port}/mcp", token, info_file, stop, thread)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def serve_http(state: ServerState, port: int, state_dir: Path) -> None:
+    """Serve MCP over streamable HTTP on 127.0.0.1 with a random token until SIGINT/SIGTERM.
+
+    The state file (URL and token, mode 0600) appears only once the server listens, and
+    is removed when it stops.
+    """
+    import signal
+    import sys
+
+    server = serve_http_thread(state, state_dir, port=port)
+    log.warning("serving MCP on %s (token in %s)", server.url, server.info_file)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        while server.thread.is_alive():
+            server.thread.join(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()

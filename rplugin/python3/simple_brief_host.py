@@ -56,6 +56,7 @@ class SimpleBriefHost:
         self._server: BriefServer | None = None
         self._thread: threading.Thread | None = None
         self._port: int | None = None
+        self._mcp: Any = None
 
     def _running_port(self) -> int | None:
         if self._thread is not None and self._thread.is_alive():
@@ -82,6 +83,23 @@ class SimpleBriefHost:
             except RuntimeError as err:
                 raise ServerStartError(f"{err}; run :checkhealth simple_brief") from None
             return self._port
+
+    @pynvim.function("SimpleBriefMcpServe", sync=True)
+    def mcp_serve(self, args: list[Any]) -> dict[str, str]:
+        """Serve MCP over HTTP from this host (once): args are the workspace root and this
+        Neovim's server address, which the engine reads through a connection of its own."""
+        root, address = str(args[0]), str(args[1])
+        with self._lock:
+            if self._mcp is None:
+                try:
+                    from simple_brief import mcp_server, registry
+                    from simple_brief.workspace import Workspace
+                except ImportError as exc:
+                    raise _engine_error(exc) from None
+                state = mcp_server.ServerState(workspace=Workspace.at(root))
+                state.editor = mcp_server.attach_editor(state.workspace.root, address)
+                self._mcp = mcp_server.serve_http_thread(state, registry.state_dir())
+            return {"url": self._mcp.url, "token": self._mcp.token, "file": str(self._mcp.info_file)}
 
     @pynvim.function("SimpleBriefHostInfo", sync=True)
     def host_info(self, args: list[Any]) -> dict[str, Any]:
