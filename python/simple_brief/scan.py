@@ -69,11 +69,15 @@ _RESCAN_MARGIN = 6
 MAX_NESTING = 64
 #: Signatures of members without a body (fields, constants) are cut to this many characters.
 MEMBER_SIGNATURE_CHARS = 100
+#: Nodes directly above a definition that belong to it (Rust attributes, annotations).
+_ATTRIBUTES = frozenset({"attribute_item", "annotation", "marker_annotation", "decorator"})
 #: Wrapper nodes whose start is the definition's start (decorators, `export`, templates).
 _WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration"})
 #: Wrappers whose text belongs in the signature (`export function f()`).
 _SIGNATURE_WRAPPERS = frozenset({"export_statement"})
 _MEMBER_KINDS = frozenset({SymbolKind.Field, SymbolKind.Property})
+#: A function directly inside one of these is a method (not inside a module or namespace).
+_METHOD_OWNERS = frozenset({SymbolKind.Class, SymbolKind.Interface, SymbolKind.Object, SymbolKind.Struct})
 _FUNCTION_KINDS = FUNCTION_KINDS
 _WS = re.compile(r"\s+")
 _DOC_PREFIX = re.compile(r"^\s*(?:///?!?|--+-?|#+!?|\*+|/\*\*?|;+)\s?")
@@ -255,15 +259,16 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]]) -> Symbol | 
     end_point = _trim_end(source, node)
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    whole = _range(source, outer.start_point, end_point)
+    lead_start, lead_comments = _leading(outer)
+    whole = _range(source, lead_start or outer.start_point, end_point)
     sym = Symbol(
         name=name,
         kind=kind,
         range=whole,
         selection_range=_clamp(selection, whole),
         signature=_signature(source, sig_node.start_byte, sig_end, body is not None)
-        + (" …" if sig_end < header_end else ""),
-        doc=_doc(source, outer, body),
+        + (" …" if source.data[sig_end:header_end].strip() else ""),
+        doc=_doc(source, lead_comments, body),
     )
     if body is not None and _last_line(node) > node.start_point[0]:
         sym.body = _range(source, header_point, end_point)
@@ -338,12 +343,41 @@ def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
     sig = _WS.sub(" ", source.slice_bytes(start, end)).strip()
     if not has_body and len(sig) > MEMBER_SIGNATURE_CHARS:
         sig = sig[: MEMBER_SIGNATURE_CHARS - 1].rstrip() + "…"
-    while sig and sig[-1] in "{:=(" and not sig.endswith("::"):
+    while sig and sig[-1] in "{:=(;" and not sig.endswith("::"):
         sig = sig[:-1].rstrip()
     return sig
 
 
-def _doc(source: Source, outer: Node, body: Node | None) -> str:
+def _leading(outer: Node) -> tuple[tuple[int, int] | None, list[Node]]:
+    """What sits directly above a definition and belongs to it: attributes (`#[derive]`,
+    `@Override` outside modifiers) and the doc comment lines with no blank line between.
+
+    Returns the start point of the earliest such node (None when there is none) and the
+    comment nodes in document order. A comment ending a code line (`x = 1 // note`) is
+    that line's, not the next definition's.
+    """
+    start: tuple[int, int] | None = None
+    comments: list[Node] = []
+    prev = outer.prev_sibling
+    expect_row = outer.start_point[0]
+    while prev is not None and _last_line(prev) >= expect_row - 1:
+        if prev.type in _ATTRIBUTES:
+            start = prev.start_point
+        elif "comment" in prev.type:
+            before = prev.prev_sibling
+            if before is not None and "comment" not in before.type and before.end_point[0] == prev.start_point[0]:
+                break
+            comments.append(prev)
+            start = prev.start_point
+        else:
+            break
+        expect_row = prev.start_point[0]
+        prev = prev.prev_sibling
+    comments.reverse()
+    return start, comments
+
+
+def _doc(source: Source, comments: list[Node], body: Node | None) -> str:
     """Docstring (first string statement of the body) or the leading doc comment."""
     if body is not None and body.named_child_count:
         first = body.named_child(0)
@@ -352,16 +386,9 @@ def _doc(source: Source, outer: Node, body: Node | None) -> str:
         if first is not None and first.type in ("string", "concatenated_string"):
             raw = source.slice_bytes(first.start_byte, first.end_byte)
             return _clean_docstring(raw)
-    comments: list[str] = []
-    prev = outer.prev_sibling
-    expect_row = outer.start_point[0]
-    while prev is not None and "comment" in prev.type and _last_line(prev) >= expect_row - 1:
-        comments.append(source.slice_bytes(prev.start_byte, prev.end_byte))
-        expect_row = prev.start_point[0]
-        prev = prev.prev_sibling
     if not comments:
         return ""
-    text = "\n".join(reversed(comments))
+    text = "\n".join(source.slice_bytes(c.start_byte, c.end_byte) for c in comments)
     lines = [_DOC_PREFIX.sub("", ln).rstrip() for ln in text.splitlines()]
     lines = [ln.removesuffix("*/").rstrip() for ln in lines]
     return "\n".join(ln for ln in lines if ln.strip() not in ("", "*")).strip()
@@ -395,7 +422,7 @@ def nest(symbols: list[Symbol], diagnostics: list[Diagnostic] | None = None) -> 
             continue
         if stack:
             parent = stack[-1]
-            if sym.kind == SymbolKind.Function and parent.kind in CLASS_KINDS:
+            if sym.kind == SymbolKind.Function and parent.kind in _METHOD_OWNERS:
                 sym.kind = SymbolKind.Method
             if sym.kind in _MEMBER_KINDS and parent.kind in _FUNCTION_KINDS and len(stack) > 1:
                 _hoist_member(stack[-2], sym)
@@ -430,6 +457,9 @@ def _neg(pos: Position) -> tuple[int, int]:
 
 
 def _encloses(outer: Symbol, inner: Symbol) -> bool:
+    """Strictly contains: two symbols of one range (`int a, b;`) are siblings, not parent and child."""
+    if outer.range == inner.range:
+        return False
     return outer.range.start <= inner.range.start and inner.range.end <= outer.range.end
 
 

@@ -32,8 +32,9 @@
   body: (enumerator_list) @body) @definition.enum
 
 ; `typedef struct { ... } Name;`: the anonymous type is named by the typedef.
-; The `typedef` keyword stands in for the body (the real one is not a child of
-; the definition), which leaves an empty signature, so the outline shows the name.
+; The `typedef` keyword stands in for the body: the signature is then empty and
+; the outline shows the name (the field list as body would leave the signature
+; `typedef struct`, the name coming after the body).
 ; Only the first name of `typedef struct { ... } Box, *BoxPtr;` names the type.
 (type_definition
   "typedef" @body

@@ -89,7 +89,9 @@ def mark_line(sym: Symbol, open_: bool = False) -> str:
         body = " { ... }" if sym.body is not None else ""
         return f"{letter}> {signature}{body}  {span}"
     summary = container_summary(sym)
-    return f"{letter}> {signature} {{ {summary} }}  {span}" if summary else f"{letter}> {signature} {{ }}  {span}"
+    if summary:
+        return f"{letter}> {signature} {{ {summary} }}  {span}"
+    return f"{letter}> {signature} {{ }}  {span}" if sym.body is not None else f"{letter}> {signature}  {span}"
 
 
 def _opens(sym: Symbol, level: int, depth: int | None) -> bool:
@@ -177,6 +179,15 @@ class _OutlineWriter:
         """Consecutive fields/constants as few lines: `a: int; b = 2  L3-4`."""
         if not run:
             return
+        # One declaration of several names (`int a, b;`) is one member text, shown once.
+        seen: set[tuple[int, int, str]] = set()
+        unique = []
+        for sym in run:
+            key = (sym.range.start.line, sym.range.start.character, member_text(sym))
+            if key not in seen:
+                seen.add(key)
+                unique.append(sym)
+        diag_run, run = run, unique
         prefix = INDENT * (level - 1)
         line: list[str] = []
         first = last = run[0]
@@ -188,7 +199,7 @@ class _OutlineWriter:
             line.append(text)
             last = sym
         self.out.append(f"{prefix}{'; '.join(line)}  {_span(first.range.start.line, last.range.end.line)}")
-        for sym in run:
+        for sym in diag_run:
             self._take_diags(sym.range.start.line, sym.range.end.line, prefix)
 
     def _take_diags(self, first: int, last: int, prefix: str) -> None:

@@ -1,0 +1,726 @@
+; C++ outline. Vocabulary: queries/README.md.
+;
+; Declarator chains are spelled out (tree-sitter queries do not recurse): a
+; function name sits in a function_declarator, possibly behind `*`/`&`
+; (`Foo* make()`, `const T& get()`). Patterns anchored in a class body
+; (field_declaration_list) come out of the query cursor before the general ones
+; for the same node, so their kind (method, constructor) is the one kept.
+
+; ---- Types ----------------------------------------------------------------
+
+(class_specifier
+  name: [(type_identifier) (template_type) (qualified_identifier)] @name
+  body: (field_declaration_list) @body) @definition.class
+
+(struct_specifier
+  name: [(type_identifier) (template_type) (qualified_identifier)] @name
+  body: (field_declaration_list) @body) @definition.struct
+
+(union_specifier
+  name: [(type_identifier) (template_type) (qualified_identifier)] @name
+  body: (field_declaration_list) @body) @definition.struct
+
+(enum_specifier
+  name: [(type_identifier) (qualified_identifier)] @name
+  body: (enumerator_list) @body) @definition.enum
+
+(enumerator
+  name: (identifier) @name) @definition.enum_member
+
+; Anonymous namespaces are not listed: their members show at the top level.
+(namespace_definition
+  name: [(namespace_identifier) (nested_namespace_specifier)] @name
+  body: (declaration_list) @body) @definition.namespace
+
+; `typedef struct { ... } Name;`: the anonymous type is named by the typedef.
+; The `typedef` keyword stands in for the body: the signature is then empty and
+; the outline shows the name (the field list as body would leave the signature
+; `typedef struct`, the name coming after the body).
+(type_definition
+  "typedef" @body
+  type: [(struct_specifier !name body: (_)) (union_specifier !name body: (_)) (class_specifier !name body: (_))]
+  .
+  declarator: (type_identifier) @name) @definition.struct
+
+(type_definition
+  "typedef" @body
+  type: (enum_specifier !name body: (_))
+  .
+  declarator: (type_identifier) @name) @definition.enum
+
+; `typedef struct node { ... } node_t;`: the struct is listed as `struct node`,
+; each typedef name as a small symbol of its own after it.
+(type_definition
+  type: [
+    (struct_specifier name: (_) body: (_))
+    (union_specifier name: (_) body: (_))
+    (class_specifier name: (_) body: (_))
+    (enum_specifier name: (_) body: (_))
+  ]
+  declarator: [
+    (type_identifier) @name @definition.type
+    (pointer_declarator declarator: (type_identifier) @name) @definition.type
+  ])
+
+; ---- Class members ----------------------------------------------------------
+
+; Data members, one symbol per declarator of `int x, y;`.
+(field_declaration
+  declarator: [
+    (field_identifier) @name
+    (pointer_declarator declarator: [(field_identifier) @name (pointer_declarator declarator: (field_identifier) @name) (array_declarator declarator: (field_identifier) @name)])
+    (reference_declarator (field_identifier) @name)
+    (array_declarator declarator: [(field_identifier) @name (array_declarator declarator: (field_identifier) @name)])
+    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
+    (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))
+  ]) @definition.field
+
+; Member function declarations: `void f();`, `virtual double area() const = 0;`.
+(field_declaration
+  declarator: [
+    (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (destructor_name) (template_function)] @name)
+    (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name)))
+    (reference_declarator (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
+  ]) @definition.method
+
+; Declarations in a class body without a return type are constructors and
+; destructors (`Shape();`, `~Shape();`); with one, member templates.
+(field_declaration_list
+  (declaration
+    !type
+    declarator: (function_declarator
+      declarator: [(identifier) (destructor_name)] @name)) @definition.constructor)
+
+(field_declaration_list
+  (template_declaration
+    (declaration
+      !type
+      declarator: (function_declarator
+        declarator: (identifier) @name)) @definition.constructor))
+
+; Conversion operators are named `operator bool`, `operator Node*`.
+(field_declaration_list
+  (declaration
+    !type
+    declarator: (operator_cast
+      "operator" @name
+      type: (_) @name
+      declarator: [
+        (abstract_function_declarator)
+        (abstract_pointer_declarator "*" @name)
+        (abstract_reference_declarator ["&" "&&"] @name)
+      ])) @definition.method)
+
+(field_declaration_list
+  (template_declaration
+    (declaration
+      type: (_)
+      declarator: [
+        (function_declarator declarator: [(identifier) (field_identifier) (operator_name)] @name)
+        (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (operator_name)] @name))
+        (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (operator_name)] @name))
+      ]) @definition.method))
+
+; Member function definitions in the class body (inline, `= default`, `= delete`).
+(field_declaration_list
+  (function_definition
+    !type
+    declarator: (function_declarator
+      declarator: [(identifier) (destructor_name)] @name)
+    body: (_)? @body) @definition.constructor)
+
+(field_declaration_list
+  (template_declaration
+    (function_definition
+      !type
+      declarator: (function_declarator
+        declarator: (identifier) @name)
+      body: (_)? @body) @definition.constructor))
+
+(field_declaration_list
+  (function_definition
+    type: (_)
+    declarator: [
+      (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name)
+      (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name)))
+      (pointer_declarator declarator: (reference_declarator (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name)))
+      (reference_declarator (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
+    ]
+    body: (_)? @body) @definition.method)
+
+(field_declaration_list
+  (template_declaration
+    (function_definition
+      type: (_)
+      declarator: [
+        (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name)
+        (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
+        (reference_declarator (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
+      ]
+      body: (_)? @body) @definition.method))
+
+
+; ---- Functions ----------------------------------------------------------------
+
+; Free functions, friends defined in a class, and members under `#if` in a class
+; body (field_identifier names; nesting makes them methods).
+(function_definition
+  declarator: [
+    (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name)
+    (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name)))
+    (pointer_declarator declarator: (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name)))
+    (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name))
+    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ; A name made by a macro, `int TRANS(Connect)(...)`, is named `TRANS(Connect)`.
+    (function_declarator declarator: (function_declarator declarator: (identifier)) @name)
+  ]
+  body: (_)? @body) @definition.function
+
+; Out-of-line members are named with their scope (`Shape::area`); without a
+; return type they are constructors and destructors (`Shape::~Shape`).
+(function_definition
+  type: (_)
+  declarator: [
+    (function_declarator declarator: (qualified_identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier) @name)))
+    (reference_declarator (function_declarator declarator: (qualified_identifier) @name))
+  ]
+  body: (_)? @body) @definition.method
+
+(function_definition
+  !type
+  declarator: (function_declarator declarator: [(qualified_identifier) (destructor_name)] @name)
+  body: (_)? @body) @definition.constructor
+
+(function_definition
+  !type
+  declarator: (operator_cast
+    "operator" @name
+    type: (_) @name
+    declarator: [
+      (abstract_function_declarator)
+      (abstract_pointer_declarator "*" @name)
+      (abstract_reference_declarator ["&" "&&"] @name)
+    ])
+  body: (_)? @body) @definition.method
+
+; Recovery: a macro after the parameter list (`void f() _GLIBCXX_NOEXCEPT { }`)
+; leaves the function declarator in an ERROR node; the name is still certain.
+(function_definition
+  (ERROR
+    (function_declarator
+      declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name) (destructor_name)] @name))
+  body: (_) @body) @definition.function
+
+(function_definition
+  declarator: [
+    (pointer_declarator
+      (ERROR (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name)))
+    (reference_declarator
+      (ERROR (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name)))
+  ]
+  body: (_) @body) @definition.function
+
+(field_declaration
+  (ERROR
+    (function_declarator
+      declarator: [(field_identifier) (identifier) (operator_name) (destructor_name)] @name))) @definition.method
+
+; Recovery: an export macro between `class` and the name (`class U_COMMON_API Foo {`)
+; reads as a function `Foo` returning `class U_COMMON_API`; the body is then a
+; compound statement (its methods are still found, nested by range).
+(function_definition
+  type: (class_specifier name: (_) !body)
+  declarator: (identifier) @name
+  body: (compound_statement) @body) @definition.class
+
+(function_definition
+  type: (struct_specifier name: (_) !body)
+  declarator: (identifier) @name
+  body: (compound_statement) @body) @definition.struct
+
+; Recovery: a macro line before `namespace x {` (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`)
+; reads as a function whose declarator or an ERROR node is the keyword.
+((function_definition
+  declarator: (identifier) @_keyword
+  (ERROR . (identifier) @name .)
+  body: (compound_statement) @body) @definition.namespace
+  (#eq? @_keyword "namespace"))
+
+((function_definition
+  (ERROR . (identifier) @_keyword .)
+  declarator: (identifier) @name
+  body: (compound_statement) @body) @definition.namespace
+  (#eq? @_keyword "namespace"))
+
+; ---- Preprocessor ---------------------------------------------------------------
+
+; Macros: object-like ones are constants, function-like ones functions (the
+; replacement text stands in for a body). An include guard names nothing.
+(preproc_def
+  name: (identifier) @name
+  value: (_)) @definition.constant
+
+(translation_unit
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+
+((preproc_ifdef
+  name: (identifier) @_guard
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+  (#not-eq? @_guard @name))
+
+(preproc_if
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+
+(preproc_else
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+
+(preproc_elif
+  (preproc_def
+    name: (identifier) @name
+    !value) @definition.constant)
+
+(preproc_function_def
+  name: (identifier) @name
+  value: (_) @body) @definition.function
+
+(preproc_function_def
+  name: (identifier) @name
+  !value) @definition.function
+
+(preproc_include) @import
+
+; ---- File and namespace scope -------------------------------------------------
+
+; Prototypes (functions without a body), variables, typedefs and `using X = Y`
+; aliases at file or namespace scope, in preprocessor conditionals, `extern "C"`
+; blocks and templates (typedefs and aliases also in class bodies). Declarations
+; in function bodies are locals and not listed. (A declaration in an `#if` block
+; inside a function body is still taken for a file-scope one: queries cannot tell
+; that preprocessor block from one at file scope.)
+
+(translation_unit
+  (declaration
+    declarator: [
+      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
+      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
+      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+    ]) @definition.function)
+
+(translation_unit
+  (declaration
+    declarator: [
+      [(identifier) (qualified_identifier)] @name
+      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+    ]) @definition.variable)
+
+(translation_unit
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (class_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+      (template_type) (dependent_type)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
+(translation_unit
+  (alias_declaration
+    name: (type_identifier) @name) @definition.type)
+
+(declaration_list
+  (declaration
+    declarator: [
+      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
+      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
+      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+    ]) @definition.function)
+
+(declaration_list
+  (declaration
+    declarator: [
+      [(identifier) (qualified_identifier)] @name
+      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+    ]) @definition.variable)
+
+(declaration_list
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (class_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+      (template_type) (dependent_type)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
+(declaration_list
+  (alias_declaration
+    name: (type_identifier) @name) @definition.type)
+
+(linkage_specification
+  (declaration
+    declarator: [
+      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
+      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
+      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+    ]) @definition.function)
+
+(linkage_specification
+  (declaration
+    declarator: [
+      [(identifier) (qualified_identifier)] @name
+      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+    ]) @definition.variable)
+
+(preproc_if
+  (declaration
+    declarator: [
+      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
+      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
+      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+    ]) @definition.function)
+
+(preproc_if
+  (declaration
+    declarator: [
+      [(identifier) (qualified_identifier)] @name
+      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+    ]) @definition.variable)
+
+(preproc_if
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (class_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+      (template_type) (dependent_type)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
+(preproc_if
+  (alias_declaration
+    name: (type_identifier) @name) @definition.type)
+
+(preproc_ifdef
+  (declaration
+    declarator: [
+      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
+      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
+      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+    ]) @definition.function)
+
+(preproc_ifdef
+  (declaration
+    declarator: [
+      [(identifier) (qualified_identifier)] @name
+      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+    ]) @definition.variable)
+
+(preproc_ifdef
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (class_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+      (template_type) (dependent_type)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
+(preproc_ifdef
+  (alias_declaration
+    name: (type_identifier) @name) @definition.type)
+
+(preproc_else
+  (declaration
+    declarator: [
+      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
+      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
+      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+    ]) @definition.function)
+
+(preproc_else
+  (declaration
+    declarator: [
+      [(identifier) (qualified_identifier)] @name
+      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+    ]) @definition.variable)
+
+(preproc_else
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (class_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+      (template_type) (dependent_type)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
+(preproc_else
+  (alias_declaration
+    name: (type_identifier) @name) @definition.type)
+
+(preproc_elif
+  (declaration
+    declarator: [
+      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
+      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
+      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+    ]) @definition.function)
+
+(preproc_elif
+  (declaration
+    declarator: [
+      [(identifier) (qualified_identifier)] @name
+      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+    ]) @definition.variable)
+
+(preproc_elif
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (class_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+      (template_type) (dependent_type)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
+(preproc_elif
+  (alias_declaration
+    name: (type_identifier) @name) @definition.type)
+
+(preproc_elifdef
+  (declaration
+    declarator: [
+      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
+      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
+      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+    ]) @definition.function)
+
+(preproc_elifdef
+  (declaration
+    declarator: [
+      [(identifier) (qualified_identifier)] @name
+      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+    ]) @definition.variable)
+
+(preproc_elifdef
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (class_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+      (template_type) (dependent_type)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
+(preproc_elifdef
+  (alias_declaration
+    name: (type_identifier) @name) @definition.type)
+
+(template_declaration
+  (declaration
+    declarator: [
+      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
+      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
+      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+    ]) @definition.function)
+
+(template_declaration
+  (declaration
+    declarator: [
+      [(identifier) (qualified_identifier)] @name
+      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
+      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
+      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
+      (reference_declarator [(identifier) (qualified_identifier)] @name)
+      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+    ]) @definition.variable)
+
+(template_declaration
+  (alias_declaration
+    name: (type_identifier) @name) @definition.type)
+
+(field_declaration_list
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (class_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+      (template_type) (dependent_type)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
+(field_declaration_list
+  (alias_declaration
+    name: (type_identifier) @name) @definition.type)
+
