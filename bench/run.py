@@ -21,6 +21,7 @@ REPO = BENCH.parent
 if str(REPO / "python") not in sys.path:
     sys.path.insert(1, str(REPO / "python"))
 
+import agent  # noqa: E402
 import corpus  # noqa: E402
 import ctags  # noqa: E402
 import editor  # noqa: E402
@@ -393,6 +394,39 @@ def editor_rows(table: Table, files: dict[str, list[Path]], quick: bool) -> None
         table.add("note", note)
 
 
+def agent_rows(table: Table, files: dict[str, list[Path]], tok: Tokenizer, quick: bool) -> None:
+    """tools/list token cost, MCP stdio latency, and the editor-context cost."""
+    table.section("Agents (MCP)")
+    paths = sorted(files.get("python") or [], key=lambda p: p.stat().st_size)
+    if not paths:
+        table.add("agent figures", "skipped: no Python files in the corpus")
+        return
+    sample = paths[len(paths) // 2]
+    runs = 10 if quick else 40
+    progress(f"agents: tools/list and {runs} stdio calls on {sample.name}")
+    res = agent.measure(sample, runs, tok.count)
+    table.add(
+        "tools/list, default toolsets (read, lsp, docs + system)",
+        f"{res.tools_list_tokens:,} tokens for {res.tools} tools ({res.tools_list_tokens / res.tools:.0f} per tool)",
+        "compact JSON as the client receives it",
+    )
+    table.add(
+        f"stdio call: simple_read outline of {sample.name}",
+        f"p50 {num(res.stdio_p50_ms)} ms, p95 {num(res.stdio_p95_ms)} ms",
+        f"the same tool in-process, warm cache as the server's: p50 {num(res.inprocess_p50_ms)} ms",
+    )
+    for label, (p50, p95) in res.context.items():
+        table.add(
+            label,
+            f"p50 {num(p50)} ms, p95 {num(p95)} ms",
+            "SPEC: p95 < 10 ms (seed: 100 ms)",
+            "< 10 ms",
+            verdict(p95 < 10),
+        )
+    for note in res.notes:
+        table.add("note", note)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smaller corpus and fewer timing runs")
@@ -422,6 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         coverage_rows(table, results)
     bigs = speed_rows(table, found.files, results, args.quick, ctags_version is not None)
     editor_rows(table, found.files, args.quick)
+    agent_rows(table, found.files, tok, args.quick)
 
     import tree_sitter
 

@@ -1,0 +1,87 @@
+"""Agent-facing figures: tools/list token cost, MCP stdio call latency, editor-context cost.
+
+Baselines named in the same run: the same tool called in-process (no MCP, no process
+boundary) for latency; the engine scan alone for the context cost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+from simple_brief import tools as registry
+from simple_brief.mcp_server import DEFAULT_TOOLSETS, ServerState, build_server
+from simple_brief.workspace import Workspace
+
+
+@dataclass
+class AgentResult:
+    """Token counts and milliseconds."""
+
+    tools: int = 0
+    tools_list_tokens: int = 0
+    stdio_p50_ms: float = float("nan")
+    stdio_p95_ms: float = float("nan")
+    inprocess_p50_ms: float = float("nan")
+    context: dict[str, tuple[float, float]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile (0-1) of `values`, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+async def _tools_list(workspace: Workspace) -> list[dict[str, Any]]:
+    async with Client(build_server(ServerState(workspace, toolsets=DEFAULT_TOOLSETS))) as client:
+        tools = (await client.list_tools()).tools
+    return [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools]
+
+
+async def _stdio_calls(root: Path, rel: str, runs: int) -> list[float]:
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "simple_brief", "mcp", "--root", str(root)], env={**os.environ, "NVIM": ""}
+    )
+    times = []
+    async with Client(params, raise_exceptions=True) as client:
+        await client.call_tool("simple_read", {"path": rel, "mode": "outline"})  # warm: imports, grammar
+        for _ in range(runs):
+            t = time.perf_counter()
+            await client.call_tool("simple_read", {"path": rel, "mode": "outline"})
+            times.append((time.perf_counter() - t) * 1000)
+    return times
+
+
+def measure(sample: Path, runs: int, count_tokens: Any) -> AgentResult:
+    """tools/list tokens and stdio latency on `sample` (a real source file)."""
+    result = AgentResult()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / sample.name).write_bytes(sample.read_bytes())
+        ws = Workspace.at(root)
+        listing = anyio.run(_tools_list, ws)
+        result.tools = len(listing)
+        result.tools_list_tokens = count_tokens(json.dumps(listing, separators=(",", ":")))
+        stdio = anyio.run(_stdio_calls, root, sample.name, runs)
+        result.stdio_p50_ms = statistics.median(stdio)
+        result.stdio_p95_ms = percentile(stdio, 0.95)
+        inproc = []
+        ws = Workspace.at(root)
+        registry.invoke("simple_read", {"path": sample.name, "mode": "outline"}, registry.Call(ws))  # warm, as above
+        for _ in range(runs):
+            t = time.perf_counter()
+            registry.invoke("simple_read", {"path": sample.name, "mode": "outline"}, registry.Call(ws))
+            inproc.append((time.perf_counter() - t) * 1000)
+        result.inprocess_p50_ms = statistics.median(inproc)
+    return result
