@@ -9,7 +9,6 @@ from pathlib import Path
 
 import anyio
 import pynvim
-import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client

@@ -9,6 +9,7 @@ content blocks; the editor context travels as one short text line first and as
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import inspect
 import json
@@ -125,17 +126,32 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
             spec = languages.detect(snap.path or "buffer", snap.filetype)
             if spec is languages.PLAIN:
                 warning = "No symbol provider registered for this language"
+            elif snap.path is not None and _inside(state.workspace.root, snap.path):
+                # The workspace's parse cache: unchanged buffers are not scanned again.
+                if snap.text is not None:
+                    state.workspace.overlays.setdefault(snap.path, snap.text)
+                symbols = state.workspace.outline(snap.path, snap.filetype)[1].symbols
             else:
                 text = snap.text
-                if text is None and snap.path is not None:
-                    text = state.workspace.overlays.get(snap.path)
                 if text is None and snap.path is not None and snap.path.is_file():
                     text = snap.path.read_text(encoding="utf-8", errors="replace")
                 symbols = scan(text or "", spec).symbols
-        return ctx_module.build_context(snap, symbols, warning)
+        # A selection counts while it is live; the last one only stands in for a terminal.
+        shown = snap
+        if snap.selection is not None and not snap.terminal_fallback and not snap.extra.get("selection_live", True):
+            shown = dataclasses.replace(snap, selection=None)
+        return ctx_module.build_context(shown, symbols, warning)
 
     result: dict[str, Any] | None = _safe("the editor context", build, None)
     return result
+
+
+def _inside(root: Path, path: Path) -> bool:
+    try:
+        path.resolve().relative_to(root)
+    except ValueError:
+        return False
+    return True
 
 
 def run_tool(state: ServerState, tool: registry.Tool, args: dict[str, Any]) -> CallToolResult:
@@ -155,7 +171,7 @@ def run_tool(state: ServerState, tool: registry.Tool, args: dict[str, Any]) -> C
             from simple_brief.context import context_line
 
             structured["editorContext"] = ctx
-            blocks.insert(0, context_line(ctx, state.workspace.root))
+            blocks.insert(0, context_line(ctx, state.workspace.root, terminal_fallback=snap.terminal_fallback))
     if not blocks:
         blocks = ["(nothing to show)"]
     return CallToolResult(content=[TextContent(type="text", text=b) for b in blocks], structured_content=structured)

@@ -1,12 +1,18 @@
 ; JavaScript outline (also .jsx, .mjs, .cjs). Vocabulary: queries/README.md.
-; Generated together with typescript.scm, typescriptreact.scm
-; (same patterns, per-grammar node names): change all three alike.
+; Written together with typescript.scm, typescriptreact.scm: keep them in step.
 ;
 ; Named functions and classes are listed at any depth; variables, objects and
-; their members at module (or namespace) level only; anonymous callbacks never.
-; `export` needs no pattern of its own: the scanner widens a definition to its
-; `export_statement`. A `const`/`let`/`var` declaration of one name is the
+; their members at module level only; anonymous callbacks never. `export`
+; needs no pattern of its own: the scanner widens a definition to its
+; `export_statement`. A one-name `const`/`let`/`var` declaration is the
 ; definition itself, so `const`, `export` and the doc comment belong to it.
+;
+; Cost: patterns rooted at `program` (module level) stay alive over the whole
+; tree, and an alternation of many node types under a frequent node multiplies
+; work, so value types are told apart by a regex on the value's first tokens:
+; a value starting `async`, `function`, `x =>`, `<T,>(` or `(` (arrow
+; parameters; not an IIFE `(function` / `((`) is a function and has its own
+; pattern, as have `{` objects, `class`, `require(` and `memo(`/`forwardRef(`.
 
 ; ---------------------------------------------------------------- functions
 
@@ -29,68 +35,60 @@
       body: (_) @body)
   ] @definition.function)
 
-; const f = () => {} / let g = function () {} / var h = function* () {}, at
-; any depth (a named function is a definition wherever it is). In a declaration
-; of several names only the first is listed (a multi-name pattern costs more
-; than it finds: such declarations are mostly minified code).
-([
-  (lexical_declaration
-    .
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-          (arrow_function
-            body: (_) @body)
-          (function_expression
-            body: (statement_block) @body)
-          (generator_function
-            body: (statement_block) @body)
-        ])) @definition.function
-  (variable_declaration
-    .
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-          (arrow_function
-            body: (_) @body)
-          (function_expression
-            body: (statement_block) @body)
-          (generator_function
-            body: (statement_block) @body)
-        ])) @definition.function
-])
+; const f = () => {} / let g = function () {} / var h = function* () {}, at any
+; depth (a named function is a definition wherever it is). Only the first name
+; of `var a = function () {}, b = ...` is listed: declarations of several names
+; are mostly minified code, where listing every name multiplies the cost.
+(lexical_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: [
+      (arrow_function
+        body: (_) @body)
+      (function_expression
+        body: (statement_block) @body)
+      (generator_function
+        body: (statement_block) @body)
+    ])) @definition.function
 
-; Components wrapped in memo/forwardRef: `const Item = memo((props) => ...)`.
+(variable_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: [
+      (arrow_function
+        body: (_) @body)
+      (function_expression
+        body: (statement_block) @body)
+      (generator_function
+        body: (statement_block) @body)
+    ])) @definition.function
+
+; Components wrapped in memo/forwardRef: `const Item = memo((props) => ...)`,
+; `const Input = forwardRef<HTMLInputElement, Props>(...)`.
 ((lexical_declaration
   .
   (variable_declarator
     name: (identifier) @name
     value: (call_expression
-      function: [
-        (identifier)
-        (member_expression)
-      ] @_wrapper
-      arguments: (arguments
-        .
-        [
-          (arrow_function
-            body: (_) @body)
-          (function_expression
-            body: (statement_block) @body)
-        ])))) @definition.function
+      function: (_) @_wrapper
+      arguments: (arguments) @body))) @definition.function
   (#match? @_wrapper "^(React\\.)?(memo|forwardRef)$"))
 
-; module.exports.f = function () {} / exports.g = () => {} /
-; Foo.prototype.bar = function () {} / this.onClick = () => {}, at any depth
+; exports.f = function () {} / Foo.prototype.bar = () => {} / this.onClick =
+; function () {} / handlers["text/html"] = function () {}, at any depth
 ; (`this.x = function` in an old-style constructor defines a method). Named by
 ; the left side, or by the function's own name when it has one
-; (`module.exports = function archy() {}` is `archy`).
+; (`module.exports = function archy() {}` is `archy`). Computed keys (`t[k] =`)
+; are not definitions.
 (expression_statement
   (assignment_expression
     left: [
       (identifier)
-      (member_expression
-        property: (property_identifier))
+      (member_expression)
+      (subscript_expression
+        index: (string))
     ] @name
     right: [
       (arrow_function
@@ -114,19 +112,6 @@
         body: (statement_block) @body)
     ])) @definition.function
 
-; handlers["text/html"] = function () {} at module level (inside functions such
-; keys are computed at run time).
-(program
-  (expression_statement
-    (assignment_expression
-      left: (subscript_expression) @name
-      right: [
-        (arrow_function
-          body: (_) @body)
-        (function_expression
-          body: (statement_block) @body)
-      ])) @definition.function)
-
 ; return function named() {} -- a factory's named result.
 (return_statement
   (function_expression
@@ -134,17 +119,16 @@
     body: (statement_block) @body) @definition.function)
 
 ; Foo.prototype.alias = Foo.prototype.other / Codec.prototype.encoder = Encoder
-; at module level define methods by reference.
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: (member_expression
-          property: (property_identifier) @_prototype)) @name
-      right: [
-        (identifier)
-        (member_expression)
-      ])) @definition.method
+; define methods by reference.
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression
+        property: (property_identifier) @_prototype)) @name
+    right: [
+      (identifier)
+      (member_expression)
+    ])) @definition.method
   (#eq? @_prototype "prototype"))
 
 ; ------------------------------------------------------------------ classes
@@ -175,18 +159,19 @@
       body: (class_body) @body))) @definition.class
 
 ; const Foo = class {} / const Foo = class Bar {}: named by the variable.
-([
-  (lexical_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: (class
-        body: (class_body) @body)))
-  (variable_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: (class
-        body: (class_body) @body)))
-] @definition.class)
+(lexical_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: (class
+      body: (class_body) @body))) @definition.class
+
+(variable_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: (class
+      body: (class_body) @body))) @definition.class
 
 ; Methods, getters, setters, static and #private methods;
 ; `constructor` is the constructor.
@@ -216,204 +201,193 @@
 (class_body
   (field_definition
     property: (_) @name
-    !value) @definition.field)
-
-(class_body
-  (field_definition
-    property: (_) @name
-    value: [
-      (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-      (parenthesized_expression) (regex) (string) (subscript_expression) (template_string)
-      (this) (true) (undefined) (assignment_expression) (augmented_assignment_expression)
-      (await_expression) (binary_expression) (new_expression) (ternary_expression)
-      (unary_expression) (update_expression) (yield_expression) (sequence_expression)
-      (call_expression) (jsx_element) (jsx_self_closing_element) (object) (class)
-    ]) @definition.field)
+    value: (_)? @_value) @definition.field
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\())"))
 
 ; ------------------------------------------------------- module-level objects
 
-; const api = { ... } / module.exports = { ... } / export default { ... }:
-; objects whose members are listed below.
-([
-  (program
-    [
-      (lexical_declaration
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (object) @body)
-        .)
-      (variable_declaration
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (object) @body)
-        .)
-    ] @definition.object)
-  (export_statement
-    (lexical_declaration
-      .
-      (variable_declarator
-        name: (identifier) @name
-        value: (object) @body)
-      .) @definition.object)
-  (program
-    (expression_statement
-      (assignment_expression
-        left: [
-          (identifier)
-          (member_expression)
-        ] @name
-        right: (object) @body)) @definition.object)
-])
+; const api = { ... } / var api = { ... } / module.exports = { ... } /
+; export default { ... }: objects whose members are listed below.
+(program
+  (lexical_declaration
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (object) @body)) @definition.object)
+
+(program
+  (variable_declaration
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (object) @body)) @definition.object)
+
+(export_statement
+  (lexical_declaration
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (object) @body)) @definition.object)
+
+(program
+  (expression_statement
+    (assignment_expression
+      left: (_) @name
+      right: (object) @body)) @definition.object)
 
 (export_statement
   "default" @name
   value: (object) @body) @definition.object
 
-; Members of those objects: `get() {}`, `post: function () {}`, `put: () => {}`
-; are methods, `nested: { ... }` an object, `add` (shorthand) and anything else
-; a field.
-([
-  (program
-    [
-      (lexical_declaration
-        (variable_declarator
-          value: (object
-            [
-              (method_definition
-                name: (_) @name
-                body: (statement_block) @body) @definition.method
-              (pair
-                key: (_) @name
-                value: [
-                  (function_expression
-                    body: (_) @body)
-                  (arrow_function
-                    body: (_) @body)
-                  (generator_function
-                    body: (_) @body)
-                ]) @definition.method
-              (pair
-                key: (_) @name
-                value: (object) @body) @definition.object
-              (pair
-                key: (_) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (class)
-                ]) @definition.field
-              (shorthand_property_identifier) @name @definition.field
-            ])))
-      (variable_declaration
-        (variable_declarator
-          value: (object
-            [
-              (method_definition
-                name: (_) @name
-                body: (statement_block) @body) @definition.method
-              (pair
-                key: (_) @name
-                value: [
-                  (function_expression
-                    body: (_) @body)
-                  (arrow_function
-                    body: (_) @body)
-                  (generator_function
-                    body: (_) @body)
-                ]) @definition.method
-              (pair
-                key: (_) @name
-                value: (object) @body) @definition.object
-              (pair
-                key: (_) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (class)
-                ]) @definition.field
-              (shorthand_property_identifier) @name @definition.field
-            ])))
-      (expression_statement
-        (assignment_expression
-          right: (object
-            [
-              (method_definition
-                name: (_) @name
-                body: (statement_block) @body) @definition.method
-              (pair
-                key: (_) @name
-                value: [
-                  (function_expression
-                    body: (_) @body)
-                  (arrow_function
-                    body: (_) @body)
-                  (generator_function
-                    body: (_) @body)
-                ]) @definition.method
-              (pair
-                key: (_) @name
-                value: (object) @body) @definition.object
-              (pair
-                key: (_) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (class)
-                ]) @definition.field
-              (shorthand_property_identifier) @name @definition.field
-            ])))
-    ])
-  (export_statement
-    [
-      (lexical_declaration
-        (variable_declarator
-          value: (object
-            [
-              (method_definition
-                name: (_) @name
-                body: (statement_block) @body) @definition.method
-              (pair
-                key: (_) @name
-                value: [
-                  (function_expression
-                    body: (_) @body)
-                  (arrow_function
-                    body: (_) @body)
-                  (generator_function
-                    body: (_) @body)
-                ]) @definition.method
-              (pair
-                key: (_) @name
-                value: (object) @body) @definition.object
-              (pair
-                key: (_) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (class)
-                ]) @definition.field
-              (shorthand_property_identifier) @name @definition.field
-            ])))
-      (object
+; Their members: `get() {}`, `post: function () {}`, `put: () => {}` are
+; methods, `nested: { ... }` an object, `add` (shorthand) and anything else a
+; field.
+((program
+  (lexical_declaration
+    (variable_declarator
+      value: (object
         [
+          (method_definition
+            name: (_) @name
+            body: (statement_block) @body) @definition.method
+          (pair
+            key: (_) @name
+            value: [
+              (function_expression
+                body: (_) @body)
+              (arrow_function
+                body: (_) @body)
+              (generator_function
+                body: (_) @body)
+            ]) @definition.method
+          (pair
+            key: (_) @name
+            value: (object) @body) @definition.object
+          (pair
+            key: (_) @name
+            value: (_) @_value) @definition.field
+          (shorthand_property_identifier) @name @definition.field
+        ]))))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
+
+((program
+  (variable_declaration
+    (variable_declarator
+      value: (object
+        [
+          (method_definition
+            name: (_) @name
+            body: (statement_block) @body) @definition.method
+          (pair
+            key: (_) @name
+            value: [
+              (function_expression
+                body: (_) @body)
+              (arrow_function
+                body: (_) @body)
+              (generator_function
+                body: (_) @body)
+            ]) @definition.method
+          (pair
+            key: (_) @name
+            value: (object) @body) @definition.object
+          (pair
+            key: (_) @name
+            value: (_) @_value) @definition.field
+          (shorthand_property_identifier) @name @definition.field
+        ]))))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
+
+((program
+  (expression_statement
+    (assignment_expression
+      right: (object
+        [
+          (method_definition
+            name: (_) @name
+            body: (statement_block) @body) @definition.method
+          (pair
+            key: (_) @name
+            value: [
+              (function_expression
+                body: (_) @body)
+              (arrow_function
+                body: (_) @body)
+              (generator_function
+                body: (_) @body)
+            ]) @definition.method
+          (pair
+            key: (_) @name
+            value: (object) @body) @definition.object
+          (pair
+            key: (_) @name
+            value: (_) @_value) @definition.field
+          (shorthand_property_identifier) @name @definition.field
+        ]))))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
+
+((export_statement
+  [
+    (lexical_declaration
+      (variable_declarator
+        value: (object
+          [
+            (method_definition
+              name: (_) @name
+              body: (statement_block) @body) @definition.method
+            (pair
+              key: (_) @name
+              value: [
+                (function_expression
+                  body: (_) @body)
+                (arrow_function
+                  body: (_) @body)
+                (generator_function
+                  body: (_) @body)
+              ]) @definition.method
+            (pair
+              key: (_) @name
+              value: (object) @body) @definition.object
+            (pair
+              key: (_) @name
+              value: (_) @_value) @definition.field
+            (shorthand_property_identifier) @name @definition.field
+          ])))
+    (object
+      [
+        (method_definition
+          name: (_) @name
+          body: (statement_block) @body) @definition.method
+        (pair
+          key: (_) @name
+          value: [
+            (function_expression
+              body: (_) @body)
+            (arrow_function
+              body: (_) @body)
+            (generator_function
+              body: (_) @body)
+          ]) @definition.method
+        (pair
+          key: (_) @name
+          value: (object) @body) @definition.object
+        (pair
+          key: (_) @name
+          value: (_) @_value) @definition.field
+        (shorthand_property_identifier) @name @definition.field
+      ])
+  ])
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
+
+; One object deeper (`export const api = { users: { list() {}, limit: 10 } }`):
+; methods and fields.
+((program
+  (lexical_declaration
+    (variable_declarator
+      value: (object
+        (pair
+          value: (object
+            [
               (method_definition
                 name: (_) @name
                 body: (statement_block) @body) @definition.method
@@ -429,190 +403,108 @@
                 ]) @definition.method
               (pair
                 key: (_) @name
-                value: (object) @body) @definition.object
+                value: (_) @_value) @definition.field
+              (shorthand_property_identifier) @name @definition.field
+            ]))))))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
+
+((export_statement
+  (lexical_declaration
+    (variable_declarator
+      value: (object
+        (pair
+          value: (object
+            [
+              (method_definition
+                name: (_) @name
+                body: (statement_block) @body) @definition.method
               (pair
                 key: (_) @name
                 value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (class)
-                ]) @definition.field
+                  (function_expression
+                    body: (_) @body)
+                  (arrow_function
+                    body: (_) @body)
+                  (generator_function
+                    body: (_) @body)
+                ]) @definition.method
+              (pair
+                key: (_) @name
+                value: (_) @_value) @definition.field
               (shorthand_property_identifier) @name @definition.field
-            ])
-    ])
-])
-
-; Methods of objects nested one level (`const api = { users: { list() {} } }`).
-([
-  (program (lexical_declaration (variable_declarator value: (object (pair value: (object
-    (method_definition name: (_) @name body: (statement_block) @body) @definition.method))))))
-  (export_statement (lexical_declaration (variable_declarator value: (object (pair value: (object
-    (method_definition name: (_) @name body: (statement_block) @body) @definition.method))))))
-  (program (lexical_declaration (variable_declarator value: (object (pair value: (object
-    (pair key: (_) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body)]) @definition.method))))))
-  (export_statement (lexical_declaration (variable_declarator value: (object (pair value: (object
-    (pair key: (_) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body)]) @definition.method))))))
-])
+            ]))))))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
 
 ; ------------------------------------------------------- module-level names
 
-; Other module-level names whose value is a plain value
-; (functions, classes and objects have the patterns above), listed by node type:
-; `const` declares a constant, `let` and `var` a variable, as tsserver reports
-; them. Only the first name of `let a = 1, b = 2` is listed.
-([
-  (program
-    (lexical_declaration
-      kind: "const"
-      .
-      [
-          (variable_declarator
-            name: (identifier) @name
-            !value)
-          (variable_declarator
-            name: (identifier) @name
-            value: [
-              (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-              (parenthesized_expression) (regex) (string) (subscript_expression)
-              (template_string) (this) (true) (undefined) (assignment_expression)
-              (augmented_assignment_expression) (await_expression) (binary_expression)
-              (new_expression) (ternary_expression) (unary_expression) (update_expression)
-              (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-              (jsx_self_closing_element)
-            ] @_value)
-        ]) @definition.constant)
-  (export_statement
-    (lexical_declaration
-      kind: "const"
-      .
-      [
-          (variable_declarator
-            name: (identifier) @name
-            !value)
-          (variable_declarator
-            name: (identifier) @name
-            value: [
-              (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-              (parenthesized_expression) (regex) (string) (subscript_expression)
-              (template_string) (this) (true) (undefined) (assignment_expression)
-              (augmented_assignment_expression) (await_expression) (binary_expression)
-              (new_expression) (ternary_expression) (unary_expression) (update_expression)
-              (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-              (jsx_self_closing_element)
-            ] @_value)
-        ]) @definition.constant)
-]
-(#not-match? @_value "^(require\\s*\\(|(React\\.)?(memo|forwardRef)\\s*\\()"))
+; Other module-level names whose value is not a function,
+; class, object or `require(...)` (those have patterns of their own): `const`
+; declares a constant, `let` and `var` a variable, as tsserver reports them.
+; Only the first name of `let a = 1, b = 2` is listed (see functions above).
+((program
+  (lexical_declaration
+    kind: "const"
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.constant)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
 
-([
-  (program
-    [
-      (lexical_declaration
-        kind: "let"
-        .
-        [
-            (variable_declarator
-              name: (identifier) @name
-              !value)
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                (parenthesized_expression) (regex) (string) (subscript_expression)
-                (template_string) (this) (true) (undefined) (assignment_expression)
-                (augmented_assignment_expression) (await_expression) (binary_expression)
-                (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                (jsx_self_closing_element)
-              ] @_value)
-          ])
-      (variable_declaration
-        .
-        [
-            (variable_declarator
-              name: (identifier) @name
-              !value)
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                (parenthesized_expression) (regex) (string) (subscript_expression)
-                (template_string) (this) (true) (undefined) (assignment_expression)
-                (augmented_assignment_expression) (await_expression) (binary_expression)
-                (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                (jsx_self_closing_element)
-              ] @_value)
-          ])
-    ] @definition.variable)
-  (export_statement
-    [
-      (lexical_declaration
-        kind: "let"
-        .
-        [
-            (variable_declarator
-              name: (identifier) @name
-              !value)
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                (parenthesized_expression) (regex) (string) (subscript_expression)
-                (template_string) (this) (true) (undefined) (assignment_expression)
-                (augmented_assignment_expression) (await_expression) (binary_expression)
-                (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                (jsx_self_closing_element)
-              ] @_value)
-          ])
-      (variable_declaration
-        .
-        [
-            (variable_declarator
-              name: (identifier) @name
-              !value)
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                (parenthesized_expression) (regex) (string) (subscript_expression)
-                (template_string) (this) (true) (undefined) (assignment_expression)
-                (augmented_assignment_expression) (await_expression) (binary_expression)
-                (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                (jsx_self_closing_element)
-              ] @_value)
-          ])
-    ] @definition.variable)
-]
-(#not-match? @_value "^(require\\s*\\(|(React\\.)?(memo|forwardRef)\\s*\\()"))
+((export_statement
+  (lexical_declaration
+    kind: "const"
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.constant)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
 
-; exports.version = "1.0" / module.exports.LIMIT = 3 at module level.
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: [
-          (identifier) @_exports
-          (member_expression
-            object: (identifier)
-            property: (property_identifier) @_exports)
-        ]) @name
-      right: [
-        (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-        (parenthesized_expression) (regex) (string) (subscript_expression)
-        (template_string) (this) (true) (undefined) (assignment_expression)
-        (augmented_assignment_expression) (await_expression) (binary_expression)
-        (new_expression) (ternary_expression) (unary_expression) (update_expression)
-        (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-        (jsx_self_closing_element)
-      ])) @definition.field
-  (#eq? @_exports "exports"))
+((program
+  (lexical_declaration
+    kind: "let"
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.variable)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+((export_statement
+  (lexical_declaration
+    kind: "let"
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.variable)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+((program
+  (variable_declaration
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.variable)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+((export_statement
+  (variable_declaration
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.variable)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+; exports.version = "1.0" / module.exports.LIMIT = 3.
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: [
+        (identifier) @_exports
+        (member_expression
+          property: (property_identifier) @_exports)
+      ]) @name
+    right: (_) @_value)) @definition.field
+  (#eq? @_exports "exports")
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
 
 ; ------------------------------------------------------------------ imports
 
@@ -622,30 +514,31 @@
 (export_statement
   source: (_)) @import
 
-; const x = require("x") / const { a } = require("x") / require("x").y /
-; require("x") at module level.
-(program
-  [
-    (lexical_declaration
-      (variable_declarator
-        value: [
-          (call_expression
-            function: (identifier) @_require)
-          (member_expression
-            object: (call_expression
-              function: (identifier) @_require))
-        ]))
-    (variable_declaration
-      (variable_declarator
-        value: [
-          (call_expression
-            function: (identifier) @_require)
-          (member_expression
-            object: (call_expression
-              function: (identifier) @_require))
-        ]))
-    (expression_statement
+; const x = require("x") / const { a } = require("x") / var y = require("x").y /
+; require("x");
+((lexical_declaration
+  (variable_declarator
+    value: [
       (call_expression
-        function: (identifier) @_require))
-  ] @import
+        function: (identifier) @_require)
+      (member_expression
+        object: (call_expression
+          function: (identifier) @_require))
+    ])) @import
+  (#eq? @_require "require"))
+
+((variable_declaration
+  (variable_declarator
+    value: [
+      (call_expression
+        function: (identifier) @_require)
+      (member_expression
+        object: (call_expression
+          function: (identifier) @_require))
+    ])) @import
+  (#eq? @_require "require"))
+
+((expression_statement
+  (call_expression
+    function: (identifier) @_require)) @import
   (#eq? @_require "require"))

@@ -1,10 +1,12 @@
 ; Lua outline. Vocabulary: queries/README.md.
 ; Names keep their table path (`M.f`, `M:method`) as lua-language-server and
 ; ctags show them. `function M.f()` does not nest under `local M = {}`: nesting
-; follows source ranges. Only function definitions are listed inside function
-; bodies; tables and fields are listed at the top level only.
+; follows source ranges. Function definitions are listed at any depth; tables,
+; their fields and other names at the top level only (`chunk` children).
 
-; function f() / function M.f() / function a.b.c() / local function f(), at any depth.
+; ---------------------------------------------------------------- functions
+
+; function f() / function M.f() / function a.b.c() / local function f()
 (function_declaration
   name: [
     (identifier)
@@ -17,8 +19,8 @@
   name: (method_index_expression) @name
   body: (block)? @body) @definition.method
 
-; local f = function() end, at any depth. The whole `local` statement is the
-; definition, so range, signature and doc comment start at `local`.
+; local f = function() end. The whole `local` statement is the definition, so
+; range, signature and doc comment start at `local`.
 (variable_declaration
   (assignment_statement
     (variable_list
@@ -29,8 +31,10 @@
       value: (function_definition
         body: (block)? @body)))) @definition.function
 
-; f = function() end / M.f = function() end, at any depth. The parent is spelled
-; out so the inner assignment of a `local` statement is not matched twice.
+; f = function() end / M.f = function() end / M["and"] = function() end. The
+; parent is spelled out so the inner assignment of a `local` statement is not
+; matched twice. Inside functions a computed key (`t[k] = function`) is not a
+; definition; at the top level (`handlers[ms.method] = function`) it is.
 ([
   (chunk
     (assignment_statement
@@ -39,6 +43,7 @@
         name: [
           (identifier)
           (dot_index_expression)
+          (bracket_index_expression)
         ] @name)
       (expression_list
         .
@@ -51,6 +56,8 @@
         name: [
           (identifier)
           (dot_index_expression)
+          (bracket_index_expression
+            field: (string))
         ] @name)
       (expression_list
         .
@@ -58,30 +65,9 @@
           body: (block)? @body))) @definition.function)
 ])
 
-; handlers[ms.method] = function() end at top level; inside functions only
-; string keys (`M["and"] = function`): other keys are computed at run time.
-(chunk
-  (assignment_statement
-    (variable_list
-      .
-      name: (bracket_index_expression) @name)
-    (expression_list
-      .
-      value: (function_definition
-        body: (block)? @body))) @definition.function)
+; ------------------------------------------------------------------- tables
 
-(block
-  (assignment_statement
-    (variable_list
-      .
-      name: (bracket_index_expression
-        field: (string)) @name)
-    (expression_list
-      .
-      value: (function_definition
-        body: (block)? @body))) @definition.function)
-
-; vim9["ops"] = (function() ... return M end)() -- a namespace built by an
+; vim9["ops"] = (function() ... return M end)(): a namespace built by an
 ; immediately called function; its inner functions nest in it.
 (chunk
   (assignment_statement
@@ -101,9 +87,8 @@
         arguments: (arguments) .))) @definition.object)
 
 ; Top-level tables. `local M = {}` (the module-table convention) is a module;
-; any other table, or a `setmetatable(...)` object, is an object. Their fields
-; nest in them by range.
-(chunk
+; any other table, or a `setmetatable(...)` object, is an object.
+((chunk
   (variable_declaration
     (assignment_statement
       (variable_list
@@ -111,10 +96,10 @@
         name: (identifier) @name)
       (expression_list
         .
-        value: (table_constructor) @body))) @definition.module
+        value: (table_constructor) @body))) @definition.module)
   (#eq? @name "M"))
 
-(chunk
+((chunk
   (variable_declaration
     (assignment_statement
       (variable_list
@@ -125,13 +110,13 @@
         value: [
           (table_constructor) @body
           (function_call
-            name: (identifier) @_setmt
+            name: (identifier) @_setmetatable
             arguments: (arguments) @body)
-        ]))) @definition.object
+        ]))) @definition.object)
   (#not-eq? @name "M")
-  (#eq? @_setmt "setmetatable"))
+  (#eq? @_setmetatable "setmetatable"))
 
-(chunk
+((chunk
   (assignment_statement
     (variable_list
       .
@@ -144,193 +129,242 @@
       value: [
         (table_constructor) @body
         (function_call
-          name: (identifier) @_setmt
+          name: (identifier) @_setmetatable
           arguments: (arguments) @body)
-      ])) @definition.object
-  (#eq? @_setmt "setmetatable"))
+      ])) @definition.object)
+  (#eq? @_setmetatable "setmetatable"))
 
-; Named fields (`name = ...`, `["name"] = ...`) of tables assigned or returned
-; at top level: function values become methods, tables objects, anything else
+; Named fields (`name = ...`, `["name"] = ...`) of a table assigned or returned
+; at the top level: function values are methods, tables objects, anything else
 ; fields. Tables built inside function bodies are not listed.
-(chunk
+((chunk
   [
     (variable_declaration
       (assignment_statement
         (expression_list
           value: (table_constructor
-            (field
-              name: [(identifier) @name (string content: (string_content) @name)]
-              value: (function_definition body: (block)? @body)) @definition.function))))
+            [
+              (field
+                name: [
+                  (identifier) @name
+                  (string
+                    content: (string_content) @name)
+                ]
+                value: (function_definition
+                  body: (block)? @body)) @definition.function
+              (field
+                name: [
+                  (identifier) @name
+                  (string
+                    content: (string_content) @name)
+                ]
+                value: (table_constructor) @body) @definition.object
+              (field
+                name: [
+                  (identifier) @name
+                  (string
+                    content: (string_content) @name)
+                ]
+                value: (_) @_value) @definition.field
+            ]))))
     (assignment_statement
       (expression_list
         value: (table_constructor
-          (field
-              name: [(identifier) @name (string content: (string_content) @name)]
-              value: (function_definition body: (block)? @body)) @definition.function)))
+          [
+            (field
+              name: [
+                (identifier) @name
+                (string
+                  content: (string_content) @name)
+              ]
+              value: (function_definition
+                body: (block)? @body)) @definition.function
+            (field
+              name: [
+                (identifier) @name
+                (string
+                  content: (string_content) @name)
+              ]
+              value: (table_constructor) @body) @definition.object
+            (field
+              name: [
+                (identifier) @name
+                (string
+                  content: (string_content) @name)
+              ]
+              value: (_) @_value) @definition.field
+          ])))
     (return_statement
       (expression_list
         (table_constructor
-          (field
-              name: [(identifier) @name (string content: (string_content) @name)]
-              value: (function_definition body: (block)? @body)) @definition.function)))
+          [
+            (field
+              name: [
+                (identifier) @name
+                (string
+                  content: (string_content) @name)
+              ]
+              value: (function_definition
+                body: (block)? @body)) @definition.function
+            (field
+              name: [
+                (identifier) @name
+                (string
+                  content: (string_content) @name)
+              ]
+              value: (table_constructor) @body) @definition.object
+            (field
+              name: [
+                (identifier) @name
+                (string
+                  content: (string_content) @name)
+              ]
+              value: (_) @_value) @definition.field
+          ])))
   ])
-
-(chunk
-  [
-    (variable_declaration
-      (assignment_statement
-        (expression_list
-          value: (table_constructor
-            (field
-              name: [(identifier) @name (string content: (string_content) @name)]
-              value: (table_constructor) @body) @definition.object))))
-    (assignment_statement
-      (expression_list
-        value: (table_constructor
-          (field
-              name: [(identifier) @name (string content: (string_content) @name)]
-              value: (table_constructor) @body) @definition.object)))
-    (return_statement
-      (expression_list
-        (table_constructor
-          (field
-              name: [(identifier) @name (string content: (string_content) @name)]
-              value: (table_constructor) @body) @definition.object)))
-  ])
-
-(chunk
-  [
-    (variable_declaration
-      (assignment_statement
-        (expression_list
-          value: (table_constructor
-            (field
-              name: [(identifier) @name (string content: (string_content) @name)]
-              value: (_) @_value) @definition.field))))
-    (assignment_statement
-      (expression_list
-        value: (table_constructor
-          (field
-              name: [(identifier) @name (string content: (string_content) @name)]
-              value: (_) @_value) @definition.field)))
-    (return_statement
-      (expression_list
-        (table_constructor
-          (field
-              name: [(identifier) @name (string content: (string_content) @name)]
-              value: (_) @_value) @definition.field)))
-  ]
   (#not-match? @_value "^(function|\\{)"))
 
-; Functions one table deeper (`M.ops = { add = function() end }`) and
-; metamethods given to a top-level `setmetatable(M, { __index = function() end })`.
-; Functions in the options table of other calls (`callback = function() end`)
-; are anonymous callbacks, not definitions.
-(chunk
+; One table deeper (`config.keys = { toggle = "<leader>t" }`,
+; `M.ops = { add = function() end }`): functions and plain fields.
+((chunk
   [
     (variable_declaration
       (assignment_statement
         (expression_list
-          value: [
+          value: (table_constructor
+            (field
+              value: (table_constructor
+                [
+                  (field
+                    name: [(identifier) @name (string content: (string_content) @name)]
+                    value: (function_definition
+                      body: (block)? @body)) @definition.function
+                  (field
+                    name: [(identifier) @name (string content: (string_content) @name)]
+                    value: (_) @_value) @definition.field
+                ]))))))
+    (assignment_statement
+      (expression_list
+        value: (table_constructor
+          (field
+            value: (table_constructor
+              [
+                (field
+                  name: [(identifier) @name (string content: (string_content) @name)]
+                  value: (function_definition
+                    body: (block)? @body)) @definition.function
+                (field
+                  name: [(identifier) @name (string content: (string_content) @name)]
+                  value: (_) @_value) @definition.field
+              ])))))
+  ])
+  (#not-match? @_value "^(function|\\{)"))
+
+; Metamethods given to a top-level `setmetatable(M, { __index = function() end })`.
+; Functions in the options table of other calls (`callback = function() end`)
+; are anonymous callbacks, not definitions.
+((chunk
+  [
+    (variable_declaration
+      (assignment_statement
+        (expression_list
+          value: (function_call
+            name: (identifier) @_setmetatable
+            arguments: (arguments
+              (table_constructor
+                (field
+                  name: (identifier) @name
+                  value: (function_definition
+                    body: (block)? @body)) @definition.function))))))
+    (assignment_statement
+      (expression_list
+        value: (function_call
+          name: (identifier) @_setmetatable
+          arguments: (arguments
             (table_constructor
               (field
-                value: (table_constructor
-                  (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
-            (function_call
-              name: (identifier) @_setmt
-              arguments: (arguments
-                (table_constructor
-                  (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
-          ])))
-    (assignment_statement
-      (expression_list
-        value: [
-          (table_constructor
-            (field
-              value: (table_constructor
-                (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
-          (function_call
-            name: (identifier) @_setmt
-            arguments: (arguments
-              (table_constructor
-                (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
-        ]))
+                name: (identifier) @name
+                value: (function_definition
+                  body: (block)? @body)) @definition.function)))))
     (return_statement
       (expression_list
-        [
-          (table_constructor
-            (field
-              value: (table_constructor
-                (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
-          (function_call
-            name: (identifier) @_setmt
-            arguments: (arguments
-              (table_constructor
-                (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
-        ]))
+        (function_call
+          name: (identifier) @_setmetatable
+          arguments: (arguments
+            (table_constructor
+              (field
+                name: (identifier) @name
+                value: (function_definition
+                  body: (block)? @body)) @definition.function)))))
     (function_call
-      name: (identifier) @_setmt
+      name: (identifier) @_setmetatable
       arguments: (arguments
         (table_constructor
-          (field name: [(identifier) @name (string content: (string_content) @name)] value: (function_definition body: (block)? @body)) @definition.function)))
-  ]
-  (#eq? @_setmt "setmetatable"))
+          (field
+            name: (identifier) @name
+            value: (function_definition
+              body: (block)? @body)) @definition.function)))
+  ])
+  (#eq? @_setmetatable "setmetatable"))
+
+; ---------------------------------------------------------- top-level names
 
 ; Other top-level names: UPPER_CASE is a constant, anything else a variable.
-; The name is the whole name list, so `local a, b = 1, 2` is one symbol `a, b`.
-; `local x = require(...)` is an import; functions, tables and `setmetatable`
-; objects have patterns above.
-(chunk
+; Each name of `local a, b = 1, 2` is a symbol of its own (with the statement's
+; range). `local x = require(...)` is an import; functions, tables and
+; `setmetatable` objects have patterns above.
+((chunk
   (variable_declaration
     (assignment_statement
-      (variable_list) @name
+      (variable_list
+        name: (identifier) @name)
       (expression_list
         .
-        value: (_) @_value))) @definition.constant
+        value: (_) @_value))) @definition.constant)
   (#match? @name "^_*[A-Z][A-Z0-9_]*$")
   (#not-match? @_value "^(function|\\{|require\\b|setmetatable\\b)"))
 
-(chunk
+((chunk
   (variable_declaration
     (assignment_statement
-      (variable_list) @name
+      (variable_list
+        name: (identifier) @name)
       (expression_list
         .
-        value: (_) @_value))) @definition.variable
+        value: (_) @_value))) @definition.variable)
   (#not-match? @name "^_*[A-Z][A-Z0-9_]*$")
   (#not-match? @_value "^(function|\\{|require\\b|setmetatable\\b)"))
 
-; `local x` without a value.
+; `local x` / `local a, b` without a value.
 (chunk
   (variable_declaration
-    (variable_list) @name) @definition.variable)
+    (variable_list
+      name: (identifier) @name)) @definition.variable)
 
 ; Globals: `VERSION = "1.0"`, `count = 0`.
-(chunk
+((chunk
   (assignment_statement
     (variable_list
-      .
-      name: (identifier)) @name
+      name: (identifier) @name)
     (expression_list
       .
-      value: (_) @_value)) @definition.constant
+      value: (_) @_value)) @definition.constant)
   (#match? @name "^_*[A-Z][A-Z0-9_]*$")
-  (#not-match? @_value "^(function|\\{|setmetatable\\b)"))
+  (#not-match? @_value "^(function|\\{|setmetatable\\b|\\(\\s*function\\b)"))
 
-(chunk
+((chunk
   (assignment_statement
     (variable_list
-      .
-      name: (identifier)) @name
+      name: (identifier) @name)
     (expression_list
       .
-      value: (_) @_value)) @definition.variable
+      value: (_) @_value)) @definition.variable)
   (#not-match? @name "^_*[A-Z][A-Z0-9_]*$")
-  (#not-match? @_value "^(function|\\{|setmetatable\\b)"))
+  (#not-match? @_value "^(function|\\{|setmetatable\\b|\\(\\s*function\\b)"))
 
-; Module fields set at top level (`M.version = "1.0"`). Fields of `vim`, `_G`
-; and `package` are settings of someone else's table, not definitions.
-(chunk
+; Module fields set at the top level (`M.version = "1.0"`). Fields of `vim`,
+; `_G` and `package` are settings of someone else's table, not definitions.
+((chunk
   (assignment_statement
     (variable_list
       .
@@ -338,12 +372,14 @@
         table: (identifier) @_table) @name)
     (expression_list
       .
-      value: (_) @_value)) @definition.field
+      value: (_) @_value)) @definition.field)
   (#not-any-of? @_table "vim" "_G" "package")
-  (#not-match? @_value "^(function|\\{|setmetatable\\b)"))
+  (#not-match? @_value "^(function|\\{|setmetatable\\b|\\(\\s*function\\b)"))
 
-; Imports: `local x = require("x")`, `local y = require("x").y`.
-(chunk
+; ------------------------------------------------------------------ imports
+
+; local x = require("x") / local y = require("x").y, at the top level.
+((chunk
   (variable_declaration
     (assignment_statement
       (expression_list
@@ -354,5 +390,5 @@
           (dot_index_expression
             table: (function_call
               name: (identifier) @_require))
-        ]))) @import
+        ]))) @import)
   (#eq? @_require "require"))

@@ -116,40 +116,9 @@
   (#not-match? @_value "^lambda[\\s:]"))
 
 ; The same one level into module-level `if`/`try` blocks (platform switches,
-; `try: from _c import f` / `except ImportError: f = None`).
-(module
-  [
-    (if_statement
-      [
-        consequence: (block
-          (expression_statement
-            (assignment left: (identifier) @name)) @definition.constant)
-        alternative: (elif_clause
-          consequence: (block
-            (expression_statement
-              (assignment left: (identifier) @name)) @definition.constant))
-        alternative: (else_clause
-          body: (block
-            (expression_statement
-              (assignment left: (identifier) @name)) @definition.constant))
-      ])
-    (try_statement
-      [
-        body: (block
-          (expression_statement
-            (assignment left: (identifier) @name)) @definition.constant)
-        (except_clause
-          (block
-            (expression_statement
-              (assignment left: (identifier) @name)) @definition.constant))
-        (else_clause
-          body: (block
-            (expression_statement
-              (assignment left: (identifier) @name)) @definition.constant))
-      ])
-  ]
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
-
+; `try: from _c import f` / `except ImportError: f = None`). Listed as variables
+; whatever their case: one pattern instead of two halves the cost of keeping a
+; match state alive at the module level.
 (module
   [
     (if_statement
@@ -180,8 +149,7 @@
             (expression_statement
               (assignment left: (identifier) @name)) @definition.variable))
       ])
-  ]
-  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$"))
+  ])
 
 ; `type Point = tuple[float, float]` (Python 3.12).
 (type_alias_statement

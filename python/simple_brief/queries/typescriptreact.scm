@@ -1,15 +1,18 @@
 ; TSX outline (TypeScript + JSX). Vocabulary: queries/README.md.
-; Generated together with javascript.scm, typescript.scm
-; (same patterns, per-grammar node names): change all three alike.
+; Written together with javascript.scm, typescript.scm: keep them in step.
 ;
 ; Named functions and classes are listed at any depth; variables, objects and
-; their members at module (or namespace) level only; anonymous callbacks never.
-; `export` needs no pattern of its own: the scanner widens a definition to its
-; `export_statement`. A `const`/`let`/`var` declaration of one name is the
+; their members at module level only; anonymous callbacks never. `export`
+; needs no pattern of its own: the scanner widens a definition to its
+; `export_statement`. A one-name `const`/`let`/`var` declaration is the
 ; definition itself, so `const`, `export` and the doc comment belong to it.
-; `declare ...` statements (`ambient_declaration`) are the definition for the
-; same reason; the plain patterns name their allowed parents so the declaration
-; inside an `ambient_declaration` is not listed a second time.
+;
+; Cost: patterns rooted at `program` (module level) stay alive over the whole
+; tree, and an alternation of many node types under a frequent node multiplies
+; work, so value types are told apart by a regex on the value's first tokens:
+; a value starting `async`, `function`, `x =>`, `<T,>(` or `(` (arrow
+; parameters; not an IIFE `(function` / `((`) is a function and has its own
+; pattern, as have `{` objects, `class`, `require(` and `memo(`/`forwardRef(`.
 
 ; ---------------------------------------------------------------- functions
 
@@ -23,21 +26,8 @@
   body: (statement_block) @body) @definition.function
 
 ; Overload signatures and `declare function f(): T;`.
-([
-  (program
-    (function_signature
-      name: (identifier) @name) @definition.function)
-  (statement_block
-    (function_signature
-      name: (identifier) @name) @definition.function)
-  (export_statement
-    (function_signature
-      name: (identifier) @name) @definition.function)
-])
-
-(ambient_declaration
-  (function_signature
-    name: (identifier) @name)) @definition.function
+(function_signature
+  name: (identifier) @name) @definition.function
 
 ; export default function () {} / export default () => {}: named `default`.
 (export_statement
@@ -49,68 +39,60 @@
       body: (_) @body)
   ] @definition.function)
 
-; const f = () => {} / let g = function () {} / var h = function* () {}, at
-; any depth (a named function is a definition wherever it is). In a declaration
-; of several names only the first is listed (a multi-name pattern costs more
-; than it finds: such declarations are mostly minified code).
-([
-  (lexical_declaration
-    .
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-          (arrow_function
-            body: (_) @body)
-          (function_expression
-            body: (statement_block) @body)
-          (generator_function
-            body: (statement_block) @body)
-        ])) @definition.function
-  (variable_declaration
-    .
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-          (arrow_function
-            body: (_) @body)
-          (function_expression
-            body: (statement_block) @body)
-          (generator_function
-            body: (statement_block) @body)
-        ])) @definition.function
-])
+; const f = () => {} / let g = function () {} / var h = function* () {}, at any
+; depth (a named function is a definition wherever it is). Only the first name
+; of `var a = function () {}, b = ...` is listed: declarations of several names
+; are mostly minified code, where listing every name multiplies the cost.
+(lexical_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: [
+      (arrow_function
+        body: (_) @body)
+      (function_expression
+        body: (statement_block) @body)
+      (generator_function
+        body: (statement_block) @body)
+    ])) @definition.function
 
-; Components wrapped in memo/forwardRef: `const Item = memo((props) => ...)`.
+(variable_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: [
+      (arrow_function
+        body: (_) @body)
+      (function_expression
+        body: (statement_block) @body)
+      (generator_function
+        body: (statement_block) @body)
+    ])) @definition.function
+
+; Components wrapped in memo/forwardRef: `const Item = memo((props) => ...)`,
+; `const Input = forwardRef<HTMLInputElement, Props>(...)`.
 ((lexical_declaration
   .
   (variable_declarator
     name: (identifier) @name
     value: (call_expression
-      function: [
-        (identifier)
-        (member_expression)
-      ] @_wrapper
-      arguments: (arguments
-        .
-        [
-          (arrow_function
-            body: (_) @body)
-          (function_expression
-            body: (statement_block) @body)
-        ])))) @definition.function
+      function: (_) @_wrapper
+      arguments: (arguments) @body))) @definition.function
   (#match? @_wrapper "^(React\\.)?(memo|forwardRef)$"))
 
-; module.exports.f = function () {} / exports.g = () => {} /
-; Foo.prototype.bar = function () {} / this.onClick = () => {}, at any depth
+; exports.f = function () {} / Foo.prototype.bar = () => {} / this.onClick =
+; function () {} / handlers["text/html"] = function () {}, at any depth
 ; (`this.x = function` in an old-style constructor defines a method). Named by
 ; the left side, or by the function's own name when it has one
-; (`module.exports = function archy() {}` is `archy`).
+; (`module.exports = function archy() {}` is `archy`). Computed keys (`t[k] =`)
+; are not definitions.
 (expression_statement
   (assignment_expression
     left: [
       (identifier)
-      (member_expression
-        property: (property_identifier))
+      (member_expression)
+      (subscript_expression
+        index: (string))
     ] @name
     right: [
       (arrow_function
@@ -134,19 +116,6 @@
         body: (statement_block) @body)
     ])) @definition.function
 
-; handlers["text/html"] = function () {} at module level (inside functions such
-; keys are computed at run time).
-(program
-  (expression_statement
-    (assignment_expression
-      left: (subscript_expression) @name
-      right: [
-        (arrow_function
-          body: (_) @body)
-        (function_expression
-          body: (statement_block) @body)
-      ])) @definition.function)
-
 ; return function named() {} -- a factory's named result.
 (return_statement
   (function_expression
@@ -154,65 +123,27 @@
     body: (statement_block) @body) @definition.function)
 
 ; Foo.prototype.alias = Foo.prototype.other / Codec.prototype.encoder = Encoder
-; at module level define methods by reference.
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: (member_expression
-          property: (property_identifier) @_prototype)) @name
-      right: [
-        (identifier)
-        (member_expression)
-      ])) @definition.method
+; define methods by reference.
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression
+        property: (property_identifier) @_prototype)) @name
+    right: [
+      (identifier)
+      (member_expression)
+    ])) @definition.method
   (#eq? @_prototype "prototype"))
 
 ; ------------------------------------------------------------------ classes
 
-; class / abstract class, at any depth (`declare class` below).
-([
-  (program
-    [
-      (class_declaration
-        name: (_) @name
-        body: (class_body) @body)
-      (abstract_class_declaration
-        name: (_) @name
-        body: (class_body) @body)
-    ] @definition.class)
-  (statement_block
-    [
-      (class_declaration
-        name: (_) @name
-        body: (class_body) @body)
-      (abstract_class_declaration
-        name: (_) @name
-        body: (class_body) @body)
-    ] @definition.class)
-  (export_statement
-    [
-      (class_declaration
-        name: (_) @name
-        body: (class_body) @body)
-      (abstract_class_declaration
-        name: (_) @name
-        body: (class_body) @body)
-    ] @definition.class)
-  (switch_case
-    (class_declaration
-      name: (_) @name
-      body: (class_body) @body) @definition.class)
-])
+(class_declaration
+  name: (_) @name
+  body: (class_body) @body) @definition.class
 
-(ambient_declaration
-  [
-    (class_declaration
-      name: (_) @name
-      body: (class_body) @body)
-    (abstract_class_declaration
-      name: (_) @name
-      body: (class_body) @body)
-  ]) @definition.class
+(abstract_class_declaration
+  name: (_) @name
+  body: (class_body) @body) @definition.class
 
 ; export default class extends Base {} -- named `default`.
 (export_statement
@@ -236,20 +167,21 @@
       body: (class_body) @body))) @definition.class
 
 ; const Foo = class {} / const Foo = class Bar {}: named by the variable.
-([
-  (lexical_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: (class
-        body: (class_body) @body)))
-  (variable_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: (class
-        body: (class_body) @body)))
-] @definition.class)
+(lexical_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: (class
+      body: (class_body) @body))) @definition.class
 
-; Methods, getters, setters, static and #private methods, overloads, abstract methods;
+(variable_declaration
+  .
+  (variable_declarator
+    name: (identifier) @name
+    value: (class
+      body: (class_body) @body))) @definition.class
+
+; Methods, getters, setters, static and #private methods, overload and abstract signatures;
 ; `constructor` is the constructor.
 (class_body
   (method_definition
@@ -291,113 +223,51 @@
 (class_body
   (public_field_definition
     name: (_) @name
-    !value) @definition.field)
-
-(class_body
-  (public_field_definition
-    name: (_) @name
-    value: [
-      (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-      (parenthesized_expression) (regex) (string) (subscript_expression) (template_string)
-      (this) (true) (undefined) (assignment_expression) (augmented_assignment_expression)
-      (await_expression) (binary_expression) (new_expression) (ternary_expression)
-      (unary_expression) (update_expression) (yield_expression) (sequence_expression)
-      (call_expression) (jsx_element) (jsx_self_closing_element) (as_expression)
-      (satisfies_expression) (non_null_expression) (instantiation_expression) (object)
-      (class)
-    ]) @definition.field)
+    value: (_)? @_value) @definition.field
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\())"))
 
 ; --------------------------------------------------------------- TypeScript
+; `declare ...` (`ambient_declaration`) needs no pattern of its own either: the
+; declaration inside it is the definition.
 
 ; interface Shape { ... }: property signatures are properties, method
 ; signatures methods, `new (...)` the constructor.
-([
-  (program
-    (interface_declaration
-      name: (_) @name
-      body: (interface_body) @body) @definition.interface)
-  (statement_block
-    (interface_declaration
-      name: (_) @name
-      body: (interface_body) @body) @definition.interface)
-  (export_statement
-    (interface_declaration
-      name: (_) @name
-      body: (interface_body) @body) @definition.interface)
-])
+(interface_declaration
+  name: (_) @name
+  body: (interface_body) @body) @definition.interface
 
-(ambient_declaration
-  (interface_declaration
-    name: (_) @name
-    body: (interface_body) @body)) @definition.interface
+(interface_body
+  (property_signature
+    name: (_) @name) @definition.property)
 
-; type Pair<T> = [T, T] / type Props = { ... } (an object type folds and lists
-; its members like an interface).
-([
-  (program
-    (type_alias_declaration
-      name: (_) @name
-      value: (object_type)? @body) @definition.type)
-  (statement_block
-    (type_alias_declaration
-      name: (_) @name
-      value: (object_type)? @body) @definition.type)
-  (export_statement
-    (type_alias_declaration
-      name: (_) @name
-      value: (object_type)? @body) @definition.type)
-])
-
-(ambient_declaration
-  (type_alias_declaration
-    name: (_) @name
-    value: (object_type)? @body)) @definition.type
-
-; Members of interfaces and of object types that are a type alias's value.
-([
-  (interface_body
-    (property_signature
-      name: (_) @name) @definition.property)
-  (type_alias_declaration
-    value: (object_type
-      (property_signature
-        name: (_) @name) @definition.property))
-])
-
-([
-  (interface_body
-    (method_signature
-      name: (_) @name) @definition.method)
-  (type_alias_declaration
-    value: (object_type
-      (method_signature
-        name: (_) @name) @definition.method))
-])
+(interface_body
+  (method_signature
+    name: (_) @name) @definition.method)
 
 (interface_body
   (construct_signature
     "new" @name) @definition.constructor)
 
-; enum Color { Red, Green = "g" } / const enum: members are enum members.
-([
-  (program
-    (enum_declaration
-      name: (_) @name
-      body: (enum_body) @body) @definition.enum)
-  (statement_block
-    (enum_declaration
-      name: (_) @name
-      body: (enum_body) @body) @definition.enum)
-  (export_statement
-    (enum_declaration
-      name: (_) @name
-      body: (enum_body) @body) @definition.enum)
-])
+; type Pair<T> = [T, T] / type Props = { ... } (an object type folds and lists
+; its members like an interface).
+(type_alias_declaration
+  name: (_) @name
+  value: (object_type)? @body) @definition.type
 
-(ambient_declaration
-  (enum_declaration
-    name: (_) @name
-    body: (enum_body) @body)) @definition.enum
+(type_alias_declaration
+  value: (object_type
+    (property_signature
+      name: (_) @name) @definition.property))
+
+(type_alias_declaration
+  value: (object_type
+    (method_signature
+      name: (_) @name) @definition.method))
+
+; enum Color { Red, Green = "g" } / const enum: members are enum members.
+(enum_declaration
+  name: (_) @name
+  body: (enum_body) @body) @definition.enum
 
 (enum_body
   [
@@ -407,8 +277,9 @@
       name: (_) @name) @definition.enum_member
   ])
 
-; namespace A.B { ... } (a statement of its own, so the statement is the
-; definition), export namespace, declare namespace / module "x" / global.
+; namespace A.B { ... } is an expression statement of its own: the statement is
+; the definition (so its doc comment is found). export namespace, declare
+; namespace, declare module "x", declare global.
 (expression_statement
   (internal_module
     name: (_) @name
@@ -422,12 +293,11 @@
 (ambient_declaration
   (internal_module
     name: (_) @name
-    body: (statement_block) @body)) @definition.namespace
+    body: (statement_block) @body) @definition.namespace)
 
-(ambient_declaration
-  (module
-    name: (_) @name
-    body: (statement_block)? @body)) @definition.module
+(module
+  name: (_) @name
+  body: (statement_block)? @body) @definition.module
 
 (ambient_declaration
   "global" @name
@@ -439,7 +309,7 @@
     kind: "const"
     .
     (variable_declarator
-      name: (identifier) @name))) @definition.constant
+      name: (identifier) @name)) @definition.constant)
 
 (ambient_declaration
   [
@@ -452,196 +322,192 @@
       .
       (variable_declarator
         name: (identifier) @name))
-  ]) @definition.variable
+  ] @definition.variable)
 
 ; ------------------------------------------------------- module-level objects
 
-; const api = { ... } / module.exports = { ... } / export default { ... }:
-; objects whose members are listed below.
-([
-  (program
-    [
-      (lexical_declaration
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (object) @body)
-        .)
-      (variable_declaration
-        .
-        (variable_declarator
-          name: (identifier) @name
-          value: (object) @body)
-        .)
-    ] @definition.object)
-  (export_statement
-    (lexical_declaration
-      .
-      (variable_declarator
-        name: (identifier) @name
-        value: (object) @body)
-      .) @definition.object)
-  (program
-    (expression_statement
-      (assignment_expression
-        left: [
-          (identifier)
-          (member_expression)
-        ] @name
-        right: (object) @body)) @definition.object)
-])
+; const api = { ... } / var api = { ... } / module.exports = { ... } /
+; export default { ... }: objects whose members are listed below.
+(program
+  (lexical_declaration
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (object) @body)) @definition.object)
+
+(program
+  (variable_declaration
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (object) @body)) @definition.object)
+
+(export_statement
+  (lexical_declaration
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (object) @body)) @definition.object)
+
+(program
+  (expression_statement
+    (assignment_expression
+      left: (_) @name
+      right: (object) @body)) @definition.object)
 
 (export_statement
   "default" @name
   value: (object) @body) @definition.object
 
-; Members of those objects: `get() {}`, `post: function () {}`, `put: () => {}`
-; are methods, `nested: { ... }` an object, `add` (shorthand) and anything else
-; a field.
-([
-  (program
-    [
-      (lexical_declaration
-        (variable_declarator
-          value: (object
-            [
-              (method_definition
-                name: (_) @name
-                body: (statement_block) @body) @definition.method
-              (pair
-                key: (_) @name
-                value: [
-                  (function_expression
-                    body: (_) @body)
-                  (arrow_function
-                    body: (_) @body)
-                  (generator_function
-                    body: (_) @body)
-                ]) @definition.method
-              (pair
-                key: (_) @name
-                value: (object) @body) @definition.object
-              (pair
-                key: (_) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                  (non_null_expression) (instantiation_expression) (class)
-                ]) @definition.field
-              (shorthand_property_identifier) @name @definition.field
-            ])))
-      (variable_declaration
-        (variable_declarator
-          value: (object
-            [
-              (method_definition
-                name: (_) @name
-                body: (statement_block) @body) @definition.method
-              (pair
-                key: (_) @name
-                value: [
-                  (function_expression
-                    body: (_) @body)
-                  (arrow_function
-                    body: (_) @body)
-                  (generator_function
-                    body: (_) @body)
-                ]) @definition.method
-              (pair
-                key: (_) @name
-                value: (object) @body) @definition.object
-              (pair
-                key: (_) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                  (non_null_expression) (instantiation_expression) (class)
-                ]) @definition.field
-              (shorthand_property_identifier) @name @definition.field
-            ])))
-      (expression_statement
-        (assignment_expression
-          right: (object
-            [
-              (method_definition
-                name: (_) @name
-                body: (statement_block) @body) @definition.method
-              (pair
-                key: (_) @name
-                value: [
-                  (function_expression
-                    body: (_) @body)
-                  (arrow_function
-                    body: (_) @body)
-                  (generator_function
-                    body: (_) @body)
-                ]) @definition.method
-              (pair
-                key: (_) @name
-                value: (object) @body) @definition.object
-              (pair
-                key: (_) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                  (non_null_expression) (instantiation_expression) (class)
-                ]) @definition.field
-              (shorthand_property_identifier) @name @definition.field
-            ])))
-    ])
-  (export_statement
-    [
-      (lexical_declaration
-        (variable_declarator
-          value: (object
-            [
-              (method_definition
-                name: (_) @name
-                body: (statement_block) @body) @definition.method
-              (pair
-                key: (_) @name
-                value: [
-                  (function_expression
-                    body: (_) @body)
-                  (arrow_function
-                    body: (_) @body)
-                  (generator_function
-                    body: (_) @body)
-                ]) @definition.method
-              (pair
-                key: (_) @name
-                value: (object) @body) @definition.object
-              (pair
-                key: (_) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                  (non_null_expression) (instantiation_expression) (class)
-                ]) @definition.field
-              (shorthand_property_identifier) @name @definition.field
-            ])))
-      (object
+; Their members: `get() {}`, `post: function () {}`, `put: () => {}` are
+; methods, `nested: { ... }` an object, `add` (shorthand) and anything else a
+; field.
+((program
+  (lexical_declaration
+    (variable_declarator
+      value: (object
         [
+          (method_definition
+            name: (_) @name
+            body: (statement_block) @body) @definition.method
+          (pair
+            key: (_) @name
+            value: [
+              (function_expression
+                body: (_) @body)
+              (arrow_function
+                body: (_) @body)
+              (generator_function
+                body: (_) @body)
+            ]) @definition.method
+          (pair
+            key: (_) @name
+            value: (object) @body) @definition.object
+          (pair
+            key: (_) @name
+            value: (_) @_value) @definition.field
+          (shorthand_property_identifier) @name @definition.field
+        ]))))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
+
+((program
+  (variable_declaration
+    (variable_declarator
+      value: (object
+        [
+          (method_definition
+            name: (_) @name
+            body: (statement_block) @body) @definition.method
+          (pair
+            key: (_) @name
+            value: [
+              (function_expression
+                body: (_) @body)
+              (arrow_function
+                body: (_) @body)
+              (generator_function
+                body: (_) @body)
+            ]) @definition.method
+          (pair
+            key: (_) @name
+            value: (object) @body) @definition.object
+          (pair
+            key: (_) @name
+            value: (_) @_value) @definition.field
+          (shorthand_property_identifier) @name @definition.field
+        ]))))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
+
+((program
+  (expression_statement
+    (assignment_expression
+      right: (object
+        [
+          (method_definition
+            name: (_) @name
+            body: (statement_block) @body) @definition.method
+          (pair
+            key: (_) @name
+            value: [
+              (function_expression
+                body: (_) @body)
+              (arrow_function
+                body: (_) @body)
+              (generator_function
+                body: (_) @body)
+            ]) @definition.method
+          (pair
+            key: (_) @name
+            value: (object) @body) @definition.object
+          (pair
+            key: (_) @name
+            value: (_) @_value) @definition.field
+          (shorthand_property_identifier) @name @definition.field
+        ]))))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
+
+((export_statement
+  [
+    (lexical_declaration
+      (variable_declarator
+        value: (object
+          [
+            (method_definition
+              name: (_) @name
+              body: (statement_block) @body) @definition.method
+            (pair
+              key: (_) @name
+              value: [
+                (function_expression
+                  body: (_) @body)
+                (arrow_function
+                  body: (_) @body)
+                (generator_function
+                  body: (_) @body)
+              ]) @definition.method
+            (pair
+              key: (_) @name
+              value: (object) @body) @definition.object
+            (pair
+              key: (_) @name
+              value: (_) @_value) @definition.field
+            (shorthand_property_identifier) @name @definition.field
+          ])))
+    (object
+      [
+        (method_definition
+          name: (_) @name
+          body: (statement_block) @body) @definition.method
+        (pair
+          key: (_) @name
+          value: [
+            (function_expression
+              body: (_) @body)
+            (arrow_function
+              body: (_) @body)
+            (generator_function
+              body: (_) @body)
+          ]) @definition.method
+        (pair
+          key: (_) @name
+          value: (object) @body) @definition.object
+        (pair
+          key: (_) @name
+          value: (_) @_value) @definition.field
+        (shorthand_property_identifier) @name @definition.field
+      ])
+  ])
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
+
+; One object deeper (`export const api = { users: { list() {}, limit: 10 } }`):
+; methods and fields.
+((program
+  (lexical_declaration
+    (variable_declarator
+      value: (object
+        (pair
+          value: (object
+            [
               (method_definition
                 name: (_) @name
                 body: (statement_block) @body) @definition.method
@@ -657,330 +523,137 @@
                 ]) @definition.method
               (pair
                 key: (_) @name
-                value: (object) @body) @definition.object
+                value: (_) @_value) @definition.field
+              (shorthand_property_identifier) @name @definition.field
+            ]))))))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
+
+((export_statement
+  (lexical_declaration
+    (variable_declarator
+      value: (object
+        (pair
+          value: (object
+            [
+              (method_definition
+                name: (_) @name
+                body: (statement_block) @body) @definition.method
               (pair
                 key: (_) @name
                 value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                  (non_null_expression) (instantiation_expression) (class)
-                ]) @definition.field
+                  (function_expression
+                    body: (_) @body)
+                  (arrow_function
+                    body: (_) @body)
+                  (generator_function
+                    body: (_) @body)
+                ]) @definition.method
+              (pair
+                key: (_) @name
+                value: (_) @_value) @definition.field
               (shorthand_property_identifier) @name @definition.field
-            ])
-    ])
-])
-
-; Methods of objects nested one level (`const api = { users: { list() {} } }`).
-([
-  (program (lexical_declaration (variable_declarator value: (object (pair value: (object
-    (method_definition name: (_) @name body: (statement_block) @body) @definition.method))))))
-  (export_statement (lexical_declaration (variable_declarator value: (object (pair value: (object
-    (method_definition name: (_) @name body: (statement_block) @body) @definition.method))))))
-  (program (lexical_declaration (variable_declarator value: (object (pair value: (object
-    (pair key: (_) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body)]) @definition.method))))))
-  (export_statement (lexical_declaration (variable_declarator value: (object (pair value: (object
-    (pair key: (_) @name value: [(function_expression body: (_) @body) (arrow_function body: (_) @body)]) @definition.method))))))
-])
+            ]))))))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{)"))
 
 ; ------------------------------------------------------- module-level names
 
-; Other module-level (and namespace-level) names whose value is a plain value
-; (functions, classes and objects have the patterns above), listed by node type:
-; `const` declares a constant, `let` and `var` a variable, as tsserver reports
-; them. Only the first name of `let a = 1, b = 2` is listed.
-([
-  (program
+; Other module-level and namespace-level names whose value is not a function,
+; class, object or `require(...)` (those have patterns of their own): `const`
+; declares a constant, `let` and `var` a variable, as tsserver reports them.
+; Only the first name of `let a = 1, b = 2` is listed (see functions above).
+((program
+  (lexical_declaration
+    kind: "const"
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.constant)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+((export_statement
+  (lexical_declaration
+    kind: "const"
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.constant)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+((internal_module
+  body: (statement_block
     (lexical_declaration
       kind: "const"
       .
-      [
-          (variable_declarator
-            name: (identifier) @name
-            !value)
-          (variable_declarator
-            name: (identifier) @name
-            value: [
-              (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-              (parenthesized_expression) (regex) (string) (subscript_expression)
-              (template_string) (this) (true) (undefined) (assignment_expression)
-              (augmented_assignment_expression) (await_expression) (binary_expression)
-              (new_expression) (ternary_expression) (unary_expression) (update_expression)
-              (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-              (jsx_self_closing_element) (as_expression) (satisfies_expression)
-              (non_null_expression) (instantiation_expression)
-            ] @_value)
-        ]) @definition.constant)
-  (export_statement
+      (variable_declarator
+        name: (identifier) @name
+        value: (_)? @_value)) @definition.constant))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+((program
+  (lexical_declaration
+    kind: "let"
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.variable)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+((export_statement
+  (lexical_declaration
+    kind: "let"
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.variable)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+((internal_module
+  body: (statement_block
     (lexical_declaration
-      kind: "const"
+      kind: "let"
       .
-      [
-          (variable_declarator
-            name: (identifier) @name
-            !value)
-          (variable_declarator
-            name: (identifier) @name
-            value: [
-              (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-              (parenthesized_expression) (regex) (string) (subscript_expression)
-              (template_string) (this) (true) (undefined) (assignment_expression)
-              (augmented_assignment_expression) (await_expression) (binary_expression)
-              (new_expression) (ternary_expression) (unary_expression) (update_expression)
-              (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-              (jsx_self_closing_element) (as_expression) (satisfies_expression)
-              (non_null_expression) (instantiation_expression)
-            ] @_value)
-        ]) @definition.constant)
-  (internal_module
-    body: (statement_block
-      (lexical_declaration
-        kind: "const"
-        .
-        [
-            (variable_declarator
-              name: (identifier) @name
-              !value)
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                (parenthesized_expression) (regex) (string) (subscript_expression)
-                (template_string) (this) (true) (undefined) (assignment_expression)
-                (augmented_assignment_expression) (await_expression) (binary_expression)
-                (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                (non_null_expression) (instantiation_expression)
-              ] @_value)
-          ]) @definition.constant))
-  (internal_module
-    body: (statement_block
-      (export_statement
-        (lexical_declaration
-          kind: "const"
-          .
-          [
-              (variable_declarator
-                name: (identifier) @name
-                !value)
-              (variable_declarator
-                name: (identifier) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                  (non_null_expression) (instantiation_expression)
-                ] @_value)
-            ]) @definition.constant)))
-]
-(#not-match? @_value "^(require\\s*\\(|(React\\.)?(memo|forwardRef)\\s*\\()"))
+      (variable_declarator
+        name: (identifier) @name
+        value: (_)? @_value)) @definition.variable))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
 
-([
-  (program
-    [
-      (lexical_declaration
-        kind: "let"
-        .
-        [
-            (variable_declarator
-              name: (identifier) @name
-              !value)
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                (parenthesized_expression) (regex) (string) (subscript_expression)
-                (template_string) (this) (true) (undefined) (assignment_expression)
-                (augmented_assignment_expression) (await_expression) (binary_expression)
-                (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                (non_null_expression) (instantiation_expression)
-              ] @_value)
-          ])
-      (variable_declaration
-        .
-        [
-            (variable_declarator
-              name: (identifier) @name
-              !value)
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                (parenthesized_expression) (regex) (string) (subscript_expression)
-                (template_string) (this) (true) (undefined) (assignment_expression)
-                (augmented_assignment_expression) (await_expression) (binary_expression)
-                (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                (non_null_expression) (instantiation_expression)
-              ] @_value)
-          ])
-    ] @definition.variable)
-  (export_statement
-    [
-      (lexical_declaration
-        kind: "let"
-        .
-        [
-            (variable_declarator
-              name: (identifier) @name
-              !value)
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                (parenthesized_expression) (regex) (string) (subscript_expression)
-                (template_string) (this) (true) (undefined) (assignment_expression)
-                (augmented_assignment_expression) (await_expression) (binary_expression)
-                (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                (non_null_expression) (instantiation_expression)
-              ] @_value)
-          ])
-      (variable_declaration
-        .
-        [
-            (variable_declarator
-              name: (identifier) @name
-              !value)
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                (parenthesized_expression) (regex) (string) (subscript_expression)
-                (template_string) (this) (true) (undefined) (assignment_expression)
-                (augmented_assignment_expression) (await_expression) (binary_expression)
-                (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                (non_null_expression) (instantiation_expression)
-              ] @_value)
-          ])
-    ] @definition.variable)
-  (internal_module
-    body: (statement_block
-      [
-        (lexical_declaration
-          kind: "let"
-          .
-          [
-              (variable_declarator
-                name: (identifier) @name
-                !value)
-              (variable_declarator
-                name: (identifier) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                  (non_null_expression) (instantiation_expression)
-                ] @_value)
-            ])
-        (variable_declaration
-          .
-          [
-              (variable_declarator
-                name: (identifier) @name
-                !value)
-              (variable_declarator
-                name: (identifier) @name
-                value: [
-                  (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                  (parenthesized_expression) (regex) (string) (subscript_expression)
-                  (template_string) (this) (true) (undefined) (assignment_expression)
-                  (augmented_assignment_expression) (await_expression) (binary_expression)
-                  (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                  (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                  (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                  (non_null_expression) (instantiation_expression)
-                ] @_value)
-            ])
-      ] @definition.variable))
-  (internal_module
-    body: (statement_block
-      (export_statement
-        [
-          (lexical_declaration
-            kind: "let"
-            .
-            [
-                (variable_declarator
-                  name: (identifier) @name
-                  !value)
-                (variable_declarator
-                  name: (identifier) @name
-                  value: [
-                    (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                    (parenthesized_expression) (regex) (string) (subscript_expression)
-                    (template_string) (this) (true) (undefined) (assignment_expression)
-                    (augmented_assignment_expression) (await_expression) (binary_expression)
-                    (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                    (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                    (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                    (non_null_expression) (instantiation_expression)
-                  ] @_value)
-              ])
-          (variable_declaration
-            .
-            [
-                (variable_declarator
-                  name: (identifier) @name
-                  !value)
-                (variable_declarator
-                  name: (identifier) @name
-                  value: [
-                    (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-                    (parenthesized_expression) (regex) (string) (subscript_expression)
-                    (template_string) (this) (true) (undefined) (assignment_expression)
-                    (augmented_assignment_expression) (await_expression) (binary_expression)
-                    (new_expression) (ternary_expression) (unary_expression) (update_expression)
-                    (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-                    (jsx_self_closing_element) (as_expression) (satisfies_expression)
-                    (non_null_expression) (instantiation_expression)
-                  ] @_value)
-              ])
-        ] @definition.variable)))
-]
-(#not-match? @_value "^(require\\s*\\(|(React\\.)?(memo|forwardRef)\\s*\\()"))
+((program
+  (variable_declaration
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.variable)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
 
-; exports.version = "1.0" / module.exports.LIMIT = 3 at module level.
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: [
-          (identifier) @_exports
-          (member_expression
-            object: (identifier)
-            property: (property_identifier) @_exports)
-        ]) @name
-      right: [
-        (array) (false) (identifier) (member_expression) (meta_property) (null) (number)
-        (parenthesized_expression) (regex) (string) (subscript_expression)
-        (template_string) (this) (true) (undefined) (assignment_expression)
-        (augmented_assignment_expression) (await_expression) (binary_expression)
-        (new_expression) (ternary_expression) (unary_expression) (update_expression)
-        (yield_expression) (sequence_expression) (call_expression) (jsx_element)
-        (jsx_self_closing_element) (as_expression) (satisfies_expression)
-        (non_null_expression) (instantiation_expression)
-      ])) @definition.field
-  (#eq? @_exports "exports"))
+((export_statement
+  (variable_declaration
+    .
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value)) @definition.variable)
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+((internal_module
+  body: (statement_block
+    (variable_declaration
+      .
+      (variable_declarator
+        name: (identifier) @name
+        value: (_)? @_value)) @definition.variable))
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
+
+; exports.version = "1.0" / module.exports.LIMIT = 3.
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: [
+        (identifier) @_exports
+        (member_expression
+          property: (property_identifier) @_exports)
+      ]) @name
+    right: (_) @_value)) @definition.field
+  (#eq? @_exports "exports")
+  (#not-match? @_value "^(async\\b|function\\b|<[\\w$]+\\s*(,|extends\\b|>\\s*\\()|[\\w$]+\\s*=>|\\((?!\\s*(async\\s+)?function\\b|\\s*\\()|\\{|class\\b|require\\s*\\(|(React\\.)?(memo|forwardRef)\\b)"))
 
 ; ------------------------------------------------------------------ imports
 
@@ -990,30 +663,31 @@
 (export_statement
   source: (_)) @import
 
-; const x = require("x") / const { a } = require("x") / require("x").y /
-; require("x") at module level.
-(program
-  [
-    (lexical_declaration
-      (variable_declarator
-        value: [
-          (call_expression
-            function: (identifier) @_require)
-          (member_expression
-            object: (call_expression
-              function: (identifier) @_require))
-        ]))
-    (variable_declaration
-      (variable_declarator
-        value: [
-          (call_expression
-            function: (identifier) @_require)
-          (member_expression
-            object: (call_expression
-              function: (identifier) @_require))
-        ]))
-    (expression_statement
+; const x = require("x") / const { a } = require("x") / var y = require("x").y /
+; require("x");
+((lexical_declaration
+  (variable_declarator
+    value: [
       (call_expression
-        function: (identifier) @_require))
-  ] @import
+        function: (identifier) @_require)
+      (member_expression
+        object: (call_expression
+          function: (identifier) @_require))
+    ])) @import
+  (#eq? @_require "require"))
+
+((variable_declaration
+  (variable_declarator
+    value: [
+      (call_expression
+        function: (identifier) @_require)
+      (member_expression
+        object: (call_expression
+          function: (identifier) @_require))
+    ])) @import
+  (#eq? @_require "require"))
+
+((expression_statement
+  (call_expression
+    function: (identifier) @_require)) @import
   (#eq? @_require "require"))

@@ -264,12 +264,14 @@ def document_symbols(
     real, outline = call.workspace.outline(path, filetype)
     shown = call.workspace.display(real)
     rc: table.ReturnChildren = return_children  # type: ignore[assignment]
-    json_symbols = table.document_symbols_json(outline.symbols, rc)
+    # The editor's language servers know more (types, locals) when one is attached.
+    symbols = call.editor.symbols(real) or outline.symbols
+    json_symbols = table.document_symbols_json(symbols, rc)
     data: dict[str, Any] = {"path": shown, "format": format, "symbols": json_symbols}
     if format == "standard":
-        return ToolResult([table.render_standard(outline.symbols, rc)], data)
+        return ToolResult([table.render_standard(symbols, rc)], data)
     head = f"{shown} symbols (positions 1-based line:col)"
-    return _within_budget(call, [head + "\n" + table.render_table(outline.symbols, rc, include_hover)], data, "")
+    return _within_budget(call, [head + "\n" + table.render_table(symbols, rc, include_hover)], data, "")
 
 
 @tool(
@@ -342,6 +344,11 @@ def diagnostics(call: Call, path: str | None) -> ToolResult:
             by_file[ws.display(file)] = [_read_error(str(err))]
             continue
         by_file[ws.display(file)] = list(outline.diagnostics)
+    # The editor's own findings (every vim.diagnostic source), for files under `path`.
+    scope = ws.resolve(path) if path is not None else ws.root
+    for real, diags in call.editor.diagnostics().items():
+        if real == scope or scope in real.parents:
+            by_file.setdefault(ws.display(real), []).extend(diags)
     blocks = render_diagnostics(by_file)
     data = {
         "files": {

@@ -1,0 +1,925 @@
+"""The editor backend for a live Neovim, over its RPC socket (pynvim).
+
+`NvimBackend` answers the `EditorBackend` questions with one `exec_lua` request each:
+
+- `snapshot()`: `require('simple_brief.context').snapshot()` (lua/simple_brief/context.lua),
+  with the buffer text cached by (buffer, changedtick) so an unchanged buffer is not sent
+  again;
+- `overlays()`: the text of every modified file buffer (again only the changed ones are sent);
+- `diagnostics()`: `vim.diagnostic.get()` for every buffer and every source;
+- `symbols(path)`: `textDocument/documentSymbol` from an attached language server (not
+  simple-brief's own client unless it is the only one), or None so the engine's scanner
+  answers; `prefer='scanner'` always leaves symbols to the scanner.
+
+Every pynvim call runs on the backend's own worker thread: pynvim runs an asyncio loop of
+its own per request, which cannot run inside a caller's running event loop (an MCP
+server's), and it is not thread-safe. A call that Neovim does not answer in time returns
+empty, and calls made while it is still pending return empty at once. When Neovim goes
+away (EOF, a refused connection), the backend says so in `status()`, answers empty, and
+reconnects on a later call (throttled), clearing its caches for the new instance.
+
+`attach()` picks the backend for a workspace: `--nvim ADDR`, then `$NVIM`, then the newest
+registered instance working on the workspace (`simple_brief.registry`), else the disk;
+`AutoBackend` re-runs those rules while it has no live Neovim.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+# Imported here, on the main thread: pynvim records the thread it is imported on as the
+# main one, and installs signal handlers only there (the worker thread must not).
+import pynvim
+
+from simple_brief import registry
+from simple_brief.editor import DiskBackend, EditorBackend, Selection, Snapshot
+from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+Prefer = Literal["lsp", "scanner"]
+
+#: The name of simple-brief's own language-server client in Neovim (lua/simple_brief/lsp.lua).
+OWN_CLIENT = "simple-brief"
+
+#: The Lua side of the snapshot, shipped to Neovim when its runtimepath lacks the plugin.
+_CONTEXT_LUA = Path(__file__).resolve().parent.parent.parent / "lua" / "simple_brief" / "context.lua"
+
+# Helpers installed once per connection in `_G.simple_brief_rpc`; each call is then one
+# short `exec_lua` naming a function.
+_INSTALL_LUA = r"""
+local src = ...
+if src ~= vim.NIL and src ~= nil then
+  package.preload['simple_brief.context'] = assert(loadstring(src, '=simple_brief/context.lua'))
+end
+local have = pcall(require, 'simple_brief.context')
+local M = {}
+
+local function eol(buf)
+  local bo = vim.bo[buf]
+  return bo.eol or (bo.fixendofline and not bo.binary)
+end
+
+function M.snapshot(known, want_lines)
+  local snap = require('simple_brief.context').snapshot({ known_tick = known, lines = want_lines })
+  if snap then
+    snap.eol = eol(snap.buf)
+  end
+  return snap
+end
+
+function M.overlays(known)
+  local out = {}
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf)
+      and vim.api.nvim_get_option_value('modified', { buf = buf })
+      and vim.api.nvim_get_option_value('buftype', { buf = buf }) == ''
+    then
+      local name = vim.api.nvim_buf_get_name(buf)
+      if name ~= '' then
+        local tick = vim.api.nvim_buf_get_changedtick(buf)
+        local item = { buf = buf, path = name, tick = tick, eol = eol(buf) }
+        if known[tostring(buf)] ~= tick then
+          item.lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+        end
+        out[#out + 1] = item
+      end
+    end
+  end
+  return out
+end
+
+-- 0-based byte column -> 0-based character (code point) column.
+local function chars(line, col)
+  if col <= 0 or not line or not line:find('[\128-\255]') then
+    return col
+  end
+  local ok, idx = pcall(vim.str_utfindex, line, 'utf-32', math.min(col, #line), false)
+  return ok and idx or col
+end
+
+function M.diagnostics()
+  local by_buf, order, ns_names = {}, {}, {}
+  for _, d in ipairs(vim.diagnostic.get()) do
+    local buf = d.bufnr
+    local entry = by_buf[buf]
+    if entry == nil then
+      local name = vim.api.nvim_buf_is_valid(buf) and vim.api.nvim_buf_get_name(buf) or ''
+      entry = name ~= '' and { path = name, items = {}, loaded = vim.api.nvim_buf_is_loaded(buf) } or false
+      by_buf[buf] = entry
+      if entry then
+        order[#order + 1] = entry
+      end
+    end
+    if entry then
+      local source = d.source
+      if source == nil or source == '' then
+        local ns = d.namespace
+        if ns_names[ns] == nil then
+          local info = vim.diagnostic.get_namespace(ns)
+          ns_names[ns] = info and info.name or ''
+        end
+        source = ns_names[ns]
+      end
+      local lnum, col = d.lnum or 0, d.col or 0
+      local end_lnum, end_col = d.end_lnum or lnum, d.end_col or col
+      if entry.loaded then
+        local first = vim.api.nvim_buf_get_lines(buf, lnum, lnum + 1, false)[1]
+        col = chars(first, col)
+        if end_lnum ~= lnum then
+          first = vim.api.nvim_buf_get_lines(buf, end_lnum, end_lnum + 1, false)[1]
+        end
+        end_col = chars(first, end_col)
+      end
+      local code = d.code
+      entry.items[#entry.items + 1] = {
+        lnum, col, end_lnum, end_col, d.severity or 1, d.message or '', source,
+        code ~= nil and tostring(code) or '',
+      }
+    end
+  end
+  for _, entry in ipairs(order) do
+    entry.loaded = nil
+  end
+  return order
+end
+
+function M.symbols(path, timeout, own)
+  local buf
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      local name = vim.api.nvim_buf_get_name(b)
+      if name ~= '' and (name == path or vim.uv.fs_realpath(name) == path) then
+        buf = b
+        break
+      end
+    end
+  end
+  if not buf then
+    return { status = 'no-buffer' }
+  end
+  local clients = vim.lsp.get_clients({ bufnr = buf, method = 'textDocument/documentSymbol' })
+  table.sort(clients, function(a, b) return a.id < b.id end)
+  local chosen
+  for _, c in ipairs(clients) do
+    if c.name ~= own then
+      chosen = c
+      break
+    end
+  end
+  chosen = chosen or clients[1]
+  if not chosen then
+    return { status = 'no-client' }
+  end
+  local params = { textDocument = vim.lsp.util.make_text_document_params(buf) }
+  local resp, err = chosen:request_sync('textDocument/documentSymbol', params, timeout, buf)
+  if not resp then
+    return { status = 'error', client = chosen.name, error = tostring(err or 'no answer') }
+  end
+  if resp.err then
+    return { status = 'error', client = chosen.name, error = tostring(resp.err.message or resp.err) }
+  end
+  local result = resp.result
+  if type(result) ~= 'table' then
+    result = {}
+  end
+  local enc = chosen.offset_encoding or 'utf-16'
+  if enc ~= 'utf-32' then
+    local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+    local function fix(pos)
+      if type(pos) ~= 'table' or type(pos.character) ~= 'number' or pos.character <= 0 then
+        return
+      end
+      local line = lines[(pos.line or 0) + 1]
+      if line and line:find('[\128-\255]') then
+        local ok, byte = pcall(vim.str_byteindex, line, enc, pos.character, false)
+        if ok then
+          pos.character = vim.str_utfindex(line, 'utf-32', byte, false)
+        end
+      end
+    end
+    local function fix_range(r)
+      if type(r) == 'table' then
+        fix(r.start)
+        fix(r['end'])
+      end
+    end
+    local function walk(items)
+      for _, item in ipairs(items) do
+        fix_range(item.range)
+        fix_range(item.selectionRange)
+        if type(item.location) == 'table' then
+          fix_range(item.location.range)
+        end
+        if type(item.children) == 'table' then
+          walk(item.children)
+        end
+      end
+    end
+    walk(result)
+  end
+  return { status = 'ok', client = chosen.name, result = result }
+end
+
+_G.simple_brief_rpc = M
+return { context = have, pid = vim.fn.getpid(), servername = vim.v.servername }
+"""
+
+#: Unmodified buffers whose text stays cached (the snapshots' buffers).
+_KEEP_UNMODIFIED = 4
+
+_SNAPSHOT = "return simple_brief_rpc.snapshot(...)"
+_OVERLAYS = "return simple_brief_rpc.overlays(...)"
+_DIAGNOSTICS = "return simple_brief_rpc.diagnostics()"
+_SYMBOLS = "return simple_brief_rpc.symbols(...)"
+
+
+class _Worker:
+    """One daemon thread that runs every pynvim call of a backend, in order."""
+
+    def __init__(self, name: str) -> None:
+        self._queue: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, fn: Callable[[], T]) -> Future[T]:
+        future: Future[T] = Future()
+        self._queue.put((fn, future))
+        return future
+
+    def stop(self) -> None:
+        self._queue.put(None)
+
+    def _run(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            fn, future = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn())
+            except BaseException as exc:  # handed to the caller, who logs it
+                future.set_exception(exc)
+
+
+def _close_session(nvim: Any) -> None:
+    """Close a pynvim session, socket included.
+
+    pynvim closes its asyncio loop right after asking the transport to close, before the
+    loop has run the close: the socket would stay open until garbage collection (with a
+    ResourceWarning). Let the loop run once in between; then close as usual.
+    """
+    with contextlib.suppress(Exception):
+        events = nvim._session.loop  # pynvim's AsyncioEventLoop
+        transport = getattr(events, "_transport", None)
+        if transport is not None:
+            events._transport = None
+            transport.close()
+            events._loop.run_until_complete(asyncio.sleep(0))
+    with contextlib.suppress(Exception):
+        nvim.close()
+
+
+def _is_disconnect(exc: BaseException) -> bool:
+    """Whether an exception means the connection to Neovim is gone (not a Lua error)."""
+    if isinstance(exc, EOFError | OSError):
+        return True
+    # pynvim re-raises the loop's stored error; after EOF it may be a RuntimeError.
+    return isinstance(exc, RuntimeError) and "closed" in str(exc).lower()
+
+
+def _parse_address(address: str) -> tuple[str, str]:
+    """The pynvim transport for an address: ('tcp', 'host:port') or ('socket', path or pipe)."""
+    if "/" not in address and "\\" not in address:
+        host, sep, port = address.rpartition(":")
+        if sep and host and port.isdigit():
+            return "tcp", address
+    return "socket", address
+
+
+class NvimBackend:
+    """`EditorBackend` over a Neovim RPC address (Unix socket path, named pipe or host:port).
+
+    Args:
+        address: Neovim's `v:servername` (or any `--listen` address).
+        prefer: 'lsp' to take document symbols from attached language servers when they
+            have them; 'scanner' to always leave symbols to the engine's scanner.
+        lsp_timeout_ms: how long a documentSymbol request may take in Neovim.
+        call_timeout: seconds a call waits for Neovim before answering empty.
+        retry_interval: seconds between reconnection attempts while disconnected.
+        origin: how the address was found (`--nvim`, `$NVIM`, `registry`), for `status()`.
+
+    Raises:
+        ValueError: `prefer` is neither 'lsp' nor 'scanner'.
+    """
+
+    name = "nvim"
+
+    def __init__(
+        self,
+        address: str,
+        *,
+        prefer: Prefer = "lsp",
+        lsp_timeout_ms: int = 500,
+        call_timeout: float = 2.0,
+        retry_interval: float = 1.0,
+        origin: str = "explicit",
+    ) -> None:
+        if prefer not in ("lsp", "scanner"):
+            raise ValueError(f"prefer must be 'lsp' or 'scanner', not {prefer!r}")
+        self.address = address
+        self.prefer: Prefer = prefer
+        self.lsp_timeout_ms = lsp_timeout_ms
+        self.call_timeout = call_timeout
+        self.retry_interval = retry_interval
+        self.origin = origin
+        #: Buffer text received per buffer: bufnr -> (changedtick, text).
+        self._texts: dict[int, tuple[int, str]] = {}
+        #: Editor buffer names -> resolved paths.
+        self._paths: dict[str, Path] = {}
+        #: How many buffers' lines Neovim sent (the cache's misses), for tests and status.
+        self.lines_received = 0
+        self._nvim: Any = None
+        self._pid: int | None = None
+        self._servername = ""
+        self._state = "not connected"
+        self._error: str | None = None
+        self._symbols_note: str | None = None
+        #: The language server that gave the last document symbols.
+        self.symbols_client: str | None = None
+        self._last_attempt = -float("inf")
+        self._connected_at: float | None = None
+        self._pending: Future[Any] | None = None
+        self._lock = threading.Lock()
+        self._worker: _Worker | None = None
+
+    # --- public API --------------------------------------------------------------------
+
+    @classmethod
+    def connect(cls, address: str, **options: Any) -> NvimBackend:
+        """A backend for `address`, connected now when Neovim answers there.
+
+        Args:
+            address: Unix socket path, named pipe or `host:port`.
+            **options: the constructor's keyword arguments.
+
+        Returns:
+            The backend; check `connected` (it keeps trying later when not).
+        """
+        backend = cls(address, **options)
+        backend.ensure_connected()
+        return backend
+
+    @property
+    def connected(self) -> bool:
+        """Whether the backend holds a live connection (as of its last call)."""
+        return self._nvim is not None
+
+    def ensure_connected(self) -> bool:
+        """Connect now if disconnected (ignoring the retry throttle).
+
+        Returns:
+            Whether a connection is up afterwards.
+        """
+        self._last_attempt = -float("inf")
+        return bool(self._call(lambda: True, False, "connect"))
+
+    def snapshot(self) -> Snapshot | None:
+        """The person's position now, in one request (None: no code window, or no Neovim)."""
+        return self._call(self._snapshot, None, "snapshot")
+
+    def overlays(self) -> dict[Path, str]:
+        """Unsaved text of every modified file buffer, by resolved absolute path."""
+        return self._call(self._overlays, {}, "overlays")
+
+    def diagnostics(self) -> dict[Path, list[Diagnostic]]:
+        """Every diagnostic Neovim holds (all buffers, all sources), by resolved path."""
+        return self._call(self._diagnostics, {}, "diagnostics")
+
+    def symbols(self, path: Path) -> list[Symbol] | None:
+        """Document symbols of an open buffer from its language server, or None.
+
+        None when `prefer` is 'scanner', the file is not loaded in Neovim, no language
+        server attached to it provides document symbols (no waiting then), or the request
+        failed or timed out (noted in `status()`): the engine's scanner answers instead.
+        """
+        if self.prefer == "scanner":
+            return None
+        timeout = self.call_timeout + self.lsp_timeout_ms / 1000
+        return self._call(lambda: self._symbols(Path(path)), None, "symbols", timeout)
+
+    def status(self) -> dict[str, Any]:
+        """What the backend is attached to, and whether Neovim answers."""
+        info: dict[str, Any] = {
+            "backend": self.name,
+            "address": self.address,
+            "origin": self.origin,
+            "connected": self.connected,
+            "state": self._state,
+            "prefer": self.prefer,
+        }
+        if self._pid is not None:
+            info["pid"] = self._pid
+        if self._error:
+            info["error"] = self._error
+        if self._symbols_note:
+            info["symbols_error"] = self._symbols_note
+        if self.symbols_client:
+            info["symbols_client"] = self.symbols_client
+        if not self.connected:
+            info["message"] = f"Neovim at {self.address} is not reachable ({self._state}); answering from disk"
+        return info
+
+    def close(self) -> None:
+        """Drop the connection and stop the worker thread."""
+        with self._lock:
+            worker, self._worker = self._worker, None
+        if worker is None:
+            return
+        done: Future[None] = worker.submit(self._drop)
+        with contextlib.suppress(Exception):
+            done.result(timeout=1.0)
+        worker.stop()
+        self._state = "closed"
+
+    # --- calls on the worker thread ---------------------------------------------------
+
+    def _call(self, fn: Callable[[], T], default: T, what: str, timeout: float | None = None) -> T:
+        """Run `fn` on the worker (connecting first when needed); `default` on any failure."""
+        try:
+            with self._lock:
+                pending = self._pending
+                if pending is not None and not pending.done():
+                    log.debug("nvim %s: a previous call is still waiting for Neovim", what)
+                    return default
+                if self._worker is None:
+                    self._worker = _Worker(f"simple-brief-nvim:{self.address}")
+                future = self._worker.submit(lambda: self._guarded(fn, default, what))
+                self._pending = future
+            return future.result(timeout=timeout if timeout is not None else self.call_timeout)
+        except FutureTimeout:
+            self._state = "busy"
+            self._error = f"Neovim did not answer {what} within {timeout or self.call_timeout:.1f}s"
+            log.warning("%s", self._error)
+            return default
+        except Exception as exc:  # never raise to a tool call
+            log.exception("nvim %s failed", what)
+            self._error = f"{type(exc).__name__}: {exc}"
+            return default
+
+    def _guarded(self, fn: Callable[[], T], default: T, what: str) -> T:
+        """On the worker: connect when needed, run `fn`, turn failures into `default`.
+
+        When the connection turns out to be gone, one reconnection is tried at once (a
+        Neovim restarted at the same address answers this very call); else `default`.
+        """
+        for attempt in range(2):
+            if self._nvim is None and not self._connect():
+                return default
+            try:
+                result = fn()
+            except Exception as exc:
+                if not (_is_disconnect(exc) or self._gone()):
+                    log.warning("nvim %s failed: %s", what, exc)
+                    self._error = f"{what}: {exc}"
+                    return default
+                log.info("Neovim at %s went away during %s: %s", self.address, what, exc)
+                self._drop()
+                self._state = "disconnected"
+                self._error = f"{what}: {type(exc).__name__}: {exc}"
+                if attempt == 0:
+                    continue
+                return default
+            self._state = "connected"
+            return result
+        return default
+
+    def _gone(self) -> bool:
+        """After an unclear error: whether the connection still answers."""
+        try:
+            self._nvim.api.get_mode()
+        except Exception:
+            return True
+        return False
+
+    def _connect(self) -> bool:
+        now = time.monotonic()
+        if now - self._last_attempt < self.retry_interval:
+            return False
+        self._last_attempt = now
+        kind, target = _parse_address(self.address)
+        try:
+            if kind == "tcp":
+                host, _, port = target.rpartition(":")
+                nvim = pynvim.attach("tcp", address=host, port=int(port))
+            else:
+                nvim = pynvim.attach("socket", path=target)
+        except Exception as exc:
+            self._state = "disconnected" if self._connected_at is not None else "not connected"
+            self._error = f"connect {self.address}: {type(exc).__name__}: {exc}"
+            log.debug("no Neovim at %s: %s", self.address, exc)
+            return False
+        try:
+            info = self._install(nvim)
+        except Exception as exc:
+            _close_session(nvim)
+            self._state = "disconnected"
+            self._error = f"setup {self.address}: {type(exc).__name__}: {exc}"
+            log.warning("Neovim at %s did not take the simple-brief helpers: %s", self.address, exc)
+            return False
+        self._nvim = nvim
+        self._texts.clear()
+        self._paths.clear()
+        self._pid = int(info.get("pid") or 0) or None
+        self._servername = str(info.get("servername") or "")
+        self._state = "connected"
+        self._error = None if info.get("context") else "the simple-brief Lua plugin is not loaded in that Neovim"
+        self._connected_at = time.monotonic()
+        log.info("attached to Neovim at %s (pid %s)", self.address, self._pid)
+        return True
+
+    def _install(self, nvim: Any) -> dict[str, Any]:
+        """Define the RPC helpers in this Neovim; ship context.lua when it is not on its runtimepath."""
+        info: dict[str, Any] = nvim.exec_lua(_INSTALL_LUA, None)
+        if not info.get("context") and _CONTEXT_LUA.is_file():
+            source = _CONTEXT_LUA.read_text(encoding="utf-8")
+            info = nvim.exec_lua(_INSTALL_LUA, source)
+        return info
+
+    def _drop(self) -> None:
+        nvim, self._nvim = self._nvim, None
+        self._texts.clear()
+        self._paths.clear()
+        if nvim is not None:
+            _close_session(nvim)
+
+    def _resolved(self, name: str) -> Path:
+        path = self._paths.get(name)
+        if path is None:
+            path = Path(os.path.realpath(name))
+            if len(self._paths) > 4096:
+                self._paths.clear()
+            self._paths[name] = path
+        return path
+
+    def _known_ticks(self) -> dict[str, int]:
+        return {str(buf): tick for buf, (tick, _) in self._texts.items()}
+
+    def _text(self, buf: int, tick: int, lines: list[str] | None, eol: bool) -> str | None:
+        """The buffer's text: from `lines` when sent (and cached), else the cached copy."""
+        if lines is not None:
+            self.lines_received += 1
+            text = "\n".join(lines)
+            if eol and not (len(lines) == 1 and lines[0] == ""):
+                text += "\n"
+            self._texts.pop(buf, None)  # most recent last
+            self._texts[buf] = (tick, text)
+            return text
+        cached = self._texts.get(buf)
+        if cached is not None and cached[0] == tick:
+            return cached[1]
+        return None
+
+    def _snapshot(self) -> Snapshot | None:
+        raw: dict[str, Any] | None = self._nvim.exec_lua(_SNAPSHOT, self._known_ticks(), True)
+        if not raw:
+            return None
+        buf, tick = int(raw["buf"]), int(raw["changedtick"])
+        text = self._text(buf, tick, raw.get("lines"), bool(raw.get("eol")))
+        if text is None:  # the cache lost the text between the request and now: ask again
+            self._texts.pop(buf, None)
+            raw = self._nvim.exec_lua(_SNAPSHOT, {}, True)
+            if not raw:
+                return None
+            buf, tick = int(raw["buf"]), int(raw["changedtick"])
+            text = self._text(buf, tick, raw.get("lines"), bool(raw.get("eol")))
+        selection = None
+        sel = raw.get("selection")
+        if isinstance(sel, dict):
+            selection = Selection(
+                mode=str(sel.get("mode", "v")),
+                start=(int(sel["start"]["line"]), int(sel["start"]["character"])),
+                end=(int(sel["end"]["line"]), int(sel["end"]["character"])),
+                text=str(sel.get("text", "")),
+            )
+        cursor = raw.get("cursor") or {}
+        path = str(raw.get("path") or "")
+        return Snapshot(
+            path=self._resolved(path) if path else None,
+            filetype=str(raw.get("filetype") or ""),
+            line_count=int(raw.get("line_count") or 0),
+            modified=bool(raw.get("modified")),
+            cursor=(int(cursor.get("line", 1)), int(cursor.get("character", 1))),
+            mode=str(raw.get("mode") or "n"),
+            selection=selection,
+            text=text,
+            terminal_fallback=bool(raw.get("is_terminal_fallback")),
+            extra={
+                "buf": buf,
+                "changedtick": tick,
+                "window": raw.get("window"),
+                "selection_live": bool(sel.get("live")) if isinstance(sel, dict) else False,
+                "editor_path": path,
+            },
+        )
+
+    def _overlays(self) -> dict[Path, str]:
+        items: list[dict[str, Any]] = self._nvim.exec_lua(_OVERLAYS, self._known_ticks()) or []
+        result: dict[Path, str] = {}
+        keep: set[int] = set()
+        stale: list[int] = []
+        for item in items:
+            buf, tick = int(item["buf"]), int(item["tick"])
+            text = self._text(buf, tick, item.get("lines"), bool(item.get("eol")))
+            if text is None:
+                stale.append(buf)
+                continue
+            keep.add(buf)
+            result[self._resolved(str(item["path"]))] = text
+        if stale:  # cannot happen unless the cache changed under us: fetch those again
+            for buf in stale:
+                self._texts.pop(buf, None)
+            return self._overlays()
+        # Keep the text of modified buffers, and of a few others (the latest snapshots').
+        others = [buf for buf in self._texts if buf not in keep]
+        for buf in others[:-_KEEP_UNMODIFIED]:
+            del self._texts[buf]
+        return result
+
+    def _diagnostics(self) -> dict[Path, list[Diagnostic]]:
+        groups: list[dict[str, Any]] = self._nvim.exec_lua(_DIAGNOSTICS) or []
+        result: dict[Path, list[Diagnostic]] = {}
+        for group in groups:
+            found = [_diagnostic(item) for item in group.get("items") or []]
+            found.sort(key=lambda d: (d.range.start, d.range.end))
+            result.setdefault(self._resolved(str(group["path"])), []).extend(found)
+        return result
+
+    def _symbols(self, path: Path) -> list[Symbol] | None:
+        answer: dict[str, Any] = self._nvim.exec_lua(_SYMBOLS, str(path), int(self.lsp_timeout_ms), OWN_CLIENT)
+        status = answer.get("status") if isinstance(answer, dict) else None
+        if status != "ok":
+            if status == "error":
+                self._symbols_note = f"{answer.get('client')}: {answer.get('error')}"
+                log.warning("documentSymbol from %s failed: %s", answer.get("client"), answer.get("error"))
+            return None
+        self._symbols_note = None
+        self.symbols_client = str(answer.get("client") or "")
+        try:
+            return symbols_from_lsp(answer.get("result") or [])
+        except (KeyError, TypeError, ValueError) as exc:
+            self._symbols_note = f"{answer.get('client')}: unreadable documentSymbol answer ({exc})"
+            log.warning("%s", self._symbols_note)
+            return None
+
+
+def _diagnostic(item: list[Any]) -> Diagnostic:
+    lnum, col, end_lnum, end_col, severity, message, source, code = item
+    try:
+        sev = Severity(int(severity))
+    except ValueError:
+        sev = Severity.Error
+    start = Position(int(lnum), int(col))
+    end = Position(int(end_lnum), int(end_col))
+    return Diagnostic(
+        range=Range(start, max(start, end)),
+        message=str(message),
+        severity=sev,
+        code=str(code or ""),
+        source=str(source or ""),
+    )
+
+
+def _range(raw: dict[str, Any]) -> Range:
+    start, end = raw["start"], raw["end"]
+    first = Position(int(start["line"]), int(start["character"]))
+    last = Position(int(end["line"]), int(end["character"]))
+    return Range(first, max(first, last))
+
+
+def _kind(value: Any) -> SymbolKind:
+    try:
+        return SymbolKind(int(value))
+    except (TypeError, ValueError):
+        return SymbolKind.Variable
+
+
+def symbols_from_lsp(result: list[dict[str, Any]]) -> list[Symbol]:
+    """Engine symbols from a documentSymbol answer (positions already in code points).
+
+    Args:
+        result: `DocumentSymbol[]` (nested through `children`) or `SymbolInformation[]`
+            (flat, with `location`; nested here by range containment).
+
+    Returns:
+        Top-level symbols in document order, children nested.
+    """
+    if not result:
+        return []
+    if "location" in result[0]:
+        return _nest_flat(
+            [
+                Symbol(
+                    name=str(item.get("name", "")),
+                    kind=_kind(item.get("kind")),
+                    range=(rng := _range(item["location"]["range"])),
+                    selection_range=rng,
+                )
+                for item in result
+            ]
+        )
+
+    def convert(item: dict[str, Any]) -> Symbol:
+        rng = _range(item["range"])
+        children = [convert(child) for child in item.get("children") or []]
+        children.sort(key=lambda s: (s.range.start, s.range.end))
+        return Symbol(
+            name=str(item.get("name", "")),
+            kind=_kind(item.get("kind")),
+            range=rng,
+            selection_range=_range(item["selectionRange"]) if item.get("selectionRange") else rng,
+            signature=str(item.get("detail") or ""),
+            children=children,
+        )
+
+    top = [convert(item) for item in result]
+    top.sort(key=lambda s: (s.range.start, s.range.end))
+    return top
+
+
+def _nest_flat(symbols: list[Symbol]) -> list[Symbol]:
+    """Nest flat symbols by range containment, outer before inner at equal starts."""
+    ordered = sorted(symbols, key=lambda s: (s.range.start, (-s.range.end.line, -s.range.end.character)))
+    roots: list[Symbol] = []
+    stack: list[Symbol] = []
+    for sym in ordered:
+        while stack and not (stack[-1].range.start <= sym.range.start and sym.range.end <= stack[-1].range.end):
+            stack.pop()
+        (stack[-1].children if stack else roots).append(sym)
+        stack.append(sym)
+    return roots
+
+
+# --- attaching ---------------------------------------------------------------------------
+
+
+def attach(
+    workspace_root: str | os.PathLike[str],
+    explicit: str | None = None,
+    *,
+    state_dir: Path | None = None,
+    **options: Any,
+) -> EditorBackend:
+    """The backend for a workspace, by the attach rules.
+
+    1. `explicit` (`--nvim ADDR`): always that Neovim, even when it does not answer yet
+       (the backend keeps trying to reconnect).
+    2. `$NVIM` (set for processes started inside Neovim), when it answers.
+    3. The newest registered Neovim whose cwd contains the workspace, when it answers.
+    4. Else `DiskBackend()`.
+
+    Args:
+        workspace_root: the workspace's root folder.
+        explicit: an address given on the command line.
+        state_dir: the registry's state directory (`registry.state_dir()` when None).
+        **options: `NvimBackend` keyword arguments (prefer, timeouts...).
+
+    Returns:
+        A connected `NvimBackend`, the explicit one, or a `DiskBackend`.
+    """
+    if explicit:
+        backend = NvimBackend.connect(explicit, origin="--nvim", **options)
+        if not backend.connected:
+            log.warning("no Neovim answers at %s yet (--nvim); will retry", explicit)
+        return backend
+    candidates: list[tuple[str, str]] = []
+    env = os.environ.get("NVIM", "")
+    if env:
+        candidates.append((env, "$NVIM"))
+    try:
+        entry = registry.best_instance(workspace_root, state_dir)
+    except Exception:
+        log.exception("reading the instance registry failed")
+        entry = None
+    if entry is not None:
+        candidates.append((entry["servername"], "registry"))
+    for address, origin in candidates:
+        backend = NvimBackend.connect(address, origin=origin, **options)
+        if backend.connected:
+            return backend
+        log.info("Neovim from %s at %s does not answer", origin, address)
+        backend.close()
+    return DiskBackend()
+
+
+class AutoBackend:
+    """A backend that follows the attach rules over time.
+
+    While it has no live Neovim (disk mode, or its Neovim went away), it re-runs `attach`
+    at most once per `retry_interval` seconds, so a Neovim started or restarted later is
+    picked up; calls in between answer as the current backend does (empty when none).
+
+    Args:
+        workspace_root: the workspace's root folder.
+        explicit: `--nvim ADDR`; then only that address is used (it reconnects by itself).
+        state_dir: the registry's state directory (`registry.state_dir()` when None).
+        retry_interval: seconds between attach attempts.
+        **options: `NvimBackend` keyword arguments.
+    """
+
+    def __init__(
+        self,
+        workspace_root: str | os.PathLike[str],
+        explicit: str | None = None,
+        *,
+        state_dir: Path | None = None,
+        retry_interval: float = 1.0,
+        **options: Any,
+    ) -> None:
+        self.workspace_root = Path(workspace_root)
+        self.explicit = explicit
+        self.state_dir = state_dir
+        self.retry_interval = retry_interval
+        self._options = {**options, "retry_interval": retry_interval}
+        self._lock = threading.Lock()
+        self._last_attach = time.monotonic()
+        self._inner: EditorBackend = attach(self.workspace_root, explicit, state_dir=state_dir, **self._options)
+
+    @property
+    def name(self) -> str:
+        """The current backend's name (`nvim` or `disk`)."""
+        return self._inner.name
+
+    @property
+    def current(self) -> EditorBackend:
+        """The backend calls go to now (after a throttled re-attach when needed)."""
+        try:
+            return self._current()
+        except Exception:
+            log.exception("re-attaching failed")
+            return self._inner
+
+    def _current(self) -> EditorBackend:
+        inner = self._inner
+        if self.explicit or (isinstance(inner, NvimBackend) and inner.connected):
+            return inner
+        with self._lock:
+            now = time.monotonic()
+            if now - self._last_attach < self.retry_interval:
+                return self._inner
+            self._last_attach = now
+            fresh = attach(self.workspace_root, None, state_dir=self.state_dir, **self._options)
+            # With no live Neovim found, a lost one is kept: its status says why.
+            if isinstance(fresh, NvimBackend):
+                if isinstance(inner, NvimBackend):
+                    inner.close()
+                self._inner = fresh
+                log.info("attached to Neovim at %s (%s)", fresh.address, fresh.origin)
+            return self._inner
+
+    def snapshot(self) -> Snapshot | None:
+        """See `EditorBackend.snapshot`."""
+        return self.current.snapshot()
+
+    def overlays(self) -> dict[Path, str]:
+        """See `EditorBackend.overlays`."""
+        return self.current.overlays()
+
+    def diagnostics(self) -> dict[Path, list[Diagnostic]]:
+        """See `EditorBackend.diagnostics`."""
+        return self.current.diagnostics()
+
+    def symbols(self, path: Path) -> list[Symbol] | None:
+        """See `EditorBackend.symbols`."""
+        return self.current.symbols(path)
+
+    def status(self) -> dict[str, Any]:
+        """The current backend's status, with how it was chosen."""
+        try:
+            info = dict(self.current.status())
+        except Exception as exc:
+            info = {"backend": "unknown", "error": str(exc)}
+        info["workspace"] = str(self.workspace_root)
+        info["attach"] = "--nvim" if self.explicit else "auto"
+        return info
+
+    def close(self) -> None:
+        """Close the current Neovim connection, if any."""
+        inner = self._inner
+        if isinstance(inner, NvimBackend):
+            inner.close()
