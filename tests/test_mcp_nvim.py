@@ -3,7 +3,9 @@ method, a visual selection, vim.diagnostic findings and jedi-language-server att
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -67,6 +69,33 @@ def test_an_agent_sees_the_unsaved_buffer_cursor_selection_and_diagnostics(tmp_p
         nv.input("vj")  # a live charwise selection over lines 5-6, cursor inside find_user
         nv.exec_lua("vim.wait(2000, function() return vim.api.nvim_get_mode().mode == 'v' end, 10)")
         result = anyio.run(_calls, tmp_path, sock)
+        # CLI parity (AC2): the same context in `simple-brief run … --json`.
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "simple_brief",
+                "run",
+                "simple_read",
+                "--param",
+                "path=service.py",
+                "--param",
+                "mode=outline",
+                "--json",
+                "--nvim",
+                sock,
+                "--root",
+                str(tmp_path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    cli = json.loads(done.stdout)
+    assert cli["ok"] is True
+    assert cli["data"]["editorContext"]["symbols"]["scopeHierarchy"] == "Class:UserService > Method:find_user"
+    assert cli["content"][0].startswith("editor: service.py:")
 
     outline = [b.text for b in result["outline"].content]
     # The first block is the editor line; the unsaved method is in the outline.

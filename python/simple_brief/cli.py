@@ -154,6 +154,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--param", action="append", default=[], metavar="NAME=VALUE", help="a tool parameter; repeat for several"
     )
+    p.add_argument(
+        "--nvim",
+        metavar="ADDR",
+        help="answer with this Neovim's live state (default: $NVIM, else a registered Neovim for the root)",
+    )
     _common(p)
 
     p = sub.add_parser(
@@ -267,15 +272,31 @@ def _print_tools(as_json: bool) -> None:
         print(f"{t.name} ({t.toolset}): {params}\n  {t.description}\n")
 
 
-def _serve_mcp(args: argparse.Namespace) -> int:
-    from simple_brief import mcp_server, registry
+def _run_with_editor(ws: Workspace, name: str, params: dict[str, Any], args: argparse.Namespace, as_json: bool) -> int:
+    from simple_brief import envelope
 
-    state = mcp_server.ServerState(
+    tool = registry.get(name)
+    state = envelope.ServerState(workspace=ws, budget=args.budget)
+    state.editor = envelope.attach_editor(ws.root, args.nvim)
+    result = envelope.answer(state, tool, params)
+    if result.is_error:
+        raise UserError(result.blocks[0])
+    if as_json:
+        print(json.dumps({"ok": True, "tool": name, "content": result.blocks, "data": result.data}, ensure_ascii=False))
+    else:
+        print("\n\n".join(result.blocks))
+    return 0
+
+
+def _serve_mcp(args: argparse.Namespace) -> int:
+    from simple_brief import envelope, mcp_server, registry
+
+    state = envelope.ServerState(
         workspace=Workspace.at(args.root),
         budget=args.budget,
         toolsets=mcp_server.parse_toolsets(args.toolsets),
     )
-    state.editor = mcp_server.attach_editor(state.workspace.root, args.nvim)
+    state.editor = envelope.attach_editor(state.workspace.root, args.nvim)
     if args.http:
         mcp_server.serve_http(state, args.port, registry.state_dir())
     else:
@@ -322,6 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.budget < 100:
             raise UserError("--budget must be at least 100 tokens.")
         ws = _workspace(args.root, file, args.max_bytes)
+        if args.command == "run":
+            # As an agent would see it: with the editor's live state and context (AC2).
+            return _run_with_editor(ws, name, params, args, as_json)
         call = registry.Call(workspace=ws, budget=args.budget)
         result = registry.invoke(name, params, call)
     except UserError as err:

@@ -92,12 +92,12 @@ class SimpleBriefHost:
         with self._lock:
             if self._mcp is None:
                 try:
-                    from simple_brief import mcp_server, registry
+                    from simple_brief import envelope, mcp_server, registry
                     from simple_brief.workspace import Workspace
                 except ImportError as exc:
                     raise _engine_error(exc) from None
-                state = mcp_server.ServerState(workspace=Workspace.at(root))
-                state.editor = mcp_server.attach_editor(state.workspace.root, address)
+                state = envelope.ServerState(workspace=Workspace.at(root))
+                state.editor = envelope.attach_editor(state.workspace.root, address)
                 self._mcp = mcp_server.serve_http_thread(state, registry.state_dir())
             return {"url": self._mcp.url, "token": self._mcp.token, "file": str(self._mcp.info_file)}
 

@@ -1,0 +1,128 @@
+"""One tool call with the editor around it: snapshot first (AC12), unsaved buffers as
+overlays, the tool, then the editor context attached to the answer. The MCP server and the
+CLI (`simple-brief run … --json`, AC2) both answer through here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simple_brief import tools as registry
+from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
+from simple_brief.errors import UserError
+from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
+from simple_brief.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TOOLSETS = ("read", "lsp", "docs")
+
+
+@dataclass
+class ServerState:
+    """What every call of one server (or one CLI run) shares."""
+
+    workspace: Workspace
+    editor: EditorBackend = field(default_factory=DiskBackend)
+    budget: int = DEFAULT_BUDGET_TOKENS
+    toolsets: tuple[str, ...] = DEFAULT_TOOLSETS
+
+
+@dataclass
+class Answer:
+    """A call's answer: text blocks, structured data (with `editorContext`), error flag."""
+
+    blocks: list[str]
+    data: dict[str, Any]
+    is_error: bool = False
+
+
+def _safe(what: str, fn: Callable[[], Any], default: Any) -> Any:
+    """An editor answer, or `default`: a failing editor never breaks the tool's answer (AC11)."""
+    try:
+        return fn()
+    except Exception:  # any backend failure is logged and the call goes on (AC11)
+        log.exception("editor backend failed while getting %s; answering without it", what)
+        return default
+
+
+def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
+    """The seed 001 context object for a snapshot, or None when it cannot be built (AC11)."""
+    from simple_brief import context as ctx_module
+    from simple_brief import languages
+    from simple_brief.scan import scan
+
+    def build() -> dict[str, Any]:
+        symbols = None
+        warning = None
+        if snap.path is not None:
+            symbols = state.editor.symbols(snap.path)
+        if symbols is None:
+            spec = languages.detect(snap.path or "buffer", snap.filetype)
+            if spec is languages.PLAIN:
+                warning = "No symbol provider registered for this language"
+            elif snap.path is not None and _inside(state.workspace.root, snap.path):
+                # The workspace's parse cache: unchanged buffers are not scanned again.
+                if snap.text is not None:
+                    state.workspace.overlays.setdefault(snap.path, snap.text)
+                symbols = state.workspace.outline(snap.path, snap.filetype)[1].symbols
+            else:
+                text = snap.text
+                if text is None and snap.path is not None and snap.path.is_file():
+                    text = snap.path.read_text(encoding="utf-8", errors="replace")
+                symbols = scan(text or "", spec).symbols
+        # A selection counts while it is live; the last one only stands in for a terminal.
+        shown = snap
+        if snap.selection is not None and not snap.terminal_fallback and not snap.extra.get("selection_live", True):
+            shown = dataclasses.replace(snap, selection=None)
+        return ctx_module.build_context(shown, symbols, warning)
+
+    result: dict[str, Any] | None = _safe("the editor context", build, None)
+    return result
+
+
+def _inside(root: Path, path: Path) -> bool:
+    try:
+        path.resolve().relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def answer(state: ServerState, tool: registry.Tool, args: dict[str, Any]) -> Answer:
+    """One call: snapshot first, overlays, the tool, then the context attached to the answer."""
+    snap = None if tool.system else _safe("the snapshot", state.editor.snapshot, None)
+    state.workspace.overlays = _safe("the unsaved buffers", state.editor.overlays, {})
+    call = registry.Call(workspace=state.workspace, budget=state.budget, editor=state.editor)
+    try:
+        result = registry.invoke(tool.name, args, call)
+    except UserError as err:
+        return Answer([str(err)], {}, is_error=True)
+    blocks = list(result.blocks)
+    structured: dict[str, Any] = dict(result.data)
+    if snap is not None:
+        ctx = editor_context(state, snap)
+        if ctx is not None:
+            from simple_brief.context import context_line
+
+            structured["editorContext"] = ctx
+            blocks.insert(0, context_line(ctx, state.workspace.root, terminal_fallback=snap.terminal_fallback))
+    if not blocks:
+        blocks = ["(nothing to show)"]
+    return Answer(blocks, structured)
+
+
+def attach_editor(root: Path, explicit: str | None) -> EditorBackend:
+    """The editor to read: --nvim, $NVIM, the registered Neovim for `root`, else the disk."""
+    try:
+        from simple_brief import nvim_backend
+    except ImportError as err:
+        log.warning("Neovim support unavailable (%s); reading files on disk", err)
+        return DiskBackend()
+    backend: EditorBackend = nvim_backend.attach(root, explicit)
+    return backend
