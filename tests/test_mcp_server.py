@@ -131,3 +131,17 @@ async def test_stdio_server_lists_and_calls(tmp_path: Path) -> None:
             result = await client.call_tool("search", {"query": "find_user"})
     assert "simple_read" in names
     assert "app.py (1 result)\n  @4:5 Method - find_user" in text_of(result)
+
+
+@pytest.mark.anyio
+async def test_an_absent_neovim_answers_from_disk_and_says_so(workspace: Workspace, tmp_path: Path) -> None:
+    from simple_brief.nvim_backend import attach
+
+    editor = attach(workspace.root, str(tmp_path / "gone.sock"))  # --nvim to a Neovim that is not there
+    async with Client(build_server(ServerState(workspace, editor=editor)), raise_exceptions=True) as client:
+        with anyio.fail_after(10):
+            result = await client.call_tool("simple_read", {"path": "app.py", "mode": "outline"})
+    blocks = [b.text for b in result.content]  # type: ignore[union-attr]
+    assert blocks[0].startswith("[Neovim at ") and blocks[0].endswith("answering from disk]")
+    assert blocks[1].startswith("app.py (python, 9 lines) outline")
+    assert "editorContext" not in (result.structured_content or {})
