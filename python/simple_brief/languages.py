@@ -28,6 +28,7 @@ class LanguageSpec:
             for languages handled by the line-heuristic fallback only.
         comment: line-comment prefix used for inline markers in `full` mode.
         comment_end: closing part for block-only comment syntaxes (Markdown).
+        query: the query file's language when another language's is shared (TSX uses TypeScript's).
         indent_blocks: bodies are delimited by indentation (Python-like) rather than
             braces or keywords; used by the fallback scanner.
         max_start_depth: syntax-tree depth below which no definition is looked for;
@@ -41,6 +42,7 @@ class LanguageSpec:
     comment_end: str = ""
     indent_blocks: bool = False
     max_start_depth: int = 16
+    query: str = ""
 
     @property
     def has_grammar(self) -> bool:
@@ -49,8 +51,8 @@ class LanguageSpec:
 
     @property
     def query_file(self) -> str:
-        """Name of the outline query in `simple_brief/queries/`."""
-        return f"{self.name}.scm"
+        """Name of the outline query in `simple_brief/queries/` (another language's when shared)."""
+        return f"{self.query or self.name}.scm"
 
 
 LANGUAGES: tuple[LanguageSpec, ...] = (
@@ -58,7 +60,8 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("lua", (".lua",), "tree_sitter_lua:language", "--"),
     LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript:language", "//"),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript:language_typescript", "//"),
-    LanguageSpec("typescriptreact", (".tsx",), "tree_sitter_typescript:language_tsx", "//"),
+    # TSX's node types for definitions are TypeScript's: one query serves both.
+    LanguageSpec("typescriptreact", (".tsx",), "tree_sitter_typescript:language_tsx", "//", query="typescript"),
     LanguageSpec("rust", (".rs",), "tree_sitter_rust:language", "//"),
     LanguageSpec("go", (".go",), "tree_sitter_go:language", "//"),
     LanguageSpec("c", (".c", ".h"), "tree_sitter_c:language", "//"),

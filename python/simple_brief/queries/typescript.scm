@@ -1,5 +1,5 @@
-; TypeScript outline (.ts, .mts, .cts, .d.ts). Vocabulary: queries/README.md.
-; Written together with javascript.scm, typescriptreact.scm: keep them in step.
+; TypeScript and TSX outline (.ts, .mts, .cts, .d.ts, .tsx). Vocabulary: queries/README.md.
+; Written together with javascript.scm: keep them in step.
 ;
 ; Named functions and classes are listed at any depth; variables, objects and
 ; their members at module level only; anonymous callbacks never. `export`
