@@ -72,12 +72,14 @@ MEMBER_SIGNATURE_CHARS = 100
 #: Nodes directly above a definition that belong to it (Rust attributes, annotations).
 _ATTRIBUTES = frozenset({"attribute_item", "annotation", "marker_annotation", "decorator"})
 #: Wrapper nodes whose start is the definition's start (decorators, `export`, templates).
-_WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration"})
+_WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration", "ambient_declaration"})
 #: Wrappers whose text belongs in the signature (`export function f()`).
-_SIGNATURE_WRAPPERS = frozenset({"export_statement"})
+_SIGNATURE_WRAPPERS = frozenset({"export_statement", "ambient_declaration"})
 _MEMBER_KINDS = frozenset({SymbolKind.Field, SymbolKind.Property})
 #: A function directly inside one of these is a method (not inside a module or namespace).
-_METHOD_OWNERS = frozenset({SymbolKind.Class, SymbolKind.Interface, SymbolKind.Object, SymbolKind.Struct})
+_METHOD_OWNERS = frozenset(
+    {SymbolKind.Class, SymbolKind.Interface, SymbolKind.Object, SymbolKind.Struct, SymbolKind.Enum}
+)
 _FUNCTION_KINDS = FUNCTION_KINDS
 _WS = re.compile(r"\s+")
 _DOC_PREFIX = re.compile(r"^\s*(?:///?!?|--+-?|#+!?|\*+|/\*\*?|;+)\s?")
@@ -151,6 +153,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     # trees are skipped; a definition found near that depth gets a pass of its own, so
     # nested definitions are still all found. Each pass starts at a newly found
     # definition and looks at most `limit` levels down, so the loop ends and stays cheap.
+    siblings = _Siblings()
     starts: list[tuple[Node, int]] = [(tree.root_node, 0)]
     while starts:
         start, start_depth = starts.pop()
@@ -161,7 +164,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
                 node = caps["import"][0]
                 imports.append((node.start_point[0], _last_line(node)))
                 continue
-            sym = _symbol_from_match(source, caps)
+            sym = _symbol_from_match(source, caps, siblings)
             if sym is None:
                 continue
             key = (sym.range.start.line, sym.range.start.character, sym.name)
@@ -228,7 +231,7 @@ def _node_range(source: Source, node: Node) -> Range:
     return _range(source, node.start_point, node.end_point)
 
 
-def _symbol_from_match(source: Source, caps: dict[str, list[Node]]) -> Symbol | None:
+def _symbol_from_match(source: Source, caps: dict[str, list[Node]], siblings: _Siblings) -> Symbol | None:
     def_name = next((c for c in caps if c.startswith("definition.")), None)
     if def_name is None:
         return None
@@ -259,14 +262,14 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]]) -> Symbol | 
     end_point = _trim_end(source, node)
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    lead_start, lead_comments = _leading(outer)
+    lead_start, lead_comments = _leading(outer, siblings)
     whole = _range(source, lead_start or outer.start_point, end_point)
     sym = Symbol(
         name=name,
         kind=kind,
         range=whole,
         selection_range=_clamp(selection, whole),
-        signature=_signature(source, sig_node.start_byte, sig_end, body is not None)
+        signature=_signature(source, _after_decorators(sig_node), sig_end, body is not None)
         + (" …" if source.data[sig_end:header_end].strip() else ""),
         doc=_doc(source, lead_comments, body),
     )
@@ -324,6 +327,17 @@ def _header_end(node: Node, body: Node | None) -> tuple[int, tuple[int, int]]:
     return end
 
 
+def _after_decorators(node: Node) -> int:
+    """Where a declaration's own text starts: after leading decorators (`@Component(...)`),
+    which stay in the range but not in the signature (as Python's do)."""
+    start = node.start_byte
+    for child in node.children:
+        if child.type != "decorator":
+            return child.start_byte if start != node.start_byte else start
+        start = child.end_byte
+    return start
+
+
 def _signature_end(source: Source, header_end: int, body: Node | None, names: list[Node], node: Node) -> int:
     """Where a signature ends: at the body, or (no body) at the end of the name's line."""
     if body is not None:
@@ -348,7 +362,29 @@ def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
     return sig
 
 
-def _leading(outer: Node) -> tuple[tuple[int, int] | None, list[Node]]:
+class _Siblings:
+    """Each parent's children, listed once per scan: `Node.prev_sibling` costs time linear in
+    the node's position, so walking it for every definition of a long file is quadratic."""
+
+    def __init__(self) -> None:
+        self._by_parent: dict[int, tuple[list[Node], dict[int, int]]] = {}
+
+    def before(self, node: Node) -> list[Node]:
+        """`node`'s preceding siblings, nearest first."""
+        parent = node.parent
+        if parent is None:
+            return []
+        entry = self._by_parent.get(parent.id)
+        if entry is None:
+            children = parent.children
+            entry = (children, {child.id: i for i, child in enumerate(children)})
+            self._by_parent[parent.id] = entry
+        children, index = entry
+        i = index.get(node.id)
+        return [] if i is None else children[i - 1 :: -1] if i > 0 else []
+
+
+def _leading(outer: Node, siblings: _Siblings) -> tuple[tuple[int, int] | None, list[Node]]:
     """What sits directly above a definition and belongs to it: attributes (`#[derive]`,
     `@Override` outside modifiers) and the doc comment lines with no blank line between.
 
@@ -358,21 +394,22 @@ def _leading(outer: Node) -> tuple[tuple[int, int] | None, list[Node]]:
     """
     start: tuple[int, int] | None = None
     comments: list[Node] = []
-    prev = outer.prev_sibling
+    before = siblings.before(outer)
     expect_row = outer.start_point[0]
-    while prev is not None and _last_line(prev) >= expect_row - 1:
+    for i, prev in enumerate(before):
+        if _last_line(prev) < expect_row - 1:
+            break
         if prev.type in _ATTRIBUTES:
             start = prev.start_point
         elif "comment" in prev.type:
-            before = prev.prev_sibling
-            if before is not None and "comment" not in before.type and before.end_point[0] == prev.start_point[0]:
+            previous = before[i + 1] if i + 1 < len(before) else None
+            if previous is not None and "comment" not in previous.type and previous.end_point[0] == prev.start_point[0]:
                 break
             comments.append(prev)
             start = prev.start_point
         else:
             break
         expect_row = prev.start_point[0]
-        prev = prev.prev_sibling
     comments.reverse()
     return start, comments
 

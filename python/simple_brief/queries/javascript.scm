@@ -1,5 +1,5 @@
 ; JavaScript outline (also .jsx, .mjs, .cjs). Vocabulary: queries/README.md.
-; Written together with typescript.scm, typescriptreact.scm: keep them in step.
+; Written together with typescript.scm (which TSX also reads): keep them in step.
 ;
 ; Named functions and classes are listed at any depth; variables, objects and
 ; their members at module level only; anonymous callbacks never. `export`
