@@ -139,8 +139,11 @@ def member_text(sym: Symbol) -> str:
     sig = sym.signature or sym.name
     target, eq, _value = sig.partition(" = ")
     if eq and (target.startswith(("self.", "this.")) or len(sig) > MEMBER_TEXT_CHARS):
-        return target if target.startswith(("self.", "this.")) else f"{target} = …"
-    return _cut(sig, MEMBER_TEXT_CHARS)
+        text = target if target.startswith(("self.", "this.")) else f"{target} = …"
+    else:
+        text = _cut(sig, MEMBER_TEXT_CHARS)
+    # Never cut the name itself: every definition stays named in the outline.
+    return text if sym.name in text else sym.name
 
 
 class _OutlineWriter:
