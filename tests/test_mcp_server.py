@@ -135,7 +135,7 @@ async def test_stdio_server_lists_and_calls(tmp_path: Path) -> None:
 
 @pytest.mark.anyio
 async def test_an_absent_neovim_answers_from_disk_and_says_so(workspace: Workspace, tmp_path: Path) -> None:
-    from simple_brief.nvim_backend import attach
+    from simple_brief.nvim_attach import attach
 
     editor = attach(workspace.root, str(tmp_path / "gone.sock"))  # --nvim to a Neovim that is not there
     async with Client(build_server(ServerState(workspace, editor=editor)), raise_exceptions=True) as client:

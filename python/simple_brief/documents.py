@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 
     from simple_brief.languages import LanguageSpec
 
-ENCODINGS = ("utf-8", "utf-16", "utf-32")
-
 
 @dataclass
 class Document:

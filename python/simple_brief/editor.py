@@ -59,7 +59,10 @@ class EditorBackend(Protocol):
     """What tools may ask an editor. Every method must answer quickly and never raise:
     a backend that cannot answer returns None or empty (and says why in `status`)."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """`nvim` or `disk`."""
+        ...
 
     def snapshot(self) -> Snapshot | None:
         """The person's position now, or None when no file is open or focused."""

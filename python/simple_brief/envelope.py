@@ -12,10 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simple_brief import languages
 from simple_brief import tools as registry
+from simple_brief.context import build_context, context_line
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
 from simple_brief.errors import UserError
 from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
+from simple_brief.scan import scan
 from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -53,9 +56,6 @@ def _safe(what: str, fn: Callable[[], Any], default: Any) -> Any:
 
 def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
     """The seed 001 context object for a snapshot, or None when it cannot be built (AC11)."""
-    from simple_brief import context as ctx_module
-    from simple_brief import languages
-    from simple_brief.scan import scan
 
     def build() -> dict[str, Any]:
         symbols = None
@@ -80,7 +80,7 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
         shown = snap
         if snap.selection is not None and not snap.terminal_fallback and not snap.extra.get("selection_live", True):
             shown = dataclasses.replace(snap, selection=None)
-        return ctx_module.build_context(shown, symbols, warning)
+        return build_context(shown, symbols, warning)
 
     result: dict[str, Any] | None = _safe("the editor context", build, None)
     return result
@@ -108,8 +108,6 @@ def answer(state: ServerState, tool: registry.Tool, args: dict[str, Any]) -> Ans
     if snap is not None:
         ctx = editor_context(state, snap)
         if ctx is not None:
-            from simple_brief.context import context_line
-
             structured["editorContext"] = ctx
             blocks.insert(0, context_line(ctx, state.workspace.root, terminal_fallback=snap.terminal_fallback))
     if snap is None and not tool.system:
@@ -125,9 +123,11 @@ def answer(state: ServerState, tool: registry.Tool, args: dict[str, Any]) -> Ans
 def attach_editor(root: Path, explicit: str | None) -> EditorBackend:
     """The editor to read: --nvim, $NVIM, the registered Neovim for `root`, else the disk."""
     try:
-        from simple_brief import nvim_backend
+        from simple_brief import nvim_attach
     except ImportError as err:
         log.warning("Neovim support unavailable (%s); reading files on disk", err)
         return DiskBackend()
-    backend: EditorBackend = nvim_backend.attach(root, explicit)
+    # AutoBackend re-runs the attach rules while no Neovim answers: one started (or
+    # restarted) after the server is picked up.
+    backend: EditorBackend = nvim_attach.AutoBackend(root, explicit)
     return backend

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from simple_brief.languages import LanguageSpec
 from simple_brief.model import Position, Range, Symbol, SymbolKind
 
 _HEADER = re.compile(
@@ -105,7 +104,7 @@ def _indent_end(lines: list[str], start: int) -> int:
     return last
 
 
-def scan_lines(lines: list[str], language: LanguageSpec, max_nesting: int = 64) -> tuple[list[Symbol], int]:
+def scan_lines(lines: list[str], max_nesting: int = 64) -> tuple[list[Symbol], int]:
     """Symbols of `lines` by the header heuristic, nested by their blocks.
 
     Returns the top-level symbols and how many definitions nested deeper than

@@ -29,8 +29,6 @@ class LanguageSpec:
         comment: line-comment prefix used for inline markers in `full` mode.
         comment_end: closing part for block-only comment syntaxes (Markdown).
         query: the query file's language when another language's is shared (TSX uses TypeScript's).
-        indent_blocks: bodies are delimited by indentation (Python-like) rather than
-            braces or keywords; used by the fallback scanner.
         max_start_depth: syntax-tree depth below which no definition is looked for;
             lets the query skip deep expression trees (scanning stays close to a parse).
     """
@@ -40,7 +38,6 @@ class LanguageSpec:
     grammar: str = ""
     comment: str = "#"
     comment_end: str = ""
-    indent_blocks: bool = False
     max_start_depth: int = 16
     query: str = ""
 
@@ -56,7 +53,7 @@ class LanguageSpec:
 
 
 LANGUAGES: tuple[LanguageSpec, ...] = (
-    LanguageSpec("python", (".py", ".pyi", ".pyw"), "tree_sitter_python:language", "#", indent_blocks=True),
+    LanguageSpec("python", (".py", ".pyi", ".pyw"), "tree_sitter_python:language", "#"),
     LanguageSpec("lua", (".lua",), "tree_sitter_lua:language", "--"),
     LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript:language", "//"),
     LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript:language_typescript", "//"),
@@ -74,7 +71,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
 
 #: Languages served by the line-heuristic fallback scanner only.
 FALLBACK_LANGUAGES: tuple[LanguageSpec, ...] = (
-    LanguageSpec("simple", (".spl",), comment="#", indent_blocks=True),
+    LanguageSpec("simple", (".spl",), comment="#"),
     LanguageSpec("ruby", (".rb",), comment="#"),
     LanguageSpec("sh", (".sh", ".bash"), comment="#"),
     LanguageSpec("kotlin", (".kt", ".kts"), comment="//"),
@@ -123,11 +120,6 @@ def detect(path: str | PurePath, filetype: str | None = None) -> LanguageSpec:
         if spec is not None:
             return spec
     return for_path(path)
-
-
-def supported_names() -> list[str]:
-    """Filetypes with a tree-sitter grammar, for help texts and errors."""
-    return [spec.name for spec in LANGUAGES]
 
 
 @cache

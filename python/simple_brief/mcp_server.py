@@ -45,8 +45,6 @@ INSTRUCTIONS = (
     "enclosing symbols) and unsaved buffer text wins over the disk."
 )
 
-Scalar = type[str] | type[int] | type[bool] | type[float]
-
 ASGIApp = Callable[
     [MutableMapping[str, Any], Callable[..., Awaitable[Any]], Callable[..., Awaitable[Any]]], Awaitable[None]
 ]

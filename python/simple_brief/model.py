@@ -80,10 +80,6 @@ class Range:
         """Whether the 0-based `line` lies within the range."""
         return self.start.line <= line <= self.end.line
 
-    def contains(self, pos: Position) -> bool:
-        """Whether `pos` lies within the range (end inclusive, as a cursor may sit there)."""
-        return self.start <= pos <= self.end
-
     def line_span(self) -> str:
         """The 1-based line span shown after block marks: `L3-5` or `L3`."""
         first, last = self.start.line + 1, self.end.line + 1

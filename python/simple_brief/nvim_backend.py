@@ -18,9 +18,7 @@ empty, and calls made while it is still pending return empty at once. When Neovi
 away (EOF, a refused connection), the backend says so in `status()`, answers empty, and
 reconnects on a later call (throttled), clearing its caches for the new instance.
 
-`attach()` picks the backend for a workspace: `--nvim ADDR`, then `$NVIM`, then the newest
-registered instance working on the workspace (`simple_brief.registry`), else the disk;
-`AutoBackend` re-runs those rules while it has no live Neovim.
+Which Neovim to attach to is `simple_brief.nvim_attach`'s business.
 """
 
 from __future__ import annotations
@@ -35,6 +33,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -42,8 +41,7 @@ from typing import Any, Literal, TypeVar
 # main one, and installs signal handlers only there (the worker thread must not).
 import pynvim
 
-from simple_brief import registry
-from simple_brief.editor import DiskBackend, EditorBackend, Selection, Snapshot
+from simple_brief.editor import Selection, Snapshot
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind
 
 log = logging.getLogger(__name__)
@@ -58,185 +56,9 @@ OWN_CLIENT = "simple-brief"
 #: The Lua side of the snapshot, shipped to Neovim when its runtimepath lacks the plugin.
 _CONTEXT_LUA = Path(__file__).resolve().parent.parent.parent / "lua" / "simple_brief" / "context.lua"
 
-# Helpers installed once per connection in `_G.simple_brief_rpc`; each call is then one
-# short `exec_lua` naming a function.
-_INSTALL_LUA = r"""
-local src = ...
-if src ~= vim.NIL and src ~= nil then
-  package.preload['simple_brief.context'] = assert(loadstring(src, '=simple_brief/context.lua'))
-end
-local have = pcall(require, 'simple_brief.context')
-local M = {}
-
-local function eol(buf)
-  local bo = vim.bo[buf]
-  return bo.eol or (bo.fixendofline and not bo.binary)
-end
-
-function M.snapshot(known, want_lines)
-  local snap = require('simple_brief.context').snapshot({ known_tick = known, lines = want_lines })
-  if snap then
-    snap.eol = eol(snap.buf)
-  end
-  return snap
-end
-
-function M.overlays(known)
-  local out = {}
-  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(buf)
-      and vim.api.nvim_get_option_value('modified', { buf = buf })
-      and vim.api.nvim_get_option_value('buftype', { buf = buf }) == ''
-    then
-      local name = vim.api.nvim_buf_get_name(buf)
-      if name ~= '' then
-        local tick = vim.api.nvim_buf_get_changedtick(buf)
-        local item = { buf = buf, path = name, tick = tick, eol = eol(buf) }
-        if known[tostring(buf)] ~= tick then
-          item.lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
-        end
-        out[#out + 1] = item
-      end
-    end
-  end
-  return out
-end
-
--- 0-based byte column -> 0-based character (code point) column.
-local function chars(line, col)
-  if col <= 0 or not line or not line:find('[\128-\255]') then
-    return col
-  end
-  local ok, idx = pcall(vim.str_utfindex, line, 'utf-32', math.min(col, #line), false)
-  return ok and idx or col
-end
-
-function M.diagnostics()
-  local by_buf, order, ns_names = {}, {}, {}
-  for _, d in ipairs(vim.diagnostic.get()) do
-    local buf = d.bufnr
-    local entry = by_buf[buf]
-    if entry == nil then
-      local name = vim.api.nvim_buf_is_valid(buf) and vim.api.nvim_buf_get_name(buf) or ''
-      entry = name ~= '' and { path = name, items = {}, loaded = vim.api.nvim_buf_is_loaded(buf) } or false
-      by_buf[buf] = entry
-      if entry then
-        order[#order + 1] = entry
-      end
-    end
-    if entry then
-      local source = d.source
-      if source == nil or source == '' then
-        local ns = d.namespace
-        if ns_names[ns] == nil then
-          local info = vim.diagnostic.get_namespace(ns)
-          ns_names[ns] = info and info.name or ''
-        end
-        source = ns_names[ns]
-      end
-      local lnum, col = d.lnum or 0, d.col or 0
-      local end_lnum, end_col = d.end_lnum or lnum, d.end_col or col
-      if entry.loaded then
-        local first = vim.api.nvim_buf_get_lines(buf, lnum, lnum + 1, false)[1]
-        col = chars(first, col)
-        if end_lnum ~= lnum then
-          first = vim.api.nvim_buf_get_lines(buf, end_lnum, end_lnum + 1, false)[1]
-        end
-        end_col = chars(first, end_col)
-      end
-      local code = d.code
-      entry.items[#entry.items + 1] = {
-        lnum, col, end_lnum, end_col, d.severity or 1, d.message or '', source,
-        code ~= nil and tostring(code) or '',
-      }
-    end
-  end
-  for _, entry in ipairs(order) do
-    entry.loaded = nil
-  end
-  return order
-end
-
-function M.symbols(path, timeout, own)
-  local buf
-  for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(b) then
-      local name = vim.api.nvim_buf_get_name(b)
-      if name ~= '' and (name == path or vim.uv.fs_realpath(name) == path) then
-        buf = b
-        break
-      end
-    end
-  end
-  if not buf then
-    return { status = 'no-buffer' }
-  end
-  local clients = vim.lsp.get_clients({ bufnr = buf, method = 'textDocument/documentSymbol' })
-  table.sort(clients, function(a, b) return a.id < b.id end)
-  local chosen
-  for _, c in ipairs(clients) do
-    if c.name ~= own then
-      chosen = c
-      break
-    end
-  end
-  chosen = chosen or clients[1]
-  if not chosen then
-    return { status = 'no-client' }
-  end
-  local params = { textDocument = vim.lsp.util.make_text_document_params(buf) }
-  local resp, err = chosen:request_sync('textDocument/documentSymbol', params, timeout, buf)
-  if not resp then
-    return { status = 'error', client = chosen.name, error = tostring(err or 'no answer') }
-  end
-  if resp.err then
-    return { status = 'error', client = chosen.name, error = tostring(resp.err.message or resp.err) }
-  end
-  local result = resp.result
-  if type(result) ~= 'table' then
-    result = {}
-  end
-  local enc = chosen.offset_encoding or 'utf-16'
-  if enc ~= 'utf-32' then
-    local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
-    local function fix(pos)
-      if type(pos) ~= 'table' or type(pos.character) ~= 'number' or pos.character <= 0 then
-        return
-      end
-      local line = lines[(pos.line or 0) + 1]
-      if line and line:find('[\128-\255]') then
-        local ok, byte = pcall(vim.str_byteindex, line, enc, pos.character, false)
-        if ok then
-          pos.character = vim.str_utfindex(line, 'utf-32', byte, false)
-        end
-      end
-    end
-    local function fix_range(r)
-      if type(r) == 'table' then
-        fix(r.start)
-        fix(r['end'])
-      end
-    end
-    local function walk(items)
-      for _, item in ipairs(items) do
-        fix_range(item.range)
-        fix_range(item.selectionRange)
-        if type(item.location) == 'table' then
-          fix_range(item.location.range)
-        end
-        if type(item.children) == 'table' then
-          walk(item.children)
-        end
-      end
-    end
-    walk(result)
-  end
-  return { status = 'ok', client = chosen.name, result = result }
-end
-
-_G.simple_brief_rpc = M
-return { context = have, pid = vim.fn.getpid(), servername = vim.v.servername }
-"""
+#: Helpers installed once per connection in `_G.simple_brief_rpc` (package data); each call
+#: is then one short `exec_lua` naming a function.
+_INSTALL_LUA = resources.files("simple_brief").joinpath("nvim_rpc.lua").read_text(encoding="utf-8")
 
 #: Unmodified buffers whose text stays cached (the snapshots' buffers).
 _KEEP_UNMODIFIED = 4
@@ -356,7 +178,6 @@ class NvimBackend:
         self.lines_received = 0
         self._nvim: Any = None
         self._pid: int | None = None
-        self._servername = ""
         self._state = "not connected"
         self._error: str | None = None
         self._symbols_note: str | None = None
@@ -546,7 +367,6 @@ class NvimBackend:
         self._texts.clear()
         self._paths.clear()
         self._pid = int(info.get("pid") or 0) or None
-        self._servername = str(info.get("servername") or "")
         self._state = "connected"
         self._error = None if info.get("context") else "the simple-brief Lua plugin is not loaded in that Neovim"
         self._connected_at = time.monotonic()
@@ -776,150 +596,3 @@ def _nest_flat(symbols: list[Symbol]) -> list[Symbol]:
 
 
 # --- attaching ---------------------------------------------------------------------------
-
-
-def attach(
-    workspace_root: str | os.PathLike[str],
-    explicit: str | None = None,
-    *,
-    state_dir: Path | None = None,
-    **options: Any,
-) -> EditorBackend:
-    """The backend for a workspace, by the attach rules.
-
-    1. `explicit` (`--nvim ADDR`): always that Neovim, even when it does not answer yet
-       (the backend keeps trying to reconnect).
-    2. `$NVIM` (set for processes started inside Neovim), when it answers.
-    3. The newest registered Neovim whose cwd contains the workspace, when it answers.
-    4. Else `DiskBackend()`.
-
-    Args:
-        workspace_root: the workspace's root folder.
-        explicit: an address given on the command line.
-        state_dir: the registry's state directory (`registry.state_dir()` when None).
-        **options: `NvimBackend` keyword arguments (prefer, timeouts...).
-
-    Returns:
-        A connected `NvimBackend`, the explicit one, or a `DiskBackend`.
-    """
-    if explicit:
-        backend = NvimBackend.connect(explicit, origin="--nvim", **options)
-        if not backend.connected:
-            log.warning("no Neovim answers at %s yet (--nvim); will retry", explicit)
-        return backend
-    candidates: list[tuple[str, str]] = []
-    env = os.environ.get("NVIM", "")
-    if env:
-        candidates.append((env, "$NVIM"))
-    try:
-        entry = registry.best_instance(workspace_root, state_dir)
-    except Exception:
-        log.exception("reading the instance registry failed")
-        entry = None
-    if entry is not None:
-        candidates.append((entry["servername"], "registry"))
-    for address, origin in candidates:
-        backend = NvimBackend.connect(address, origin=origin, **options)
-        if backend.connected:
-            return backend
-        log.info("Neovim from %s at %s does not answer", origin, address)
-        backend.close()
-    return DiskBackend()
-
-
-class AutoBackend:
-    """A backend that follows the attach rules over time.
-
-    While it has no live Neovim (disk mode, or its Neovim went away), it re-runs `attach`
-    at most once per `retry_interval` seconds, so a Neovim started or restarted later is
-    picked up; calls in between answer as the current backend does (empty when none).
-
-    Args:
-        workspace_root: the workspace's root folder.
-        explicit: `--nvim ADDR`; then only that address is used (it reconnects by itself).
-        state_dir: the registry's state directory (`registry.state_dir()` when None).
-        retry_interval: seconds between attach attempts.
-        **options: `NvimBackend` keyword arguments.
-    """
-
-    def __init__(
-        self,
-        workspace_root: str | os.PathLike[str],
-        explicit: str | None = None,
-        *,
-        state_dir: Path | None = None,
-        retry_interval: float = 1.0,
-        **options: Any,
-    ) -> None:
-        self.workspace_root = Path(workspace_root)
-        self.explicit = explicit
-        self.state_dir = state_dir
-        self.retry_interval = retry_interval
-        self._options = {**options, "retry_interval": retry_interval}
-        self._lock = threading.Lock()
-        self._last_attach = time.monotonic()
-        self._inner: EditorBackend = attach(self.workspace_root, explicit, state_dir=state_dir, **self._options)
-
-    @property
-    def name(self) -> str:
-        """The current backend's name (`nvim` or `disk`)."""
-        return self._inner.name
-
-    @property
-    def current(self) -> EditorBackend:
-        """The backend calls go to now (after a throttled re-attach when needed)."""
-        try:
-            return self._current()
-        except Exception:
-            log.exception("re-attaching failed")
-            return self._inner
-
-    def _current(self) -> EditorBackend:
-        inner = self._inner
-        if self.explicit or (isinstance(inner, NvimBackend) and inner.connected):
-            return inner
-        with self._lock:
-            now = time.monotonic()
-            if now - self._last_attach < self.retry_interval:
-                return self._inner
-            self._last_attach = now
-            fresh = attach(self.workspace_root, None, state_dir=self.state_dir, **self._options)
-            # With no live Neovim found, a lost one is kept: its status says why.
-            if isinstance(fresh, NvimBackend):
-                if isinstance(inner, NvimBackend):
-                    inner.close()
-                self._inner = fresh
-                log.info("attached to Neovim at %s (%s)", fresh.address, fresh.origin)
-            return self._inner
-
-    def snapshot(self) -> Snapshot | None:
-        """See `EditorBackend.snapshot`."""
-        return self.current.snapshot()
-
-    def overlays(self) -> dict[Path, str]:
-        """See `EditorBackend.overlays`."""
-        return self.current.overlays()
-
-    def diagnostics(self) -> dict[Path, list[Diagnostic]]:
-        """See `EditorBackend.diagnostics`."""
-        return self.current.diagnostics()
-
-    def symbols(self, path: Path) -> list[Symbol] | None:
-        """See `EditorBackend.symbols`."""
-        return self.current.symbols(path)
-
-    def status(self) -> dict[str, Any]:
-        """The current backend's status, with how it was chosen."""
-        try:
-            info = dict(self.current.status())
-        except Exception as exc:
-            info = {"backend": "unknown", "error": str(exc)}
-        info["workspace"] = str(self.workspace_root)
-        info["attach"] = "--nvim" if self.explicit else "auto"
-        return info
-
-    def close(self) -> None:
-        """Close the current Neovim connection, if any."""
-        inner = self._inner
-        if isinstance(inner, NvimBackend):
-            inner.close()

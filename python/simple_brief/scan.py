@@ -118,7 +118,7 @@ def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = Non
     """
     source = text if isinstance(text, Source) else Source(text)
     if not language.has_grammar:
-        symbols, too_deep = scan_lines(source.lines, language, MAX_NESTING)
+        symbols, too_deep = scan_lines(source.lines, MAX_NESTING)
         outline = Outline(source, language, symbols=symbols)
         if too_deep:
             outline.diagnostics.append(_too_deep(too_deep))
@@ -142,7 +142,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
 
     query = _outline_query_or_none(language)
     if query is None:
-        symbols, too_deep = scan_lines(source.lines, language, MAX_NESTING)
+        symbols, too_deep = scan_lines(source.lines, MAX_NESTING)
         return Outline(source, language, symbols=symbols, diagnostics=[_too_deep(too_deep)] if too_deep else [])
     parser = Parser(languages.grammar(language))
     tree = parser.parse(source.data, old_tree) if old_tree is not None else parser.parse(source.data)

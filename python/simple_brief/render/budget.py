@@ -18,8 +18,3 @@ CHARS_PER_TOKEN = 2.8
 def approx_tokens(text: str) -> int:
     """Estimated tokens of `text`."""
     return math.ceil(len(text) / CHARS_PER_TOKEN)
-
-
-def fits(blocks: list[str], budget: int) -> bool:
-    """Whether content blocks together stay within `budget` tokens."""
-    return sum(approx_tokens(b) for b in blocks) <= budget

@@ -1,0 +1,177 @@
+-- Helpers simple-brief installs once per Neovim connection in `_G.simple_brief_rpc`
+-- (python/simple_brief/nvim_backend.py); each call is then one short exec_lua.
+local src = ...
+if src ~= vim.NIL and src ~= nil then
+  package.preload['simple_brief.context'] = assert(loadstring(src, '=simple_brief/context.lua'))
+end
+local have = pcall(require, 'simple_brief.context')
+local M = {}
+
+local function eol(buf)
+  local bo = vim.bo[buf]
+  return bo.eol or (bo.fixendofline and not bo.binary)
+end
+
+function M.snapshot(known, want_lines)
+  local snap = require('simple_brief.context').snapshot({ known_tick = known, lines = want_lines })
+  if snap then
+    snap.eol = eol(snap.buf)
+  end
+  return snap
+end
+
+function M.overlays(known)
+  local out = {}
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf)
+      and vim.api.nvim_get_option_value('modified', { buf = buf })
+      and vim.api.nvim_get_option_value('buftype', { buf = buf }) == ''
+    then
+      local name = vim.api.nvim_buf_get_name(buf)
+      if name ~= '' then
+        local tick = vim.api.nvim_buf_get_changedtick(buf)
+        local item = { buf = buf, path = name, tick = tick, eol = eol(buf) }
+        if known[tostring(buf)] ~= tick then
+          item.lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+        end
+        out[#out + 1] = item
+      end
+    end
+  end
+  return out
+end
+
+-- 0-based byte column -> 0-based character (code point) column.
+local function chars(line, col)
+  if col <= 0 or not line or not line:find('[\128-\255]') then
+    return col
+  end
+  local ok, idx = pcall(vim.str_utfindex, line, 'utf-32', math.min(col, #line), false)
+  return ok and idx or col
+end
+
+function M.diagnostics()
+  local by_buf, order, ns_names = {}, {}, {}
+  for _, d in ipairs(vim.diagnostic.get()) do
+    local buf = d.bufnr
+    local entry = by_buf[buf]
+    if entry == nil then
+      local name = vim.api.nvim_buf_is_valid(buf) and vim.api.nvim_buf_get_name(buf) or ''
+      entry = name ~= '' and { path = name, items = {}, loaded = vim.api.nvim_buf_is_loaded(buf) } or false
+      by_buf[buf] = entry
+      if entry then
+        order[#order + 1] = entry
+      end
+    end
+    if entry then
+      local source = d.source
+      if source == nil or source == '' then
+        local ns = d.namespace
+        if ns_names[ns] == nil then
+          local info = vim.diagnostic.get_namespace(ns)
+          ns_names[ns] = info and info.name or ''
+        end
+        source = ns_names[ns]
+      end
+      local lnum, col = d.lnum or 0, d.col or 0
+      local end_lnum, end_col = d.end_lnum or lnum, d.end_col or col
+      if entry.loaded then
+        local first = vim.api.nvim_buf_get_lines(buf, lnum, lnum + 1, false)[1]
+        col = chars(first, col)
+        if end_lnum ~= lnum then
+          first = vim.api.nvim_buf_get_lines(buf, end_lnum, end_lnum + 1, false)[1]
+        end
+        end_col = chars(first, end_col)
+      end
+      local code = d.code
+      entry.items[#entry.items + 1] = {
+        lnum, col, end_lnum, end_col, d.severity or 1, d.message or '', source,
+        code ~= nil and tostring(code) or '',
+      }
+    end
+  end
+  for _, entry in ipairs(order) do
+    entry.loaded = nil
+  end
+  return order
+end
+
+function M.symbols(path, timeout, own)
+  local buf
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      local name = vim.api.nvim_buf_get_name(b)
+      if name ~= '' and (name == path or vim.uv.fs_realpath(name) == path) then
+        buf = b
+        break
+      end
+    end
+  end
+  if not buf then
+    return { status = 'no-buffer' }
+  end
+  local clients = vim.lsp.get_clients({ bufnr = buf, method = 'textDocument/documentSymbol' })
+  table.sort(clients, function(a, b) return a.id < b.id end)
+  local chosen
+  for _, c in ipairs(clients) do
+    if c.name ~= own then
+      chosen = c
+      break
+    end
+  end
+  chosen = chosen or clients[1]
+  if not chosen then
+    return { status = 'no-client' }
+  end
+  local params = { textDocument = vim.lsp.util.make_text_document_params(buf) }
+  local resp, err = chosen:request_sync('textDocument/documentSymbol', params, timeout, buf)
+  if not resp then
+    return { status = 'error', client = chosen.name, error = tostring(err or 'no answer') }
+  end
+  if resp.err then
+    return { status = 'error', client = chosen.name, error = tostring(resp.err.message or resp.err) }
+  end
+  local result = resp.result
+  if type(result) ~= 'table' then
+    result = {}
+  end
+  local enc = chosen.offset_encoding or 'utf-16'
+  if enc ~= 'utf-32' then
+    local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+    local function fix(pos)
+      if type(pos) ~= 'table' or type(pos.character) ~= 'number' or pos.character <= 0 then
+        return
+      end
+      local line = lines[(pos.line or 0) + 1]
+      if line and line:find('[\128-\255]') then
+        local ok, byte = pcall(vim.str_byteindex, line, enc, pos.character, false)
+        if ok then
+          pos.character = vim.str_utfindex(line, 'utf-32', byte, false)
+        end
+      end
+    end
+    local function fix_range(r)
+      if type(r) == 'table' then
+        fix(r.start)
+        fix(r['end'])
+      end
+    end
+    local function walk(items)
+      for _, item in ipairs(items) do
+        fix_range(item.range)
+        fix_range(item.selectionRange)
+        if type(item.location) == 'table' then
+          fix_range(item.location.range)
+        end
+        if type(item.children) == 'table' then
+          walk(item.children)
+        end
+      end
+    end
+    walk(result)
+  end
+  return { status = 'ok', client = chosen.name, result = result }
+end
+
+_G.simple_brief_rpc = M
+return { context = have, pid = vim.fn.getpid(), servername = vim.v.servername }
