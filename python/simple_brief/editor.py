@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from simple_brief.model import Diagnostic, Symbol
+from simple_brief.errors import UserError
+from simple_brief.intel import LanguageIntel
+from simple_brief.model import Diagnostic, Symbol, TextEdit
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,19 @@ class EditorBackend(Protocol):
         """What the backend is attached to, for `server_status`."""
         ...
 
+    def intel(self) -> LanguageIntel | None:
+        """The editor's language servers (its attached LSP clients), or None."""
+        ...
+
+    def apply_edits(self, edits: dict[Path, list[TextEdit]]) -> list[Path]:
+        """Apply edits (positions in code points) to the editor's buffers, loading files
+        not open yet into buffers; never writes a file. Returns the paths changed.
+
+        Raises:
+            UserError: the editor cannot take edits (disk mode) or refused them.
+        """
+        ...
+
 
 class DiskBackend:
     """No editor: files on disk are the truth and there is no editor context."""
@@ -109,3 +124,11 @@ class DiskBackend:
     def status(self) -> dict[str, Any]:
         """Disk mode."""
         return {"backend": "disk"}
+
+    def intel(self) -> LanguageIntel | None:
+        """No editor language servers (the workspace's configured servers answer instead)."""
+        return None
+
+    def apply_edits(self, edits: dict[Path, list[TextEdit]]) -> list[Path]:
+        """There are no buffers to edit."""
+        raise UserError("no editor is attached, so there are no buffers to apply edits to.")

@@ -34,6 +34,7 @@ class ServerState:
     editor: EditorBackend = field(default_factory=DiskBackend)
     budget: int = DEFAULT_BUDGET_TOKENS
     toolsets: tuple[str, ...] = DEFAULT_TOOLSETS
+    session: registry.Session = field(default_factory=registry.Session)
 
 
 @dataclass
@@ -94,11 +95,15 @@ def _inside(root: Path, path: Path) -> bool:
     return True
 
 
-def answer(state: ServerState, tool: registry.Tool, args: dict[str, Any]) -> Answer:
+def answer(
+    state: ServerState, tool: registry.Tool, args: dict[str, Any], progress: registry.ProgressFn | None = None
+) -> Answer:
     """One call: snapshot first, overlays, the tool, then the context attached to the answer."""
     snap = None if tool.system else _safe("the snapshot", state.editor.snapshot, None)
     state.workspace.overlays = _safe("the unsaved buffers", state.editor.overlays, {})
-    call = registry.Call(workspace=state.workspace, budget=state.budget, editor=state.editor)
+    call = registry.Call(
+        workspace=state.workspace, budget=state.budget, editor=state.editor, session=state.session, progress=progress
+    )
     try:
         result = registry.invoke(tool.name, args, call)
     except UserError as err:

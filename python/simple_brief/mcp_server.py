@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
 from pydantic import Field
@@ -83,12 +84,19 @@ def _signature(tool: registry.Tool) -> inspect.Signature:
         )
         for p in tool.params
     ]
+    params.append(inspect.Parameter(_CONTEXT, inspect.Parameter.KEYWORD_ONLY, annotation=Context))
     return inspect.Signature(params, return_annotation=CallToolResult)
 
 
-def run_tool(state: ServerState, tool: registry.Tool, args: dict[str, Any]) -> CallToolResult:
+#: The parameter through which MCPServer hands a call its Context (never listed in the schema).
+_CONTEXT = "mcp_context"
+
+
+def run_tool(
+    state: ServerState, tool: registry.Tool, args: dict[str, Any], progress: registry.ProgressFn | None = None
+) -> CallToolResult:
     """One MCP call: the envelope's answer as a CallToolResult."""
-    result = answer(state, tool, args)
+    result = answer(state, tool, args, progress)
     content: list[ContentBlock] = [TextContent(type="text", text=b) for b in result.blocks]
     if result.is_error:
         return CallToolResult(content=content, is_error=True)
@@ -97,10 +105,18 @@ def run_tool(state: ServerState, tool: registry.Tool, args: dict[str, Any]) -> C
 
 def _adapter(state: ServerState, tool: registry.Tool) -> Callable[..., Awaitable[CallToolResult]]:
     async def call_tool(**kwargs: Any) -> CallToolResult:
+        ctx: Context | None = kwargs.pop(_CONTEXT, None)
+
+        def progress(done: float, total: float | None, message: str) -> None:
+            # Called from the worker thread: hop to the event loop for the notification.
+            if ctx is not None:
+                anyio.from_thread.run(partial(ctx.report_progress, done, total, message))
+
         # The engine is synchronous (tree-sitter, file reads): keep the event loop free.
-        return await anyio.to_thread.run_sync(partial(run_tool, state, tool, kwargs))
+        return await anyio.to_thread.run_sync(partial(run_tool, state, tool, kwargs, progress))
 
     call_tool.__signature__ = _signature(tool)  # type: ignore[attr-defined]
+    call_tool.__annotations__ = {_CONTEXT: Context}
     call_tool.__name__ = tool.name
     call_tool.__doc__ = tool.description
     return call_tool

@@ -17,7 +17,17 @@ from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.workspace import Workspace
 
 #: Modules whose import registers tools, in listing order.
-TOOL_MODULES = ("simple_brief.tools.read", "simple_brief.tools.system")
+TOOL_MODULES = (
+    "simple_brief.tools.read",
+    "simple_brief.tools.lsp",
+    "simple_brief.tools.docs",
+    "simple_brief.tools.workspace",
+    "simple_brief.tools.system",
+)
+
+#: `progress(done, total, message)`: how far a long call is (MCP progress notifications,
+#: the CLI's progress bar). `total` is None when unknown.
+ProgressFn = Callable[[float, "float | None", str], None]
 
 _REQUIRED = object()
 
@@ -62,13 +72,45 @@ class ToolResult:
 
 
 @dataclass
+class Session:
+    """What lives longer than one call: one per MCP server or CLI run, created empty and
+    filled by the features on first use.
+
+    Attributes:
+        docs: the open docs index (`simple_brief.docs.index.DocsIndex`).
+        language_servers: language servers started in disk mode (`simple_brief.lsp_client.ServerPool`).
+        workspaces: workspaces opened with `workspace_open`, by id.
+    """
+
+    docs: Any = None
+    language_servers: Any = None
+    workspaces: dict[str, Workspace] = field(default_factory=dict)
+
+    def close(self) -> None:
+        """Stop what the session started (language servers) and close the docs index."""
+        for thing in (self.language_servers, self.docs):
+            if thing is not None:
+                thing.close()
+        self.language_servers = None
+        self.docs = None
+
+
+@dataclass
 class Call:
-    """What a tool call runs against: the workspace, the token budget, and the editor
-    (the disk backend when none is attached)."""
+    """What a tool call runs against: the workspace, the token budget, the editor
+    (the disk backend when none is attached), the session's long-lived objects, and
+    where to report progress."""
 
     workspace: Workspace
     budget: int = DEFAULT_BUDGET_TOKENS
     editor: EditorBackend = field(default_factory=DiskBackend)
+    session: Session = field(default_factory=Session)
+    progress: ProgressFn | None = None
+
+    def report(self, done: float, total: float | None, message: str) -> None:
+        """Report progress, if anyone listens."""
+        if self.progress is not None:
+            self.progress(done, total, message)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""docs toolset (being built)."""

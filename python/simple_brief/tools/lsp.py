@@ -1,0 +1,1 @@
+"""lsp toolset (being built)."""

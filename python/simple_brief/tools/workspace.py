@@ -1,0 +1,1 @@
+"""workspace toolset (being built)."""
