@@ -67,6 +67,10 @@ def listed_tools(toolsets: tuple[str, ...]) -> list[registry.Tool]:
     return [t for t in registry.load().values() if t.system or t.toolset in toolsets]
 
 
+#: The parameter through which MCPServer hands a call its Context (never listed in the schema).
+_CONTEXT = "mcp_context"
+
+
 def _annotation(param: registry.Param) -> Any:
     base: Any = Literal[param.choices] if param.choices else param.type
     if not param.required and param.default is None:
@@ -86,10 +90,6 @@ def _signature(tool: registry.Tool) -> inspect.Signature:
     ]
     params.append(inspect.Parameter(_CONTEXT, inspect.Parameter.KEYWORD_ONLY, annotation=Context))
     return inspect.Signature(params, return_annotation=CallToolResult)
-
-
-#: The parameter through which MCPServer hands a call its Context (never listed in the schema).
-_CONTEXT = "mcp_context"
 
 
 def run_tool(
@@ -137,8 +137,11 @@ def build_server(state: ServerState) -> MCPServer:
 
 
 def serve_stdio(state: ServerState) -> None:
-    """Serve MCP over stdin/stdout until the client closes."""
-    build_server(state).run("stdio")
+    """Serve MCP over stdin/stdout until the client closes; then stop what the session started."""
+    try:
+        build_server(state).run("stdio")
+    finally:
+        state.session.close()
 
 
 class BearerTokenGate:
@@ -267,3 +270,4 @@ def serve_http(state: ServerState, port: int, state_dir: Path) -> None:
         pass
     finally:
         server.stop()
+        state.session.close()
