@@ -17,7 +17,8 @@ from typing import Any
 
 from simple_brief import registry
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
-from simple_brief.model import Diagnostic, Symbol
+from simple_brief.intel import LanguageIntel
+from simple_brief.model import Diagnostic, Symbol, TextEdit
 from simple_brief.nvim_backend import NvimBackend
 
 log = logging.getLogger(__name__)
@@ -152,6 +153,14 @@ class AutoBackend:
     def symbols(self, path: Path) -> list[Symbol] | None:
         """See `EditorBackend.symbols`."""
         return self.current.symbols(path)
+
+    def intel(self) -> LanguageIntel | None:
+        """See `EditorBackend.intel`."""
+        return self.current.intel()
+
+    def apply_edits(self, edits: dict[Path, list[TextEdit]]) -> list[Path]:
+        """See `EditorBackend.apply_edits`."""
+        return self.current.apply_edits(edits)
 
     def status(self) -> dict[str, Any]:
         """The current backend's status, with how it was chosen."""

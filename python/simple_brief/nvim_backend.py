@@ -10,6 +10,7 @@
 - `symbols(path)`: `textDocument/documentSymbol` from an attached language server (not
   simple-brief's own client unless it is the only one), or None so the engine's scanner
   answers; `prefer='scanner'` always leaves symbols to the scanner.
+- `intel()`, `apply_edits()`: the attached LSP clients and buffer edits (simple_brief.nvim_intel).
 
 Every pynvim call runs on the backend's own worker thread: pynvim runs an asyncio loop of
 its own per request, which cannot run inside a caller's running event loop (an MCP
@@ -41,8 +42,9 @@ from typing import Any, Literal, TypeVar
 # main one, and installs signal handlers only there (the worker thread must not).
 import pynvim
 
+from simple_brief import nvim_intel
 from simple_brief.editor import Selection, Snapshot
-from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind
+from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, TextEdit
 
 log = logging.getLogger(__name__)
 
@@ -188,6 +190,7 @@ class NvimBackend:
         self._pending: Future[Any] | None = None
         self._lock = threading.Lock()
         self._worker: _Worker | None = None
+        self._intel = nvim_intel.NvimIntel(self)
 
     # --- public API --------------------------------------------------------------------
 
@@ -243,6 +246,14 @@ class NvimBackend:
             return None
         timeout = self.call_timeout + self.lsp_timeout_ms / 1000
         return self._call(lambda: self._symbols(Path(path)), None, "symbols", timeout)
+
+    def intel(self) -> nvim_intel.NvimIntel:
+        """The LSP clients attached in this Neovim (simple_brief.nvim_intel)."""
+        return self._intel
+
+    def apply_edits(self, edits: dict[Path, list[TextEdit]]) -> list[Path]:
+        """Apply edits (code points) to Neovim's buffers, never to disk; see `nvim_intel.apply_edits`."""
+        return nvim_intel.apply_edits(self, edits)
 
     def status(self) -> dict[str, Any]:
         """What the backend is attached to, and whether Neovim answers."""

@@ -96,17 +96,20 @@ function M.diagnostics()
   return order
 end
 
-function M.symbols(path, timeout, own)
-  local buf
+-- The loaded buffer of a file, by its name or its resolved name (nil: not loaded).
+local function loaded_buf(path)
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(b) then
       local name = vim.api.nvim_buf_get_name(b)
       if name ~= '' and (name == path or vim.uv.fs_realpath(name) == path) then
-        buf = b
-        break
+        return b
       end
     end
   end
+end
+
+function M.symbols(path, timeout, own)
+  local buf = loaded_buf(path)
   if not buf then
     return { status = 'no-buffer' }
   end
@@ -171,6 +174,168 @@ function M.symbols(path, timeout, own)
     walk(result)
   end
   return { status = 'ok', client = chosen.name, result = result }
+end
+
+-- --- language intelligence (python/simple_brief/nvim_intel.py) -----------------------------
+
+-- The clients of `buf` that support `method`, simple-brief's own (`own`) left out, oldest first.
+local function intel_clients(buf, method, own)
+  local out = {}
+  for _, c in ipairs(vim.lsp.get_clients({ bufnr = buf })) do
+    if c.name ~= own and c:supports_method(method, buf) then
+      out[#out + 1] = c
+    end
+  end
+  table.sort(out, function(a, b) return a.id < b.id end)
+  return out
+end
+
+function M.intel_servers(path, method, own)
+  local buf = loaded_buf(path)
+  if not buf then
+    return {}
+  end
+  local names = {}
+  for _, c in ipairs(intel_clients(buf, method, own)) do
+    names[#names + 1] = c.name
+  end
+  return names
+end
+
+-- A copy of `value` with every {line, character} position (code points) in encoding `enc`,
+-- measured on the buffer's lines.
+local function encode_positions(value, buf, enc)
+  if type(value) ~= 'table' then
+    return value
+  end
+  local copy = {}
+  for k, v in pairs(value) do
+    copy[k] = encode_positions(v, buf, enc)
+  end
+  local line, char = copy.line, copy.character
+  if enc ~= 'utf-32' and type(line) == 'number' and type(char) == 'number' and char > 0 then
+    local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1]
+    if text and text:find('[\128-\255]') then
+      local ok, byte = pcall(vim.str_byteindex, text, 'utf-32', char, false)
+      if ok then
+        copy.character = enc == 'utf-8' and byte or vim.str_utfindex(text, enc, byte, false)
+      end
+    end
+  end
+  -- Keeps an empty JSON object an object (vim.empty_dict's metatable).
+  return setmetatable(copy, getmetatable(value))
+end
+
+local function error_text(err)
+  if type(err) ~= 'table' then
+    return tostring(err)
+  end
+  local text = tostring(err.message or vim.inspect(err))
+  return err.code and (text .. ' (code ' .. tostring(err.code) .. ')') or text
+end
+
+-- Send `method` about `path` to every client of its buffer that supports it, at once, and
+-- wait up to `timeout` ms for all of them: {name, encoding, result, error} per client.
+function M.intel_request(path, method, params, timeout, own)
+  local buf = loaded_buf(path)
+  if not buf then
+    return {}
+  end
+  local clients = intel_clients(buf, method, own)
+  local uri = vim.uri_from_bufnr(buf)
+  local replies, state = {}, {}
+  for i, c in ipairs(clients) do
+    local enc = c.offset_encoding or 'utf-16'
+    local reply = { name = c.name, encoding = enc }
+    local st = { client = c, done = false }
+    replies[i], state[i] = reply, st
+    local p = encode_positions(type(params) == 'table' and params or {}, buf, enc)
+    p.textDocument = { uri = uri }
+    local ok, sent, id = pcall(c.request, c, method, p, function(err, result)
+      st.done = true
+      reply.result = result
+      if err then
+        reply.error = error_text(err)
+      end
+    end, buf)
+    if not ok then
+      st.done, reply.error = true, 'request failed: ' .. tostring(sent)
+    elseif not sent then
+      st.done, reply.error = true, 'the server is not running'
+    else
+      st.id = id
+    end
+  end
+  vim.wait(timeout, function()
+    for _, st in ipairs(state) do
+      if not st.done then
+        return false
+      end
+    end
+    return true
+  end, 5)
+  for i, st in ipairs(state) do
+    if not st.done then
+      replies[i].error = string.format('no answer within %d ms', timeout)
+      if st.id then
+        pcall(st.client.cancel_request, st.client, st.id)
+      end
+    end
+  end
+  return replies
+end
+
+-- The text of the loaded buffers among `paths` (lines sent only when the changedtick is not `known`).
+function M.buffer_texts(paths, known)
+  local out = {}
+  for _, path in ipairs(paths) do
+    local buf = loaded_buf(path)
+    if buf then
+      local tick = vim.api.nvim_buf_get_changedtick(buf)
+      local item = { path = path, buf = buf, tick = tick, eol = eol(buf) }
+      if known[tostring(buf)] ~= tick then
+        item.lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+      end
+      out[#out + 1] = item
+    end
+  end
+  return out
+end
+
+-- Apply LSP TextEdits (code points) per file: every buffer is found or loaded (hidden) and
+-- checked first, so a refusal applies nothing. Never writes a file.
+function M.apply_edits(items)
+  local plan = {}
+  for _, item in ipairs(items) do
+    local buf = loaded_buf(item.path)
+    if not buf then
+      buf = vim.fn.bufadd(item.path)
+      -- No ATTENTION prompt for a swap file: there is nobody to answer it.
+      local shortmess = vim.o.shortmess
+      vim.o.shortmess = shortmess .. 'A'
+      local ok, err = pcall(vim.fn.bufload, buf)
+      vim.o.shortmess = shortmess
+      if not ok or not vim.api.nvim_buf_is_loaded(buf) then
+        return { error = 'load', path = item.path, message = tostring(err or 'not loaded') }
+      end
+    end
+    if not vim.bo[buf].modifiable then
+      return { error = 'nomodifiable', path = item.path }
+    end
+    plan[#plan + 1] = { buf = buf, item = item }
+  end
+  local changed = {}
+  for _, step in ipairs(plan) do
+    local tick = vim.api.nvim_buf_get_changedtick(step.buf)
+    local ok, err = pcall(vim.lsp.util.apply_text_edits, step.item.edits, step.buf, 'utf-32')
+    if vim.api.nvim_buf_get_changedtick(step.buf) ~= tick then
+      changed[#changed + 1] = step.item.path
+    end
+    if not ok then
+      return { error = 'apply', path = step.item.path, message = tostring(err), changed = changed }
+    end
+  end
+  return { changed = changed }
 end
 
 _G.simple_brief_rpc = M
