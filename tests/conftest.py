@@ -22,3 +22,18 @@ def outline_of(text: str, filetype: str) -> Outline:
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES
+
+
+@pytest.fixture(scope="session", autouse=True)
+def parso_cache_directory() -> None:
+    """Create parso's cache directory before two jedi-based servers start at once.
+
+    parso checks for the directory and then calls `os.makedirs` without `exist_ok`, so
+    jedi-language-server and python-lsp-server started together on a machine with an
+    empty cache race, and one of them answers its first request with FileExistsError.
+    """
+    try:
+        from parso import cache  # dev dependency (python-lsp-server, jedi-language-server)
+    except ImportError:
+        return
+    cache._get_cache_directory_path()

@@ -1,0 +1,260 @@
+"""Language servers simple-brief starts itself in disk mode: `ServerPool`, a `LanguageIntel`.
+
+The servers come from `.simple-brief.toml` (`simple_brief.config`). Each starts on the
+first request for a file of its language, with the workspace root as rootUri and the
+only workspace folder; one that died is started again on the next request. Before each
+request the file's current text (`Workspace.read`: overlays first) is synced to every
+server of its language, and request positions are converted from code points to each
+server's negotiated encoding. The protocol itself lives in `simple_brief.lsp_rpc`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Any
+
+from simple_brief import languages
+from simple_brief.config import Config, load
+from simple_brief.errors import UserError
+from simple_brief.intel import DEFAULT_TIMEOUT, LspReply, encode_positions, path_to_uri, uri_to_path
+from simple_brief.lsp_rpc import Server, ServerGone, error_text, find_executable
+from simple_brief.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+#: How long a server may take to answer `initialize` (imports, indexing), seconds.
+START_TIMEOUT = 20.0
+#: How long `close()` waits for the answer to `shutdown`, seconds (then 1 s for the exit).
+SHUTDOWN_TIMEOUT = 2.0
+#: Files read for position conversion outside the workspace (library sources) stay under this.
+_OUTSIDE_MAX_BYTES = 4 * 1024 * 1024
+
+
+class ServerPool:
+    """The workspace's configured language servers, started lazily, one set per language.
+
+    Safe to call from several threads: starting is serialised, each server's document
+    sync is serialised, requests to different servers run concurrently.
+    """
+
+    def __init__(self, workspace: Workspace, config: Config | None = None) -> None:
+        self.workspace = workspace
+        self.config = config if config is not None else load(workspace.root)
+        self._servers: dict[str, Server] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+
+    # --- LanguageIntel ---------------------------------------------------------
+
+    def servers(self, path: Path, method: str) -> list[str]:
+        """Names of the configured servers for `path`'s language that support `method`
+        (starting them if needed); empty when none is configured or supports it.
+
+        Raises:
+            UserError: a configured server's program is not on PATH.
+        """
+        return [s.name for s in self._running(path) if s.failure is None and s.alive and s.supports(method)]
+
+    def request(
+        self, path: Path, method: str, params: dict[str, Any], timeout: float = DEFAULT_TIMEOUT
+    ) -> list[LspReply]:
+        """Send `method` about `path` to every server of its language that supports it.
+
+        `params` lack `textDocument` (added for `textDocument/*` methods) and count code
+        points; each reply says its server's encoding for `intel.convert_positions`.
+        A failure (timeout, error, a server that died or did not start) becomes that
+        reply's `error`.
+
+        Raises:
+            UserError: the file cannot be read, or a configured server's program is missing.
+        """
+        real, source = self.workspace.read(path)
+        targets = [s for s in self._running(real) if s.failure is not None or s.supports(method)]
+        replies: dict[str, LspReply] = {}
+        waiting: list[tuple[Server, Future[dict[str, Any]]]] = []
+        for server in targets:
+            if server.failure is not None:
+                replies[server.name] = LspReply(server.name, server.encoding, error=server.failure)
+                continue
+            sent = dict(encode_positions(params, source.text, server.encoding))
+            if method.startswith("textDocument/"):
+                sent["textDocument"] = {"uri": path_to_uri(real)}
+            try:
+                server.sync(real, source.text, _language_id(real))
+                waiting.append((server, server.send_request(method, sent)))
+            except ServerGone as exc:
+                replies[server.name] = LspReply(server.name, server.encoding, error=str(exc))
+        deadline = time.monotonic() + timeout
+        for server, future in waiting:
+            replies[server.name] = _await(server, future, deadline, timeout)
+        only = (params.get("context") or {}).get("only") if method == "textDocument/codeAction" else None
+        if only:
+            for reply in replies.values():
+                reply.result = _only_kinds(reply.result, only)
+        return [replies[s.name] for s in targets]
+
+    def diagnostics(self, path: Path, timeout: float = DEFAULT_TIMEOUT) -> list[LspReply]:
+        """What each server of `path`'s language published for its current text, waiting up
+        to `timeout` for a publish after the sync. A server that published nothing newer
+        in time gives its older list (or none) with `error` saying it timed out.
+
+        Raises:
+            UserError: the file cannot be read, or a configured server's program is missing.
+        """
+        real, source = self.workspace.read(path)
+        replies: list[LspReply] = []
+        live: list[Server] = []
+        for server in self._running(real):
+            if server.failure is not None:
+                replies.append(LspReply(server.name, server.encoding, error=server.failure))
+                continue
+            try:
+                server.sync(real, source.text, _language_id(real))
+                live.append(server)
+            except ServerGone as exc:
+                replies.append(LspReply(server.name, server.encoding, error=str(exc)))
+        deadline = time.monotonic() + timeout
+        for server in live:
+            found, fresh = server.wait_diagnostics(real, max(deadline - time.monotonic(), 0))
+            error = None
+            if not server.alive:
+                error = server.gone_note()
+            elif not fresh:
+                error = f"timed out after {timeout:g}s waiting for diagnostics"
+            replies.append(LspReply(server.name, server.encoding, result=found, error=error))
+        return replies
+
+    def close(self) -> None:
+        """Shut every server down (`shutdown`, `exit`), bounded; kill those that linger."""
+        with self._lock:
+            self._closed = True
+            servers = list(self._servers.values())
+            self._servers.clear()
+        threads = [threading.Thread(target=s.stop, args=(SHUTDOWN_TIMEOUT,), daemon=True) for s in servers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=SHUTDOWN_TIMEOUT + 8)
+
+    # --- helpers for the tools ---------------------------------------------------
+
+    def text_of(self, uri: str) -> str | None:
+        """The text a server's URI refers to, for `intel.convert_positions`: the workspace's
+        view (overlays first) inside the root; the file on disk outside it (library
+        sources a definition points into); None when unreadable."""
+        path = uri_to_path(uri)
+        if path is None:
+            return None
+        try:
+            return self.workspace.read(path)[1].text
+        except UserError:
+            pass
+        try:
+            if path.is_file() and path.stat().st_size <= _OUTSIDE_MAX_BYTES:
+                return path.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            pass
+        return None
+
+    def status(self) -> list[dict[str, Any]]:
+        """Each started server: name, command, running, encoding, failure (for `server_status`)."""
+        with self._lock:
+            servers = list(self._servers.values())
+        return [
+            {
+                "name": s.name,
+                "command": list(s.config.command),
+                "running": s.alive,
+                "pid": s.proc.pid if s.proc is not None else None,
+                "encoding": s.encoding,
+                "failure": s.failure,
+            }
+            for s in servers
+        ]
+
+    def process_ids(self) -> list[int]:
+        """Process ids of the servers started and still running."""
+        with self._lock:
+            return [s.proc.pid for s in self._servers.values() if s.proc is not None and s.alive]
+
+    # --- starting ----------------------------------------------------------------
+
+    def _running(self, path: Path) -> list[Server]:
+        """The servers configured for `path`'s language, started (or restarted) as needed."""
+        filetype = languages.for_path(path).name
+        configs = self.config.servers_for(filetype)
+        if not configs:
+            return []
+        with self._lock:
+            if self._closed:
+                raise UserError("the language servers were shut down with the session; start a new session.")
+            stale = [c for c in configs if not self._usable(c.name)]
+            for config in stale:
+                find_executable(config, self.workspace.root)  # refuse before starting any
+            result: list[Server] = []
+            starting: list[tuple[Server, Future[dict[str, Any]]]] = []
+            try:
+                for config in configs:
+                    old = self._servers.get(config.name)
+                    if old is not None and config not in stale:
+                        result.append(old)
+                        continue
+                    if old is not None:
+                        log.info("restarting %s: %s", config.name, old.failure or old.gone_note())
+                        old.kill()
+                    server = Server(config, self.workspace.root)
+                    self._servers[config.name] = server
+                    server.spawn()  # UserError when it cannot be executed
+                    try:
+                        starting.append((server, server.begin_initialize()))
+                    except ServerGone as exc:
+                        server.failure = str(exc)
+                    result.append(server)
+            finally:
+                # Started together, awaited together: two servers cost the slower start, not
+                # the sum; those started before a failure still get their `initialized`.
+                deadline = time.monotonic() + START_TIMEOUT
+                for server, future in starting:
+                    server.finish_initialize(future, max(deadline - time.monotonic(), 0.01))
+            return result
+
+    def _usable(self, name: str) -> bool:
+        server = self._servers.get(name)
+        return server is not None and server.alive and server.failure is None
+
+
+def _await(server: Server, future: Future[dict[str, Any]], deadline: float, timeout: float) -> LspReply:
+    try:
+        message = future.result(timeout=max(deadline - time.monotonic(), 0))
+    except FutureTimeout:
+        server.cancel(future)
+        return LspReply(server.name, server.encoding, error=f"timed out after {timeout:g}s")
+    except ServerGone as exc:
+        return LspReply(server.name, server.encoding, error=str(exc))
+    if "error" in message:
+        return LspReply(server.name, server.encoding, error=error_text(message["error"]))
+    return LspReply(server.name, server.encoding, result=message.get("result"))
+
+
+def _only_kinds(actions: Any, only: list[str]) -> Any:
+    """Code actions of the asked kinds (or their sub-kinds): some servers ignore
+    `context.only` (pylsp-ruff adds `source.fixAll` to a quickfix request)."""
+    if not isinstance(actions, list):
+        return actions
+    return [
+        a
+        for a in actions
+        if not isinstance(a, dict)
+        or not isinstance(a.get("kind"), str)
+        or any(a["kind"] == k or a["kind"].startswith(k + ".") for k in only)
+    ]
+
+
+def _language_id(path: Path) -> str:
+    # Neovim's filetype names are LSP language ids for the languages simple-brief knows.
+    return languages.for_path(path).name
