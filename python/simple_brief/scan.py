@@ -82,7 +82,6 @@ _METHOD_OWNERS = frozenset(
 )
 _FUNCTION_KINDS = FUNCTION_KINDS
 _WS = re.compile(r"\s+")
-_DOC_PREFIX = re.compile(r"^\s*(?:///?!?|--+-?|#+!?|\*+|/\*\*?|;+)\s?")
 
 
 @dataclass
@@ -415,34 +414,81 @@ def _leading(outer: Node, siblings: _Siblings) -> tuple[tuple[int, int] | None, 
 
 
 def _doc(source: Source, comments: list[Node], body: Node | None) -> str:
-    """Docstring (first string statement of the body) or the leading doc comment."""
+    """Docstring (first string statement of the body) or the leading doc comment.
+
+    Comment markers (`///`, `//!`, `/**`, ` * `, `*/`, `---`, `--`, `#`) and one space after
+    them are removed; indentation beyond that space is kept (Go's tab-indented code blocks,
+    list continuations). Paragraph breaks survive as one blank line (several outside a fenced
+    block are merged); leading and trailing blank lines go.
+    """
     if body is not None and body.named_child_count:
         first = body.named_child(0)
         if first is not None and first.type == "expression_statement" and first.named_child_count:
             first = first.named_child(0)
         if first is not None and first.type in ("string", "concatenated_string"):
             raw = source.slice_bytes(first.start_byte, first.end_byte)
-            return _clean_docstring(raw)
+            return clean_docstring(raw)
     if not comments:
         return ""
-    text = "\n".join(source.slice_bytes(c.start_byte, c.end_byte) for c in comments)
-    lines = [_DOC_PREFIX.sub("", ln).rstrip() for ln in text.splitlines()]
-    lines = [ln.removesuffix("*/").rstrip() for ln in lines]
-    return "\n".join(ln for ln in lines if ln.strip() not in ("", "*")).strip()
+    lines: list[str] = []
+    loose: list[int] = []  # lines of a block comment written without a marker: dedented together
+    for node in comments:
+        # Some grammars (Rust line comments) end the node with its newline: drop it, or every
+        # line would be followed by a blank one.
+        for raw_line in source.slice_bytes(node.start_byte, node.end_byte).rstrip("\r\n").splitlines():
+            line = raw_line.rstrip()
+            if line.endswith("*/"):
+                line = line[:-2].rstrip()
+            marker = _DOC_MARKER.match(line)
+            if marker:
+                line = line[marker.end() :]
+                line = line[1:] if line.startswith(" ") else line
+                line = "" if not line.strip("*").strip() else line  # `/*****` banners
+            elif line.strip():
+                loose.append(len(lines))
+            lines.append(line)
+    indent = min((len(lines[i]) - len(lines[i].lstrip()) for i in loose), default=0)
+    for i in loose:
+        lines[i] = lines[i][indent:]
+    return _squeeze_blank_lines(lines)
 
 
-def _clean_docstring(raw: str) -> str:
+#: A doc comment line's marker (the space after it is removed separately: a tab after `//`
+#: starts a Go code block and must stay).
+_DOC_MARKER = re.compile(r"^\s*(?:/\*[*!]?|//[/!]?|--+|#+!?|\*+|;+)")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _squeeze_blank_lines(lines: list[str]) -> str:
+    """The lines joined, runs of blank lines outside fenced code merged into one, no blank
+    line at either end."""
+    out: list[str] = []
+    fence = ""
+    for line in lines:
+        line = line.rstrip()
+        mark = _FENCE.match(line)
+        if mark and (not fence or (mark.group(1) == fence and not line.strip().strip(fence[0]))):
+            fence = "" if fence else mark.group(1)
+        if not line and out and not out[-1] and not fence:
+            continue
+        out.append(line)
+    return "\n".join(out).strip("\n")
+
+
+def clean_docstring(raw: str) -> str:
+    """A docstring's text: quotes and prefixes gone, the common indentation of the lines after
+    the first removed (PEP 257), blank lines kept between paragraphs."""
     body = raw.lstrip("rRuUbBfF")
     for quote in ('"""', "'''", '"', "'"):
         if body.startswith(quote) and body.endswith(quote) and len(body) >= 2 * len(quote):
             body = body[len(quote) : -len(quote)]
             break
-    lines = body.strip().splitlines()
+    lines = body.expandtabs().strip().splitlines()
     if not lines:
         return ""
     rest = [ln for ln in lines[1:] if ln.strip()]
     indent = min((len(ln) - len(ln.lstrip()) for ln in rest), default=0)
-    return "\n".join([lines[0].strip()] + [ln[indent:].rstrip() for ln in lines[1:]]).strip()
+    return _squeeze_blank_lines([lines[0].strip()] + [ln[indent:] for ln in lines[1:]])
 
 
 def nest(symbols: list[Symbol], diagnostics: list[Diagnostic] | None = None) -> list[Symbol]:
