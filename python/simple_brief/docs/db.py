@@ -1,0 +1,588 @@
+"""The docs database on disk: where it lives, its schema, opening it safely.
+
+One SQLite file per workspace root under the user's cache directory
+(`platformdirs.user_cache_dir("simple-brief")/docs/<hash of the root>.sqlite3`;
+`SIMPLE_BRIEF_CACHE_DIR` or the `cache_dir` argument override the folder). WAL mode,
+so readers keep answering while one writer updates; every wait is bounded by
+`BUSY_TIMEOUT_MS`. A file that is not a database, is truncated, is malformed or has
+another schema version is moved aside (`<name>.corrupt`) and created afresh.
+
+Tables: `meta` (schema version, root, options), `libraries` (name, root), `files` (one
+row per indexed file: library, path, module, language, content hash, mtime, size, item
+count, imports), `items` (one row per item; the parsed doc as JSON) and `items_fts`
+(FTS5 over name, signature, summary, body and the qualified id; porter + unicode61).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from simple_brief.docs.items import FileDocs
+from simple_brief.docs.model import DocComment, Item
+
+log = logging.getLogger(__name__)
+
+#: Bump when the schema or the way items are derived changes: old files are rebuilt.
+SCHEMA_VERSION = 1
+#: How long a writer waits for another writer's transaction before it gives up.
+BUSY_TIMEOUT_MS = 1500
+#: bm25 weights of the FTS columns: name > signature > summary > body; the id's words weigh little.
+BM25_WEIGHTS = (10.0, 4.0, 2.5, 1.0, 1.5)
+FTS_COLUMNS = ("name", "signature", "summary", "body", "qual")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS libraries(name TEXT PRIMARY KEY, root TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(
+    library TEXT NOT NULL,
+    path TEXT NOT NULL,
+    module TEXT NOT NULL,
+    language TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    items INTEGER NOT NULL,
+    imports TEXT NOT NULL,
+    PRIMARY KEY(library, path)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS items(
+    rowid INTEGER PRIMARY KEY,
+    library TEXT NOT NULL,
+    path TEXT NOT NULL,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    name_lc TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    module TEXT NOT NULL,
+    language TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    signature TEXT NOT NULL,
+    public INTEGER NOT NULL,
+    documented INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    bases TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS items_by_id ON items(id);
+CREATE INDEX IF NOT EXISTS items_by_name ON items(name_lc);
+CREATE INDEX IF NOT EXISTS items_by_module ON items(module);
+CREATE INDEX IF NOT EXISTS items_by_file ON items(library, path);
+CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
+    name, signature, summary, body, qual,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+"""
+
+
+def cache_root(cache_dir: Path | None = None) -> Path:
+    """The folder holding docs databases: `cache_dir`, else $SIMPLE_BRIEF_CACHE_DIR, else the user cache."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    env = os.environ.get("SIMPLE_BRIEF_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_cache_dir("simple-brief")) / "docs"
+
+
+def db_path(root: Path, cache_dir: Path | None = None) -> Path:
+    """The database file of the workspace at `root`."""
+    key = hashlib.sha256(str(root).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return cache_root(cache_dir) / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', root.name)[:40]}-{key}.sqlite3"
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """An autocommit connection in WAL mode with a bounded busy timeout (transactions are explicit)."""
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+def problem(path: Path) -> str | None:
+    """Why the file at `path` cannot be used as is (None when it looks fine or does not exist).
+
+    Cheap checks only (header, size, schema version); deeper damage shows as a
+    `sqlite3.DatabaseError` later, which the index also treats as corruption.
+    """
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror})"
+    if size == 0:
+        return None
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(100)
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror})"
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+        return "it is not a SQLite database (corrupt)"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    wal = path.with_name(path.name + "-wal")
+    wal_size = wal.stat().st_size if wal.exists() else 0
+    if pages and page_size and size < pages * page_size and wal_size == 0:
+        return f"it is truncated ({size} of {pages * page_size} bytes)"
+    return None
+
+
+def schema_problem(conn: sqlite3.Connection, options: dict[str, str]) -> str | None:
+    """Why an opened database must be rebuilt: another schema version or other options."""
+    try:
+        rows = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            return "it has no schema version (made by another program)" if tables else None
+        raise
+    version = rows.get("schema_version")
+    if version != str(SCHEMA_VERSION):
+        return f"its schema version {version} is not the current {SCHEMA_VERSION}"
+    for key, value in options.items():
+        if rows.get(key) != value:
+            return f"it was built with {key}={rows.get(key)} (now {value})"
+    return None
+
+
+def has_schema(conn: sqlite3.Connection) -> bool:
+    """Whether the database already holds the schema (its `meta` table)."""
+    return conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'meta'").fetchone()[0] > 0
+
+
+def create(conn: sqlite3.Connection, root: Path, options: dict[str, str]) -> None:
+    """Create the schema (idempotent) and record the version, root and options."""
+    conn.executescript(_SCHEMA)
+    conn.execute(
+        "INSERT INTO items_fts(items_fts, rank) VALUES('rank', ?)",
+        (f"bm25({', '.join(str(w) for w in BM25_WEIGHTS)})",),
+    )
+    values = {"schema_version": str(SCHEMA_VERSION), "root": str(root), **options}
+    conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", list(values.items()))
+
+
+def move_aside(path: Path) -> None:
+    """Move a damaged database to `<name>.corrupt` (replacing an older one) and drop its WAL files."""
+    for suffix in ("-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            path.with_name(path.name + suffix).unlink()
+    try:
+        path.replace(path.with_name(path.name + ".corrupt"))
+    except FileNotFoundError:
+        pass
+    except OSError:
+        path.unlink(missing_ok=True)
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether a sqlite3 error means another connection holds the lock (not damage)."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether a sqlite3 error means the file is damaged (rebuild), not a busy lock or a bad query."""
+    if type(exc) is sqlite3.DatabaseError:
+        return True
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.DatabaseError) and any(
+        word in text for word in ("malformed", "not a database", "corrupt", "no such table", "no such column")
+    )
+
+
+def content_hash(data: bytes) -> str:
+    """The content hash that decides whether a file is re-indexed."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+# ---------------------------------------------------------------- writing items
+
+#: Receiver parameters, in nearly every method signature: not indexed as words.
+_SELF = re.compile(r"\b(?:self|cls|this)\b,?\s*|&(?:mut\s+)?self\b,?\s*")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def write(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], Any]) -> None:
+    """One write transaction, waiting at most the busy timeout for the lock."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        body(conn)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def delete_file(conn: sqlite3.Connection, library: str, rel: str, keep_row: bool = False) -> None:
+    """Remove a file's items (and, unless `keep_row`, its files row)."""
+    rows = [r[0] for r in conn.execute("SELECT rowid FROM items WHERE library = ? AND path = ?", (library, rel))]
+    if rows:
+        conn.executemany("DELETE FROM items_fts WHERE rowid = ?", [(r,) for r in rows])
+        conn.execute("DELETE FROM items WHERE library = ? AND path = ?", (library, rel))
+    if not keep_row:
+        conn.execute("DELETE FROM files WHERE library = ? AND path = ?", (library, rel))
+
+
+def drop_library(conn: sqlite3.Connection, name: str) -> None:
+    """Remove every item and file of a library."""
+    conn.execute("DELETE FROM items_fts WHERE rowid IN (SELECT rowid FROM items WHERE library = ?)", (name,))
+    conn.execute("DELETE FROM items WHERE library = ?", (name,))
+    conn.execute("DELETE FROM files WHERE library = ?", (name,))
+
+
+def update_stat(conn: sqlite3.Connection, library: str, rel: str, mtime_ns: int, size: int) -> None:
+    """Record a file's new stat when its content (hash) did not change."""
+    conn.execute(
+        "UPDATE files SET mtime_ns = ?, size = ? WHERE library = ? AND path = ?", (mtime_ns, size, library, rel)
+    )
+
+
+def store_file(
+    conn: sqlite3.Connection,
+    library: str,
+    rel: str,
+    docs: FileDocs,
+    file_hash: str,
+    mtime_ns: int,
+    size: int,
+    language: str,
+) -> None:
+    """Replace a file's items with `docs` (other files' rows keep their rowids)."""
+    delete_file(conn, library, rel, keep_row=True)
+    for item, bases in zip(docs.items, docs.bases, strict=True):
+        cur = conn.execute(
+            "INSERT INTO items(library, path, id, name, name_lc, kind, module, language, line, signature,"
+            " public, documented, doc, bases) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                library,
+                rel,
+                item.id,
+                item.name,
+                item.name.lower(),
+                item.kind,
+                item.module,
+                item.language,
+                item.line,
+                item.signature,
+                int(item.public),
+                int(bool(item.doc.summary or item.doc.body)),
+                json.dumps(item.doc.to_dict(), separators=(",", ":")),
+                json.dumps(bases),
+            ),
+        )
+        conn.execute(
+            "INSERT INTO items_fts(rowid, name, signature, summary, body, qual) VALUES(?,?,?,?,?,?)",
+            (
+                cur.lastrowid,
+                name_words(item.name),
+                _SELF.sub("", item.signature),
+                item.doc.summary,
+                item.doc.body,
+                item.id,
+            ),
+        )
+    conn.execute(
+        "INSERT OR REPLACE INTO files(library, path, module, language, hash, mtime_ns, size, items, imports)"
+        " VALUES(?,?,?,?,?,?,?,?,?)",
+        (library, rel, docs.module, language, file_hash, mtime_ns, size, len(docs.items), json.dumps(docs.imports)),
+    )
+
+
+def name_words(name: str) -> str:
+    """The name column's text: the name and its camelCase / snake_case parts (`getUnchecked get Unchecked`)."""
+    parts = [p for chunk in re.split(r"[_\W]+", name) for p in _CAMEL.findall(chunk)]
+    extra = " ".join(p for p in parts if p.lower() != name.lower())
+    return f"{name} {extra}" if extra else name
+
+
+# ---------------------------------------------------------------- reading items
+
+ITEM_COLUMNS = "rowid, id, name, kind, module, language, path, line, signature, doc, public, library"
+#: Left out of the any-term (OR) stage of a search.
+STOPWORDS = frozenset(
+    "a an and are as at be by for from in into is it of on or the to with".split()  # noqa: SIM905
+)
+
+
+def item_from_row(row: tuple[Any, ...]) -> Item:
+    """An Item from a `SELECT {ITEM_COLUMNS}` row."""
+    return Item(
+        id=row[1],
+        name=row[2],
+        kind=row[3],
+        module=row[4],
+        language=row[5],
+        path=row[6],
+        line=row[7],
+        signature=row[8],
+        doc=DocComment.from_dict(json.loads(row[9])),
+        public=bool(row[10]),
+        library=row[11],
+    )
+
+
+def spellings(name: str) -> list[str]:
+    """Lower-case spellings of a name to look up: as given, snake_case, and joined (`parseHeader`
+    -> `parseheader`, `parse_header`)."""
+    parts = [p.lower() for chunk in re.split(r"[_\W]+", name) for p in _CAMEL.findall(chunk)]
+    return list(dict.fromkeys([name.lower(), "_".join(parts), "".join(parts)]))
+
+
+def query_terms(query: str) -> list[str]:
+    """Plain words of a free-text query (FTS syntax characters dropped), identifiers kept whole."""
+    return [t for t in re.findall(r"\w+", query) if t][:32]
+
+
+def fts_term(term: str) -> str:
+    """One term as an FTS5 expression: quoted (so no syntax), or its camelCase parts as a phrase too."""
+    parts = _CAMEL.findall(term)
+    if len(parts) > 1 and "_" not in term:
+        return f'("{term}" OR "{" ".join(parts)}")'
+    return f'"{term}"'
+
+
+@contextmanager
+def time_budget(conn: sqlite3.Connection, ms: float) -> Iterator[None]:
+    """Interrupt the statement run inside (sqlite3.OperationalError "interrupted") after `ms`."""
+    deadline = time.perf_counter() + ms / 1000
+    conn.set_progress_handler(lambda: int(time.perf_counter() > deadline), 1000)
+    try:
+        yield
+    finally:
+        conn.set_progress_handler(None, 0)
+
+
+def filters(kind: str | None, module: str | None, library: str | None) -> tuple[str, list[Any]]:
+    """`AND …` conditions on the items table (aliased `i`) for search filters, and their arguments."""
+    where, args = "", list[Any]()
+    if kind:
+        where += " AND i.kind = ?"
+        args.append(kind)
+    if module:
+        where += " AND (i.module = ? OR i.id = ? OR substr(i.module, 1, ?) IN (?, ?, ?))"
+        n = len(module)
+        args += [module, module, n + 1, module + ".", module + "/", module + ":"]
+    if library:
+        where += " AND i.library = ?"
+        args.append(library)
+    return where, args
+
+
+def snippets(conn: sqlite3.Connection, rowids: list[int], terms: list[str]) -> dict[int, str]:
+    """FTS5 body snippets of the returned rows (computed for those rows only)."""
+    if not rowids or not terms:
+        return {}
+    marks = ",".join("?" * len(rowids))
+    try:
+        rows = conn.execute(
+            f"SELECT rowid, snippet(items_fts, 3, '', '', '…', 16) FROM items_fts WHERE items_fts MATCH ? "
+            f"AND rowid IN ({marks})",
+            (" OR ".join(f'"{t}"' for t in terms), *rowids),
+        )
+        return {row[0]: row[1] for row in rows}
+    except sqlite3.OperationalError:
+        return {}
+
+
+# ---------------------------------------------------------------- queries
+
+#: Time for the ranked all-terms FTS stage of a search, and for each fallback stage, in ms.
+STAGE_BUDGET_MS = 5.0
+FALLBACK_BUDGET_MS = 2.5
+#: A query that is one identifier, possibly qualified (`pkg.mod.name`, `Type::method`).
+IDENT = re.compile(r"^[\w$.:#/<>\-]+$")
+SEPARATORS = re.compile(r"::|[.:#/]")
+
+
+def fts_rank(
+    conn: sqlite3.Connection,
+    terms: list[str],
+    where: str,
+    args: list[Any],
+    limit: int,
+    scored: dict[int, float],
+    identifier: bool,
+) -> None:
+    """bm25-ranked FTS5 matches into `scored`, each stage within a time budget.
+
+    Ranking every match costs a few microseconds per matching item, so a word found in
+    most items (`return`) cannot be ranked over all of them in time. Stages: every term
+    (AND) in every column, ranked; if that runs out of time, every term in the name
+    column, ranked, then in the summary column, ranked or else the first matches
+    unranked; then, when fewer than `limit` were found and the query is not an
+    identifier that named items, any term (OR). Earlier stages rank above later ones."""
+    table = "items_fts f JOIN items i ON i.rowid = f.rowid" if where else "items_fts f"
+    ranked = f"SELECT f.rowid, f.rank FROM {table} WHERE items_fts MATCH ?{where} ORDER BY f.rank LIMIT ?"
+    unranked = f"SELECT f.rowid, 0.0 FROM {table} WHERE items_fts MATCH ?{where} LIMIT ?"
+    every = " AND ".join(fts_term(t) for t in terms)
+    if _stage(conn, ranked, every, args, limit, scored, 300.0, STAGE_BUDGET_MS) is None:
+        _stage(conn, ranked, f"name : ({every})", args, limit, scored, 200.0, FALLBACK_BUDGET_MS)
+        if len(scored) < limit:
+            summary = f"summary : ({every})"
+            if _stage(conn, ranked, summary, args, limit, scored, 100.0, FALLBACK_BUDGET_MS) is None:
+                _stage(conn, unranked, summary, args, limit, scored, 100.0, FALLBACK_BUDGET_MS)
+    content = [t for t in terms if t.lower() not in STOPWORDS] or terms
+    if len(scored) < limit and len(terms) > 1 and not identifier:
+        any_term = " OR ".join(fts_term(t) for t in content)
+        _stage(conn, ranked, any_term, args, limit, scored, 0.0, FALLBACK_BUDGET_MS)
+
+
+def _stage(
+    conn: sqlite3.Connection,
+    sql: str,
+    match: str,
+    args: list[Any],
+    limit: int,
+    scored: dict[int, float],
+    bonus: float,
+    budget_ms: float,
+) -> int | None:
+    """Run one FTS stage within `budget_ms`: how many rows it gave, None when it ran out of time."""
+    try:
+        with time_budget(conn, budget_ms):
+            rows = conn.execute(sql, (match, *args, limit)).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "interrupted" not in str(exc):
+            raise
+        return None
+    for rowid, rank in rows:
+        scored.setdefault(rowid, bonus - rank)
+    return len(rows)
+
+
+def name_matches(
+    conn: sqlite3.Connection, query: str, where: str, args: list[Any], limit: int
+) -> list[tuple[int, float]]:
+    """Items named (or identified) by the query, with a tie-break boost: exact id, id suffix, name."""
+    text = query.strip()
+    if not text or not IDENT.match(text):
+        return []
+    parts = [p for p in SEPARATORS.split(text) if p]
+    if not parts:
+        return []
+    names = spellings(parts[-1])
+    wanted = norm_id(text).lower()
+    variants = {wanted.rsplit(".", 1)[0] + "." + n if "." in wanted else n for n in names}
+    marks = ",".join("?" * len(names))
+    sql = (
+        f"SELECT i.rowid, i.id, i.name, i.public, i.documented FROM items i WHERE i.name_lc IN ({marks}){where} "
+        "LIMIT 200"
+    )
+    found = []
+    for rowid, item_id, item_name, public, documented in conn.execute(sql, (*names, *args)):
+        norm = norm_id(item_id).lower()
+        if norm in variants:
+            boost = 30.0
+        elif len(parts) > 1 and any(norm.endswith("." + v) for v in variants):
+            boost = 20.0
+        elif len(parts) > 1:
+            continue
+        else:
+            boost = 10.0
+        boost += (2.0 if item_name == parts[-1] else 0.0) + public + documented - len(item_id) / 1000
+        found.append((rowid, boost))
+    found.sort(key=lambda rb: -rb[1])
+    return found[:limit]
+
+
+def items_by_rowid(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, Item]:
+    if not rowids:
+        return {}
+    marks = ",".join("?" * len(rowids))
+    rows = conn.execute(f"SELECT {ITEM_COLUMNS} FROM items WHERE rowid IN ({marks})", rowids)
+    return {row[0]: item_from_row(row) for row in rows}
+
+
+def select_items(conn: sqlite3.Connection, where: str, args: Iterable[Any], extra: str = "") -> list[Item]:
+    rows = conn.execute(f"SELECT {ITEM_COLUMNS} FROM items WHERE {where} {extra}", list(args))
+    return [item_from_row(row) for row in rows]
+
+
+def implementers(conn: sqlite3.Connection, item: Item) -> list[Item]:
+    """Bases the item (or its owner) names, the same-named methods in them, and items naming it as a base."""
+    found: list[Item] = []
+    row = conn.execute(
+        "SELECT bases FROM items WHERE id = ? AND library = ? LIMIT 1", (item.id, item.library)
+    ).fetchone()
+    bases = json.loads(row[0]) if row else []
+    method = item.kind in ("method", "constructor", "function", "field", "constant", "type")
+    owner = owner_id(item.id)
+    if not bases and method and owner:
+        row = conn.execute(
+            "SELECT bases FROM items WHERE id = ? AND library = ? LIMIT 1", (owner, item.library)
+        ).fetchone()
+        bases = json.loads(row[0]) if row else []
+    for base in bases:
+        for cand in select_items(
+            conn,
+            "name = ? AND kind IN ('class', 'interface', 'trait', 'struct', 'type', 'enum')",
+            [base],
+            "LIMIT 5",
+        ):
+            if method:
+                sep = "::" if "::" in cand.id else "."
+                found += select_items(conn, "id = ?", [f"{cand.id}{sep}{item.name}"], "LIMIT 2")
+            else:
+                found.append(cand)
+    if not method:
+        pattern = f'%"{item.name}"%'
+        found += select_items(conn, "bases LIKE ? AND kind != 'module'", [pattern], "LIMIT 20")
+    return found
+
+
+def similar(conn: sqlite3.Connection, item: Item, limit: int) -> list[tuple[Item, float]]:
+    """Same-kind items whose normalised signatures are close (rapidfuzz), relevance 0.3-0.7."""
+    if not item.signature:
+        return []
+    from rapidfuzz import fuzz, process
+
+    rows = conn.execute(
+        "SELECT rowid, name, signature FROM items WHERE kind = ? AND language = ? AND library = ? AND id != ?",
+        (item.kind, item.language, item.library, item.id),
+    ).fetchall()
+    if not rows:
+        return []
+    choices = {row[0]: norm_sig(row[2], row[1]) for row in rows}
+    cutoff = 70.0
+    best = process.extract(
+        norm_sig(item.signature, item.name), choices, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff
+    )
+    items = items_by_rowid(conn, [rowid for _c, _s, rowid in best])
+    return [
+        (items[rowid], 0.3 + 0.4 * (score - cutoff) / (100 - cutoff)) for _c, score, rowid in best if rowid in items
+    ]
+
+
+def norm_id(item_id: str) -> str:
+    """An id with every separator (`::`, `.`, `:`, `/`, `#`) as `.`, for comparing notations."""
+    return SEPARATORS.sub(".", item_id)
+
+
+def owner_id(item_id: str) -> str:
+    """The id of the item's container (`a.B.m` -> `a.B`), '' for none."""
+    for sep in ("::", "."):
+        if sep in item_id:
+            return item_id.rsplit(sep, 1)[0]
+    return ""
+
+
+def norm_sig(signature: str, name: str) -> str:
+    """A signature without its name, keywords and spacing, so shapes compare."""
+    text = signature.replace(name, "_", 1) if name else signature
+    text = re.sub(r"^(?:pub(?:\([^)]*\))?\s+|export\s+|async\s+|static\s+|public\s+|local\s+)+", "", text)
+    return " ".join(text.split()).lower()

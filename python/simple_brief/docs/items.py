@@ -1,0 +1,660 @@
+"""A file's outline -> documented `Item`s with qualified ids, per language.
+
+Ids follow each language's own notation (see `Item`): Python `pkg.mod.Class.method`,
+Rust `crate::mod::Type::method` (the crate's Cargo name when known), Lua module paths
+(`vim.lsp.buf.hover`), Go `pkg.Type.Method`, Java `pkg.Class.method`, JS/TS
+`dir/file.name`, C `dir/file.name`, C++ `ns::Class::method`, Markdown `file.md#section`.
+
+Visibility follows the language's rules (`Item.public`): Python `_x` is private unless a
+dunder, and `__all__` decides at the top level when present; Rust needs a bare `pub`
+(trait items and trait-impl methods are public); Go needs a capital letter; JS/TS need
+`export` (`.d.ts` declarations are all public); Java needs `public`/`protected` (interface
+members are implicitly public); Lua: members of the returned module table and globals are
+public, `local` names private; C/C++: file-level `static` is private. A member is public
+only when its container is. Symbols inside function bodies are not items.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from simple_brief.docs.comments import parse_doc
+from simple_brief.docs.model import DocComment, Item
+from simple_brief.model import Symbol, SymbolKind
+from simple_brief.scan import Outline, clean_docstring
+
+#: Python layout roots that are not package names (`src/pkg`, `python/pkg`, `lib/pkg`).
+LAYOUT_ROOTS = frozenset({"src", "python", "lib"})
+_FUNCTIONS = frozenset({SymbolKind.Function, SymbolKind.Method, SymbolKind.Constructor})
+_KIND_WORDS: dict[SymbolKind, str] = {
+    SymbolKind.Function: "function",
+    SymbolKind.Method: "method",
+    SymbolKind.Constructor: "constructor",
+    SymbolKind.Class: "class",
+    SymbolKind.Interface: "interface",
+    SymbolKind.Object: "object",
+    SymbolKind.Struct: "struct",
+    SymbolKind.Enum: "enum",
+    SymbolKind.EnumMember: "enum_member",
+    SymbolKind.Field: "field",
+    SymbolKind.Property: "property",
+    SymbolKind.Constant: "constant",
+    SymbolKind.Variable: "variable",
+    SymbolKind.Module: "module",
+    SymbolKind.Namespace: "namespace",
+    SymbolKind.Package: "module",
+    SymbolKind.TypeParameter: "type",
+    SymbolKind.String: "section",
+}
+_SEP = {"rust": "::", "cpp": "::"}
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_GENERICS = re.compile(r"<[^<>]*>")
+_PY_ALL = re.compile(r"^__all__\s*(?:\+?=|:[^=]*=)\s*[\[(]([^\]\)]*)[\])]", re.M)
+_PY_STRING = re.compile(r"""['"]([A-Za-z_]\w*)['"]""")
+_LUA_RETURN = re.compile(r"^return\s+([A-Za-z_]\w*)\s*;?\s*$")
+_GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
+_JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
+_JS_EXPORT_LIST = re.compile(r"\bexport\s*(?:type\s*)?\{([^}]*)\}")
+_JS_EXPORT_DEFAULT = re.compile(r"\bexport\s+default\s+([A-Za-z_$][\w$]*)\s*;?\s*$", re.M)
+_JS_MODULE_EXPORTS = re.compile(r"\bmodule\.exports\s*=\s*(\{[^}]*\}|[A-Za-z_$][\w$]*)")
+_IMPORTS: dict[str, re.Pattern[str]] = {
+    "python": re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([\w, ()]+)|import\s+([\w., ]+))", re.M),
+    "lua": re.compile(r"""\brequire\s*\(?\s*['"]([\w.\-/]+)['"]"""),
+    "rust": re.compile(r"^\s*(?:pub\s+)?use\s+([\w:]+)", re.M),
+    "go": re.compile(r'"([\w./\-]+)"'),
+    "java": re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+)", re.M),
+    "javascript": re.compile(r"""(?:from\s+|require\s*\(\s*|import\s*\(?\s*)['"]([^'"]+)['"]"""),
+}
+_IMPORTS["typescript"] = _IMPORTS["typescriptreact"] = _IMPORTS["javascript"]
+_SLUG = re.compile(r"[^\w\- ]+")
+
+
+@dataclass
+class FileDocs:
+    """What one file contributes to the index.
+
+    Attributes:
+        module: the file's module id.
+        items: every item (public and private), the module item first when there is one.
+        bases: per item (same order), the names of the bases/traits/interfaces it names.
+        imports: module ids the file imports (for `resolve` context ranking).
+    """
+
+    module: str
+    items: list[Item] = field(default_factory=list)
+    bases: list[list[str]] = field(default_factory=list)
+    imports: list[str] = field(default_factory=list)
+
+
+def doc_of(raw: str, language: str) -> DocComment:
+    """The parsed doc comment of `raw` (an empty DocComment when there is no text)."""
+    if not raw.strip():
+        return DocComment()
+    return parse_doc(raw, language)
+
+
+def module_id(rel: str, language: str, root: Path | None = None, library: str = "workspace", text: str = "") -> str:
+    """The module id of the file at `rel` (POSIX, relative to the library's root).
+
+    Args:
+        rel: the path relative to the root.
+        language: the registry's language name.
+        root: the root on disk (Python walks `__init__.py` packages, Rust reads Cargo.toml).
+        library: `workspace` or a library name (libraries' roots are import roots).
+        text: the file's text (Go and Java take their package from it).
+    """
+    path = PurePosixPath(rel)
+    parts = list(path.parts)
+    stem = path.stem
+    if language == "python":
+        return _python_module(path, root, library)
+    if language == "lua":
+        if "lua" in parts[:-1]:
+            cut = len(parts) - 1 - parts[::-1].index("lua", 1)
+            parts = parts[cut + 1 :]
+        parts[-1] = PurePosixPath(parts[-1]).stem
+        if parts[-1] == "init" and len(parts) > 1:
+            parts.pop()
+        return ".".join(parts)
+    if language == "rust":
+        return _rust_module(path, root)
+    if language == "go":
+        found = _GO_PACKAGE.search(text)
+        return found.group(1) if found else path.parent.name or stem
+    if language == "java":
+        found = _JAVA_PACKAGE.search(text)
+        return found.group(1) if found else ""
+    if language == "markdown":
+        return rel
+    base = str(path.with_name(stem.removesuffix(".d")))
+    if language in ("javascript", "typescript", "typescriptreact") and path.stem in ("index", "index.d"):
+        base = str(path.parent) if str(path.parent) != "." else "index"
+    return base
+
+
+def _python_module(path: PurePosixPath, root: Path | None, library: str) -> str:
+    parts = list(path.with_suffix("").parts)
+    if library == "workspace" and root is not None:
+        # The import root is the first folder above the file that is not a package.
+        depth = 0
+        folder = root.joinpath(*path.parts[:-1])
+        while depth < len(parts) - 1 and (folder / "__init__.py").exists():
+            depth += 1
+            folder = folder.parent
+        if depth:
+            parts = parts[len(parts) - 1 - depth :]
+        elif len(parts) > 1 and parts[0] in LAYOUT_ROOTS:
+            parts = parts[1:]
+    elif root is not None and (root / "__init__.py").exists():
+        parts = [root.name, *parts]  # a library folder that is itself a package
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts) or path.stem
+
+
+def _rust_module(path: PurePosixPath, root: Path | None) -> str:
+    parts = list(path.parts)
+    if "src" in parts:
+        cut = len(parts) - 1 - parts[::-1].index("src")
+        crate = _crate_name(root.joinpath(*parts[:cut]) if root is not None else None, parts[:cut])
+        rest = parts[cut + 1 :]
+        rest[-1] = PurePosixPath(rest[-1]).stem
+        if rest[-1] == "mod" or (len(rest) == 1 and rest[0] in ("lib", "main")):
+            rest.pop()
+        return "::".join([crate, *rest])
+    return "::".join([*parts[:-1], path.stem])
+
+
+def _crate_name(folder: Path | None, parts: list[str]) -> str:
+    """The package name in Cargo.toml next to `src/` (`-` -> `_`), else the folder's name, else `crate`."""
+    if folder is not None:
+        try:
+            text = (folder / "Cargo.toml").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        found = re.search(r'^\s*name\s*=\s*"([^"]+)"', text, re.M)
+        if found:
+            return found.group(1).replace("-", "_")
+    return parts[-1].replace("-", "_") if parts else "crate"
+
+
+def extract(
+    outline: Outline, rel: str, root: Path | None = None, library: str = "workspace", private: bool = True
+) -> FileDocs:
+    """Items of one scanned file; private ones too when `private` (`Item.public` says which)."""
+    language = outline.language.name
+    text = outline.source.text
+    module = module_id(rel, language, root, library, text)
+    builder = _Builder(outline, rel, module, library, language)
+    builder.run()
+    out = FileDocs(module=module, imports=imports_of(text, language, rel))
+    for item, bases, raw in zip(builder.items, builder.bases, builder.raw, strict=True):
+        if private or item.public:
+            item.doc = doc_of(raw, language)
+            out.items.append(item)
+            out.bases.append(bases)
+    return out
+
+
+class _Builder:
+    """Walks a symbol tree once, naming items the language's way."""
+
+    def __init__(self, outline: Outline, rel: str, module: str, library: str, language: str) -> None:
+        self.outline = outline
+        self.rel = rel
+        self.module = module
+        self.library = library
+        self.language = language
+        self.sep = _SEP.get(language, ".")
+        self.items: list[Item] = []
+        self.bases: list[list[str]] = []
+        self.raw: list[str] = []
+        self.text = outline.source.text
+
+    def add(
+        self,
+        sym: Symbol | None,
+        item_id: str,
+        name: str,
+        kind: str,
+        public: bool,
+        bases: list[str] | None = None,
+        raw: str | None = None,
+    ) -> Item:
+        item = Item(
+            id=item_id,
+            name=name,
+            kind=kind,
+            module=self.module if kind != "module" or sym is not None else _parent_module(item_id, self.sep),
+            language=self.language,
+            path=self.rel,
+            line=sym.selection_range.start.line + 1 if sym is not None else 1,
+            signature=sym.signature if sym is not None else "",
+            public=public,
+            library=self.library,
+        )
+        self.items.append(item)
+        self.bases.append(bases or [])
+        # Parsed at the end, only for the items kept (most private items are dropped).
+        self.raw.append(raw if raw is not None else sym.doc if sym is not None else "")
+        return item
+
+    def run(self) -> None:
+        raw = module_doc(self.outline)
+        lang = self.language
+        wanted = raw or lang not in ("go", "java") or PurePosixPath(self.rel).name == "package-info.java"
+        if wanted and self.module and lang != "markdown":
+            self.add(None, self.module, _last(self.module, self.sep), "module", self._module_public(), raw=raw)
+        handler = getattr(self, f"_{lang}", None) if lang != "typescriptreact" else self._typescript
+        (handler or self._generic)()
+
+    def _module_public(self) -> bool:
+        if self.language == "python":
+            return not any(p.startswith("_") and not p.startswith("__") for p in self.module.split("."))
+        return True
+
+    def _kind(self, sym: Symbol) -> str:
+        word = _KIND_WORDS.get(sym.kind, "variable")
+        sig = sym.signature
+        if self.language == "rust":
+            if sym.kind == SymbolKind.Interface:
+                return "trait"
+            if sig.startswith("macro_rules!"):
+                return "macro"
+        if sig.startswith("#define"):
+            return "macro" if sym.kind == SymbolKind.Function else "constant"
+        if self.language == "lua" and sym.kind == SymbolKind.Object:
+            return "table"
+        return word
+
+    def _walk(self, syms: list[Symbol], prefix: str, public: bool, visible: object) -> None:
+        """Generic descent: `visible(sym, parent_public)` decides each symbol's visibility."""
+        for sym in syms:
+            if sym.name == "__all__":
+                continue
+            pub = bool(visible(sym, public))  # type: ignore[operator]
+            item_id = f"{prefix}{self.sep}{sym.name}" if prefix else sym.name
+            self.add(sym, item_id, sym.name, self._kind(sym), pub, self._bases(sym))
+            if sym.kind not in _FUNCTIONS:
+                self._walk(sym.children, item_id, pub, visible)
+
+    def _bases(self, sym: Symbol) -> list[str]:
+        sig = sym.signature
+        if sym.kind not in (SymbolKind.Class, SymbolKind.Struct, SymbolKind.Interface, SymbolKind.Enum):
+            return []
+        found: list[str] = []
+        if self.language == "python":
+            inner = re.search(r"\((.*)\)", sig)
+            if inner:
+                for part in _split_top(inner.group(1)):
+                    if "=" not in part and part.strip():
+                        found.append(_last(_GENERICS.sub("", part.strip()).split("[")[0], "."))
+            return found
+        for keyword in ("extends", "implements", ":"):
+            match = re.search(rf"(?:^|\s){re.escape(keyword)}\s+(.*)", sig)
+            if match:
+                rest = re.split(r"\s(?:implements|extends)\s|\{", match.group(1))[0]
+                for part in _split_top(_GENERICS.sub("", rest)):
+                    words = _WORD.findall(part.replace("public", "").replace("private", ""))
+                    if words:
+                        found.append(words[-1])
+        return found
+
+    # ---------------------------------------------------------------- languages
+
+    def _python(self) -> None:
+        names = python_all(self.text)
+
+        def visible(sym: Symbol, parent: bool) -> bool:
+            own = not sym.name.startswith("_") or (sym.name.startswith("__") and sym.name.endswith("__"))
+            return parent and own
+
+        for sym in self.outline.symbols:
+            if sym.name == "__all__":
+                continue
+            public = (sym.name in names) if names is not None else visible(sym, True)
+            item_id = f"{self.module}.{sym.name}"
+            self.add(sym, item_id, sym.name, self._kind(sym), public, self._bases(sym))
+            if sym.kind not in _FUNCTIONS:
+                self._walk(sym.children, item_id, public, visible)
+
+    def _rust(self) -> None:
+        self._rust_walk(self.outline.symbols, self.module, True, in_trait=False)
+
+    def _rust_walk(self, syms: list[Symbol], prefix: str, parent_public: bool, in_trait: bool) -> None:
+        types: dict[str, Item] = {}
+        for sym in syms:
+            sig = sym.signature
+            if sym.kind == SymbolKind.Object and sig.startswith("impl"):
+                head = _GENERICS.sub("", _GENERICS.sub("", sig[4:]))
+                trait, _, target = head.partition(" for ")
+                target = target or trait
+                type_name = _last(target.strip().split(" where ")[0].strip(), "::") or sym.name
+                trait_name = _last(trait.strip(), "::") if target is not trait else ""
+                owner = f"{prefix}::{type_name}"
+                if trait_name and type_name in types:
+                    self.bases[self.items.index(types[type_name])].append(trait_name)
+                for child in sym.children:
+                    pub = bool(trait_name) or child.signature.startswith("pub ")
+                    self.add(
+                        child,
+                        f"{owner}::{child.name}",
+                        child.name,
+                        self._kind(child),
+                        pub,
+                        [trait_name] * bool(trait_name),
+                    )
+                continue
+            if sym.kind == SymbolKind.Module and sym.body is None:
+                continue  # `mod x;` declares a file of its own
+            pub = in_trait or sig.startswith("pub ") or (parent_public and sym.kind == SymbolKind.EnumMember)
+            if self._kind(sym) == "macro":
+                pub = bool(sym.doc)
+            item_id = f"{prefix}::{sym.name}"
+            item = self.add(sym, item_id, sym.name, self._kind(sym), pub)
+            if sym.kind in (SymbolKind.Struct, SymbolKind.Enum, SymbolKind.TypeParameter):
+                types[sym.name] = item
+            if sym.kind == SymbolKind.Module:
+                item.module = prefix
+                saved, self.module = self.module, item_id
+                self._rust_walk(sym.children, item_id, pub, in_trait=False)
+                self.module = saved
+            elif sym.kind not in _FUNCTIONS:
+                self._rust_walk(sym.children, item_id, pub, in_trait=sym.kind == SymbolKind.Interface and pub)
+
+    def _go(self) -> None:
+        if self.rel.endswith("_test.go"):
+            return
+
+        def visible(sym: Symbol, parent: bool) -> bool:
+            return parent and sym.name[:1].isupper()
+
+        for sym in self.outline.symbols:
+            receiver = re.match(r"func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)", sym.signature)
+            if sym.kind == SymbolKind.Method and receiver:
+                owner = receiver.group(1)
+                pub = visible(sym, owner[:1].isupper())
+                self.add(sym, f"{self.module}.{owner}.{sym.name}", sym.name, "method", pub)
+                continue
+            kind = self._kind(sym)
+            bases = self._bases(sym)
+            self.add(sym, f"{self.module}.{sym.name}", sym.name, kind, visible(sym, True), bases)
+            self._walk(sym.children, f"{self.module}.{sym.name}", visible(sym, True), visible)
+
+    def _java(self) -> None:
+        def visible(sym: Symbol, parent: bool, in_interface: bool = False) -> bool:
+            words = set(re.findall(r"\b(public|protected|private)\b", sym.signature.split("(")[0]))
+            own = bool(words & {"public", "protected"}) or (in_interface and "private" not in words)
+            return parent and (own or sym.kind == SymbolKind.EnumMember)
+
+        def walk(syms: list[Symbol], prefix: str, parent: bool, interface: bool) -> None:
+            for sym in syms:
+                pub = visible(sym, parent, interface)
+                item_id = f"{prefix}.{sym.name}" if prefix else sym.name
+                self.add(sym, item_id, sym.name, self._kind(sym), pub, self._bases(sym))
+                if sym.kind not in _FUNCTIONS:
+                    walk(sym.children, item_id, pub, sym.kind == SymbolKind.Interface)
+
+        walk(self.outline.symbols, self.module, True, False)
+
+    def _javascript(self) -> None:
+        exported = js_exports(self.text)
+        everything = self.rel.endswith(".d.ts")
+
+        def member(sym: Symbol, parent: bool) -> bool:
+            sig = sym.signature
+            hidden = sym.name.startswith("#") or re.match(r"(?:static\s+)?(?:private|protected)\b", sig)
+            return parent and not hidden
+
+        for sym in self.outline.symbols:
+            name = sym.name.removeprefix("module.exports.").removeprefix("exports.").replace(".prototype.", ".")
+            root_name = re.split(r"[.\[]", name)[0]
+            pub = (
+                everything
+                or sym.signature.startswith(("export ", "declare "))
+                or sym.name.startswith(("module.exports", "exports."))
+                or root_name in exported
+            )
+            item_id = f"{self.module}.{name}"
+            self.add(sym, item_id, _last(name, "."), self._kind(sym), pub, self._bases(sym))
+            if sym.kind not in _FUNCTIONS:
+                self._walk(sym.children, item_id, pub, member)
+
+    _typescript = _javascript
+
+    def _lua(self) -> None:
+        table = lua_module_table(self.outline.source.lines)
+        locals_ = {s.name for s in self.outline.symbols if s.signature.startswith("local")}
+
+        def member(sym: Symbol, parent: bool) -> bool:
+            return parent
+
+        if table is not None and table not in locals_:
+            table = None  # `return vim`: the file extends a global, whose members keep their own names
+        for sym in self.outline.symbols:
+            name = sym.name.replace(":", ".")
+            found = re.match(r"[A-Za-z_]\w*", name)
+            head = found.group(0) if found else name
+            rest = name[len(head) + 1 :] if name[len(head) : len(head) + 1] == "." else ""
+            dot = bool(rest)
+            if name == table:
+                self._walk(sym.children, self.module, True, member)
+                continue
+            if head == table and dot:
+                item_id, pub = f"{self.module}.{rest}", True
+            elif head in locals_ or sym.signature.startswith("local"):
+                item_id, pub = f"{self.module}.{name}", False
+            else:
+                item_id, pub = name, True  # a global (`function vim.paste()`)
+            if not self.module:
+                item_id = name
+            self.add(sym, item_id, _last(name, "."), self._kind(sym), pub)
+            if sym.kind not in _FUNCTIONS:
+                self._walk(sym.children, item_id, pub, member)
+
+    def _c(self) -> None:
+        self._c_walk(self.outline.symbols, "", True)
+
+    _cpp = _c
+
+    def _c_walk(self, syms: list[Symbol], prefix: str, parent: bool) -> None:
+        for sym in syms:
+            if sym.kind == SymbolKind.Constant and re.fullmatch(
+                r"#define\s+\w+_(?:H|H_|HPP|INCLUDED)_*", sym.signature
+            ):
+                continue  # include guards
+            if not sym.name:
+                continue
+            pub = parent and not (not prefix and sym.signature.startswith("static "))
+            item_id = f"{prefix}::{sym.name}" if prefix else f"{self.module}.{sym.name}"
+            self.add(sym, item_id, _last(sym.name, "::"), self._kind(sym), pub, self._bases(sym))
+            if sym.kind not in _FUNCTIONS:
+                inner = sym.name if (sym.kind == SymbolKind.Namespace and not prefix) else item_id
+                self._c_walk(sym.children, inner, pub)
+
+    def _markdown(self) -> None:
+        lines = self.outline.source.lines
+        for sym in (s for top in self.outline.symbols for s in top.walk()):
+            title = sym.name.lstrip("#").strip()
+            start = sym.range.start.line + 1
+            end = min([c.range.start.line for c in sym.children] or [sym.range.end.line + 1])
+            body = "\n".join(lines[start:end]).strip()[:4000]
+            item = self.add(sym, f"{self.module}#{slug(title)}", title, "section", True, raw=body)
+            item.signature = sym.name
+
+    def _generic(self) -> None:
+        self._walk(self.outline.symbols, self.module, True, lambda sym, parent: parent)
+
+
+def _parent_module(item_id: str, sep: str) -> str:
+    head, found, _ = item_id.rpartition(sep)
+    return head if found else ""
+
+
+def _last(name: str, sep: str) -> str:
+    return name.rsplit(sep, 1)[-1] if sep in name else name
+
+
+def _split_top(text: str) -> list[str]:
+    """Split on commas outside brackets."""
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts
+
+
+def slug(title: str) -> str:
+    """A GitHub-style heading anchor: lower case, punctuation dropped, spaces to `-`."""
+    return _SLUG.sub("", title.lower()).strip().replace(" ", "-")
+
+
+def python_all(text: str) -> set[str] | None:
+    """The names in a module's `__all__` (every `=`/`+=` at the top level), or None."""
+    found = _PY_ALL.findall(text)
+    if not found:
+        return None
+    return {name for chunk in found for name in _PY_STRING.findall(chunk)}
+
+
+def lua_module_table(lines: list[str]) -> str | None:
+    """The name a Lua file returns at its end (`return M`), if any."""
+    for line in reversed(lines):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("--"):
+            continue
+        found = _LUA_RETURN.match(stripped)
+        return found.group(1) if found else None
+    return None
+
+
+def js_exports(text: str) -> set[str]:
+    """Names a JS/TS file exports with `export { a, b as c }`, `export default X`, `module.exports = …`."""
+    names: set[str] = set()
+    for chunk in _JS_EXPORT_LIST.findall(text):
+        for part in chunk.split(","):
+            words = part.split()
+            if words:
+                names.add(words[-1] if words[0] == "type" and len(words) > 1 else words[0])
+    names.update(_JS_EXPORT_DEFAULT.findall(text))
+    for value in _JS_MODULE_EXPORTS.findall(text):
+        names.update(re.findall(r"[A-Za-z_$][\w$]*", value))
+    return names
+
+
+def imports_of(text: str, language: str, rel: str = "") -> list[str]:
+    """Module ids a file imports, as written (relative JS imports resolved against `rel`)."""
+    pattern = _IMPORTS.get(language)
+    if pattern is None:
+        return []
+    out: list[str] = []
+    for match in pattern.finditer(text):
+        groups = [g for g in match.groups() if g]
+        if language == "python":
+            if match.group(1):
+                base = match.group(1)
+                out.append(base)
+                names = re.findall(r"\w+", match.group(2) or "")
+                out.extend(f"{base}.{n}" for n in names if n != "as")
+            else:
+                out.extend(p.split(" as ")[0].strip() for p in (match.group(3) or "").split(","))
+        elif language == "rust":
+            out.append(groups[0].rsplit("::", 1)[0] if "::" in groups[0] else groups[0])
+        elif language == "go":
+            out.append(groups[0].rsplit("/", 1)[-1])
+        elif language == "java":
+            out.append(groups[0].rsplit(".", 1)[0])
+        elif language in ("javascript", "typescript", "typescriptreact"):
+            target = groups[0]
+            if target.startswith("."):
+                joined = os.path.normpath(os.path.join(os.path.dirname(rel), target))
+                target = re.sub(r"\.(?:[cm]?[jt]sx?)$", "", joined).replace(os.sep, "/")
+            out.append(target)
+        else:
+            out.append(groups[0])
+    return list(dict.fromkeys(o for o in out if o))
+
+
+def module_doc(outline: Outline) -> str:
+    """The raw module doc of a file: Python's module docstring, Rust `//!` lines, Go's package
+    comment, a Lua file's leading `---` block, a leading `/** … */` block (with `@module`,
+    `@file` or `@fileoverview`, or followed by a blank line) in JS/TS/C/C++/Java."""
+    tree = outline.tree
+    if tree is None:
+        return ""
+    root = tree.root_node
+    source = outline.source
+    language = outline.language.name
+    children = root.children
+    if language == "python":
+        for child in children:
+            if child.type == "comment":
+                continue
+            if child.type == "expression_statement" and child.named_child_count:
+                first = child.named_child(0)
+                if first is not None and first.type == "string":
+                    return clean_docstring(source.slice_bytes(first.start_byte, first.end_byte))
+            return ""
+        return ""
+    if language == "rust":
+        lines = []
+        for line in source.lines:
+            stripped = line.strip()
+            if stripped.startswith("//!"):
+                lines.append(stripped[3:].removeprefix(" "))
+            elif stripped and not stripped.startswith("//") and not stripped.startswith("#!["):
+                break
+        return "\n".join(lines).strip()
+    comments: list[str] = []
+    for child in children:
+        if "comment" not in child.type:
+            break
+        comments.append(source.slice_bytes(child.start_byte, child.end_byte))
+        last = child
+    if not comments:
+        return ""
+    following = children[len(comments)] if len(comments) < len(children) else None
+    gap = following is None or following.start_point[0] > last.end_point[0] + 1
+    text = "\n".join(comments)
+    if language == "go":
+        if following is not None and following.type == "package_clause" and not gap:
+            return _strip_comment(text)
+        return ""
+    if language == "lua":
+        if not text.lstrip().startswith("---"):
+            return ""
+        marked = re.search(r"@(?:brief|mod|module)\b", text)
+        if not (marked or gap):
+            return ""
+        return re.sub(r"^\s*@(?:brief|mod|module)\b[^\n]*\n?", "", _strip_comment(text), count=1).strip()
+    block = comments[0] if comments[0].lstrip().startswith("/**") else ""
+    if not block:
+        return ""
+    marked = re.search(r"@(?:module|file|fileoverview|package)\b", block)
+    if marked or (gap and len(comments) == 1) or (language == "java" and following is not None):
+        if language == "java" and not marked and following is not None and following.type != "package_declaration":
+            return ""
+        cleaned = _strip_comment(block)
+        return re.sub(r"^\s*@(?:module|file|fileoverview)\b[^\n]*\n?", "", cleaned, count=1).strip()
+    return ""
+
+
+_COMMENT_PREFIX = re.compile(r"^\s*(?:/\*\*?|\*/|\*(?!/)|///?!?|---?|//)\s?")
+
+
+def _strip_comment(text: str) -> str:
+    lines = [_COMMENT_PREFIX.sub("", ln).rstrip().removesuffix("*/").rstrip() for ln in text.splitlines()]
+    return "\n".join(lines).strip()
