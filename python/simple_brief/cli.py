@@ -5,6 +5,7 @@
     simple-brief symbols FILE [--format table|standard]
     simple-brief search QUERY [--root DIR]
     simple-brief diagnostics [PATH]
+    simple-brief docs search QUERY | get ID | list MODULE | resolve SYMBOL | examples ID | related ID | index [LIB]
     simple-brief run TOOL --param k=v [--json]
     simple-brief tools
     simple-brief lsp [--tcp PORT]
@@ -18,12 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simple_brief import __version__
+from simple_brief import __version__, config
 from simple_brief import tools as registry
 from simple_brief.errors import UserError
 from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
@@ -59,8 +61,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget",
         type=int,
-        default=DEFAULT_BUDGET_TOKENS,
-        help="token budget of the answer; bigger views degrade to fit (default: %(default)s)",
+        help="token budget of the answer; bigger views degrade to fit "
+        f"(default: `limits.budget` in .simple-brief.toml, else {DEFAULT_BUDGET_TOKENS})",
     )
     parser.add_argument(
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="largest file read, in bytes (default: %(default)s)"
@@ -145,6 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", nargs="?")
     _common(p)
 
+    _docs_parser(sub)
+
     p = sub.add_parser(
         "run",
         help="run any tool with --param name=value",
@@ -160,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="answer with this Neovim's live state (default: $NVIM, else a registered Neovim for the root)",
     )
     _common(p)
+    _progress_option(p)
 
     p = sub.add_parser(
         "mcp",
@@ -171,10 +176,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nvim", metavar="ADDR", help="Neovim server address (socket path or host:port)")
     p.add_argument(
         "--toolsets",
-        default="read,lsp,docs",
-        help="comma-separated toolsets listed to the agent (default: %(default)s); system tools always",
+        help="comma-separated toolsets listed to the agent, from "
+        f"{', '.join(config.KNOWN_TOOLSETS)} (default: `mcp.toolsets` in .simple-brief.toml, "
+        f"else {','.join(config.DEFAULT_TOOLSETS)}); the system tools always",
     )
-    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET_TOKENS, help="token budget of each answer")
+    p.add_argument(
+        "--budget",
+        type=int,
+        help="token budget of each answer "
+        f"(default: `limits.budget` in .simple-brief.toml, else {DEFAULT_BUDGET_TOKENS})",
+    )
     p.add_argument("--http", action="store_true", help="streamable HTTP on 127.0.0.1 with a bearer token")
     p.add_argument("--port", type=int, default=0, help="with --http: the port (default: a free one)")
 
@@ -188,6 +199,67 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tools", help="list the tools and their parameters")
     p.add_argument("--json", action="store_true", help="print the tool schemas as JSON")
     return parser
+
+
+_DOCS_EPILOG = """\
+The index lives in the user's cache directory ($SIMPLE_BRIEF_CACHE_DIR overrides it), keyed
+by the workspace root; each command first re-reads only the files that changed.
+Lines shown are 1-based (path:line).
+"""
+
+
+def _progress_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--progress", action="store_true", help="show a progress bar on stderr while indexing (default: on a terminal)"
+    )
+
+
+def _docs_parser(sub: Any) -> None:
+    """`docs search|get|list|resolve|examples|related|index`: the docs toolset."""
+    docs = sub.add_parser(
+        "docs",
+        help="search and read the workspace's documentation (docs_* tools)",
+        description="Search and read the doc comments and docstrings of the workspace and of the libraries\n"
+        "indexed with `docs index` (python: the standard library; site-packages: installed packages;\n"
+        "nvim: Neovim's runtime Lua; or a folder).",
+        epilog=_DOCS_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    docs.set_defaults(docs_parser=docs)
+    leaves = docs.add_subparsers(dest="docs_command", metavar="ACTION", parser_class=_Parser)
+
+    def leaf(name: str, tool: str, summary: str) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = leaves.add_parser(
+            name,
+            help=f"{summary} ({tool})",
+            description=summary[:1].upper() + summary[1:] + ".",
+            epilog=_DOCS_EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        return p
+
+    p = leaf("search", "docs_search", "ranked items whose docs match words")
+    p.add_argument("query")
+    p.add_argument("--kind", help="only this kind (function, method, class, module, ...)")
+    p.add_argument("--module", help="only items of this module id")
+    p.add_argument("--library", help="only this library (workspace, python, site-packages, nvim, a folder's name)")
+    p.add_argument("--limit", type=int, default=10, help="most results (default: %(default)s)")
+    p = leaf("get", "docs_get", "one item's signature, doc, params, returns, examples and see-also")
+    p.add_argument("id", help="item id, e.g. pkg.mod.func")
+    p = leaf("list", "docs_list", "a module's doc, items and submodules")
+    p.add_argument("module", help="module id, e.g. pkg.mod")
+    p = leaf("resolve", "docs_resolve", "the item a name means, with alternatives")
+    p.add_argument("symbol")
+    p.add_argument("--context", help="module id or file path the name is used in")
+    p = leaf("examples", "docs_examples", "an item's examples, each marked runnable or not")
+    p.add_argument("id")
+    p = leaf("related", "docs_related", "items related to one (see-also, same module, similar signature)")
+    p.add_argument("id")
+    p = leaf("index", "docs_index", "index or refresh the workspace or a library")
+    p.add_argument("library", nargs="?", help="workspace (default), python, site-packages, nvim, or a folder")
+    for leaf_parser in leaves.choices.values():
+        _common(leaf_parser)
+        _progress_option(leaf_parser)
 
 
 def _workspace(root: str | None, file: str | None, max_bytes: int) -> Workspace:
@@ -254,8 +326,59 @@ def _tool_call(args: argparse.Namespace) -> tuple[str, dict[str, Any], str | Non
         return "search", {"query": args.query, "path": args.path, "limit": args.limit}, None
     if cmd == "diagnostics":
         return "diagnostics", {"path": args.path}, None
+    if cmd == "docs":
+        return _docs_call(args)
     params = _parse_params(args.param)
     return args.tool, params, params.get("path")
+
+
+def _docs_call(args: argparse.Namespace) -> tuple[str, dict[str, Any], str | None]:
+    action = args.docs_command
+    if action == "search":
+        params = {"query": args.query, "kind": args.kind, "module": args.module, "library": args.library}
+        return "docs_search", {**params, "limit": args.limit}, None
+    if action == "list":
+        return "docs_list", {"module": args.module}, None
+    if action == "resolve":
+        return "docs_resolve", {"symbol": args.symbol, "context": args.context}, None
+    if action == "index":
+        library = args.library
+        if library not in (None, "workspace", "python", "site-packages", "nvim"):
+            library = _shell_path(library)  # a folder named in the shell is relative to the shell's directory
+        return "docs_index", {"library": library}, None
+    return f"docs_{action}", {"id": args.id}, None
+
+
+class ProgressBar:
+    """A `ProgressFn` drawing a tqdm bar on stderr (never on stdout, which --json keeps clean)."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+
+    def __call__(self, done: float, total: float | None, message: str) -> None:
+        from tqdm import tqdm
+
+        label = message if len(message) <= 40 else "…" + message[-39:]
+        if self.bar is None:
+            self.bar = tqdm(total=total, desc=label, file=sys.stderr, unit="file", dynamic_ncols=True, leave=False)
+        elif total != self.bar.total:
+            self.bar.reset(total=total)
+        self.bar.set_description_str(label, refresh=False)
+        self.bar.update(done - self.bar.n)
+        if total is not None and done >= total:
+            self.bar.refresh()  # the last step is drawn even inside tqdm's redraw interval
+
+    def close(self) -> None:
+        """Remove the bar."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _progress_bar(args: argparse.Namespace) -> ProgressBar | None:
+    """A bar when asked (--progress) or when stderr is a terminal."""
+    wanted = bool(getattr(args, "progress", False)) or sys.stderr.isatty()
+    return ProgressBar() if wanted else None
 
 
 def _print_tools(as_json: bool) -> None:
@@ -278,7 +401,13 @@ def _run_with_editor(ws: Workspace, name: str, params: dict[str, Any], args: arg
     tool = registry.get(name)
     state = envelope.ServerState(workspace=ws, budget=args.budget)
     state.editor = envelope.attach_editor(ws.root, args.nvim)
-    result = envelope.answer(state, tool, params)
+    bar = _progress_bar(args)
+    try:
+        result = envelope.answer(state, tool, params, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+        state.session.close()
     if result.is_error:
         raise UserError(result.blocks[0])
     if as_json:
@@ -291,10 +420,12 @@ def _run_with_editor(ws: Workspace, name: str, params: dict[str, Any], args: arg
 def _serve_mcp(args: argparse.Namespace) -> int:
     from simple_brief import envelope, mcp_server, registry
 
+    workspace = Workspace.at(args.root)
+    settings = config.load(workspace.root)
     state = envelope.ServerState(
-        workspace=Workspace.at(args.root),
-        budget=args.budget,
-        toolsets=mcp_server.parse_toolsets(args.toolsets),
+        workspace=workspace,
+        budget=_budget(args.budget, settings),
+        toolsets=mcp_server.parse_toolsets(args.toolsets) if args.toolsets else tuple(settings.toolsets),
     )
     state.editor = envelope.attach_editor(state.workspace.root, args.nvim)
     if args.http:
@@ -302,6 +433,15 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     else:
         mcp_server.serve_stdio(state)
     return 0
+
+
+def _budget(given: int | None, settings: config.Config) -> int:
+    """--budget when given, else the workspace config's (its default when it names none)."""
+    if given is None:
+        return settings.budget
+    if given < 100:
+        raise UserError("--budget must be at least 100 tokens.")
+    return given
 
 
 def _serve_lsp(port: int | None) -> int:
@@ -316,6 +456,16 @@ def _serve_lsp(port: int | None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`simple-brief docs search … | head`): no traceback, and none
+        # from the interpreter flushing stdout at exit either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(
@@ -323,6 +473,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if args.command is None:
         parser.print_help()
+        return EXIT_USER_ERROR
+    if args.command == "docs" and args.docs_command is None:
+        args.docs_parser.print_help()
         return EXIT_USER_ERROR
     as_json = bool(getattr(args, "json", False))
     if args.command == "lsp":
@@ -340,14 +493,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         name, params, file = _tool_call(args)
         if args.command in ("outline", "expand", "symbols"):
             params["path"] = _shell_path(args.file)
-        if args.budget < 100:
-            raise UserError("--budget must be at least 100 tokens.")
         ws = _workspace(args.root, file, args.max_bytes)
+        args.budget = _budget(args.budget, config.load(ws.root))
         if args.command == "run":
             # As an agent would see it: with the editor's live state and context (AC2).
             return _run_with_editor(ws, name, params, args, as_json)
-        call = registry.Call(workspace=ws, budget=args.budget)
-        result = registry.invoke(name, params, call)
+        bar = _progress_bar(args)
+        call = registry.Call(workspace=ws, budget=args.budget, progress=bar)
+        try:
+            result = registry.invoke(name, params, call)
+        finally:
+            if bar is not None:
+                bar.close()
+            call.session.close()  # the docs index, language servers
     except UserError as err:
         if as_json:
             print(json.dumps({"ok": False, "error": str(err)}))

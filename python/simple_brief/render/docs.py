@@ -1,0 +1,329 @@
+"""Docs answers as text, in seed 002's spirit: a summary line first, then one line per
+result with the position (rank, or line) and the id first, signatures in backticks.
+
+    Found 2 docs items for "parse config" in workspace, best first
+
+    1. app.config.parse_config · Function · app/config.py:3 · score 7.41
+       `def parse_config(path: str, strict: bool = False) -> dict`
+       Parse a configuration file into a dictionary.
+
+Pure functions over `Item`/`Hit`/`Related` objects: no index, no I/O. Lines shown are
+1-based (`path:line`); the JSON helpers give LSP 0-based positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from simple_brief.docs.model import Example, Item
+from simple_brief.render.budget import approx_tokens
+
+#: Characters of a one-line signature preview (seed 002 cuts at 100; ids and types run longer).
+SIGNATURE_CHARS = 120
+#: Characters of a summary or snippet on a result line.
+SNIPPET_CHARS = 160
+
+
+@dataclass
+class CheckedExample:
+    """An example with the verdict of its grammar check.
+
+    Attributes:
+        example: the example as parsed from the doc comment.
+        language: the language it was checked as ('' when none is known).
+        runnable: True when the code parses without ERROR/MISSING nodes, False when it
+            does not, None when no grammar can check it.
+        problem: where it fails to parse (`syntax error at 2:5`), or why it was not checked.
+    """
+
+    example: Example
+    language: str
+    runnable: bool | None
+    problem: str = ""
+
+
+def kind_label(kind: str) -> str:
+    """`function` -> `Function` (seed 002 shows kinds capitalised)."""
+    return kind[:1].upper() + kind[1:] if kind else "Item"
+
+
+def one_line(text: str, limit: int) -> str:
+    """Whitespace folded to single spaces, cut after the last whole word within `limit`."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit + 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut[:limit]).rstrip() + "..."
+
+
+def location(item: Item) -> str:
+    """`path:line` (1-based), with the library named when it is not the workspace."""
+    where = f"{item.path}:{item.line}"
+    return where if item.library == "workspace" else f"{where} [{item.library}]"
+
+
+def summary_of(item: Item) -> str:
+    """The item's first sentence, or the start of its body."""
+    return item.doc.summary or item.doc.body.strip().split("\n\n", 1)[0]
+
+
+def item_data(item: Item, full: bool = False) -> dict[str, Any]:
+    """JSON-ready item: LSP 0-based `position`; with `full`, the parsed doc as well."""
+    data: dict[str, Any] = {
+        "id": item.id,
+        "name": item.name,
+        "kind": item.kind,
+        "module": item.module,
+        "language": item.language,
+        "library": item.library,
+        "path": item.path,
+        "position": {"line": max(item.line - 1, 0), "character": 0},
+        "signature": item.signature,
+        "summary": summary_of(item),
+        "public": item.public,
+    }
+    if full:
+        doc = item.doc.to_dict()
+        data.update(
+            doc=doc["body"] or doc["summary"],
+            params=doc["params"],
+            returns=doc["returns"],
+            raises=doc["raises"],
+            examples=doc["examples"],
+            see_also=doc["see_also"],
+        )
+    return data
+
+
+def fit_lines(entries: Sequence[str], budget: int, hint: str, used: int = 0) -> tuple[str, int]:
+    """Whole entries, one per line, while they fit `budget` tokens (of which `used` are already
+    taken by the rest of the answer); a note says how many were left out and `hint` how to get
+    them. Returns the text and the number of entries shown (always at least one)."""
+    lines: list[str] = []
+    for entry in entries:
+        cost = approx_tokens(entry) + 1
+        if lines and used + cost > budget:
+            left = len(entries) - len(lines)
+            lines.append(f"[{left} more left out to stay within the {budget:,}-token budget; {hint}.]")
+            return "\n".join(lines), len(entries) - left
+        lines.append(entry)
+        used += cost
+    return "\n".join(lines), len(lines)
+
+
+def _result_lines(prefix: str, item: Item, tail: str, snippet: str, pad: str | None = None) -> str:
+    """`prefix id · Kind · path:line tail`, the signature in backticks, a snippet line."""
+    pad = " " * len(prefix) if pad is None else pad
+    lines = [f"{prefix}{item.id} · {kind_label(item.kind)} · {location(item)}{tail}"]
+    if item.signature:
+        lines.append(f"{pad}`{one_line(item.signature, SIGNATURE_CHARS)}`")
+    text = one_line(snippet, SNIPPET_CHARS)
+    if text:
+        lines.append(f"{pad}{text}")
+    return "\n".join(lines)
+
+
+def render_search(query: str, scope: str, hits: Sequence[Any], budget: int) -> tuple[list[str], int]:
+    """Summary block and one block of ranked results (`Hit`s); returns blocks and how many shown."""
+    if not hits:
+        return [
+            f'Found 0 docs items for "{query}" in {scope}; try other words, drop kind/module filters, '
+            "or index a library with docs_index."
+        ], 0
+    noun = "item" if len(hits) == 1 else "items"
+    summary = f'Found {len(hits)} docs {noun} for "{query}" in {scope}, best first'
+    entries = [
+        _result_lines(f"{rank}. ", hit.item, f" · score {hit.score:.2f}", hit.snippet or summary_of(hit.item))
+        for rank, hit in enumerate(hits, 1)
+    ]
+    text, shown = fit_lines(entries, budget, "narrow the query or lower `limit`", approx_tokens(summary))
+    return [summary, text], shown
+
+
+def _signature_block(item: Item) -> str:
+    if "\n" in item.signature.strip():
+        return f"```{item.language}\n{item.signature.strip()}\n```"
+    return f"`{item.signature.strip()}`"
+
+
+def _examples_in(body: str, examples: Sequence[Example]) -> list[Example]:
+    """The examples whose code the body does not already show (the body keeps its fences)."""
+    folded = " ".join(body.split())
+    return [ex for ex in examples if " ".join(ex.code.split()) not in folded]
+
+
+def render_item(item: Item, budget: int) -> list[str]:
+    """`docs_get`: header, signature, the doc as Markdown, params/returns/raises, examples, see also."""
+    doc = item.doc
+    head = [f"{item.id} · {kind_label(item.kind)} · {item.language} · {location(item)}"]
+    if item.signature:
+        head.append(_signature_block(item))
+    fields: list[str] = []
+    if doc.params:
+        fields.append("Parameters:")
+        fields += [f"- `{p.name}`{f' ({p.type})' if p.type else ''}: {p.doc}".rstrip(": ") for p in doc.params]
+    if doc.returns is not None and (doc.returns.type or doc.returns.doc):
+        kind = f"({doc.returns.type}) " if doc.returns.type else ""
+        fields.append(f"Returns: {kind}{doc.returns.doc}".rstrip())
+    if doc.raises:
+        fields.append("Raises:")
+        fields += [f"- `{r.name}`{': ' + r.doc if r.doc else ''}" for r in doc.raises]
+    if doc.see_also:
+        fields.append("See also: " + ", ".join(doc.see_also))
+    body = doc.body.strip() or doc.summary.strip() or "(no documentation)"
+    extra = _examples_in(body, doc.examples)
+    examples = "\n\n".join(_example_text(i, ex, ex.language or item.language) for i, ex in enumerate(extra, 1))
+    if approx_tokens(examples) > budget // 2:
+        examples = (
+            f"[{len(extra)} examples left out to stay within the {budget:,}-token budget; "
+            f"docs_examples {item.id} shows them.]"
+        )
+    fixed = approx_tokens("\n".join(head) + "\n".join(fields) + examples) + 20
+    room = max(budget - fixed, 200) * 28 // 10  # characters the body may take
+    if len(body) > room:
+        cut = body[:room].rsplit("\n", 1)[0] if "\n" in body[:room] else body[:room]
+        body = (
+            f"{cut.rstrip()}\n\n[doc cut at {len(cut):,} of {len(body):,} characters to stay within the "
+            f"{budget:,}-token budget; read the source at {location(item)} for the rest.]"
+        )
+    blocks = ["\n".join(head), body]
+    if fields:
+        blocks.append("\n".join(fields))
+    if examples:
+        blocks.append(examples)
+    return blocks
+
+
+def _example_text(number: int, example: Example, language: str, verdict: str = "") -> str:
+    title = f"Example {number}" + (f" · {verdict}" if verdict else "")
+    if example.description.strip():
+        title += f" — {one_line(example.description, SNIPPET_CHARS)}"
+    return f"{title}\n```{language}\n{example.code.rstrip()}\n```"
+
+
+def render_listing(
+    module: str, module_item: Item | None, items: Sequence[Item], submodules: Sequence[str], budget: int
+) -> tuple[list[str], int]:
+    """`docs_list`: the module line, counts, one line per item (`@line Kind - name `sig` — summary`)."""
+    if module_item is not None:
+        head = f"Module {module_item.id} · {module_item.language} · {location(module_item)}"
+        summary = summary_of(module_item)
+        if summary:
+            head += f"\n{one_line(summary, SNIPPET_CHARS * 2)}"
+    else:
+        head = f"Module {module or '(top level)'}"
+    counts = f"{len(items)} {'item' if len(items) == 1 else 'items'}, {len(submodules)} " + (
+        "submodule" if len(submodules) == 1 else "submodules"
+    )
+    blocks = [f"{head}\n{counts}"]
+    base = module_item.path if module_item is not None else None
+    full: list[str] = []
+    names: list[str] = []
+    ids: list[str] = []
+    for item in items:
+        depth = sum(1 for parent in ids if _is_member(item.id, parent))
+        ids.append(item.id)
+        where = f"@{item.line}" if item.path == base else f"@{item.path}:{item.line}"
+        line = f"{'  ' * depth}{where} {kind_label(item.kind)} - {item.name}"
+        names.append(line)
+        if item.signature:
+            line += f" `{one_line(item.signature, SIGNATURE_CHARS)}`"
+        summary = summary_of(item)
+        if summary:
+            line += f" — {one_line(summary, SNIPPET_CHARS // 2)}"
+        full.append(line)
+    shown = 0
+    used = approx_tokens(blocks[0]) + approx_tokens(", ".join(submodules)) + 10
+    if full:
+        # Too long with signatures and summaries: names only (docs_get ID gives the rest), then cut.
+        entries = full if approx_tokens("\n".join(full)) + used <= budget else names
+        hint = "docs_get ID shows one item, docs_search QUERY module=" + (module or "MODULE") + " finds others"
+        text, shown = fit_lines(entries, budget, hint, used)
+        if entries is names:
+            text = f"[names only, to stay within the {budget:,}-token budget; docs_get ID shows an item]\n{text}"
+        blocks.append(text)
+    if submodules:
+        blocks.append("Submodules: " + ", ".join(submodules))
+    return blocks, shown
+
+
+def _is_member(child: str, parent: str) -> bool:
+    """Whether `child` is `parent` + a separator + a name (`.`, `::`, `:`, `/`)."""
+    return any(child.startswith(parent + sep) for sep in (".", "::", ":", "/")) and child != parent
+
+
+def render_resolve(symbol: str, items: Sequence[Item]) -> list[str]:
+    """`docs_resolve`: the best match with its signature and summary, then the alternatives."""
+    best = items[0]
+    lines = [f"`{symbol}` -> {best.id} · {kind_label(best.kind)} · {location(best)}"]
+    if best.signature:
+        lines.append(f"`{one_line(best.signature, SIGNATURE_CHARS)}`")
+    if summary_of(best):
+        lines.append(one_line(summary_of(best), SNIPPET_CHARS))
+    blocks = ["\n".join(lines)]
+    if len(items) > 1:
+        alt = [f"Alternatives ({len(items) - 1}):"]
+        for item in items[1:]:
+            line = f"- {item.id} · {kind_label(item.kind)} · {location(item)}"
+            if item.signature:
+                line += f" `{one_line(item.signature, SIGNATURE_CHARS // 2)}`"
+            alt.append(line)
+        blocks.append("\n".join(alt))
+    return blocks
+
+
+def render_examples(item: Item, checked: Sequence[CheckedExample], budget: int) -> list[str]:
+    """`docs_examples`: a count line, then one block per example with its verdict."""
+    if not checked:
+        return [f"{item.id} has no examples in its documentation; docs_get {item.id} shows the rest of it."]
+    runnable = sum(1 for c in checked if c.runnable)
+    noun = "example" if len(checked) == 1 else "examples"
+    blocks = [f"{item.id}: {len(checked)} {noun}, {runnable} runnable (parse with their language's grammar)"]
+    used = approx_tokens(blocks[0])
+    for number, c in enumerate(checked, 1):
+        if c.runnable:
+            verdict = f"{c.language} · runnable"
+        elif c.runnable is None:
+            verdict = f"{c.language or 'unknown language'} · not checked ({c.problem})"
+        else:
+            verdict = f"{c.language} · not runnable ({c.problem})"
+        text = _example_text(number, c.example, c.language, verdict)
+        if len(blocks) > 1 and used + approx_tokens(text) > budget:
+            left = len(checked) - number + 1
+            blocks.append(f"[{left} more examples left out to stay within the {budget:,}-token budget.]")
+            break
+        blocks.append(text)
+        used += approx_tokens(text)
+    return blocks
+
+
+def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]:
+    """`docs_related`: one line per related item: reason, relevance, id, kind, place, summary."""
+    if not related:
+        return [f"Nothing related to {item.id} was found (no see-also, module mates or similar signatures)."]
+    noun = "item" if len(related) == 1 else "items"
+    head = f"{len(related)} {noun} related to {item.id}, most relevant first"
+    entries = []
+    for rank, rel in enumerate(related, 1):
+        prefix = f"{rank}. {rel.reason} {rel.relevance:.2f} · "
+        entries.append(_result_lines(prefix, rel.item, "", summary_of(rel.item), pad="   "))
+    text, _ = fit_lines(entries, budget, "ask docs_related of a closer item", approx_tokens(head))
+    return [head, text]
+
+
+def render_index(name: str, stats: Any, libraries: Sequence[Any]) -> list[str]:
+    """`docs_index`: what the refresh did, then every indexed library with its counts."""
+    what = (
+        f"Indexed {name} in {stats.seconds:.2f} s: {stats.files_seen:,} files seen, {stats.files_indexed:,} "
+        f"(re)indexed ({stats.items:,} items), {stats.files_removed:,} removed."
+    )
+    if stats.rebuilt:
+        what += f"\n[The docs database was rebuilt: {stats.rebuilt}.]"
+    if getattr(stats, "skipped", None):
+        what += f"\n[Nothing was written: {stats.skipped}.]"
+    libs = ["Libraries (search one with library=NAME):"]
+    libs += [f"- {lib.name}: {lib.files:,} files, {lib.items:,} items · {lib.root}" for lib in libraries]
+    return [what, "\n".join(libs)]
