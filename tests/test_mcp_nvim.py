@@ -111,7 +111,7 @@ def test_an_agent_sees_the_unsaved_buffer_cursor_selection_and_diagnostics(tmp_p
     assert set(only) == {"editorContext"}
     # The editor's diagnostics reach the diagnostics tool with their source and code.
     diag_text = "\n".join(b.text for b in result["diagnostics"].content)
-    assert "@5:9 [W] F841 unused variable key (pyflakes)" in diag_text
+    assert "  5:9 W pyflakes F841 unused variable key" in diag_text.splitlines()
     # System tools carry no editor context (AC15).
     assert "editorContext" not in result["status"].structured_content
     assert result["status"].structured_content["editor"]["backend"] == "nvim"

@@ -164,7 +164,7 @@ def test_diagnostics_groups_syntax_errors_by_file(tmp_path: Path) -> None:
     lines = text.splitlines()
     assert lines[0] == "1 diagnostic in 1 file (1E 0W)"
     assert lines[2] == "bad.py (1)"
-    assert lines[3].startswith("  @1:7 [E] E002 syntax error: missing `)`")
+    assert lines[3] == "  1:7 E E002 syntax error: missing `)`"
     assert list(data["files"]) == ["bad.py"]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
+from pathlib import Path
 
 
 class SymbolKind(IntEnum):
@@ -160,11 +161,21 @@ class TextEdit:
 
 @dataclass(frozen=True)
 class FixIt:
-    """A suggested fix: a title, the edits, and how sure the source is (0.0-1.0)."""
+    """A suggested fix: a title, the edits, and how sure the source is (0.0-1.0).
+
+    Attributes:
+        title: what the fix does, as the source words it.
+        edits: edits to the diagnostic's own document.
+        confidence: see `simple_brief.explain` for what the numbers mean.
+        kind: the LSP CodeActionKind it came from (`quickfix`, `source.fixAll` ...), or "".
+        other_files: edits to other documents, as (absolute path, edits) pairs.
+    """
 
     title: str
     edits: tuple[TextEdit, ...] = ()
     confidence: float = 0.5
+    kind: str = ""
+    other_files: tuple[tuple[Path, tuple[TextEdit, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

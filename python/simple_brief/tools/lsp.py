@@ -1,1 +1,599 @@
-"""lsp toolset (being built)."""
+"""The lsp toolset: hover, definition, references, completion, rename, formatting, parse,
+typecheck, lint and diagnostic explanations.
+
+Language work is delegated (SPEC): the LSP clients attached in Neovim answer when they
+serve the file and method; otherwise the language servers named in `.simple-brief.toml`,
+which the session starts itself (`lsp_client.ServerPool`). Positions in and out are 1-based
+`line:col` counting characters; JSON data keeps LSP's 0-based positions. Nothing here has a
+side effect except `refactor_rename` and `format_document` with `apply=true`.
+
+typecheck vs lint: `analyze_typecheck` shows a file's findings of severity error and those
+whose source is a type checker or compiler (`TYPE_CHECKERS`: pyright, mypy, jedi, tsserver,
+rustc ...); `analyze_lint` shows all the others (ruff, pyflakes, pycodestyle, eslint ...).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from simple_brief import explain as catalogue
+from simple_brief import intel as lsp
+from simple_brief.errors import UserError
+from simple_brief.intel import LanguageIntel, LspReply
+from simple_brief.model import Diagnostic, Range, Severity, Symbol, TextEdit
+from simple_brief.model import SymbolKind as K
+from simple_brief.render import lsp as view
+from simple_brief.render.budget import approx_tokens
+from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, diagnostic_line, render_diagnostics
+from simple_brief.source import Source
+from simple_brief.tools import Call, Param, ToolResult, tool
+from simple_brief.tools.read import add_fixits, qualified_names, server_diagnostics
+
+#: Sources whose findings count as type checking (lower case; see the module docstring).
+TYPE_CHECKERS = frozenset(
+    {"pyright", "basedpyright", "pylance", "mypy", "dmypy", "pyre", "pytype", "jedi", "ty", "tsserver"}
+    | {"typescript", "ts", "rustc", "rust-analyzer", "compiler", "gopls", "go", "clang", "javac"}
+)
+#: How long one request may wait for its servers, seconds.
+TIMEOUT = 10.0
+
+PATH = Param("path", str, "File, relative to the workspace root (or absolute inside it).")
+LINE = Param("line", int, "1-based line, as Neovim shows it.")
+COL = Param("col", int, "1-based column counting characters (not bytes), as Neovim shows it.")
+
+
+# --- the provider ---------------------------------------------------------------------------
+
+
+def session_pool(call: Call) -> LanguageIntel:
+    """The session's language servers from `.simple-brief.toml`, created on first use and kept."""
+    if call.session.language_servers is None:
+        from simple_brief import config
+        from simple_brief.lsp_client import ServerPool
+
+        call.session.language_servers = ServerPool(call.workspace, config.load(call.workspace.root))
+    pool: LanguageIntel = call.session.language_servers
+    return pool
+
+
+def provider(call: Call, real: Path, method: str, shown: str) -> LanguageIntel:
+    """Who answers `method` for `real`: the editor's LSP clients when they serve it, else the
+    session's configured servers.
+
+    Raises:
+        UserError: nobody answers the method for the file (the sentence says how to fix it).
+    """
+    editor = call.editor.intel()
+    if editor is not None and editor.servers(real, method):
+        return editor
+    pool = session_pool(call)
+    if pool.servers(real, method):
+        return pool
+    raise UserError(
+        f"no language server answers {method} for {shown}; attach one in Neovim or name one in "
+        ".simple-brief.toml ([servers.NAME] command = [...])."
+    )
+
+
+def text_reader(call: Call, intel: LanguageIntel) -> Any:
+    """`text_of(uri)` for position conversion: the workspace's view (overlays first), else the
+    provider's own reader for files outside the workspace (library sources)."""
+    outside = getattr(intel, "text_of", None)
+
+    def text_of(uri: str) -> str | None:
+        path = lsp.uri_to_path(uri)
+        if path is None:
+            return None
+        try:
+            return call.workspace.read(path)[1].text
+        except UserError:
+            return outside(uri) if outside is not None else None
+
+    return text_of
+
+
+def ask(
+    call: Call, real: Path, shown: str, method: str, params: dict[str, Any], timeout: float = TIMEOUT
+) -> tuple[LanguageIntel, list[LspReply]]:
+    """Send a request through the provider; replies with positions in code points. Raises a
+    UserError when every server failed (their errors named)."""
+    intel = provider(call, real, method, shown)
+    replies = intel.request(real, method, params, timeout)
+    text_of = text_reader(call, intel)
+    uri = lsp.path_to_uri(real)
+    for reply in replies:
+        if reply.error is None and reply.result is not None:
+            reply.result = lsp.convert_positions(reply.result, text_of, reply.encoding, uri)
+    if replies and all(r.error is not None for r in replies):
+        failed = "; ".join(f"{r.server}: {r.error}" for r in replies)
+        raise UserError(f"the language server could not answer {method} for {shown} ({failed}); try again or check it.")
+    return intel, replies
+
+
+def _target(call: Call, path: str, line: int, col: int) -> tuple[Path, str, Source, dict[str, int]]:
+    """The file, how it is shown, its text, and the LSP position (0-based) of `line:col`."""
+    real, source = call.workspace.read(path)
+    shown = call.workspace.display(real)
+    count = max(source.line_count, 1)
+    if not 1 <= line <= count:
+        raise UserError(f"line {line} is outside {shown}, which has {count} lines; give a line from 1 to {count}.")
+    width = len(source.lines[line - 1]) if line - 1 < len(source.lines) else 0
+    if not 1 <= col <= width + 1:
+        raise UserError(
+            f"column {col} is outside line {line} of {shown} ({width} characters); give a column from 1 to {width + 1}."
+        )
+    return real, shown, source, {"line": line - 1, "character": col - 1}
+
+
+def error_notes(replies: list[LspReply]) -> list[str]:
+    """One `[server: error]` note per server that failed (shown after the answer)."""
+    return [f"[{r.server}: {r.error}]" for r in replies if r.error is not None]
+
+
+# --- hover, definition, references, completion ---------------------------------------------
+
+
+@tool(
+    "analyze_hover",
+    "lsp",
+    "What the language server says about the symbol at a position: its type or signature and "
+    "documentation (hover). USE FOR: the type of a variable, a function's signature and doc before "
+    "calling it. DON'T USE FOR: reading a whole definition (expand_at) or finding it (analyze_definition).",
+    (PATH, LINE, COL),
+)
+def analyze_hover(call: Call, path: str, line: int, col: int) -> ToolResult:
+    """Hover text per answering server."""
+    real, shown, source, pos = _target(call, path, line, col)
+    _, replies = ask(call, real, shown, "textDocument/hover", {"position": pos})
+    word = view.word_at(source, pos)
+    blocks: list[str] = []
+    seen: set[str] = set()
+    data: dict[str, Any] = {"path": shown, "position": pos, "hovers": []}
+    for reply in replies:
+        result = reply.result if isinstance(reply.result, dict) else {}
+        text = view.hover_text(result.get("contents"))
+        if not text or text in seen:
+            continue
+        seen.add(text)
+        data["hovers"].append({"server": reply.server, "text": text, "range": result.get("range")})
+        blocks.append(f"{shown}:{line}:{col} `{word}` ({reply.server})\n{text}")
+    if not blocks:
+        blocks = [f"No hover information at {shown}:{line}:{col} (`{word}`)."]
+    blocks.extend(error_notes(replies))
+    kept, _ = view.fit(blocks, call.budget, "ask one server, or read the definition with expand_at")
+    return ToolResult(kept, data)
+
+
+def _places(call: Call, found: list[tuple[Path, Range]]) -> list[view.Place]:
+    """Each location as shown (workspace-relative) with its line's text (files outside the
+    workspace are not read)."""
+    texts: dict[Path, list[str] | None] = {}
+    out = []
+    for path, rng in found:
+        if path not in texts:
+            try:
+                texts[path] = call.workspace.read(path)[1].lines
+            except UserError:
+                texts[path] = None
+        lines = texts[path]
+        text = lines[rng.start.line] if lines is not None and rng.start.line < len(lines) else None
+        if lines is not None and text is None:
+            text = ""
+        out.append(view.Place(call.workspace.display(path), rng.start, text))
+    return out
+
+
+@tool(
+    "analyze_definition",
+    "lsp",
+    "Where the symbol at a position is defined (the language server's go-to-definition): file, "
+    "line:col and that line. USE FOR: jumping from a use to its definition, across files and into "
+    "libraries. DON'T USE FOR: every use of it (analyze_references), names you know (search).",
+    (PATH, LINE, COL),
+)
+def analyze_definition(call: Call, path: str, line: int, col: int) -> ToolResult:
+    """Definition locations, one line each, with an expand_at hint."""
+    real, shown, source, pos = _target(call, path, line, col)
+    _, replies = ask(call, real, shown, "textDocument/definition", {"position": pos})
+    found: list[tuple[Path, Range]] = []
+    for reply in replies:
+        for item in view.locations(reply.result):
+            if item not in found:
+                found.append(item)
+    places = _places(call, found)
+    word = view.word_at(source, pos)
+    data = {
+        "path": shown,
+        "position": pos,
+        "definitions": [{"path": p.path, "range": r.to_lsp()} for p, (_, r) in zip(places, found, strict=True)],
+    }
+    if not places:
+        return ToolResult([f"No definition found for `{word}` at {shown}:{line}:{col}.", *error_notes(replies)], data)
+    lines = [f"{view.plural(len(places), 'definition')} of `{word}` (from {shown}:{line}:{col})"]
+    for place in places:
+        hint = f"  [expand_at {place.path} line:{place.start.line + 1}]" if place.text is not None else ""
+        lines.append(view.place_line(place, True) + hint)
+    return ToolResult(["\n".join(lines), *error_notes(replies)], data)
+
+
+@tool(
+    "analyze_references",
+    "lsp",
+    "Every use of the symbol at a position (the language server's find-references), grouped by file, "
+    "one `line:col text` line each. USE FOR: what breaks if a function changes, who calls it. "
+    "DON'T USE FOR: text search (grep), renaming (refactor_rename previews every edit).",
+    (
+        PATH,
+        LINE,
+        COL,
+        Param("include_declaration", bool, "Also list the definition itself.", True),
+    ),
+)
+def analyze_references(call: Call, path: str, line: int, col: int, include_declaration: bool) -> ToolResult:
+    """References by file, position first."""
+    real, shown, source, pos = _target(call, path, line, col)
+    params = {"position": pos, "context": {"includeDeclaration": include_declaration}}
+    _, replies = ask(call, real, shown, "textDocument/references", params)
+    found: list[tuple[Path, Range]] = []
+    for reply in replies:
+        for item in view.locations(reply.result):
+            if item not in found:
+                found.append(item)
+    if not include_declaration and found:
+        # Some servers (jedi) list the declaration anyway: leave out where the definition is.
+        try:
+            _, defs = ask(call, real, shown, "textDocument/definition", {"position": pos})
+        except UserError:
+            defs = []
+        declared = {item for reply in defs for item in view.locations(reply.result)}
+        found = [item for item in found if item not in declared]
+    places = _places(call, found)
+    word = view.word_at(source, pos)
+    files = len({p.path for p in places})
+    head = (
+        f"{view.plural(len(places), 'reference')} to `{word}` in {view.plural(files, 'file')} "
+        f"(declaration {'included' if include_declaration else 'left out'}; from {shown}:{line}:{col})"
+    )
+    blocks = [*view.render_references(head, places), *error_notes(replies)]
+    data: dict[str, Any] = {"path": shown, "position": pos, "references": {}}
+    for place, (_, rng) in zip(places, found, strict=True):
+        data["references"].setdefault(place.path, []).append(rng.to_lsp())
+    kept, left = view.fit(blocks, call.budget, "ask about a narrower symbol or raise the budget")
+    if left:
+        data["truncated"] = left
+    return ToolResult(kept, data)
+
+
+@tool(
+    "analyze_completion",
+    "lsp",
+    "What the language server would complete at a position: names, their kinds and details. "
+    "USE FOR: the attributes of an object (`obj.`), the names a module exports, a half-typed name. "
+    "DON'T USE FOR: finding definitions (search, analyze_definition).",
+    (PATH, LINE, COL, Param("limit", int, "Most items shown.", 30)),
+)
+def analyze_completion(call: Call, path: str, line: int, col: int, limit: int) -> ToolResult:
+    """Completion items, one line each, in the servers' order."""
+    if limit < 1:
+        raise UserError("parameter `limit` must be at least 1.")
+    real, shown, source, pos = _target(call, path, line, col)
+    _, replies = ask(call, real, shown, "textDocument/completion", {"position": pos})
+    items: list[dict[str, Any]] = []
+    incomplete = False
+    for reply in replies:
+        result = reply.result
+        if isinstance(result, dict):
+            incomplete = incomplete or bool(result.get("isIncomplete"))
+            result = result.get("items")
+        if isinstance(result, list):
+            mine = [i for i in result if isinstance(i, dict)]
+            items.extend(sorted(mine, key=lambda i: str(i.get("sortText") or i.get("label", ""))))
+    # Servers in config order, each in its own order; a name two servers offer shows once.
+    unique: dict[tuple[str, Any], dict[str, Any]] = {}
+    for item in items:
+        text = item.get("filterText") or item.get("insertText") or item.get("label", "")
+        unique.setdefault((str(text), item.get("kind")), item)
+    items = list(unique.values())
+    shown_items = items[:limit]
+    word = view.word_at(source, pos)
+    head = f"{view.plural(len(items), 'completion')} at {shown}:{line}:{col}"
+    if word:
+        head += f" (after `{word}`)"
+    if len(items) > limit:
+        head += f"; showing {limit}, raise limit= for more"
+    if incomplete:
+        head += "; the server's list is incomplete, type more and ask again"
+    text = "\n".join([head, *("  " + view.completion_line(i) for i in shown_items)])
+    data = {
+        "path": shown,
+        "position": pos,
+        "total": len(items),
+        "items": [
+            {k: i[k] for k in ("label", "kind", "detail", "insertText") if i.get(k) is not None} for i in shown_items
+        ],
+    }
+    kept, _ = view.fit([text, *error_notes(replies)], call.budget, "lower limit")
+    return ToolResult(kept, data)
+
+
+# --- rename and format: previews by default, edits applied on request ------------------------
+
+APPLY = Param(
+    "apply",
+    bool,
+    "Apply the edits: to Neovim's buffers when an editor is attached, else to in-memory overlays "
+    "(files_apply_overlay); never to disk unless write=true.",
+    False,
+)
+
+
+def _new_texts(
+    call: Call, edits: dict[Path, list[TextEdit]]
+) -> tuple[dict[Path, tuple[str, str, list[TextEdit]]], list[str]]:
+    """Per workspace file: (old text, new text, the smallest edits between them); notes for
+    files outside the workspace, which are never edited."""
+    out: dict[Path, tuple[str, str, list[TextEdit]]] = {}
+    notes = []
+    for path, items in edits.items():
+        try:
+            real, source = call.workspace.read(path)
+        except UserError:
+            notes.append(f"[edits to {path} left out: it is outside the workspace or unreadable]")
+            continue
+        new = view.apply_text_edits(source.text, items)
+        if new != source.text:
+            out[real] = (source.text, new, view.minimal_edits(source.text, new))
+    return out, notes
+
+
+def _apply(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]], write: bool) -> str:
+    """Apply new texts to the editor's buffers or the workspace overlays (and the disk with
+    `write`); one sentence saying what changed."""
+    ws = call.workspace
+    names = ", ".join(ws.display(p) for p in changed)
+    if call.editor.name != "disk":
+        done = call.editor.apply_edits({p: edits for p, (_, _, edits) in changed.items()})
+        note = f"applied to the Neovim buffers of {', '.join(ws.display(p) for p in done) or names}"
+        if write:
+            note += "; not written (in Neovim the buffers are the truth: save them there with :wa)"
+        return note + "."
+    for path, (_, new, _) in changed.items():
+        ws.set_overlay(path, new)
+    if not write:
+        return f"applied to the in-memory overlays of {names}; the files on disk are unchanged (write=true saves)."
+    for path, (_, new, _) in changed.items():
+        try:
+            with path.open("w", encoding="utf-8", newline="") as handle:
+                handle.write(new)
+        except OSError as exc:
+            raise UserError(f"{ws.display(path)} cannot be written ({exc.strerror}); check its permissions.") from None
+        ws.remove_overlay(path)
+    return f"applied and written to disk: {names}."
+
+
+def _edits_data(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]]) -> dict[str, Any]:
+    return {
+        call.workspace.display(p): [{"range": e.range.to_lsp(), "newText": e.new_text} for e in edits]
+        for p, (_, _, edits) in changed.items()
+    }
+
+
+@tool(
+    "refactor_rename",
+    "lsp",
+    "Rename the symbol at a position everywhere the language server finds it (not in strings or "
+    "comments). Preview by default: per-file edits with each line before (-) and after (+). "
+    "USE FOR: renaming a function, class, variable or parameter safely across files. "
+    "DON'T USE FOR: text replacement (edit the file). apply=true edits Neovim's buffers or the overlays.",
+    (
+        PATH,
+        LINE,
+        COL,
+        Param("new_name", str, "The new name."),
+        APPLY,
+        Param("write", bool, "With apply=true in disk mode: also write the changed files to disk.", False),
+    ),
+    read_only=False,
+)
+def refactor_rename(call: Call, path: str, line: int, col: int, new_name: str, apply: bool, write: bool) -> ToolResult:
+    """The rename's edits, previewed or applied."""
+    if not new_name.strip():
+        raise UserError("parameter `new_name` is empty; give the new name.")
+    if write and not apply:
+        raise UserError("write=true needs apply=true; preview first, then pass apply=true write=true.")
+    real, shown, source, pos = _target(call, path, line, col)
+    _, replies = ask(call, real, shown, "textDocument/rename", {"position": pos, "newName": new_name})
+    chosen = next((r for r in replies if r.error is None and r.result), None)
+    old_name = view.word_at(source, pos)
+    if chosen is None:
+        return ToolResult([f"Nothing to rename at {shown}:{line}:{col} (`{old_name}`).", *error_notes(replies)], {})
+    edits, notes = view.workspace_edit(chosen.result)
+    changed, outside = _new_texts(call, edits)
+    if apply and (outside or notes):
+        raise UserError(
+            f"the rename of `{old_name}` also asks for {'; '.join(outside + notes)}; apply it in an editor instead."
+        )
+    count = sum(len(e) for _, _, e in changed.values())
+    head = (
+        f"rename `{old_name}` -> `{new_name}` ({chosen.server}): {view.plural(count, 'edit')} in "
+        f"{view.plural(len(changed), 'file')}"
+    )
+    data: dict[str, Any] = {"server": chosen.server, "old_name": old_name, "new_name": new_name}
+    data["edits"] = _edits_data(call, changed)
+    if apply:
+        data["applied"] = True
+        return ToolResult([f"{head}; {_apply(call, changed, write)}"], data)
+    blocks = [head + " (preview: nothing changed; apply=true applies it)", *notes, *outside]
+    blocks.extend(
+        view.render_file_edits(call.workspace.display(p), old, e) for p, (old, _, e) in sorted(changed.items())
+    )
+    kept, left = view.fit(blocks, call.budget, "the data holds every edit; apply=true applies them all")
+    if left:
+        data["truncated"] = left
+    return ToolResult(kept, data)
+
+
+@tool(
+    "format_document",
+    "lsp",
+    "Format a file with its language server's formatter (canonical style; formatting twice changes "
+    "nothing). Preview by default as a unified diff (`@@ -4 +4,3 @@`, 1-based lines). USE FOR: tidying a "
+    "file before or after an edit. DON'T USE FOR: other changes. apply=true edits Neovim's buffer or the overlay.",
+    (PATH, APPLY),
+    read_only=False,
+)
+def format_document(call: Call, path: str, apply: bool) -> ToolResult:
+    """The formatter's edits as a diff, previewed or applied."""
+    real, source = call.workspace.read(path)
+    shown = call.workspace.display(real)
+    tabs = any(ln.startswith("\t") for ln in source.lines)
+    options = {"options": {"tabSize": 4, "insertSpaces": not tabs}}
+    _, replies = ask(call, real, shown, "textDocument/formatting", options)
+    # A formatter with nothing to change may answer null (pylsp) or [].
+    chosen = next((r for r in replies if r.error is None and isinstance(r.result, list | None)), None)
+    if chosen is None:
+        return ToolResult([f"{shown}: no formatter answered.", *error_notes(replies)], {"path": shown})
+    edits, _ = view.workspace_edit({"changes": {lsp.path_to_uri(real): chosen.result or []}})
+    changed, _ = _new_texts(call, edits)
+    data: dict[str, Any] = {"path": shown, "server": chosen.server, "edits": _edits_data(call, changed)}
+    if not changed:
+        return ToolResult([f"{shown} is already formatted ({chosen.server}); nothing to change."], data)
+    old, new, _ = changed[real]
+    hunks = view.unified_diff(old, new)
+    n_hunks = sum(1 for h in hunks if h.startswith("@@"))
+    head = f"{shown}: {view.plural(n_hunks, 'change')} by {chosen.server}"
+    if apply:
+        data["applied"] = True
+        return ToolResult([f"{head}; {_apply(call, {real: changed[real]}, False)}"], data)
+    blocks: list[str] = [head + " (preview: nothing changed; apply=true applies it)"]
+    for h in hunks:
+        if h.startswith("@@") or not blocks[1:]:
+            blocks.append(h)
+        else:
+            blocks[-1] += "\n" + h
+    kept, left = view.fit(blocks, call.budget, "apply=true applies every change")
+    if left:
+        data["truncated"] = left
+    return ToolResult(kept, data)
+
+
+# --- parse, typecheck, lint, explain ---------------------------------------------------------
+
+_FUNCTIONS = frozenset({K.Function, K.Method, K.Constructor})
+_TYPES = frozenset({K.Class, K.Struct, K.Enum, K.Interface, K.TypeParameter})
+
+
+@tool(
+    "analyze_parse",
+    "lsp",
+    "Parse a file with simple-brief's own parser (tree-sitter, no language server needed): success, "
+    "syntax errors, and its functions, types and imports with positions. USE FOR: does it parse after an "
+    "edit, a quick inventory. DON'T USE FOR: reading the structure with bodies folded (simple_read mode=outline).",
+    (PATH,),
+)
+def analyze_parse(call: Call, path: str) -> ToolResult:
+    """Syntax check and AST summary from the engine's scan."""
+    real, outline = call.workspace.outline(path)
+    shown = call.workspace.display(real)
+    errors = [d for d in outline.diagnostics if d.severity == Severity.Error]
+    named = qualified_names(outline.symbols)
+    functions = [(sym, name) for sym, name in named if sym.kind in _FUNCTIONS]
+    types = [(sym, name) for sym, name in named if sym.kind in _TYPES]
+    imports = view.import_lines(outline.source.lines, outline.import_lines)
+    state = "parsed, no syntax errors" if not errors else view.plural(len(errors), "syntax error")
+    head = f"{shown} ({outline.language.name}, {outline.source.line_count} lines): {state}"
+    text = view.render_parse(head, [diagnostic_line(d) for d in errors], functions, types, imports)
+    if approx_tokens(text) > call.budget:
+        text = (
+            f"{head}\n[{len(functions)} functions, {len(types)} types, {len(imports)} imports: over the "
+            f"{call.budget:,}-token budget; the data lists them, or use simple_read mode=symbols depth=1]"
+        )
+
+    def entry(sym: Symbol, name: str) -> dict[str, Any]:
+        return {"name": name, "kind": int(sym.kind), "range": sym.range.to_lsp(), "signature": sym.signature}
+
+    summary = {
+        "functions": [entry(*pair) for pair in functions],
+        "types": [entry(*pair) for pair in types],
+        "imports": [{"line": n, "text": t} for n, t in imports],
+    }
+    diags = [diagnostic_json(d) for d in outline.diagnostics]
+    return ToolResult([text], {"path": shown, "success": not errors, "ast_summary": summary, "diagnostics": diags})
+
+
+def is_typecheck(diag: Diagnostic) -> bool:
+    """Errors, and findings of type checkers (TYPE_CHECKERS); the rest are lint."""
+    return diag.severity == Severity.Error or diag.source.lower() in TYPE_CHECKERS
+
+
+def _checked(call: Call, path: str, typecheck: bool) -> ToolResult:
+    real, outline = call.workspace.outline(path)
+    shown = call.workspace.display(real)
+    found = [(d, view.diagnostic_to_lsp(d)) for d in outline.diagnostics]
+    served, notes, asked = server_diagnostics(call, real)
+    found.extend(served)
+    keep = [pair for pair in found if is_typecheck(pair[0]) == typecheck]
+    diags, fix_note = add_fixits(call, real, keep)
+    errors = sum(1 for d in diags if d.severity == Severity.Error)
+    sources = sorted({OWN_SOURCE, *asked})
+    what = "typecheck" if typecheck else "lint"
+    verdict = ("passed" if not errors else f"failed ({view.plural(errors, 'error')})") if typecheck else ""
+    head = f"{what} {shown}: {verdict + ', ' if verdict else ''}{view.plural(len(diags), 'finding')}"
+    if not asked:
+        notes.append(
+            f"[no language server checks {shown}: only simple-brief's syntax check ran; name one in "
+            ".simple-brief.toml ([servers.NAME] command = [...])]"
+        )
+    blocks = [head, *render_diagnostics({shown: diags})[1:], *notes]
+    if fix_note:
+        blocks.append(fix_note)
+    data = {
+        "path": shown,
+        "success": errors == 0,
+        "sources": sources,
+        "diagnostics": [diagnostic_json(d) for d in diags],
+    }
+    kept, _ = view.fit(blocks, call.budget, f"pass fewer findings: analyze_{'lint' if typecheck else 'typecheck'}")
+    return ToolResult(kept, data)
+
+
+@tool(
+    "analyze_typecheck",
+    "lsp",
+    "A file's type and compile errors from its language servers (pyright, mypy, jedi, tsserver ...) and "
+    "every error-severity finding, with fix-its from quickfix code actions (confidence 0.95 preferred "
+    "quickfix, 0.8 quickfix, 0.5 other action, 0.3 only silences). success=false when any error. "
+    "USE FOR: is this file correct after an edit. DON'T USE FOR: style findings (analyze_lint).",
+    (PATH,),
+)
+def analyze_typecheck(call: Call, path: str) -> ToolResult:
+    """Errors and type-checker findings of one file."""
+    return _checked(call, path, True)
+
+
+@tool(
+    "analyze_lint",
+    "lsp",
+    "A file's lint findings: warnings and hints of linters (ruff, pyflakes, eslint ...), everything "
+    "analyze_typecheck does not show; codes kept with their source (`ruff F401`), fix-its as in "
+    "analyze_typecheck. USE FOR: cleaning up a file. DON'T USE FOR: errors (analyze_typecheck).",
+    (PATH,),
+)
+def analyze_lint(call: Call, path: str) -> ToolResult:
+    """Non-error findings of non-type-checkers for one file."""
+    return _checked(call, path, False)
+
+
+@tool(
+    "diagnostic_explain",
+    "lsp",
+    "Explain a simple-brief diagnostic code (E001, E002, W001, W002, H001): cause, rule, an example error "
+    "and its fix, what to do. USE FOR: codes shown by diagnostics or simple_read. DON'T USE FOR: other "
+    "tools' codes (ruff F401, pyright ...): their docs explain them.",
+    (Param("code", str, "The code, e.g. E002."),),
+)
+def diagnostic_explain(call: Call, code: str) -> ToolResult:
+    """The catalogue entry of a code."""
+    exp = catalogue.explain(code)
+    return ToolResult([catalogue.render_explanation(exp)], catalogue.explanation_data(exp))

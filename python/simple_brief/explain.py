@@ -1,0 +1,192 @@
+"""The catalogue of simple-brief's own diagnostic codes, for `diagnostic_explain`.
+
+Codes are stable (seed 004): `E` + 3 digits for errors, `W` for warnings, `H` for hints.
+A code never changes meaning once released; a retired code stays listed. Findings of
+other tools keep their own code next to their source (`ruff F401`, `pyright
+reportMissingImports`) and are explained by those tools, not here.
+
+Fix-it confidence (`model.FixIt.confidence`, shown as `fix: TITLE (0.95)`) says how sure
+the source is that applying the fix is right, not how good the code becomes:
+
+- 0.95: a quickfix code action the language server marked `isPreferred` (its own pick).
+- 0.8: any other quickfix code action (a real fix offered for this very diagnostic).
+- 0.3: a quickfix that only silences the finding (`# noqa`, `disable for this line`).
+- 0.5: a code action of another kind returned for the diagnostic (`source.fixAll`,
+  `source.organizeImports`, no kind): it changes more than the one finding.
+  Refactorings (`refactor.*`) offered at the range are not fix-its and are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from simple_brief.errors import UserError
+from simple_brief.model import Severity
+
+#: Confidence of a quickfix the server marked `isPreferred`.
+CONFIDENCE_PREFERRED = 0.95
+#: Confidence of any other quickfix.
+CONFIDENCE_QUICKFIX = 0.8
+#: Confidence of an action of another kind (source.fixAll, refactor...).
+CONFIDENCE_OTHER = 0.5
+#: Confidence of a quickfix that only suppresses the finding.
+CONFIDENCE_SUPPRESS = 0.3
+
+_SUPPRESS = re.compile(r"\b(noqa|disable|ignore|suppress)\b", re.IGNORECASE)
+
+
+def fixit_confidence(kind: str, preferred: bool, title: str) -> float:
+    """The documented confidence of a code action (see the module docstring)."""
+    if kind == "quickfix" or kind.startswith("quickfix."):
+        if _SUPPRESS.search(title):
+            return CONFIDENCE_SUPPRESS
+        return CONFIDENCE_PREFERRED if preferred else CONFIDENCE_QUICKFIX
+    return CONFIDENCE_OTHER
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What one of simple-brief's own codes means.
+
+    Attributes:
+        code: `E001`...
+        severity: the severity findings of this code carry.
+        title: a few words naming it.
+        cause: why the finding occurs.
+        rule: the rule being applied.
+        example: text that produces the finding.
+        fixed: the same text fixed.
+        fix: what to do.
+        related: tools or help topics to read next.
+    """
+
+    code: str
+    severity: Severity
+    title: str
+    cause: str
+    rule: str
+    example: str
+    fixed: str
+    fix: str
+    related: tuple[str, ...] = ()
+
+
+CATALOGUE: dict[str, Explanation] = {
+    e.code: e
+    for e in (
+        Explanation(
+            "E001",
+            Severity.Error,
+            "syntax error: unexpected text",
+            "The parser (tree-sitter, with the file's grammar) met text it cannot fit into the language's "
+            "grammar at this point, so it wrapped it in an ERROR node.",
+            "The file must parse with its language's grammar; the span covers the text the parser skipped.",
+            "def total(items:\n    return sum(items)",
+            "def total(items):\n    return sum(items)",
+            "Look at the span and the line before it: an unclosed bracket, a missing `:` or a stray token is "
+            "the usual cause. Outlines stay usable but may misplace symbols after the error.",
+            ("simple_read mode=full (shows the marker inline)", "analyze_parse"),
+        ),
+        Explanation(
+            "E002",
+            Severity.Error,
+            "syntax error: missing token",
+            "The parser recovered by assuming a token that is not there (a MISSING node); the message names "
+            "the token, e.g. missing `)`.",
+            "The file must parse with its language's grammar; the position is where the token was expected.",
+            "print(total(items)",
+            "print(total(items))",
+            "Insert the named token at the position (or close what was opened before it).",
+            ("simple_read mode=full", "analyze_parse"),
+        ),
+        Explanation(
+            "W001",
+            Severity.Warning,
+            "invalid UTF-8",
+            "The file holds bytes that are not valid UTF-8; simple-brief shows each as U+FFFD and goes on.",
+            "Source files are read as UTF-8 (a BOM is accepted); other encodings are not guessed.",
+            "b'caf\\xe9 = 1'  (Latin-1 bytes)",
+            "b'caf\\xc3\\xa9 = 1'  (the same text in UTF-8)",
+            "Convert the file to UTF-8 (e.g. `iconv -f latin1 -t utf-8`); positions after a bad byte may be off "
+            "by the replaced characters until then.",
+        ),
+        Explanation(
+            "W002",
+            Severity.Warning,
+            "file could not be read",
+            "A file listed for the diagnostics tool could not be read: it vanished, is too large, is binary, "
+            "or is not a regular file; the message says which.",
+            "Tools read only regular text files inside the workspace, up to the size limit.",
+            "diagnostics path=assets  (a folder holding big.py of 20 MB)",
+            "diagnostics path=src  (only the source folder)",
+            "Narrow `path` to source files, or raise the limit with --max-bytes when the file is real source.",
+            ("diagnostics", "simple_read"),
+        ),
+        Explanation(
+            "H001",
+            Severity.Hint,
+            "definitions nested too deep",
+            "Definitions nested deeper than 64 levels are left out of outlines and symbol lists; the count is "
+            "in the message.",
+            "Outlines list at most 64 levels of nesting so every view and walker stays bounded.",
+            "def f0():\n    def f1():\n        ...  # 65 levels of nested functions",
+            "Flatten the nesting (module-level helpers) or read the deep part with simple_read mode=full.",
+            "Read the deep part as source (simple_read mode=full or expand_at line:N of an outer definition).",
+            ("expand_at", "simple_read mode=full"),
+        ),
+    )
+}
+
+_OWN_CODE = re.compile(r"^[EWH]\d{3}$")
+
+
+def explain(code: str) -> Explanation:
+    """The explanation of one of simple-brief's codes (`e001` works too).
+
+    Raises:
+        UserError: not one of simple-brief's codes; the sentence says whose it may be.
+    """
+    raw = " ".join(code.split())
+    key = raw.upper()
+    if key in CATALOGUE:
+        return CATALOGUE[key]
+    known = ", ".join(CATALOGUE)
+    if _OWN_CODE.match(key):
+        raise UserError(f"simple-brief has no diagnostic {key}; its codes are {known}.")
+    raise UserError(
+        f"`{raw}` is not one of simple-brief's codes ({known}); a code shown next to another source "
+        "(ruff, pyflakes, pyright ...) is explained by that tool's documentation."
+    )
+
+
+def explanation_data(exp: Explanation) -> dict[str, Any]:
+    """The explanation as JSON data (seed 004: cause, rule, example, related docs)."""
+    return {
+        "code": exp.code,
+        "severity": int(exp.severity),
+        "title": exp.title,
+        "cause": exp.cause,
+        "rule": exp.rule,
+        "example": {"error": exp.example, "fixed": exp.fixed},
+        "fix": exp.fix,
+        "related_docs": list(exp.related),
+    }
+
+
+def render_explanation(exp: Explanation) -> str:
+    """The explanation as text: title line, cause, rule, example error and fix, what to do."""
+    lines = [
+        f"{exp.code} {exp.severity.letter} {exp.title} (simple-brief)",
+        f"cause: {exp.cause}",
+        f"rule: {exp.rule}",
+        "example (error):",
+        *("  " + line for line in exp.example.splitlines()),
+        "example (fixed):",
+        *("  " + line for line in exp.fixed.splitlines()),
+        f"fix: {exp.fix}",
+    ]
+    if exp.related:
+        lines.append(f"see: {'; '.join(exp.related)}")
+    return "\n".join(lines)
