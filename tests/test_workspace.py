@@ -217,6 +217,60 @@ def test_changed_overlay_gives_a_new_outline(ws: Workspace) -> None:
     assert [s.name for s in ws.outline("app.py")[1].symbols] == ["main"]
 
 
+def test_agent_overlay_wins_over_the_editor_buffer_and_outlives_its_replacement(ws: Workspace, root: Path) -> None:
+    app = ws.resolve("app.py")
+    ws.overlays.replace_editor({app: "def from_editor():\n    pass\n"})
+    assert ws.read("app.py")[1].text.startswith("def from_editor")
+    assert ws.set_overlay("app.py", "def from_agent():\n    pass\n") == app
+    assert ws.read("app.py")[1].text.startswith("def from_agent")
+    ws.overlays.replace_editor({})  # the next call: the person saved, no unsaved buffers
+    assert ws.read("app.py")[1].text.startswith("def from_agent")
+    assert list(ws.overlays) == [app] and len(ws.overlays) == 1
+    ws.overlays.replace_editor({app: "def edited_again():\n    pass\n"})
+    assert ws.remove_overlay("app.py") is True
+    assert ws.read("app.py")[1].text.startswith("def edited_again")
+    assert (root / "app.py").read_text() == "def main():\n    pass\n"
+
+
+def test_assigning_overlays_replaces_only_the_editor_layer(ws: Workspace) -> None:
+    """`ws.overlays = {...}` (how the editor's buffers used to be set) keeps the agent's overlays."""
+    ws.set_overlay("pkg/mod.py", "class Kept:\n    pass\n")
+    layers = ws.overlays
+    ws.overlays = {ws.resolve("app.py"): "def buffer():\n    pass\n"}  # type: ignore[assignment]
+    assert ws.overlays is layers
+    assert [s.name for s in ws.outline("pkg/mod.py")[1].symbols] == ["Kept"]
+    assert [s.name for s in ws.outline("app.py")[1].symbols] == ["buffer"]
+    fresh = Workspace(root=ws.root, overlays={ws.resolve("app.py"): "x = 1\n"})  # type: ignore[arg-type]
+    assert fresh.overlays.editor == {ws.resolve("app.py"): "x = 1\n"} and fresh.overlays.agent == {}
+
+
+def test_editor_buffers_are_keyed_by_their_real_path(ws: Workspace, root: Path, tmp_path: Path) -> None:
+    (tmp_path / "alias").symlink_to(root, target_is_directory=True)
+    ws.overlays.replace_editor({tmp_path / "alias" / "app.py": "def via_link():\n    pass\n"})
+    assert [s.name for s in ws.outline("app.py")[1].symbols] == ["via_link"]
+
+
+def test_sub_workspace_shares_overlays_and_the_parents_gitignore(ws: Workspace, root: Path) -> None:
+    (root / ".gitignore").write_text("*_gen.py\n")
+    (root / "pkg" / "api_gen.py").write_text("x = 1\n")
+    sub = ws.sub("pkg")
+    assert sub.root == root / "pkg"
+    assert [p.name for p in sub.files()] == ["mod.py"]
+    ws.set_overlay("pkg/mod.py", "class Shared:\n    pass\n")
+    assert [s.name for s in sub.outline("mod.py")[1].symbols] == ["Shared"]
+    assert "outside the workspace" in refusal(lambda: sub.read("../app.py"))
+    assert refusal(lambda: ws.sub("app.py")).startswith("app.py is not a folder")
+
+
+def test_overlay_refusals(ws: Workspace) -> None:
+    ws.max_bytes = 100
+    assert "over the 100 bytes limit" in refusal(lambda: ws.set_overlay("app.py", "x" * 101))
+    assert "contains NUL bytes" in refusal(lambda: ws.set_overlay("app.py", "x\0"))
+    assert refusal(lambda: ws.set_overlay("pkg", "x")).startswith("pkg is a directory")
+    assert "outside the workspace" in refusal(lambda: ws.set_overlay("../secret.py", "x"))
+    assert ws.overlays.agent == {}
+
+
 # --- listing -----------------------------------------------------------------------------
 
 

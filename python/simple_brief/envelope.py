@@ -14,6 +14,7 @@ from typing import Any
 
 from simple_brief import languages
 from simple_brief import tools as registry
+from simple_brief.config import DEFAULT_TOOLSETS
 from simple_brief.context import build_context, context_line
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
 from simple_brief.errors import UserError
@@ -22,8 +23,6 @@ from simple_brief.scan import scan
 from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
-
-DEFAULT_TOOLSETS = ("read", "lsp", "docs")
 
 
 @dataclass
@@ -68,10 +67,18 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
             if spec is languages.PLAIN:
                 warning = "No symbol provider registered for this language"
             elif snap.path is not None and _inside(state.workspace.root, snap.path):
-                # The workspace's parse cache: unchanged buffers are not scanned again.
-                if snap.text is not None:
-                    state.workspace.overlays.setdefault(snap.path, snap.text)
-                symbols = state.workspace.outline(snap.path, snap.filetype)[1].symbols
+                real = snap.path.resolve()
+                layers = state.workspace.overlays
+                if real in layers.agent:
+                    # The context is where the person is, in their buffer: not in the text an
+                    # agent overlaid on that file.
+                    buffer = snap.text if snap.text is not None else _disk_text(real)
+                    symbols = scan(buffer, spec).symbols
+                else:
+                    # The workspace's parse cache: unchanged buffers are not scanned again.
+                    if snap.text is not None:
+                        layers.editor.setdefault(real, snap.text)
+                    symbols = state.workspace.outline(real, snap.filetype)[1].symbols
             else:
                 text = snap.text
                 if text is None and snap.path is not None and snap.path.is_file():
@@ -87,6 +94,10 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
     return result
 
 
+def _disk_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+
+
 def _inside(root: Path, path: Path) -> bool:
     try:
         path.resolve().relative_to(root)
@@ -100,7 +111,9 @@ def answer(
 ) -> Answer:
     """One call: snapshot first, overlays, the tool, then the context attached to the answer."""
     snap = None if tool.system else _safe("the snapshot", state.editor.snapshot, None)
-    state.workspace.overlays = _safe("the unsaved buffers", state.editor.overlays, {})
+    # The editor's unsaved buffers of this call replace the last call's; the agent's
+    # overlays (files_apply_overlay) are kept and win over them.
+    state.workspace.overlays.replace_editor(_safe("the unsaved buffers", state.editor.overlays, {}))
     call = registry.Call(
         workspace=state.workspace, budget=state.budget, editor=state.editor, session=state.session, progress=progress
     )

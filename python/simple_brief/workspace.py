@@ -1,17 +1,26 @@
 """Files of a workspace: path safety, overlays, .gitignore-aware listing, a parse cache.
 
 Every path a tool receives is resolved inside the workspace root, symlinks included,
-or refused with one sentence (SPEC "Security"). Unsaved text (overlays: the editor's
-buffers) wins over what is on disk.
+or refused with one sentence (SPEC "Security"): `..` and absolute escapes, symlinks
+leading out, kernel pseudo-files (/proc, /sys), devices, FIFOs and sockets (refused by
+`stat` before anything is opened, so nothing can block), NUL bytes and over-long paths,
+binary and oversized files.
+
+Overlays are text that wins over the disk, in two layers (`Overlays`): the editor's
+unsaved buffers, replaced at the start of every call, and the agent's
+(`files_apply_overlay`), kept until removed or the server exits. Neither ever touches
+the disk.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
@@ -41,6 +50,93 @@ ALWAYS_SKIPPED = frozenset(
 )
 #: Files larger than this are skipped by workspace-wide tools (search) as generated or vendored.
 LISTING_MAX_BYTES = 1024 * 1024
+#: Kernel pseudo-filesystems: their files lie about their size, can block, or expose
+#: other processes (`/proc/<pid>/environ`); refused even when the root is `/`.
+PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"))
+#: Longest path accepted, in bytes (Linux PATH_MAX), and longest single name (NAME_MAX).
+MAX_PATH_BYTES = 4096
+MAX_NAME_BYTES = 255
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """A path as given, made safe for a one-line message (control characters escaped, long ones cut)."""
+    text = os.fspath(path)
+    if not text.isprintable():
+        text = repr(text)[1:-1]
+    return text if len(text) <= 160 else text[:80] + "…" + text[-40:]
+
+
+class Overlays(MutableMapping[Path, str]):
+    """Text that wins over the disk, by resolved path: the agent's layer over the editor's.
+
+    Reading (`[]`, `get`, `in`, iteration) sees the effective mapping: an agent overlay
+    wins over the editor's buffer for the same path. Writing with `[]=` sets an agent
+    overlay (use `Workspace.set_overlay` from tools: it confines and checks the path).
+
+    Attributes:
+        editor: the editor's unsaved buffers, replaced as a whole by `replace_editor`
+            (a new dict each time, so a call running in another thread never sees it half-built).
+        agent: overlays an agent applied; kept until removed.
+    """
+
+    def __init__(self, editor: Mapping[Path, str] | None = None) -> None:
+        self.editor: dict[Path, str] = dict(editor or {})
+        self.agent: dict[Path, str] = {}
+
+    def replace_editor(self, buffers: Mapping[Path, str]) -> None:
+        """The editor's unsaved buffers of this call (keys resolved, so symlinked paths match)."""
+        fresh: dict[Path, str] = {}
+        for path, text in buffers.items():
+            try:
+                fresh[Path(path).resolve()] = text
+            except (OSError, RuntimeError, ValueError):
+                fresh[Path(path)] = text
+        self.editor = fresh
+
+    def __getitem__(self, key: Path) -> str:
+        try:
+            return self.agent[key]
+        except KeyError:
+            return self.editor[key]
+
+    def __setitem__(self, key: Path, text: str) -> None:
+        self.agent[key] = text
+
+    def __delitem__(self, key: Path) -> None:
+        if key in self.agent:
+            del self.agent[key]
+        else:
+            del self.editor[key]
+
+    def _effective(self) -> dict[Path, str]:
+        # dict.copy and update run in C without calling back into Python: safe against
+        # another thread changing a layer meanwhile.
+        merged = self.editor.copy()
+        merged.update(self.agent.copy())
+        return merged
+
+    def __iter__(self) -> Iterator[Path]:
+        return iter(self._effective())
+
+    def __len__(self) -> int:
+        return len(self._effective())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.agent or key in self.editor
+
+    def __repr__(self) -> str:
+        return f"Overlays(agent={sorted(map(str, self.agent))}, editor={sorted(map(str, self.editor))})"
+
+
+def _kind(mode: int) -> str:
+    """What `stat` says a path is, for refusals of what is not a regular file."""
+    if stat.S_ISFIFO(mode):
+        return "named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    return "special file"
 
 
 @dataclass
@@ -49,14 +145,30 @@ class Workspace:
 
     Attributes:
         root: the resolved workspace root; no tool reads outside it.
-        overlays: unsaved content by resolved path; read instead of the disk.
-        max_bytes: the largest file a tool reads.
+        overlays: unsaved content by resolved path, read instead of the disk: the agent's
+            overlays over the editor's buffers (`Overlays`). Assigning a plain mapping
+            replaces the editor layer and keeps the agent's.
+        max_bytes: the largest file a tool reads, and the largest overlay accepted.
+        gitignore_top: the highest folder whose .gitignore applies (default: `root`); a
+            workspace opened inside another keeps its parent's, as git would.
     """
 
     root: Path
-    overlays: dict[Path, str] = field(default_factory=dict)
+    overlays: Overlays = field(default_factory=Overlays)
     max_bytes: int = DEFAULT_MAX_BYTES
+    gitignore_top: Path | None = None
     _cache: dict[Path, tuple[object, Outline]] = field(default_factory=dict, repr=False)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # `ws.overlays = {path: text}` (the editor's buffers) must not drop the agent's layer,
+        # nor replace the object workspaces opened from this one share.
+        if name == "overlays" and not isinstance(value, Overlays):
+            current = self.__dict__.get("overlays")
+            if isinstance(current, Overlays):
+                current.replace_editor(value)
+                return
+            value = Overlays(value)
+        super().__setattr__(name, value)
 
     @classmethod
     def at(cls, root: str | os.PathLike[str] | None = None) -> Workspace:
@@ -70,19 +182,59 @@ class Workspace:
             raise UserError(f"workspace root {path} is not a directory; pass an existing folder with --root.")
         return cls(root=path.resolve())
 
+    def sub(self, folder: str | os.PathLike[str]) -> Workspace:
+        """A workspace rooted at a folder inside this one, sharing its overlays (own parse cache).
+
+        Raises:
+            UserError: the folder leaves this workspace, does not exist or is not a folder.
+        """
+        real = self.resolve(folder)
+        if not real.is_dir():
+            what = "does not exist" if not real.exists() else "is not a folder"
+            raise UserError(f"{shown_path(folder)} {what}; name a folder inside {self.root}.")
+        top = self.gitignore_top or self.root
+        return Workspace(root=real, overlays=self.overlays, max_bytes=self.max_bytes, gitignore_top=top)
+
     def resolve(self, path: str | os.PathLike[str]) -> Path:
         """The real path of `path` (relative to the root), refused unless it stays inside the root.
 
         Raises:
-            UserError: the path leaves the workspace, directly or through a symlink.
+            UserError: a NUL byte or an over-long path, a symlink loop, a path that leaves
+                the workspace (directly or through a symlink), or one into /proc or /sys.
         """
-        raw = Path(path).expanduser()
+        text = os.fspath(path)
+        shown = shown_path(text)
+        if "\0" in text:
+            raise UserError(f"the path {shown} contains a NUL byte; give a plain file path.")
+        size = len(text.encode("utf-8", "surrogateescape"))
+        if size > MAX_PATH_BYTES:
+            raise UserError(
+                f"the path is {size:,} bytes long, over the {MAX_PATH_BYTES:,}-byte limit; give a shorter one."
+            )
+        raw = Path(text)
+        if any(len(part.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES for part in raw.parts):
+            raise UserError(f"a name in {shown} is longer than {MAX_NAME_BYTES} bytes; no file can have it.")
+        if text.startswith("~"):
+            try:
+                raw = raw.expanduser()
+            except RuntimeError:
+                raise UserError(f"{shown} names an unknown home directory; give a path inside {self.root}.") from None
         candidate = raw if raw.is_absolute() else self.root / raw
-        real = candidate.resolve()
+        try:
+            real = candidate.resolve()
+        except RuntimeError:  # Python 3.11 reports a symlink loop so
+            raise UserError(f"{shown} is a symlink loop; name the file it should point to.") from None
+        except OSError as exc:
+            raise UserError(f"{shown} cannot be resolved ({exc.strerror}); check the path.") from None
         if real != self.root and self.root not in real.parents:
             raise UserError(
-                f"{path} is outside the workspace {self.root}; use a path inside it or start from another --root."
+                f"{shown} is outside the workspace {self.root}; use a path inside it or start from another --root."
             )
+        for pseudo in PSEUDO_FILESYSTEMS:
+            if real == pseudo or pseudo in real.parents:
+                raise UserError(
+                    f"{shown} is not a regular file but a kernel pseudo-file under {pseudo}; name a source file."
+                )
         return real
 
     def display(self, path: Path) -> str:
@@ -96,41 +248,64 @@ class Workspace:
         """The resolved path and decoded text of a file; overlays first.
 
         Raises:
-            UserError: missing file, a directory, a device, FIFO or socket, binary or too large.
+            UserError: a refused path (see `resolve`), a missing file, a directory, a
+                device, FIFO or socket, a binary or too large file.
         """
         real = self.resolve(path)
-        if real in self.overlays:
-            return real, Source(self.overlays[real])
-        return real, Source.from_bytes(self._read_bytes(real, path), name=str(path), max_bytes=self.max_bytes)
+        text = self.overlays.get(real)
+        if text is not None:
+            return real, Source(text)
+        return real, self._decode(real, path)
 
-    def _read_bytes(self, real: Path, shown: str | os.PathLike[str]) -> bytes:
+    def _decode(self, real: Path, shown: str | os.PathLike[str]) -> Source:
+        return Source.from_bytes(self._read_bytes(real, shown), name=shown_path(shown), max_bytes=self.max_bytes)
+
+    def _read_bytes(self, real: Path, given: str | os.PathLike[str]) -> bytes:
+        shown = shown_path(given)
         try:
             info = real.stat()
         except FileNotFoundError:
             raise UserError(f"{shown} does not exist; check the path (it is relative to {self.root}).") from None
         except OSError as exc:
             raise UserError(f"{shown} cannot be read ({exc.strerror}); check its permissions.") from None
+        # Decide from `stat` before opening anything: opening a FIFO blocks, a device never ends.
         if stat.S_ISDIR(info.st_mode):
             raise UserError(f"{shown} is a directory; name a file inside it.")
-        if not stat.S_ISREG(info.st_mode) or str(real).startswith("/proc/"):
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError(f"{shown} is not a regular file but a {_kind(info.st_mode)}; name a source file.")
+        self._check_size(shown, info.st_size)
+        try:
+            # O_NONBLOCK and O_NOFOLLOW: if the file was swapped for a FIFO or a symlink since
+            # the stat, the open neither blocks nor follows it; fstat checks again.
+            fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise UserError(f"{shown} changed into a symlink while being read; try again.") from None
+            raise UserError(f"{shown} cannot be read ({exc.strerror}); check its permissions.") from None
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise UserError(f"{shown} is not a regular file (it changed while being read); name a source file.")
+            # Bounded read: a file growing after the stat cannot exceed the limit.
+            data = handle.read(self.max_bytes + 1)
+        self._check_size(shown, len(data))
+        return data
+
+    def _check_size(self, shown: str, size: int) -> None:
+        if size > self.max_bytes:
             raise UserError(
-                f"{shown} is not a regular file (a device, FIFO, socket or /proc entry); name a source file."
-            )
-        if info.st_size > self.max_bytes:
-            raise UserError(
-                f"{shown} is {human_size(info.st_size)}, over the {human_size(self.max_bytes)} limit; "
+                f"{shown} is {human_size(size)}, over the {human_size(self.max_bytes)} limit; "
                 "open a smaller file or raise the limit with --max-bytes."
             )
-        try:
-            return real.read_bytes()
-        except OSError as exc:
-            raise UserError(f"{shown} cannot be read ({exc.strerror}); check its permissions.") from None
 
     def outline(self, path: str | os.PathLike[str], filetype: str | None = None) -> tuple[Path, Outline]:
-        """Parsed document, reused while the file (or overlay) is unchanged."""
+        """Parsed document, reused while the file (or its overlay text) is unchanged."""
         real = self.resolve(path)
-        if real in self.overlays:
-            key: object = ("overlay", hash(self.overlays[real]), filetype)
+        # One lookup: the key and the parsed text come from the same overlay text even if
+        # another call changes the overlays meanwhile.
+        text = self.overlays.get(real)
+        key: object
+        if text is not None:
+            key = ("overlay", len(text), hash(text), filetype)
         else:
             try:
                 info = real.stat()
@@ -140,34 +315,83 @@ class Workspace:
         cached = self._cache.get(real)
         if cached is not None and key is not None and cached[0] == key:
             return real, cached[1]
-        real, source = self.read(path)
+        source = Source(text) if text is not None else self._decode(real, path)
         outline = scan(source, languages.detect(real, filetype))
         if key is not None:
             self._cache[real] = (key, outline)
         return real, outline
 
-    def files(self, under: str | os.PathLike[str] | None = None, known_only: bool = True) -> Iterator[Path]:
-        """Files below `under` (default the root) not ignored by .gitignore, in name order.
+    def set_overlay(self, path: str | os.PathLike[str], text: str) -> Path:
+        """Keep `text` in memory as the content of `path` (an agent overlay); the disk is untouched.
 
-        Skips ALWAYS_SKIPPED directories, symlinks leading outside the root, files over
-        LISTING_MAX_BYTES and, with `known_only`, files of no known language.
+        The file need not exist (an overlay can stand for a new file).
+
+        Raises:
+            UserError: a refused path, a directory or special file, text over `max_bytes`
+                or that looks binary.
+        """
+        real = self.resolve(path)
+        shown = shown_path(path)
+        # Each character is at least one UTF-8 byte and at most four: encode only when unsure.
+        if len(text) > self.max_bytes or (
+            len(text) * 4 > self.max_bytes and len(text.encode("utf-8", "surrogatepass")) > self.max_bytes
+        ):
+            raise UserError(
+                f"the overlay for {shown} is over the {human_size(self.max_bytes)} limit; "
+                "overlay a smaller file or raise the limit with --max-bytes."
+            )
+        if "\0" in text[:BINARY_SNIFF]:
+            raise UserError(f"the overlay for {shown} contains NUL bytes; overlays hold source text only.")
+        try:
+            info = real.stat()
+        except OSError:
+            info = None  # a new file: fine, the overlay stands for it
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            raise UserError(f"{shown} is a directory; an overlay replaces the text of one file.")
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            raise UserError(f"{shown} is not a regular file but a {_kind(info.st_mode)}; overlay a source file.")
+        self.overlays.agent[real] = text
+        return real
+
+    def remove_overlay(self, path: str | os.PathLike[str]) -> bool:
+        """Drop the agent overlay of `path`; whether there was one. The editor's buffers stay.
+
+        Raises:
+            UserError: a refused path (see `resolve`).
+        """
+        real = self.resolve(path)
+        return self.overlays.agent.pop(real, None) is not None
+
+    def files(self, under: str | os.PathLike[str] | None = None, known_only: bool = True) -> Iterator[Path]:
+        """Files below `under` (default the root) not ignored by .gitignore, in name order,
+        then overlays standing for files not on disk.
+
+        Skips ALWAYS_SKIPPED directories, symlinks leading outside the root, special files,
+        files over LISTING_MAX_BYTES and, with `known_only`, files of no known language.
 
         Raises:
             UserError: `under` leaves the workspace or does not exist.
         """
         start = self.resolve(under) if under is not None else self.root
-        if not start.exists():
-            raise UserError(f"{under} does not exist; check the path (it is relative to {self.root}).")
-        if start.is_file():
+        if not start.exists() and start not in self.overlays:
+            raise UserError(
+                f"{shown_path(under or '.')} does not exist; check the path (it is relative to {self.root})."
+            )
+        if start in self.overlays or start.is_file():
             yield start
             return
         specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
+        top = self.gitignore_top or self.root
         for parent in [*reversed(start.parents), start]:
-            if parent == self.root or self.root in parent.parents:
+            if parent == top or top in parent.parents:
                 spec = _gitignore(parent)
                 if spec is not None:
                     specs.append((parent, spec))
         yield from self._walk(start, specs, known_only)
+        for real in sorted(self.overlays):
+            known = not known_only or languages.for_path(real) is not languages.PLAIN
+            if known and start in real.parents and self.root in real.parents and not os.path.lexists(real):
+                yield real
 
     def _walk(self, folder: Path, specs: list[tuple[Path, pathspec.GitIgnoreSpec]], known_only: bool) -> Iterator[Path]:
         own = _gitignore(folder)
@@ -180,7 +404,7 @@ class Workspace:
         for entry in entries:
             path = Path(entry.path)
             is_dir = entry.is_dir(follow_symlinks=False)
-            if is_dir and entry.name in ALWAYS_SKIPPED:
+            if is_dir and (entry.name in ALWAYS_SKIPPED or path in _NOT_WALKED):
                 continue
             if _ignored(path, is_dir, specs):
                 continue
@@ -204,6 +428,10 @@ class Workspace:
                 if _looks_binary(path):
                     continue
                 yield path
+
+
+#: Folders a listing never walks into (a workspace rooted at `/`): pseudo-files and devices.
+_NOT_WALKED = frozenset({*PSEUDO_FILESYSTEMS, Path("/dev")})
 
 
 def _gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
@@ -230,7 +458,12 @@ def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, pathspec.GitIgnor
 def _looks_binary(path: Path) -> bool:
     """A NUL byte in the first BINARY_SNIFF bytes (the test `Source.from_bytes` applies)."""
     try:
-        with path.open("rb") as handle:
-            return b"\0" in handle.read(BINARY_SNIFF)
+        # Non-blocking: a file swapped for a FIFO since the listing's stat cannot hang us.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return True
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            return b"\0" in handle.read(BINARY_SNIFF)
+        except OSError:
+            return True

@@ -80,11 +80,13 @@ class Session:
         docs: the open docs index (`simple_brief.docs.index.DocsIndex`).
         language_servers: language servers started in disk mode (`simple_brief.lsp_client.ServerPool`).
         workspaces: workspaces opened with `workspace_open`, by id.
+        workspaces_issued: ids handed out so far (`ws1`, `ws2`, …; never reused).
     """
 
     docs: Any = None
     language_servers: Any = None
     workspaces: dict[str, Workspace] = field(default_factory=dict)
+    workspaces_issued: int = 0
 
     def close(self) -> None:
         """Stop what the session started (language servers) and close the docs index."""
@@ -124,6 +126,9 @@ class Tool:
     func: Callable[..., ToolResult]
     read_only: bool = True
     system: bool = False
+    #: Whether a tool that changes state may destroy something (MCP `destructiveHint`):
+    #: false for the overlay tools, which never touch a file.
+    destructive: bool = True
 
     def input_schema(self) -> dict[str, Any]:
         """JSON schema of the arguments object."""
@@ -146,11 +151,12 @@ def tool(
     *,
     read_only: bool = True,
     system: bool = False,
+    destructive: bool = True,
 ) -> Callable[[Callable[..., ToolResult]], Callable[..., ToolResult]]:
     """Register `func(call, **args)` as a tool."""
 
     def register(func: Callable[..., ToolResult]) -> Callable[..., ToolResult]:
-        REGISTRY[name] = Tool(name, toolset, description, params, func, read_only, system)
+        REGISTRY[name] = Tool(name, toolset, description, params, func, read_only, system, destructive)
         return func
 
     return register
