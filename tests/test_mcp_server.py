@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -41,27 +42,38 @@ def text_of(result: object) -> str:
 
 
 @pytest.mark.anyio
-async def test_default_toolsets_list_the_read_and_system_tools_with_described_schemas(workspace: Workspace) -> None:
+async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_described_schemas(
+    workspace: Workspace,
+) -> None:
     async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             tools = (await client.list_tools()).tools
     names = {t.name for t in tools}
-    assert names == {
-        "simple_read",
-        "expand_at",
-        "document_symbols",
-        "search",
-        "diagnostics",
-        "editor_get_context",
-        "server_status",
-        "logs",
+    read = {"simple_read", "expand_at", "document_symbols", "search", "diagnostics", "editor_get_context"}
+    system = {"server_status", "logs"}
+    docs = {"docs_search", "docs_get", "docs_list", "docs_resolve", "docs_examples", "docs_related", "docs_index"}
+    lsp = {
+        "analyze_hover",
+        "analyze_definition",
+        "analyze_references",
+        "analyze_completion",
+        "analyze_parse",
+        "analyze_typecheck",
+        "analyze_lint",
+        "diagnostic_explain",
+        "refactor_rename",
+        "format_document",
     }
+    assert names == read | system | docs | lsp
     by_name = {t.name: t for t in tools}
     for tool in tools:
         assert "USE FOR" in (tool.description or "") and "DON'T USE FOR" in (tool.description or ""), tool.name
         for name, prop in tool.input_schema.get("properties", {}).items():
             assert prop.get("description"), f"{tool.name}.{name} has no description"
-        assert tool.annotations is not None and tool.annotations.read_only_hint is True
+        assert tool.annotations is not None
+        # Only the two edit tools change anything; both preview unless asked to apply.
+        assert tool.annotations.read_only_hint is (tool.name not in {"refactor_rename", "format_document"})
+    assert by_name["refactor_rename"].annotations.destructive_hint is True  # type: ignore[union-attr]
     read = by_name["simple_read"].input_schema
     assert read["required"] == ["path"]
     assert read["properties"]["mode"]["enum"] == ["full", "outline", "compact", "symbols"]
@@ -70,10 +82,21 @@ async def test_default_toolsets_list_the_read_and_system_tools_with_described_sc
 
 @pytest.mark.anyio
 async def test_toolsets_choose_what_is_listed(workspace: Workspace) -> None:
-    state = ServerState(workspace, toolsets=parse_toolsets("docs"))
+    state = ServerState(workspace, toolsets=parse_toolsets("workspace,tasks"))
     async with Client(build_server(state), raise_exceptions=True) as client:
-        names = {t.name for t in (await client.list_tools()).tools}
-    assert names == {"server_status", "logs"}
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert set(tools) == {
+        "files_apply_overlay",
+        "files_remove_overlay",
+        "workspace_open",
+        "workspace_close",
+        "workspace_files",
+        "workspace_symbols",
+        "server_status",
+        "logs",
+    }
+    overlay = tools["files_apply_overlay"].annotations
+    assert overlay is not None and overlay.read_only_hint is False and overlay.destructive_hint is False
     with pytest.raises(UserError, match="unknown toolset nope; choose from read, lsp, docs, workspace, tasks"):
         parse_toolsets("read,nope")
 
@@ -131,6 +154,29 @@ async def test_stdio_server_lists_and_calls(tmp_path: Path) -> None:
             result = await client.call_tool("search", {"query": "find_user"})
     assert "simple_read" in names
     assert "app.py (1 result)\n  @4:5 Method - find_user" in text_of(result)
+
+
+@pytest.mark.anyio
+async def test_the_workspace_config_chooses_toolsets_and_budget_and_the_flag_wins(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(APP)
+    (tmp_path / ".simple-brief.toml").write_text('[mcp]\ntoolsets = ["workspace"]\n[limits]\nbudget = 150\n')
+
+    async def listed(*flags: str) -> tuple[set[str], dict[str, Any]]:
+        args = ["-m", "simple_brief", "mcp", "--root", str(tmp_path), *flags]
+        params = StdioServerParameters(command=sys.executable, args=args, env={"NVIM": ""})
+        async with Client(params, raise_exceptions=True) as client:
+            with anyio.fail_after(30):
+                names = {t.name for t in (await client.list_tools()).tools}
+                status = await client.call_tool("server_status", {})
+        assert status.structured_content is not None
+        return names, status.structured_content
+
+    names, status = await listed()
+    assert "workspace_open" in names and "simple_read" not in names
+    assert status["budget_tokens"] == 150
+    names, status = await listed("--toolsets", "read", "--budget", "500")
+    assert "simple_read" in names and "workspace_open" not in names
+    assert status["budget_tokens"] == 500
 
 
 @pytest.mark.anyio

@@ -30,13 +30,12 @@ from pydantic import Field
 
 from simple_brief import __version__
 from simple_brief import tools as registry
+from simple_brief.config import KNOWN_TOOLSETS
 from simple_brief.envelope import ServerState, answer
 from simple_brief.errors import UserError
 
 log = logging.getLogger(__name__)
 
-#: Toolsets a user may name; the ones without tools yet list nothing.
-KNOWN_TOOLSETS = ("read", "lsp", "docs", "workspace", "tasks")
 
 INSTRUCTIONS = (
     "simple-brief shows code briefly: simple_read mode=outline folds a file to its definitions "
@@ -130,7 +129,11 @@ def build_server(state: ServerState) -> MCPServer:
             _adapter(state, tool),
             name=tool.name,
             description=tool.description,
-            annotations=ToolAnnotations(read_only_hint=tool.read_only, open_world_hint=False),
+            annotations=ToolAnnotations(
+                read_only_hint=tool.read_only,
+                destructive_hint=None if tool.read_only else tool.destructive,
+                open_world_hint=False,
+            ),
             structured_output=False,
         )
     return server
