@@ -24,6 +24,7 @@ if str(REPO / "python") not in sys.path:
 import agent  # noqa: E402
 import corpus  # noqa: E402
 import ctags  # noqa: E402
+import docs  # noqa: E402
 import editor  # noqa: E402
 import speed  # noqa: E402
 from measure import VIEWS, FileResult, Tokenizer, measure_file  # noqa: E402
@@ -457,6 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     bigs = speed_rows(table, found.files, results, args.quick, ctags_version is not None)
     editor_rows(table, found.files, args.quick)
     agent_rows(table, found.files, tok, args.quick)
+    docs.rows(table, args.quick)
 
     import tree_sitter
 
