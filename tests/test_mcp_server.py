@@ -62,6 +62,7 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
         "analyze_lint",
         "diagnostic_explain",
         "refactor_rename",
+        "refactor_extract",
         "format_document",
     }
     assert names == read | system | docs | lsp
@@ -71,8 +72,9 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
         for name, prop in tool.input_schema.get("properties", {}).items():
             assert prop.get("description"), f"{tool.name}.{name} has no description"
         assert tool.annotations is not None
-        # Only the two edit tools change anything; both preview unless asked to apply.
-        assert tool.annotations.read_only_hint is (tool.name not in {"refactor_rename", "format_document"})
+        # Only the edit tools change anything; they preview unless asked to apply.
+        edits = {"refactor_rename", "refactor_extract", "format_document"}
+        assert tool.annotations.read_only_hint is (tool.name not in edits)
     assert by_name["refactor_rename"].annotations.destructive_hint is True  # type: ignore[union-attr]
     read = by_name["simple_read"].input_schema
     assert read["required"] == ["path"]

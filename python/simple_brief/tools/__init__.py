@@ -20,6 +20,7 @@ from simple_brief.workspace import Workspace
 TOOL_MODULES = (
     "simple_brief.tools.read",
     "simple_brief.tools.lsp",
+    "simple_brief.tools.refactor",
     "simple_brief.tools.docs",
     "simple_brief.tools.workspace",
     "simple_brief.tools.system",
