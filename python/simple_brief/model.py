@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
+from typing import Any
 
 
 class SymbolKind(IntEnum):
@@ -188,3 +189,6 @@ class Diagnostic:
     code: str = ""
     source: str = "simple-brief"
     fixits: tuple[FixIt, ...] = ()
+    #: The LSP diagnostic's `data`, which its server may need to offer code actions for it
+    #: (python-lsp-ruff does); None when there is none.
+    lsp_data: Any = field(default=None, compare=False)

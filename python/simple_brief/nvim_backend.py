@@ -520,7 +520,7 @@ class NvimBackend:
 
 
 def _diagnostic(item: list[Any]) -> Diagnostic:
-    lnum, col, end_lnum, end_col, severity, message, source, code = item
+    lnum, col, end_lnum, end_col, severity, message, source, code, *lsp_data = item
     try:
         sev = Severity(int(severity))
     except ValueError:
@@ -533,6 +533,7 @@ def _diagnostic(item: list[Any]) -> Diagnostic:
         severity=sev,
         code=str(code or ""),
         source=str(source or ""),
+        lsp_data=lsp_data[0] if lsp_data else None,
     )
 
 

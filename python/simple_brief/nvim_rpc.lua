@@ -84,9 +84,12 @@ function M.diagnostics()
         end_col = chars(first, end_col)
       end
       local code = d.code
+      -- The LSP diagnostic's `data`: its server may need it to offer a fix (python-lsp-ruff).
+      local lsp = type(d.user_data) == 'table' and d.user_data.lsp or nil
+      local data = type(lsp) == 'table' and lsp.data or nil
       entry.items[#entry.items + 1] = {
         lnum, col, end_lnum, end_col, d.severity or 1, d.message or '', source,
-        code ~= nil and tostring(code) or '',
+        code ~= nil and tostring(code) or '', data == nil and vim.NIL or data,
       }
     end
   end

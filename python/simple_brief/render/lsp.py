@@ -462,6 +462,8 @@ def diagnostic_to_lsp(diag: Diagnostic) -> dict[str, Any]:
         out["code"] = diag.code
     if diag.source:
         out["source"] = diag.source
+    if diag.lsp_data is not None:
+        out["data"] = diag.lsp_data
     return out
 
 
