@@ -26,6 +26,7 @@ import corpus  # noqa: E402
 import ctags  # noqa: E402
 import docs  # noqa: E402
 import editor  # noqa: E402
+import lsp  # noqa: E402
 import speed  # noqa: E402
 from measure import VIEWS, FileResult, Tokenizer, measure_file  # noqa: E402
 from report import Table, markdown_table, median, num, pct, verdict  # noqa: E402
@@ -459,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     editor_rows(table, found.files, args.quick)
     agent_rows(table, found.files, tok, args.quick)
     docs.rows(table, args.quick)
+    lsp.rows(table, args.quick)
 
     import tree_sitter
 
