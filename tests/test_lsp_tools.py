@@ -91,6 +91,8 @@ def test_hover_shows_the_signature_and_doc(project: Call) -> None:
     assert first[1] == "def compute_total(items: list[int]) -> int"
     assert "Add the items." in first
     assert {h["server"] for h in result.data["hovers"]} == {"jedi", "pylsp"}
+    # pylsp's hover words the same signature and doc a little differently: shown once.
+    assert result.blocks[1:] == ["[pylsp: the same hover; each server's text is in the data]"]
     assert result.data["position"] == {"line": 12, "character": 15}
 
 

@@ -14,6 +14,7 @@ rustc ...); `analyze_lint` shows all the others (ruff, pyflakes, pycodestyle, es
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ TYPE_CHECKERS = frozenset(
     {"pyright", "basedpyright", "pylance", "mypy", "dmypy", "pyre", "pytype", "jedi", "ty", "tsserver"}
     | {"typescript", "ts", "rustc", "rust-analyzer", "compiler", "gopls", "go", "clang", "javac"}
 )
+_WORD = re.compile(r"\w+")
 #: How long one request may wait for its servers, seconds.
 TIMEOUT = 10.0
 
@@ -148,18 +150,25 @@ def analyze_hover(call: Call, path: str, line: int, col: int) -> ToolResult:
     _, replies = ask(call, real, shown, "textDocument/hover", {"position": pos})
     word = view.word_at(source, pos)
     blocks: list[str] = []
-    seen: set[str] = set()
+    same: list[str] = []
+    words_shown: set[str] = set()
     data: dict[str, Any] = {"path": shown, "position": pos, "hovers": []}
     for reply in replies:
         result = reply.result if isinstance(reply.result, dict) else {}
         text = view.hover_text(result.get("contents"))
-        if not text or text in seen:
+        if not text:
             continue
-        seen.add(text)
         data["hovers"].append({"server": reply.server, "text": text, "range": result.get("range")})
+        words = set(_WORD.findall(text.lower()))
+        if blocks and len(words - words_shown) <= max(2, len(words) // 10):
+            same.append(reply.server)  # the same signature and doc, worded a little differently
+            continue
+        words_shown |= words
         blocks.append(f"{shown}:{line}:{col} `{word}` ({reply.server})\n{text}")
     if not blocks:
         blocks = [f"No hover information at {shown}:{line}:{col} (`{word}`)."]
+    if same:
+        blocks.append(f"[{', '.join(same)}: the same hover; each server's text is in the data]")
     blocks.extend(error_notes(replies))
     kept, _ = view.fit(blocks, call.budget, "ask one server, or read the definition with expand_at")
     return ToolResult(kept, data)
