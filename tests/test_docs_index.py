@@ -380,6 +380,21 @@ def test_a_query_naming_a_function_finds_it_first(project: Path, tmp_path: Path)
     idx.close()
 
 
+def test_words_of_params_returns_and_raises_find_the_item(project: Path, tmp_path: Path) -> None:
+    write(
+        project,
+        "src/shop/tax.py",
+        'def levy(amount: float, rate: float) -> float:\n    """Charge the duty.\n\n    Args:\n'
+        "        amount: the gross amount.\n        rate: the excise percentage.\n\n    Returns:\n"
+        '        The surcharge owed.\n\n    Raises:\n        OverflowError: when unbounded.\n    """\n',
+    )
+    idx = open_index(project, tmp_path / "cache")
+    idx.refresh(force=True)
+    for words in ("excise percentage", "surcharge owed", "unbounded"):
+        assert [h.item.id for h in idx.search(words)][:1] == ["shop.tax.levy"], words
+    idx.close()
+
+
 @pytest.mark.parametrize(
     "query",
     ['"', "*", "AND", "a:b", "(", 'x" OR', "NEAR(a b", "-x ^y", "col:*", "'", "{}", "parseHeader cart", "getX AND ("],

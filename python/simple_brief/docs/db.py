@@ -36,7 +36,7 @@ from simple_brief.docs.model import DocComment, Item
 log = logging.getLogger(__name__)
 
 #: Bump when the schema or the way items are derived changes: old files are rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: How long a writer waits for another writer's transaction before it gives up.
 BUSY_TIMEOUT_MS = 1500
 #: bm25 weights of the FTS columns: name > signature > summary > body; the id's words weigh little.
@@ -217,6 +217,16 @@ _SELF = re.compile(r"\b(?:self|cls|this)\b,?\s*|&(?:mut\s+)?self\b,?\s*")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
+def searchable_body(item: Item) -> str:
+    """The FTS body: the doc's body and what its params, returns and raises say (the parser
+    takes those out of the body, but `tax rate` should still find `tax: the tax rate`)."""
+    doc = item.doc
+    fields = [f"{p.name} {p.type} {p.doc}" for p in (*doc.params, *doc.raises)]
+    if doc.returns is not None:
+        fields.append(f"{doc.returns.type} {doc.returns.doc}")
+    return "\n".join([doc.body, *fields]).strip()
+
+
 def write(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], Any]) -> None:
     """One write transaction, waiting at most the busy timeout for the lock."""
     conn.execute("BEGIN IMMEDIATE")
@@ -292,7 +302,7 @@ def store_file(
                 name_words(item.name),
                 _SELF.sub("", item.signature),
                 item.doc.summary,
-                item.doc.body,
+                searchable_body(item),
                 item.id,
             ),
         )

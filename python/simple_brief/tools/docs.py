@@ -24,6 +24,7 @@ from simple_brief.docs.index import DocsIndex, RefreshStats
 from simple_brief.docs.model import Example, Item
 from simple_brief.errors import UserError
 from simple_brief.render import docs as render
+from simple_brief.render.lsp import plural
 from simple_brief.tools import Call, Param, ProgressFn, ToolResult, tool
 
 #: Calls arrive on worker threads (the MCP server runs the engine off its event loop): two first
@@ -72,7 +73,9 @@ def _index(call: Call) -> tuple[DocsIndex, list[str]]:
     stats = index.refresh(_Throttled(call.report))
     notes = []
     if stats.rebuilt:
-        notes.append(f"[The docs database was rebuilt ({stats.rebuilt}); {stats.files_indexed:,} files re-indexed.]")
+        notes.append(
+            f"[The docs database was rebuilt ({stats.rebuilt}); {plural(stats.files_indexed, 'file')} re-indexed.]"
+        )
     if stats.skipped:
         notes.append(f"[Not refreshed: {stats.skipped}.]")
     return index, notes
