@@ -84,6 +84,12 @@ def test_search_is_a_summary_line_then_one_ranked_entry_per_result_id_first() ->
     ]
 
 
+def test_an_undocumented_result_shows_its_signature_once() -> None:
+    # With no doc, the index's snippet falls back to the signature, already on the line above.
+    blocks, _ = render.render_search("get", "workspace", [Hit(METHOD, 3.0, METHOD.signature)], 10_000)
+    assert blocks[1] == "1. app.config.Config.get · Method · app/config.py:44 · score 3.00\n   `def get(self, k: str)`"
+
+
 def test_search_within_a_small_budget_says_how_many_were_left_out() -> None:
     hits = [Hit(PARSE, 9.0 - i, "") for i in range(30)]
     blocks, shown = render.render_search("parse", "workspace", hits, 300)

@@ -121,7 +121,7 @@ def _result_lines(prefix: str, item: Item, tail: str, snippet: str, pad: str | N
     if item.signature:
         lines.append(f"{pad}`{one_line(item.signature, SIGNATURE_CHARS)}`")
     text = one_line(snippet, SNIPPET_CHARS)
-    if text:
+    if text and text != one_line(item.signature, SNIPPET_CHARS):  # undocumented: nothing beyond the signature
         lines.append(f"{pad}{text}")
     return "\n".join(lines)
 
