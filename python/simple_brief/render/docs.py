@@ -19,6 +19,7 @@ from typing import Any
 
 from simple_brief.docs.model import Example, Item
 from simple_brief.render.budget import approx_tokens
+from simple_brief.render.lsp import plural
 
 #: Characters of a one-line signature preview (seed 002 cuts at 100; ids and types run longer).
 SIGNATURE_CHARS = 120
@@ -317,13 +318,15 @@ def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]
 def render_index(name: str, stats: Any, libraries: Sequence[Any]) -> list[str]:
     """`docs_index`: what the refresh did, then every indexed library with its counts."""
     what = (
-        f"Indexed {name} in {stats.seconds:.2f} s: {stats.files_seen:,} files seen, {stats.files_indexed:,} "
-        f"(re)indexed ({stats.items:,} items), {stats.files_removed:,} removed."
+        f"Indexed {name} in {stats.seconds:.2f} s: {plural(stats.files_seen, 'file')} seen, {stats.files_indexed:,} "
+        f"(re)indexed ({plural(stats.items, 'item')}), {stats.files_removed:,} removed."
     )
     if stats.rebuilt:
         what += f"\n[The docs database was rebuilt: {stats.rebuilt}.]"
     if getattr(stats, "skipped", None):
         what += f"\n[Nothing was written: {stats.skipped}.]"
     libs = ["Libraries (search one with library=NAME):"]
-    libs += [f"- {lib.name}: {lib.files:,} files, {lib.items:,} items · {lib.root}" for lib in libraries]
+    libs += [
+        f"- {lib.name}: {plural(lib.files, 'file')}, {plural(lib.items, 'item')} · {lib.root}" for lib in libraries
+    ]
     return [what, "\n".join(libs)]

@@ -173,7 +173,7 @@ def cut(line: str, limit: int = LINE_CHARS) -> str:
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     """`1 file`, `2 files`."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
 
 
 def fit(blocks: list[str], budget: int, hint: str) -> tuple[list[str], int]:
