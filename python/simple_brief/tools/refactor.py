@@ -1,7 +1,10 @@
-"""`refactor_extract`: a range of code pulled out into a new function or variable by the
-language server's `refactor.extract` code actions (jedi-language-server offers both; other
-servers offer what they have). Previewed like a rename; applied only on request, to
-Neovim's buffers or the overlays, never to disk.
+"""The lsp tools that edit: `refactor_rename`, `refactor_extract` and `format_document`.
+Each previews its edits by default (per file, every changed line before and after, or a
+diff); `apply=true` applies them to Neovim's buffers or, without Neovim, to the overlays;
+only `refactor_rename write=true` writes files, in disk mode.
+
+`refactor_extract` uses the server's `refactor.extract` code actions (jedi-language-server
+offers function and variable).
 
 Servers name the new function or variable with a placeholder (`jls_extract_def`) and say
 it in the action's title (`Extract expression into function 'jls_extract_def'`); with
@@ -15,10 +18,170 @@ from pathlib import Path
 from typing import Any
 
 from simple_brief.errors import UserError
+from simple_brief.intel import path_to_uri
 from simple_brief.model import TextEdit
 from simple_brief.render import lsp as view
 from simple_brief.tools import Call, Param, ToolResult, tool
-from simple_brief.tools.lsp import APPLY, PATH, _apply, _edits_data, _new_texts, _target, ask, error_notes
+from simple_brief.tools.lsp import COL, LINE, PATH, ask, error_notes, locate
+
+APPLY = Param(
+    "apply",
+    bool,
+    "Apply the edits: to Neovim's buffers when an editor is attached, else to in-memory overlays "
+    "(files_apply_overlay); never to disk unless write=true.",
+    False,
+)
+
+
+def new_texts(
+    call: Call, edits: dict[Path, list[TextEdit]]
+) -> tuple[dict[Path, tuple[str, str, list[TextEdit]]], list[str]]:
+    """Per workspace file: (old text, new text, the smallest edits between them); notes for
+    files outside the workspace, which are never edited."""
+    out: dict[Path, tuple[str, str, list[TextEdit]]] = {}
+    notes = []
+    for path, items in edits.items():
+        try:
+            real, source = call.workspace.read(path)
+        except UserError:
+            notes.append(f"[edits to {path} left out: it is outside the workspace or unreadable]")
+            continue
+        new = view.apply_text_edits(source.text, items)
+        if new != source.text:
+            out[real] = (source.text, new, view.minimal_edits(source.text, new))
+    return out, notes
+
+
+def apply_changes(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]], write: bool) -> str:
+    """Apply new texts to the editor's buffers or the workspace overlays (and the disk with
+    `write`); one sentence saying what changed."""
+    ws = call.workspace
+    names = ", ".join(ws.display(p) for p in changed)
+    if call.editor.name != "disk":
+        done = call.editor.apply_edits({p: edits for p, (_, _, edits) in changed.items()})
+        note = f"applied to the Neovim buffers of {', '.join(ws.display(p) for p in done) or names}"
+        if write:
+            note += "; not written (in Neovim the buffers are the truth: save them there with :wa)"
+        return note + "."
+    for path, (_, new, _) in changed.items():
+        ws.set_overlay(path, new)
+    if not write:
+        return f"applied to the in-memory overlays of {names}; the files on disk are unchanged (write=true saves)."
+    for path, (_, new, _) in changed.items():
+        try:
+            with path.open("w", encoding="utf-8", newline="") as handle:
+                handle.write(new)
+        except OSError as exc:
+            raise UserError(f"{ws.display(path)} cannot be written ({exc.strerror}); check its permissions.") from None
+        ws.remove_overlay(path)
+    return f"applied and written to disk: {names}."
+
+
+def edits_data(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]]) -> dict[str, Any]:
+    return {
+        call.workspace.display(p): [{"range": e.range.to_lsp(), "newText": e.new_text} for e in edits]
+        for p, (_, _, edits) in changed.items()
+    }
+
+
+@tool(
+    "refactor_rename",
+    "lsp",
+    "Rename the symbol at a position everywhere the language server finds it (not in strings or "
+    "comments). Preview by default: per-file edits with each line before (-) and after (+). "
+    "USE FOR: renaming a function, class, variable or parameter safely across files. "
+    "DON'T USE FOR: text replacement (edit the file). apply=true edits Neovim's buffers or the overlays.",
+    (
+        PATH,
+        LINE,
+        COL,
+        Param("new_name", str, "The new name."),
+        APPLY,
+        Param("write", bool, "With apply=true in disk mode: also write the changed files to disk.", False),
+    ),
+    read_only=False,
+)
+def refactor_rename(call: Call, path: str, line: int, col: int, new_name: str, apply: bool, write: bool) -> ToolResult:
+    """The rename's edits, previewed or applied."""
+    if not new_name.strip():
+        raise UserError("parameter `new_name` is empty; give the new name.")
+    if write and not apply:
+        raise UserError("write=true needs apply=true; preview first, then pass apply=true write=true.")
+    real, shown, source, pos = locate(call, path, line, col)
+    _, replies = ask(call, real, shown, "textDocument/rename", {"position": pos, "newName": new_name})
+    chosen = next((r for r in replies if r.error is None and r.result), None)
+    old_name = view.word_at(source, pos)
+    if chosen is None:
+        return ToolResult([f"Nothing to rename at {shown}:{line}:{col} (`{old_name}`).", *error_notes(replies)], {})
+    edits, notes = view.workspace_edit(chosen.result)
+    changed, outside = new_texts(call, edits)
+    if apply and (outside or notes):
+        raise UserError(
+            f"the rename of `{old_name}` also asks for {'; '.join(outside + notes)}; apply it in an editor instead."
+        )
+    count = sum(len(e) for _, _, e in changed.values())
+    head = (
+        f"rename `{old_name}` -> `{new_name}` ({chosen.server}): {view.plural(count, 'edit')} in "
+        f"{view.plural(len(changed), 'file')}"
+    )
+    data: dict[str, Any] = {"server": chosen.server, "old_name": old_name, "new_name": new_name}
+    data["edits"] = edits_data(call, changed)
+    if apply:
+        data["applied"] = True
+        return ToolResult([f"{head}; {apply_changes(call, changed, write)}"], data)
+    blocks = [head + " (preview: nothing changed; apply=true applies it)", *notes, *outside]
+    blocks.extend(
+        view.render_file_edits(call.workspace.display(p), old, e) for p, (old, _, e) in sorted(changed.items())
+    )
+    kept, left = view.fit(blocks, call.budget, "the data holds every edit; apply=true applies them all")
+    if left:
+        data["truncated"] = left
+    return ToolResult(kept, data)
+
+
+@tool(
+    "format_document",
+    "lsp",
+    "Format a file with its language server's formatter (canonical style; formatting twice changes "
+    "nothing). Preview by default as a unified diff (`@@ -4 +4,3 @@`, 1-based lines). USE FOR: tidying a "
+    "file before or after an edit. DON'T USE FOR: other changes. apply=true edits Neovim's buffer or the overlay.",
+    (PATH, APPLY),
+    read_only=False,
+)
+def format_document(call: Call, path: str, apply: bool) -> ToolResult:
+    """The formatter's edits as a diff, previewed or applied."""
+    real, source = call.workspace.read(path)
+    shown = call.workspace.display(real)
+    tabs = any(ln.startswith("\t") for ln in source.lines)
+    options = {"options": {"tabSize": 4, "insertSpaces": not tabs}}
+    _, replies = ask(call, real, shown, "textDocument/formatting", options)
+    # A formatter with nothing to change may answer null (pylsp) or [].
+    chosen = next((r for r in replies if r.error is None and isinstance(r.result, list | None)), None)
+    if chosen is None:
+        return ToolResult([f"{shown}: no formatter answered.", *error_notes(replies)], {"path": shown})
+    edits, _ = view.workspace_edit({"changes": {path_to_uri(real): chosen.result or []}})
+    changed, _ = new_texts(call, edits)
+    data: dict[str, Any] = {"path": shown, "server": chosen.server, "edits": edits_data(call, changed)}
+    if not changed:
+        return ToolResult([f"{shown} is already formatted ({chosen.server}); nothing to change."], data)
+    old, new, _ = changed[real]
+    hunks = view.unified_diff(old, new)
+    n_hunks = sum(1 for h in hunks if h.startswith("@@"))
+    head = f"{shown}: {view.plural(n_hunks, 'change')} by {chosen.server}"
+    if apply:
+        data["applied"] = True
+        return ToolResult([f"{head}; {apply_changes(call, {real: changed[real]}, False)}"], data)
+    blocks: list[str] = [head + " (preview: nothing changed; apply=true applies it)"]
+    for h in hunks:
+        if h.startswith("@@") or not blocks[1:]:
+            blocks.append(h)
+        else:
+            blocks[-1] += "\n" + h
+    kept, left = view.fit(blocks, call.budget, "apply=true applies every change")
+    if left:
+        data["truncated"] = left
+    return ToolResult(kept, data)
+
 
 KINDS = ("function", "variable")
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
@@ -61,8 +224,8 @@ def refactor_extract(
     """The extraction's edits, previewed or applied."""
     if new_name and not _IDENTIFIER.fullmatch(new_name):
         raise UserError(f"`{new_name}` is not a name; give an identifier such as total_price.")
-    real, shown, _, start = _target(call, path, start_line, start_col)
-    _, _, _, end = _target(call, path, end_line, end_col)
+    real, shown, _, start = locate(call, path, start_line, start_col)
+    _, _, _, end = locate(call, path, end_line, end_col)
     if (end["line"], end["character"]) <= (start["line"], start["character"]):
         raise UserError(
             f"the range {start_line}:{start_col}-{end_line}:{end_col} is empty or backwards; "
@@ -85,7 +248,7 @@ def refactor_extract(
         )
     server, action = chosen
     edits, notes = view.workspace_edit(action.get("edit") or {})
-    changed, outside = _new_texts(call, edits)
+    changed, outside = new_texts(call, edits)
     if not changed:
         return ToolResult([f"The {server} extraction at {where} changes nothing.", *notes, *outside], {"path": shown})
     placeholder = _placeholder(str(action.get("title", "")))
@@ -97,10 +260,10 @@ def refactor_extract(
     count = sum(len(e) for _, _, e in changed.values())
     head = f"extract {kind} `{name}` from {where} ({server}): {view.plural(count, 'edit')}"
     data: dict[str, Any] = {"server": server, "kind": kind, "name": name, "title": action.get("title")}
-    data["edits"] = _edits_data(call, changed)
+    data["edits"] = edits_data(call, changed)
     if apply:
         data["applied"] = True
-        return ToolResult([f"{head}; {_apply(call, changed, False)}"], data)
+        return ToolResult([f"{head}; {apply_changes(call, changed, False)}"], data)
     blocks = [head + " (preview: nothing changed; apply=true applies it)", *notes, *outside]
     blocks.extend(
         view.render_file_edits(call.workspace.display(p), old, e) for p, (old, _, e) in sorted(changed.items())
