@@ -1,5 +1,5 @@
 """The docs index facade: open the persisted database of a workspace, keep it current,
-answer queries. The tools (`simple_brief.tools.docs`) use only this module.
+answer queries (run by `docs.queries`). The tools (`simple_brief.tools.docs`) use only this module.
 
 Behaviour the tools rely on:
 
@@ -27,20 +27,20 @@ import contextlib
 import json
 import logging
 import os
-import re
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 from simple_brief import languages
-from simple_brief.docs import db
+from simple_brief.docs import db, queries
 from simple_brief.docs import libraries as libs
 from simple_brief.docs.items import FileDocs, extract
 from simple_brief.docs.model import Item
+from simple_brief.docs.queries import Hit, ModuleListing, Related
 from simple_brief.errors import UserError
 from simple_brief.scan import scan
 from simple_brief.source import Source
@@ -55,40 +55,7 @@ WALK_INTERVAL = 2.0
 BATCH_FILES = 64
 #: Progress is reported every this many files.
 PROGRESS_EVERY = 50
-#: Added to the best bm25 score for an item whose name (or id) is what was asked for.
-NAME_BOOST = 1000.0
 T = TypeVar("T")
-#: Among items sharing an id: documented, public and the workspace's own first.
-_BEST_FIRST = "ORDER BY documented DESC, public DESC, library = 'workspace' DESC"
-
-
-@dataclass
-class Hit:
-    """A search result: the item, its relevance (higher is better) and a text snippet."""
-
-    item: Item
-    score: float
-    snippet: str
-
-
-@dataclass
-class Related:
-    """An item related to another, why (`see_also`, `same_module`, `similar_signature`,
-    `implements`) and how much (0..1)."""
-
-    item: Item
-    reason: str
-    relevance: float
-
-
-@dataclass
-class ModuleListing:
-    """A module's own item (with its doc; None when the module has no item), its public
-    items and the ids of its submodules."""
-
-    module: Item | None
-    items: list[Item] = field(default_factory=list)
-    submodules: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -495,146 +462,27 @@ class DocsIndex:
         An item whose name or id is the query comes first. FTS syntax in `query` is
         taken as plain words (never an error)."""
         self._check_library(library)
-        limit = max(1, limit)
-        terms = db.query_terms(query)
-        if not terms:
-            return []
-        if db.IDENT.match(query.strip()) and len(db.SEPARATORS.split(query.strip())) > 2:
-            # A qualified id (`pkg.mod.Class.method`): its package words match most items;
-            # the exact item comes from the name lookup, the text search looks for `Class method`.
-            terms = db.query_terms(" ".join(db.SEPARATORS.split(query.strip())[-2:]))
-        where, args = db.filters(kind, module, library)
-
-        def run(conn: sqlite3.Connection) -> list[Hit]:
-            scored: dict[int, float] = {}
-            named = db.name_matches(conn, query, where, args, limit)
-            if len(named) < limit:
-                db.fts_rank(conn, terms, where, args, limit, scored, identifier=bool(named))
-            best = max(scored.values(), default=0.0)
-            for rowid, boost in named:
-                scored[rowid] = best + NAME_BOOST + boost
-            top = sorted(scored.items(), key=lambda kv: -kv[1])[:limit]
-            items = db.items_by_rowid(conn, [r for r, _ in top])
-            snippets = db.snippets(conn, [r for r, _ in top], terms)
-            hits = []
-            for rowid, score in top:
-                item = items.get(rowid)
-                if item is not None:
-                    hits.append(Hit(item, round(score, 3), _snippet(item, snippets.get(rowid, ""), terms)))
-            return hits
-
-        return self._run(run, [])
+        return self._run(lambda c: queries.search(c, query, kind, module, library, limit), [])
 
     def get(self, item_id: str, library: str | None = None) -> Item | None:
         """The item with exactly this id (documented and public first when several share it)."""
-        where, args = "id = ?", [item_id]
-        if library is not None:
-            where, args = where + " AND library = ?", [*args, library]
-        found = self._run(
-            lambda c: db.select_items(c, where, args, _BEST_FIRST),
-            list[Item](),
-        )
-        return found[0] if found else None
+        return self._run(lambda c: queries.get(c, item_id, library), None)
 
     def list_module(self, module: str, library: str | None = None) -> ModuleListing:
         """A module's item, its public items and submodules."""
         self._check_library(library)
-
-        def run(conn: sqlite3.Connection) -> ModuleListing:
-            lib_where, lib_args = (" AND library = ?", [library]) if library is not None else ("", [])
-            members = db.select_items(conn, f"module = ?{lib_where}", [module, *lib_args], "ORDER BY path, line")
-            own = next(
-                (m for m in db.select_items(conn, f"id = ? AND kind = 'module'{lib_where}", [module, *lib_args])), None
-            )
-            direct = [
-                m
-                for m in members
-                if m.public and m.kind != "module" and db.norm_id(m.id) == db.norm_id(module) + "." + m.name
-            ]
-            subs: set[str] = set()
-            rows = conn.execute(
-                "SELECT DISTINCT module FROM files WHERE module > ? AND module < ?" + lib_where,
-                [module, module + "\U0010ffff", *lib_args],
-            )
-            nmod = db.norm_id(module)
-            for (mod,) in rows:
-                norm = db.norm_id(mod)
-                if norm.startswith(nmod + ".") and mod != module:
-                    sep = mod[len(module) : len(module) + 2]
-                    sep = "::" if sep == "::" else sep[:1]
-                    rest = mod[len(module) + len(sep) :]
-                    subs.add(module + sep + db.SEPARATORS.split(rest)[0])
-            for m in members:
-                if m.kind == "module" and m.id != module:
-                    subs.add(m.id)
-            return ModuleListing(own, direct, sorted(subs))
-
-        return self._run(run, ModuleListing(None))
+        return self._run(lambda c: queries.list_module(c, module, library), ModuleListing(None))
 
     def resolve(self, symbol: str, context: str | None = None, library: str | None = None) -> list[Item]:
         """Items a (possibly partial) name may mean, best first; `context` is a module id
         (or a file path) the name is used in, whose own and imported names win."""
         self._check_library(library)
-        text = symbol.strip()
-        parts = [p for p in db.SEPARATORS.split(text) if p]
-        if not parts:
-            return []
 
         def run(conn: sqlite3.Connection) -> list[Item]:
-            lib_where, lib_args = (" AND library = ?", [library]) if library is not None else ("", [])
-            exact = db.select_items(conn, f"id = ?{lib_where}", [text, *lib_args])
-            named = db.select_items(conn, f"name_lc = ?{lib_where}", [parts[-1].lower(), *lib_args], "LIMIT 500")
-            ctx_module, ctx_imports = self._context(conn, context)
-            wanted = db.norm_id(text).lower()
-            ranked: dict[int, tuple[tuple[float, ...], Item]] = {}
-            for tier, group in ((0, exact), (1, named)):
-                for item in group:
-                    norm = db.norm_id(item.id).lower()
-                    if tier == 1:
-                        if norm == wanted:
-                            tier_here = 0
-                        elif norm.endswith("." + wanted):
-                            tier_here = 1
-                        elif len(parts) == 1 and item.name.lower() == parts[0].lower():
-                            tier_here = 2
-                        else:
-                            continue
-                    else:
-                        tier_here = 0
-                    where_rank = _context_rank(item, ctx_module, ctx_imports)
-                    key = (
-                        tier_here,
-                        where_rank,
-                        0 if item.public else 1,
-                        0 if item.name == parts[-1] else 1,
-                        0 if item.doc.summary else 1,
-                        len(item.id),
-                    )
-                    ident = hash((item.library, item.id, item.path, item.line))
-                    if ident not in ranked or key < ranked[ident][0]:
-                        ranked[ident] = (key, item)
-            return [item for _key, item in sorted(ranked.values(), key=lambda ki: ki[0])]
+            ctx_module, ctx_imports = queries.context_of(conn, context, self.workspace.root)
+            return queries.resolve(conn, symbol, ctx_module, ctx_imports, library)
 
         return self._run(run, [])
-
-    def _context(self, conn: sqlite3.Connection, context: str | None) -> tuple[str | None, set[str]]:
-        """The context's module id and the modules its file(s) import."""
-        if not context:
-            return None, set()
-        rel = context
-        try:
-            path = Path(context)
-            if path.is_absolute():
-                rel = path.resolve().relative_to(self.workspace.root).as_posix()
-        except (ValueError, OSError):
-            pass
-        row = conn.execute("SELECT module, imports FROM files WHERE path = ? LIMIT 1", (rel,)).fetchone()
-        if row is not None:
-            return row[0], set(json.loads(row[1]))
-        imports: set[str] = set()
-        for (raw,) in conn.execute("SELECT imports FROM files WHERE module = ?", (context,)):
-            imports.update(json.loads(raw))
-        return context, imports
 
     def related(self, item_id: str, limit: int = 10) -> list[Related]:
         """Items related to `item_id`, most relevant first: see_also 1.0, implements 0.8,
@@ -652,7 +500,7 @@ class DocsIndex:
                 out[key] = Related(other, reason, round(relevance, 3))
 
         for target in item.doc.see_also:
-            found = self.resolve(_see_target(target), context=item.module)
+            found = self.resolve(queries.see_target(target), context=item.module)
             if found:
                 add(found[0], "see_also", 1.0)
         for other in self._run(lambda c: db.implementers(c, item), list[Item]()):
@@ -671,36 +519,3 @@ class DocsIndex:
             add(other, "similar_signature", relevance)
         ranked = sorted(out.values(), key=lambda r: (-r.relevance, r.item.id))
         return ranked[:limit]
-
-
-def _snippet(item: Item, body_snippet: str, terms: list[str]) -> str:
-    """The summary when it mentions a query word (or nothing else matched), else the body's snippet."""
-    summary = item.doc.summary
-    lowered = {t.lower() for t in terms}
-    if summary and (not body_snippet or any(w.lower() in lowered for w in re.findall(r"\w+", summary))):
-        return summary
-    return " ".join(body_snippet.split()) or summary or item.signature
-
-
-def _context_rank(item: Item, ctx_module: str | None, imports: set[str]) -> int:
-    """0: in the context's module or imported by name; 1: in a module it imports; 2: a
-    relative of those; 3: the same top-level package; 4: elsewhere."""
-    if ctx_module is None:
-        return 2
-    module = item.module
-    if module == ctx_module or item.id in imports:
-        return 0
-    if module in imports:
-        return 1
-    if any(module.startswith(imp + ".") or imp.startswith(module + ".") for imp in imports):
-        return 2
-    head = db.norm_id(ctx_module).split(".")[0]
-    return 3 if db.norm_id(module).split(".")[0] == head else 4
-
-
-def _see_target(target: str) -> str:
-    """`{@link Foo#bar}`, `[Foo](x)`, `` `Foo` ``, `Foo()` -> `Foo.bar` / `Foo`."""
-    text = re.sub(r"^\{@link\s+|\}$", "", target.strip())
-    text = re.sub(r"^\[([^\]]*)\].*$", r"\1", text)
-    text = text.strip("`'\" ").split()[0] if text.strip("`'\" ") else text
-    return re.sub(r"\(.*$", "", text).replace("#", ".")
