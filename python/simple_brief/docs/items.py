@@ -16,18 +16,16 @@ only when its container is. Symbols inside function bodies are not items.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from simple_brief.docs.comments import parse_doc
 from simple_brief.docs.model import DocComment, Item
+from simple_brief.docs.modules import imports_of, js_exports, lua_module_table, module_doc, module_id, python_all, slug
 from simple_brief.model import Symbol, SymbolKind
-from simple_brief.scan import Outline, clean_docstring
+from simple_brief.scan import Outline
 
-#: Python layout roots that are not package names (`src/pkg`, `python/pkg`, `lib/pkg`).
-LAYOUT_ROOTS = frozenset({"src", "python", "lib"})
 _FUNCTIONS = frozenset({SymbolKind.Function, SymbolKind.Method, SymbolKind.Constructor})
 _KIND_WORDS: dict[SymbolKind, str] = {
     SymbolKind.Function: "function",
@@ -52,24 +50,6 @@ _KIND_WORDS: dict[SymbolKind, str] = {
 _SEP = {"rust": "::", "cpp": "::"}
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _GENERICS = re.compile(r"<[^<>]*>")
-_PY_ALL = re.compile(r"^__all__\s*(?:\+?=|:[^=]*=)\s*[\[(]([^\]\)]*)[\])]", re.M)
-_PY_STRING = re.compile(r"""['"]([A-Za-z_]\w*)['"]""")
-_LUA_RETURN = re.compile(r"^return\s+([A-Za-z_]\w*)\s*;?\s*$")
-_GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
-_JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
-_JS_EXPORT_LIST = re.compile(r"\bexport\s*(?:type\s*)?\{([^}]*)\}")
-_JS_EXPORT_DEFAULT = re.compile(r"\bexport\s+default\s+([A-Za-z_$][\w$]*)\s*;?\s*$", re.M)
-_JS_MODULE_EXPORTS = re.compile(r"\bmodule\.exports\s*=\s*(\{[^}]*\}|[A-Za-z_$][\w$]*)")
-_IMPORTS: dict[str, re.Pattern[str]] = {
-    "python": re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([\w, ()]+)|import\s+([\w., ]+))", re.M),
-    "lua": re.compile(r"""\brequire\s*\(?\s*['"]([\w.\-/]+)['"]"""),
-    "rust": re.compile(r"^\s*(?:pub\s+)?use\s+([\w:]+)", re.M),
-    "go": re.compile(r'"([\w./\-]+)"'),
-    "java": re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+)", re.M),
-    "javascript": re.compile(r"""(?:from\s+|require\s*\(\s*|import\s*\(?\s*)['"]([^'"]+)['"]"""),
-}
-_IMPORTS["typescript"] = _IMPORTS["typescriptreact"] = _IMPORTS["javascript"]
-_SLUG = re.compile(r"[^\w\- ]+")
 
 
 @dataclass
@@ -94,91 +74,6 @@ def doc_of(raw: str, language: str) -> DocComment:
     if not raw.strip():
         return DocComment()
     return parse_doc(raw, language)
-
-
-def module_id(rel: str, language: str, root: Path | None = None, library: str = "workspace", text: str = "") -> str:
-    """The module id of the file at `rel` (POSIX, relative to the library's root).
-
-    Args:
-        rel: the path relative to the root.
-        language: the registry's language name.
-        root: the root on disk (Python walks `__init__.py` packages, Rust reads Cargo.toml).
-        library: `workspace` or a library name (libraries' roots are import roots).
-        text: the file's text (Go and Java take their package from it).
-    """
-    path = PurePosixPath(rel)
-    parts = list(path.parts)
-    stem = path.stem
-    if language == "python":
-        return _python_module(path, root, library)
-    if language == "lua":
-        if "lua" in parts[:-1]:
-            cut = len(parts) - 1 - parts[::-1].index("lua", 1)
-            parts = parts[cut + 1 :]
-        parts[-1] = PurePosixPath(parts[-1]).stem
-        if parts[-1] == "init" and len(parts) > 1:
-            parts.pop()
-        return ".".join(parts)
-    if language == "rust":
-        return _rust_module(path, root)
-    if language == "go":
-        found = _GO_PACKAGE.search(text)
-        return found.group(1) if found else path.parent.name or stem
-    if language == "java":
-        found = _JAVA_PACKAGE.search(text)
-        return found.group(1) if found else ""
-    if language == "markdown":
-        return rel
-    base = str(path.with_name(stem.removesuffix(".d")))
-    if language in ("javascript", "typescript", "typescriptreact") and path.stem in ("index", "index.d"):
-        base = str(path.parent) if str(path.parent) != "." else "index"
-    return base
-
-
-def _python_module(path: PurePosixPath, root: Path | None, library: str) -> str:
-    parts = list(path.with_suffix("").parts)
-    if library == "workspace" and root is not None:
-        # The import root is the first folder above the file that is not a package.
-        depth = 0
-        folder = root.joinpath(*path.parts[:-1])
-        while depth < len(parts) - 1 and (folder / "__init__.py").exists():
-            depth += 1
-            folder = folder.parent
-        if depth:
-            parts = parts[len(parts) - 1 - depth :]
-        elif len(parts) > 1 and parts[0] in LAYOUT_ROOTS:
-            parts = parts[1:]
-    elif root is not None and (root / "__init__.py").exists():
-        parts = [root.name, *parts]  # a library folder that is itself a package
-    if parts and parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts) or path.stem
-
-
-def _rust_module(path: PurePosixPath, root: Path | None) -> str:
-    parts = list(path.parts)
-    if "src" in parts:
-        cut = len(parts) - 1 - parts[::-1].index("src")
-        crate = _crate_name(root.joinpath(*parts[:cut]) if root is not None else None, parts[:cut])
-        rest = parts[cut + 1 :]
-        rest[-1] = PurePosixPath(rest[-1]).stem
-        if rest[-1] == "mod" or (len(rest) == 1 and rest[0] in ("lib", "main")):
-            rest.pop()
-        return "::".join([crate, *rest])
-    return "::".join([*parts[:-1], path.stem])
-
-
-def _crate_name(folder: Path | None, parts: list[str]) -> str:
-    """The package name in Cargo.toml next to `src/` (`-` -> `_`), else the folder's name, else `crate`."""
-    if folder is not None:
-        try:
-            text = (folder / "Cargo.toml").read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            text = ""
-        found = re.search(r'^\s*name\s*=\s*"([^"]+)"', text, re.M)
-        if found:
-            return found.group(1).replace("-", "_")
-    return parts[-1].replace("-", "_") if parts else "crate"
 
 
 def extract(
@@ -515,146 +410,3 @@ def _split_top(text: str) -> list[str]:
             cur.append(ch)
     parts.append("".join(cur))
     return parts
-
-
-def slug(title: str) -> str:
-    """A GitHub-style heading anchor: lower case, punctuation dropped, spaces to `-`."""
-    return _SLUG.sub("", title.lower()).strip().replace(" ", "-")
-
-
-def python_all(text: str) -> set[str] | None:
-    """The names in a module's `__all__` (every `=`/`+=` at the top level), or None."""
-    found = _PY_ALL.findall(text)
-    if not found:
-        return None
-    return {name for chunk in found for name in _PY_STRING.findall(chunk)}
-
-
-def lua_module_table(lines: list[str]) -> str | None:
-    """The name a Lua file returns at its end (`return M`), if any."""
-    for line in reversed(lines):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("--"):
-            continue
-        found = _LUA_RETURN.match(stripped)
-        return found.group(1) if found else None
-    return None
-
-
-def js_exports(text: str) -> set[str]:
-    """Names a JS/TS file exports with `export { a, b as c }`, `export default X`, `module.exports = …`."""
-    names: set[str] = set()
-    for chunk in _JS_EXPORT_LIST.findall(text):
-        for part in chunk.split(","):
-            words = part.split()
-            if words:
-                names.add(words[-1] if words[0] == "type" and len(words) > 1 else words[0])
-    names.update(_JS_EXPORT_DEFAULT.findall(text))
-    for value in _JS_MODULE_EXPORTS.findall(text):
-        names.update(re.findall(r"[A-Za-z_$][\w$]*", value))
-    return names
-
-
-def imports_of(text: str, language: str, rel: str = "") -> list[str]:
-    """Module ids a file imports, as written (relative JS imports resolved against `rel`)."""
-    pattern = _IMPORTS.get(language)
-    if pattern is None:
-        return []
-    out: list[str] = []
-    for match in pattern.finditer(text):
-        groups = [g for g in match.groups() if g]
-        if language == "python":
-            if match.group(1):
-                base = match.group(1)
-                out.append(base)
-                names = re.findall(r"\w+", match.group(2) or "")
-                out.extend(f"{base}.{n}" for n in names if n != "as")
-            else:
-                out.extend(p.split(" as ")[0].strip() for p in (match.group(3) or "").split(","))
-        elif language == "rust":
-            out.append(groups[0].rsplit("::", 1)[0] if "::" in groups[0] else groups[0])
-        elif language == "go":
-            out.append(groups[0].rsplit("/", 1)[-1])
-        elif language == "java":
-            out.append(groups[0].rsplit(".", 1)[0])
-        elif language in ("javascript", "typescript", "typescriptreact"):
-            target = groups[0]
-            if target.startswith("."):
-                joined = os.path.normpath(os.path.join(os.path.dirname(rel), target))
-                target = re.sub(r"\.(?:[cm]?[jt]sx?)$", "", joined).replace(os.sep, "/")
-            out.append(target)
-        else:
-            out.append(groups[0])
-    return list(dict.fromkeys(o for o in out if o))
-
-
-def module_doc(outline: Outline) -> str:
-    """The raw module doc of a file: Python's module docstring, Rust `//!` lines, Go's package
-    comment, a Lua file's leading `---` block, a leading `/** … */` block (with `@module`,
-    `@file` or `@fileoverview`, or followed by a blank line) in JS/TS/C/C++/Java."""
-    tree = outline.tree
-    if tree is None:
-        return ""
-    root = tree.root_node
-    source = outline.source
-    language = outline.language.name
-    children = root.children
-    if language == "python":
-        for child in children:
-            if child.type == "comment":
-                continue
-            if child.type == "expression_statement" and child.named_child_count:
-                first = child.named_child(0)
-                if first is not None and first.type == "string":
-                    return clean_docstring(source.slice_bytes(first.start_byte, first.end_byte))
-            return ""
-        return ""
-    if language == "rust":
-        lines = []
-        for line in source.lines:
-            stripped = line.strip()
-            if stripped.startswith("//!"):
-                lines.append(stripped[3:].removeprefix(" "))
-            elif stripped and not stripped.startswith("//") and not stripped.startswith("#!["):
-                break
-        return "\n".join(lines).strip()
-    comments: list[str] = []
-    for child in children:
-        if "comment" not in child.type:
-            break
-        comments.append(source.slice_bytes(child.start_byte, child.end_byte))
-        last = child
-    if not comments:
-        return ""
-    following = children[len(comments)] if len(comments) < len(children) else None
-    gap = following is None or following.start_point[0] > last.end_point[0] + 1
-    text = "\n".join(comments)
-    if language == "go":
-        if following is not None and following.type == "package_clause" and not gap:
-            return _strip_comment(text)
-        return ""
-    if language == "lua":
-        if not text.lstrip().startswith("---"):
-            return ""
-        marked = re.search(r"@(?:brief|mod|module)\b", text)
-        if not (marked or gap):
-            return ""
-        return re.sub(r"^\s*@(?:brief|mod|module)\b[^\n]*\n?", "", _strip_comment(text), count=1).strip()
-    block = comments[0] if comments[0].lstrip().startswith("/**") else ""
-    if not block:
-        return ""
-    marked = re.search(r"@(?:module|file|fileoverview|package)\b", block)
-    if marked or (gap and len(comments) == 1) or (language == "java" and following is not None):
-        if language == "java" and not marked and following is not None and following.type != "package_declaration":
-            return ""
-        cleaned = _strip_comment(block)
-        return re.sub(r"^\s*@(?:module|file|fileoverview)\b[^\n]*\n?", "", cleaned, count=1).strip()
-    return ""
-
-
-_COMMENT_PREFIX = re.compile(r"^\s*(?:/\*\*?|\*/|\*(?!/)|///?!?|---?|//)\s?")
-
-
-def _strip_comment(text: str) -> str:
-    lines = [_COMMENT_PREFIX.sub("", ln).rstrip().removesuffix("*/").rstrip() for ln in text.splitlines()]
-    return "\n".join(lines).strip()
