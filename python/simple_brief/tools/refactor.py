@@ -77,6 +77,31 @@ def apply_changes(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]
     return f"applied and written to disk: {names}."
 
 
+def previewed_or_applied(
+    call: Call,
+    head: str,
+    changed: dict[Path, tuple[str, str, list[TextEdit]]],
+    notes: list[str],
+    data: dict[str, Any],
+    apply: bool,
+    write: bool,
+) -> ToolResult:
+    """The answer of an edit: applied (one sentence), or a preview of every file's edits
+    within the budget; `data` gets the edits either way."""
+    data["edits"] = edits_data(call, changed)
+    if apply:
+        data["applied"] = True
+        return ToolResult([f"{head}; {apply_changes(call, changed, write)}"], data)
+    blocks = [head + " (preview: nothing changed; apply=true applies it)", *notes]
+    blocks.extend(
+        view.render_file_edits(call.workspace.display(p), old, e) for p, (old, _, e) in sorted(changed.items())
+    )
+    kept, left = view.fit(blocks, call.budget, "the data holds every edit; apply=true applies them all")
+    if left:
+        data["truncated"] = left
+    return ToolResult(kept, data)
+
+
 def edits_data(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]]) -> dict[str, Any]:
     return {
         call.workspace.display(p): [{"range": e.range.to_lsp(), "newText": e.new_text} for e in edits]
@@ -125,18 +150,7 @@ def refactor_rename(call: Call, path: str, line: int, col: int, new_name: str, a
         f"{view.plural(len(changed), 'file')}"
     )
     data: dict[str, Any] = {"server": chosen.server, "old_name": old_name, "new_name": new_name}
-    data["edits"] = edits_data(call, changed)
-    if apply:
-        data["applied"] = True
-        return ToolResult([f"{head}; {apply_changes(call, changed, write)}"], data)
-    blocks = [head + " (preview: nothing changed; apply=true applies it)", *notes, *outside]
-    blocks.extend(
-        view.render_file_edits(call.workspace.display(p), old, e) for p, (old, _, e) in sorted(changed.items())
-    )
-    kept, left = view.fit(blocks, call.budget, "the data holds every edit; apply=true applies them all")
-    if left:
-        data["truncated"] = left
-    return ToolResult(kept, data)
+    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, write)
 
 
 @tool(
@@ -260,18 +274,7 @@ def refactor_extract(
     count = sum(len(e) for _, _, e in changed.values())
     head = f"extract {kind} `{name}` from {where} ({server}): {view.plural(count, 'edit')}"
     data: dict[str, Any] = {"server": server, "kind": kind, "name": name, "title": action.get("title")}
-    data["edits"] = edits_data(call, changed)
-    if apply:
-        data["applied"] = True
-        return ToolResult([f"{head}; {apply_changes(call, changed, False)}"], data)
-    blocks = [head + " (preview: nothing changed; apply=true applies it)", *notes, *outside]
-    blocks.extend(
-        view.render_file_edits(call.workspace.display(p), old, e) for p, (old, _, e) in sorted(changed.items())
-    )
-    kept, left = view.fit(blocks, call.budget, "the data holds every edit; apply=true applies them all")
-    if left:
-        data["truncated"] = left
-    return ToolResult(kept, data)
+    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, False)
 
 
 def _is_kind(action: Any, kind: str) -> bool:
