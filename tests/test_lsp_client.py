@@ -460,6 +460,14 @@ def test_stub_timeout_and_crash_mid_request(stub: ServerPool) -> None:
     assert again.error is None
 
 
+def test_stub_internal_error_is_asked_once_more_then_shown(stub: ServerPool) -> None:
+    at = {"position": {"line": 0, "character": 0}}
+    [flaky] = stub.request(Path("a.py"), "textDocument/completion", at)
+    assert flaky.error is None and flaky.result == {"items": [], "asked": 2}
+    [broken] = stub.request(Path("a.py"), "textDocument/signatureHelp", at)
+    assert broken.error == "stub failure 2 (code -32603)"  # asked twice, the second failure shown
+
+
 def test_config_encoding_overrides_the_servers(tmp_path: Path) -> None:
     script = tmp_path / "stub_server.py"
     script.write_text(STUB_SERVER)
@@ -480,8 +488,9 @@ It speaks real LSP over stdio, negotiates `utf-8` positions, asks the client the
 server->client requests (workspace/configuration, client/registerCapability,
 workspace/applyEdit, window/workDoneProgress/create and an unknown one) and echoes the
 answers, the positions and the documents it holds in its hover text; it never answers
-`textDocument/definition` (a timeout) and exits on `textDocument/references` (a crash
-mid-request). Run as `python lsp_stub_server.py`.
+`textDocument/definition` (a timeout), exits on `textDocument/references` (a crash
+mid-request), fails the first `textDocument/completion` with an InternalError (a race
+inside a server) and every `textDocument/signatureHelp`. Run as `python lsp_stub_server.py`.
 """
 
 from __future__ import annotations
@@ -530,6 +539,7 @@ def main() -> None:
     sys.stderr.flush()
     answers: dict[str, object] = {}
     documents: dict[str, list] = {}
+    failures: dict[str, int] = {}
     while True:
         message = receive()
         if message is None:
@@ -547,6 +557,8 @@ def main() -> None:
                 "hoverProvider": True,
                 "definitionProvider": True,
                 "referencesProvider": True,
+                "completionProvider": {},
+                "signatureHelpProvider": {},
             }
             send({"jsonrpc": "2.0", "id": message["id"], "result": {"capabilities": capabilities}})
         elif method == "initialized":
@@ -575,6 +587,13 @@ def main() -> None:
             send({"jsonrpc": "2.0", "id": message["id"], "result": {"contents": json.dumps(echo)}})
         elif method == "textDocument/references":
             sys.exit(3)
+        elif method in ("textDocument/completion", "textDocument/signatureHelp"):
+            failures[method] = failures.get(method, 0) + 1
+            if method.endswith("signatureHelp") or failures[method] == 1:
+                error = {"code": -32603, "message": f"stub failure {failures[method]}"}
+                send({"jsonrpc": "2.0", "id": message["id"], "error": error})
+            else:
+                send({"jsonrpc": "2.0", "id": message["id"], "result": {"items": [], "asked": failures[method]}})
         elif method == "shutdown":
             send({"jsonrpc": "2.0", "id": message["id"], "result": None})
         elif method == "exit":

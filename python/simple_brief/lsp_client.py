@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 #: How long a server may take to answer `initialize` (imports, indexing), seconds.
 START_TIMEOUT = 20.0
+#: JSON-RPC's InternalError: the server failed inside; asked once more (see `request`).
+INTERNAL_ERROR = -32603
 #: How long `close()` waits for the answer to `shutdown`, seconds (then 1 s for the exit).
 SHUTDOWN_TIMEOUT = 2.0
 #: Files read for position conversion outside the workspace (library sources) stay under this.
@@ -68,7 +70,8 @@ class ServerPool:
         `params` lack `textDocument` (added for `textDocument/*` methods) and count code
         points; each reply says its server's encoding for `intel.convert_positions`.
         A failure (timeout, error, a server that died or did not start) becomes that
-        reply's `error`.
+        reply's `error`; an internal error is asked once more first (only methods without
+        side effects are sent here).
 
         Raises:
             UserError: the file cannot be read, or a configured server's program is missing.
@@ -76,7 +79,7 @@ class ServerPool:
         real, source = self.workspace.read(path)
         targets = [s for s in self._running(real) if s.failure is not None or s.supports(method)]
         replies: dict[str, LspReply] = {}
-        waiting: list[tuple[Server, Future[dict[str, Any]]]] = []
+        waiting: list[tuple[Server, dict[str, Any], Future[dict[str, Any]]]] = []
         for server in targets:
             if server.failure is not None:
                 replies[server.name] = LspReply(server.name, server.encoding, error=server.failure)
@@ -86,12 +89,21 @@ class ServerPool:
                 sent["textDocument"] = {"uri": path_to_uri(real)}
             try:
                 server.sync(real, source.text, _language_id(real))
-                waiting.append((server, server.send_request(method, sent)))
+                waiting.append((server, sent, server.send_request(method, sent)))
             except ServerGone as exc:
                 replies[server.name] = LspReply(server.name, server.encoding, error=str(exc))
         deadline = time.monotonic() + timeout
-        for server, future in waiting:
-            replies[server.name] = _await(server, future, deadline, timeout)
+        for server, sent, future in waiting:
+            reply, internal = _await(server, future, deadline, timeout)
+            if internal and time.monotonic() < deadline:
+                # An internal error is often a race inside the server (jedi-language-server and
+                # pylsp reading one parso cache file while the other writes it); the methods
+                # simple-brief sends have no side effects, so asking once more is safe.
+                log.info(
+                    "%s answered %s with an internal error (%s); asking once more", server.name, method, reply.error
+                )
+                reply, _ = _await(server, server.send_request(method, sent), deadline, timeout)
+            replies[server.name] = reply
         only = (params.get("context") or {}).get("only") if method == "textDocument/codeAction" else None
         if only:
             for reply in replies.values():
@@ -228,17 +240,20 @@ class ServerPool:
         return server is not None and server.alive and server.failure is None
 
 
-def _await(server: Server, future: Future[dict[str, Any]], deadline: float, timeout: float) -> LspReply:
+def _await(server: Server, future: Future[dict[str, Any]], deadline: float, timeout: float) -> tuple[LspReply, bool]:
+    """The reply, and whether it is an LSP InternalError (-32603)."""
     try:
         message = future.result(timeout=max(deadline - time.monotonic(), 0))
     except FutureTimeout:
         server.cancel(future)
-        return LspReply(server.name, server.encoding, error=f"timed out after {timeout:g}s")
+        return LspReply(server.name, server.encoding, error=f"timed out after {timeout:g}s"), False
     except ServerGone as exc:
-        return LspReply(server.name, server.encoding, error=str(exc))
+        return LspReply(server.name, server.encoding, error=str(exc)), False
     if "error" in message:
-        return LspReply(server.name, server.encoding, error=error_text(message["error"]))
-    return LspReply(server.name, server.encoding, result=message.get("result"))
+        error = message["error"]
+        internal = isinstance(error, dict) and error.get("code") == INTERNAL_ERROR
+        return LspReply(server.name, server.encoding, error=error_text(error)), internal
+    return LspReply(server.name, server.encoding, result=message.get("result")), False
 
 
 def _only_kinds(actions: Any, only: list[str]) -> Any:

@@ -310,7 +310,8 @@ class Server:
             if not isinstance(node, dict):
                 return False
             node = node.get(part)
-        return bool(node)
+        # `true` or an options object (even an empty one: `"completionProvider": {}`) means yes.
+        return node is True or isinstance(node, dict)
 
     def stop(self, timeout: float, exit_wait: float = 1.0) -> None:
         """`shutdown` (answered within `timeout`) then `exit`, waiting `exit_wait` for the
