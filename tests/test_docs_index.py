@@ -380,6 +380,26 @@ def test_a_query_naming_a_function_finds_it_first(project: Path, tmp_path: Path)
     idx.close()
 
 
+def test_when_any_word_matches_too_many_items_to_rank_every_word_but_one_still_ranks(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = ['"""Many parsers."""\n']
+    lines += [
+        f'\ndef parse_part_{i}(text: str) -> int:\n    """Parse part {i} of a header."""\n    return 0\n'
+        for i in range(300)
+    ]
+    lines.append('\ndef crc(data: bytes) -> int:\n    """Compute the checksum of some bytes."""\n    return 0\n')
+    write(project, "src/shop/parsers.py", "".join(lines))
+    idx = open_index(project, tmp_path / "cache")
+    idx.refresh(force=True)
+    # No item has all four words. The any-word stage must rank 300 `header` items; with its
+    # budget spent at once (as with 300,000 items) SQLite interrupts it for real.
+    monkeypatch.setattr(db, "FALLBACK_BUDGET_MS", -1.0)
+    hits = idx.search("compute checksum header bytes")
+    assert [h.item.id for h in hits][:1] == ["shop.parsers.crc"]
+    idx.close()
+
+
 def test_words_of_params_returns_and_raises_find_the_item(project: Path, tmp_path: Path) -> None:
     write(
         project,

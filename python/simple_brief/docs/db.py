@@ -414,6 +414,8 @@ def snippets(conn: sqlite3.Connection, rowids: list[int], terms: list[str]) -> d
 #: Time for the ranked all-terms FTS stage of a search, and for each fallback stage, in ms.
 STAGE_BUDGET_MS = 5.0
 FALLBACK_BUDGET_MS = 2.5
+#: Budget of each every-word-but-one stage (after the any-word stage ran out of time).
+MOST_TERMS_BUDGET_MS = 2.5
 #: A query that is one identifier, possibly qualified (`pkg.mod.name`, `Type::method`).
 IDENT = re.compile(r"^[\w$.:#/<>\-]+$")
 SEPARATORS = re.compile(r"::|[.:#/]")
@@ -435,7 +437,8 @@ def fts_rank(
     (AND) in every column, ranked; if that runs out of time, every term in the name
     column, ranked, then in the summary column, ranked or else the first matches
     unranked; then, when fewer than `limit` were found and the query is not an
-    identifier that named items, any term (OR). Earlier stages rank above later ones."""
+    identifier that named items, any term (OR), or when that runs out of time, every
+    term but one, ranked, then any term unranked. Earlier stages rank above later ones."""
     table = "items_fts f JOIN items i ON i.rowid = f.rowid" if where else "items_fts f"
     ranked = f"SELECT f.rowid, f.rank FROM {table} WHERE items_fts MATCH ?{where} ORDER BY f.rank LIMIT ?"
     unranked = f"SELECT f.rowid, 0.0 FROM {table} WHERE items_fts MATCH ?{where} LIMIT ?"
@@ -449,7 +452,24 @@ def fts_rank(
     content = [t for t in terms if t.lower() not in STOPWORDS] or terms
     if len(scored) < limit and len(terms) > 1 and not identifier:
         any_term = " OR ".join(fts_term(t) for t in content)
-        _stage(conn, ranked, any_term, args, limit, scored, 0.0, FALLBACK_BUDGET_MS)
+        if _stage(conn, ranked, any_term, args, limit, scored, 0.0, FALLBACK_BUDGET_MS) is None:
+            _most_terms(conn, ranked, content, args, limit, scored)
+            if len(scored) < limit:
+                _stage(conn, unranked, any_term, args, limit, scored, 0.0, FALLBACK_BUDGET_MS)
+
+
+def _most_terms(
+    conn: sqlite3.Connection, ranked: str, content: list[str], args: list[Any], limit: int, scored: dict[int, float]
+) -> None:
+    """Too many items match some one word to rank them all in time: rank the items that
+    match every word but one (selective, so fast), each left-out word in turn."""
+    if len(content) < 3:
+        return
+    for left_out in range(len(content)):
+        if len(scored) >= limit:
+            return
+        rest = " AND ".join(fts_term(t) for i, t in enumerate(content) if i != left_out)
+        _stage(conn, ranked, rest, args, limit, scored, 50.0, MOST_TERMS_BUDGET_MS)
 
 
 def _stage(
