@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from simple_brief.docs import db
+from simple_brief.docs import db, ranking
 from simple_brief.docs.index import DocsIndex
 from simple_brief.docs.libraries import nvim_runtime_lua
 from simple_brief.errors import UserError
@@ -394,7 +394,7 @@ def test_when_any_word_matches_too_many_items_to_rank_every_word_but_one_still_r
     idx.refresh(force=True)
     # No item has all four words. The any-word stage must rank 300 `header` items; with its
     # budget spent at once (as with 300,000 items) SQLite interrupts it for real.
-    monkeypatch.setattr(db, "FALLBACK_BUDGET_MS", -1.0)
+    monkeypatch.setattr(ranking, "FALLBACK_BUDGET_MS", -1.0)
     hits = idx.search("compute checksum header bytes")
     assert [h.item.id for h in hits][:1] == ["shop.parsers.crc"]
     idx.close()

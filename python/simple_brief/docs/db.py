@@ -1,4 +1,5 @@
-"""The docs database on disk: where it lives, its schema, opening it safely.
+"""The docs database on disk: where it lives, its schema, opening it safely, writing a
+file's items and reading items back (search ranking is `docs.ranking`).
 
 One SQLite file per workspace root under the user's cache directory
 (`platformdirs.user_cache_dir("simple-brief")/docs/<hash of the root>.sqlite3`;
@@ -22,9 +23,7 @@ import logging
 import os
 import re
 import sqlite3
-import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +40,6 @@ SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 1500
 #: bm25 weights of the FTS columns: name > signature > summary > body; the id's words weigh little.
 BM25_WEIGHTS = (10.0, 4.0, 2.5, 1.0, 1.5)
-FTS_COLUMNS = ("name", "signature", "summary", "body", "qual")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -217,6 +215,12 @@ _SELF = re.compile(r"\b(?:self|cls|this)\b,?\s*|&(?:mut\s+)?self\b,?\s*")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
+def camel_parts(text: str) -> list[str]:
+    """The camelCase words of `text` (`getHTTPResponse2` -> `get HTTP Response 2`); names are
+    split this way when stored and when searched for."""
+    return _CAMEL.findall(text)
+
+
 def searchable_body(item: Item) -> str:
     """The FTS body: the doc's body and what its params, returns and raises say (the parser
     takes those out of the body, but `tax rate` should still find `tax: the tax rate`)."""
@@ -315,7 +319,7 @@ def store_file(
 
 def name_words(name: str) -> str:
     """The name column's text: the name and its camelCase / snake_case parts (`getUnchecked get Unchecked`)."""
-    parts = [p for chunk in re.split(r"[_\W]+", name) for p in _CAMEL.findall(chunk)]
+    parts = [p for chunk in re.split(r"[_\W]+", name) for p in camel_parts(chunk)]
     extra = " ".join(p for p in parts if p.lower() != name.lower())
     return f"{name} {extra}" if extra else name
 
@@ -323,10 +327,6 @@ def name_words(name: str) -> str:
 # ---------------------------------------------------------------- reading items
 
 ITEM_COLUMNS = "rowid, id, name, kind, module, language, path, line, signature, doc, public, library"
-#: Left out of the any-term (OR) stage of a search.
-STOPWORDS = frozenset(
-    "a an and are as at be by for from in into is it of on or the to with".split()  # noqa: SIM905
-)
 
 
 def item_from_row(row: tuple[Any, ...]) -> Item:
@@ -346,191 +346,8 @@ def item_from_row(row: tuple[Any, ...]) -> Item:
     )
 
 
-def spellings(name: str) -> list[str]:
-    """Lower-case spellings of a name to look up: as given, snake_case, and joined (`parseHeader`
-    -> `parseheader`, `parse_header`)."""
-    parts = [p.lower() for chunk in re.split(r"[_\W]+", name) for p in _CAMEL.findall(chunk)]
-    return list(dict.fromkeys([name.lower(), "_".join(parts), "".join(parts)]))
-
-
-def query_terms(query: str) -> list[str]:
-    """Plain words of a free-text query (FTS syntax characters dropped), identifiers kept whole."""
-    return [t for t in re.findall(r"\w+", query) if t][:32]
-
-
-def fts_term(term: str) -> str:
-    """One term as an FTS5 expression: quoted (so no syntax), or its camelCase parts as a phrase too."""
-    parts = _CAMEL.findall(term)
-    if len(parts) > 1 and "_" not in term:
-        return f'("{term}" OR "{" ".join(parts)}")'
-    return f'"{term}"'
-
-
-@contextmanager
-def time_budget(conn: sqlite3.Connection, ms: float) -> Iterator[None]:
-    """Interrupt the statement run inside (sqlite3.OperationalError "interrupted") after `ms`."""
-    deadline = time.perf_counter() + ms / 1000
-    conn.set_progress_handler(lambda: int(time.perf_counter() > deadline), 1000)
-    try:
-        yield
-    finally:
-        conn.set_progress_handler(None, 0)
-
-
-def filters(kind: str | None, module: str | None, library: str | None) -> tuple[str, list[Any]]:
-    """`AND …` conditions on the items table (aliased `i`) for search filters, and their arguments."""
-    where, args = "", list[Any]()
-    if kind:
-        where += " AND i.kind = ?"
-        args.append(kind)
-    if module:
-        where += " AND (i.module = ? OR i.id = ? OR substr(i.module, 1, ?) IN (?, ?, ?))"
-        n = len(module)
-        args += [module, module, n + 1, module + ".", module + "/", module + ":"]
-    if library:
-        where += " AND i.library = ?"
-        args.append(library)
-    return where, args
-
-
-def snippets(conn: sqlite3.Connection, rowids: list[int], terms: list[str]) -> dict[int, str]:
-    """FTS5 body snippets of the returned rows (computed for those rows only)."""
-    if not rowids or not terms:
-        return {}
-    marks = ",".join("?" * len(rowids))
-    try:
-        rows = conn.execute(
-            f"SELECT rowid, snippet(items_fts, 3, '', '', '…', 16) FROM items_fts WHERE items_fts MATCH ? "
-            f"AND rowid IN ({marks})",
-            (" OR ".join(f'"{t}"' for t in terms), *rowids),
-        )
-        return {row[0]: row[1] for row in rows}
-    except sqlite3.OperationalError:
-        return {}
-
-
-# ---------------------------------------------------------------- queries
-
-#: Time for the ranked all-terms FTS stage of a search, and for each fallback stage, in ms.
-STAGE_BUDGET_MS = 5.0
-FALLBACK_BUDGET_MS = 2.5
-#: Budget of each every-word-but-one stage (after the any-word stage ran out of time).
-MOST_TERMS_BUDGET_MS = 2.5
-#: A query that is one identifier, possibly qualified (`pkg.mod.name`, `Type::method`).
-IDENT = re.compile(r"^[\w$.:#/<>\-]+$")
-SEPARATORS = re.compile(r"::|[.:#/]")
-
-
-def fts_rank(
-    conn: sqlite3.Connection,
-    terms: list[str],
-    where: str,
-    args: list[Any],
-    limit: int,
-    scored: dict[int, float],
-    identifier: bool,
-) -> None:
-    """bm25-ranked FTS5 matches into `scored`, each stage within a time budget.
-
-    Ranking every match costs a few microseconds per matching item, so a word found in
-    most items (`return`) cannot be ranked over all of them in time. Stages: every term
-    (AND) in every column, ranked; if that runs out of time, every term in the name
-    column, ranked, then in the summary column, ranked or else the first matches
-    unranked; then, when fewer than `limit` were found and the query is not an
-    identifier that named items, any term (OR), or when that runs out of time, every
-    term but one, ranked, then any term unranked. Earlier stages rank above later ones."""
-    table = "items_fts f JOIN items i ON i.rowid = f.rowid" if where else "items_fts f"
-    ranked = f"SELECT f.rowid, f.rank FROM {table} WHERE items_fts MATCH ?{where} ORDER BY f.rank LIMIT ?"
-    unranked = f"SELECT f.rowid, 0.0 FROM {table} WHERE items_fts MATCH ?{where} LIMIT ?"
-    every = " AND ".join(fts_term(t) for t in terms)
-    if _stage(conn, ranked, every, args, limit, scored, 300.0, STAGE_BUDGET_MS) is None:
-        _stage(conn, ranked, f"name : ({every})", args, limit, scored, 200.0, FALLBACK_BUDGET_MS)
-        if len(scored) < limit:
-            summary = f"summary : ({every})"
-            if _stage(conn, ranked, summary, args, limit, scored, 100.0, FALLBACK_BUDGET_MS) is None:
-                _stage(conn, unranked, summary, args, limit, scored, 100.0, FALLBACK_BUDGET_MS)
-    content = [t for t in terms if t.lower() not in STOPWORDS] or terms
-    if len(scored) < limit and len(terms) > 1 and not identifier:
-        any_term = " OR ".join(fts_term(t) for t in content)
-        if _stage(conn, ranked, any_term, args, limit, scored, 0.0, FALLBACK_BUDGET_MS) is None:
-            _most_terms(conn, ranked, content, args, limit, scored)
-            if len(scored) < limit:
-                _stage(conn, unranked, any_term, args, limit, scored, 0.0, FALLBACK_BUDGET_MS)
-
-
-def _most_terms(
-    conn: sqlite3.Connection, ranked: str, content: list[str], args: list[Any], limit: int, scored: dict[int, float]
-) -> None:
-    """Too many items match some one word to rank them all in time: rank the items that
-    match every word but one (selective, so fast), each left-out word in turn."""
-    if len(content) < 3:
-        return
-    for left_out in range(len(content)):
-        if len(scored) >= limit:
-            return
-        rest = " AND ".join(fts_term(t) for i, t in enumerate(content) if i != left_out)
-        _stage(conn, ranked, rest, args, limit, scored, 50.0, MOST_TERMS_BUDGET_MS)
-
-
-def _stage(
-    conn: sqlite3.Connection,
-    sql: str,
-    match: str,
-    args: list[Any],
-    limit: int,
-    scored: dict[int, float],
-    bonus: float,
-    budget_ms: float,
-) -> int | None:
-    """Run one FTS stage within `budget_ms`: how many rows it gave, None when it ran out of time."""
-    try:
-        with time_budget(conn, budget_ms):
-            rows = conn.execute(sql, (match, *args, limit)).fetchall()
-    except sqlite3.OperationalError as exc:
-        if "interrupted" not in str(exc):
-            raise
-        return None
-    for rowid, rank in rows:
-        scored.setdefault(rowid, bonus - rank)
-    return len(rows)
-
-
-def name_matches(
-    conn: sqlite3.Connection, query: str, where: str, args: list[Any], limit: int
-) -> list[tuple[int, float]]:
-    """Items named (or identified) by the query, with a tie-break boost: exact id, id suffix, name."""
-    text = query.strip()
-    if not text or not IDENT.match(text):
-        return []
-    parts = [p for p in SEPARATORS.split(text) if p]
-    if not parts:
-        return []
-    names = spellings(parts[-1])
-    wanted = norm_id(text).lower()
-    variants = {wanted.rsplit(".", 1)[0] + "." + n if "." in wanted else n for n in names}
-    marks = ",".join("?" * len(names))
-    sql = (
-        f"SELECT i.rowid, i.id, i.name, i.public, i.documented FROM items i WHERE i.name_lc IN ({marks}){where} "
-        "LIMIT 200"
-    )
-    found = []
-    for rowid, item_id, item_name, public, documented in conn.execute(sql, (*names, *args)):
-        norm = norm_id(item_id).lower()
-        if norm in variants:
-            boost = 30.0
-        elif len(parts) > 1 and any(norm.endswith("." + v) for v in variants):
-            boost = 20.0
-        elif len(parts) > 1:
-            continue
-        else:
-            boost = 10.0
-        boost += (2.0 if item_name == parts[-1] else 0.0) + public + documented - len(item_id) / 1000
-        found.append((rowid, boost))
-    found.sort(key=lambda rb: -rb[1])
-    return found[:limit]
-
-
 def items_by_rowid(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, Item]:
+    """The items of these rowids, by rowid (missing rows left out)."""
     if not rowids:
         return {}
     marks = ",".join("?" * len(rowids))
@@ -539,80 +356,7 @@ def items_by_rowid(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, Ite
 
 
 def select_items(conn: sqlite3.Connection, where: str, args: Iterable[Any], extra: str = "") -> list[Item]:
+    """Items matching `where` (a condition on the items table) with `args`; `extra` is added
+    after it (`ORDER BY …`, `LIMIT …`)."""
     rows = conn.execute(f"SELECT {ITEM_COLUMNS} FROM items WHERE {where} {extra}", list(args))
     return [item_from_row(row) for row in rows]
-
-
-def implementers(conn: sqlite3.Connection, item: Item) -> list[Item]:
-    """Bases the item (or its owner) names, the same-named methods in them, and items naming it as a base."""
-    found: list[Item] = []
-    row = conn.execute(
-        "SELECT bases FROM items WHERE id = ? AND library = ? LIMIT 1", (item.id, item.library)
-    ).fetchone()
-    bases = json.loads(row[0]) if row else []
-    method = item.kind in ("method", "constructor", "function", "field", "constant", "type")
-    owner = owner_id(item.id)
-    if not bases and method and owner:
-        row = conn.execute(
-            "SELECT bases FROM items WHERE id = ? AND library = ? LIMIT 1", (owner, item.library)
-        ).fetchone()
-        bases = json.loads(row[0]) if row else []
-    for base in bases:
-        for cand in select_items(
-            conn,
-            "name = ? AND kind IN ('class', 'interface', 'trait', 'struct', 'type', 'enum')",
-            [base],
-            "LIMIT 5",
-        ):
-            if method:
-                sep = "::" if "::" in cand.id else "."
-                found += select_items(conn, "id = ?", [f"{cand.id}{sep}{item.name}"], "LIMIT 2")
-            else:
-                found.append(cand)
-    if not method:
-        pattern = f'%"{item.name}"%'
-        found += select_items(conn, "bases LIKE ? AND kind != 'module'", [pattern], "LIMIT 20")
-    return found
-
-
-def similar(conn: sqlite3.Connection, item: Item, limit: int) -> list[tuple[Item, float]]:
-    """Same-kind items whose normalised signatures are close (rapidfuzz), relevance 0.3-0.7."""
-    if not item.signature:
-        return []
-    from rapidfuzz import fuzz, process
-
-    rows = conn.execute(
-        "SELECT rowid, name, signature FROM items WHERE kind = ? AND language = ? AND library = ? AND id != ?",
-        (item.kind, item.language, item.library, item.id),
-    ).fetchall()
-    if not rows:
-        return []
-    choices = {row[0]: norm_sig(row[2], row[1]) for row in rows}
-    cutoff = 70.0
-    best = process.extract(
-        norm_sig(item.signature, item.name), choices, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff
-    )
-    items = items_by_rowid(conn, [rowid for _c, _s, rowid in best])
-    return [
-        (items[rowid], 0.3 + 0.4 * (score - cutoff) / (100 - cutoff)) for _c, score, rowid in best if rowid in items
-    ]
-
-
-def norm_id(item_id: str) -> str:
-    """An id with every separator (`::`, `.`, `:`, `/`, `#`) as `.`, for comparing notations."""
-    return SEPARATORS.sub(".", item_id)
-
-
-def owner_id(item_id: str) -> str:
-    """The id of the item's container (`a.B.m` -> `a.B`), '' for none."""
-    for sep in ("::", "."):
-        if sep in item_id:
-            return item_id.rsplit(sep, 1)[0]
-    return ""
-
-
-def norm_sig(signature: str, name: str) -> str:
-    """A signature without its name, keywords and spacing, so shapes compare."""
-    text = signature.replace(name, "_", 1) if name else signature
-    text = re.sub(r"^(?:pub(?:\([^)]*\))?\s+|export\s+|async\s+|static\s+|public\s+|local\s+)+", "", text)
-    return " ".join(text.split()).lower()

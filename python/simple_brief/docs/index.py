@@ -1,5 +1,6 @@
-"""The docs index facade: open the persisted database of a workspace, keep it current,
-answer queries (run by `docs.queries`). The tools (`simple_brief.tools.docs`) use only this module.
+"""The docs index facade: open the persisted database of a workspace, keep it current
+(run by `docs.indexing`), answer queries (run by `docs.queries`). The tools
+(`simple_brief.tools.docs`) use only this module.
 
 Behaviour the tools rely on:
 
@@ -24,26 +25,22 @@ Behaviour the tools rely on:
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from simple_brief import languages
-from simple_brief.docs import db, queries
+from simple_brief.docs import db, indexing, queries, ranking, relations
 from simple_brief.docs import libraries as libs
-from simple_brief.docs.items import FileDocs, extract
+from simple_brief.docs.indexing import RefreshStats
 from simple_brief.docs.model import Item
 from simple_brief.docs.queries import Hit, ModuleListing, Related
 from simple_brief.errors import UserError
-from simple_brief.scan import scan
-from simple_brief.source import Source
 from simple_brief.tools import ProgressFn
 from simple_brief.workspace import Workspace
 
@@ -51,24 +48,9 @@ log = logging.getLogger(__name__)
 
 #: The disk walk of `refresh()` runs at most this often per DocsIndex (overlays are always checked).
 WALK_INTERVAL = 2.0
-#: Files parsed before their items are written in one short transaction.
-BATCH_FILES = 64
-#: Progress is reported every this many files.
-PROGRESS_EVERY = 50
 T = TypeVar("T")
 
-
-@dataclass
-class RefreshStats:
-    """What one refresh or library index did."""
-
-    files_seen: int = 0
-    files_indexed: int = 0
-    files_removed: int = 0
-    items: int = 0
-    seconds: float = 0.0
-    rebuilt: str | None = None  # why the DB was rebuilt (corrupt, old schema), if it was
-    skipped: str | None = None  # why nothing was written (another writer held the lock), if so
+__all__ = ["DocsIndex", "Hit", "LibraryInfo", "ModuleListing", "RefreshStats", "Related"]
 
 
 @dataclass
@@ -79,19 +61,6 @@ class LibraryInfo:
     root: str
     files: int
     items: int
-
-
-@dataclass
-class _Parsed:
-    """One file ready to be written."""
-
-    rel: str
-    hash: str
-    mtime_ns: int
-    size: int
-    docs: FileDocs | None  # None: only the stat changed (same content)
-    language: str = ""
-    readable: bool = True  # False: binary, too large or unreadable (kept with no items, not retried)
 
 
 class DocsIndex:
@@ -168,11 +137,9 @@ class DocsIndex:
     def _run(self, what: Callable[[sqlite3.Connection], T], default: T) -> T:
         """Run a read; damage found on the way rebuilds the DB and answers `default`."""
         with self._lock:
-            if self._conn is None:
-                self._open()
-            assert self._conn is not None
+            conn = self._connection()
             try:
-                return what(self._conn)
+                return what(conn)
             except sqlite3.DatabaseError as exc:
                 if db.is_damage(exc):
                     self._rebuild(f"it is damaged ({exc})")
@@ -181,6 +148,12 @@ class DocsIndex:
                 else:
                     log.exception("docs query failed")
                 return default
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self._open()
+        assert self._conn is not None
+        return self._conn
 
     def close(self) -> None:
         """Close the database."""
@@ -219,56 +192,26 @@ class DocsIndex:
         return reason
 
     def _refresh(self, stats: RefreshStats, progress: ProgressFn | None, force: bool) -> None:
-        if self._conn is None:
-            self._open()
-        conn = self._conn
-        assert conn is not None
-        root = self.workspace.root
+        conn = self._connection()
         walk = force or time.monotonic() - self._last_walk >= WALK_INTERVAL
         # Between walks only overlays and files last indexed from an overlay (mtime -1) matter.
-        sql = "SELECT path, hash, mtime_ns, size FROM files WHERE library = ?"
-        if not walk:
-            sql += " AND (mtime_ns = -1 OR path IN (SELECT value FROM json_each(?)))"
-        args: tuple[str, ...] = (libs.WORKSPACE,)
-        if not walk:
-            rels = [self._rel(p) for p in self.workspace.overlays]
-            args += (json.dumps([r for r in rels if r]),)
-        known = {row[0]: (row[1], row[2], row[3]) for row in conn.execute(sql, args)}
-        overlays: dict[str, str] = {}
-        for real, text in self.workspace.overlays.items():
-            try:
-                rel = Path(real).relative_to(root).as_posix()
-            except ValueError:
-                continue
-            if languages.for_path(real) is not languages.PLAIN:
-                overlays[rel] = text
-        todo: list[tuple[str, Path | None, str | None]] = []  # rel, disk path, overlay text
-        for rel, text in overlays.items():
-            old = known.get(rel)
-            if old is None or old[0] != db.content_hash(text.encode("utf-8", "surrogatepass")):
-                todo.append((rel, None, text))
-        # Files indexed from an overlay that is gone: look at the disk again now.
-        recheck = {rel for rel, (_h, mtime, _s) in known.items() if mtime == -1 and rel not in overlays}
-        removed: list[str] = []
+        only = None if walk else [r for r in (self._rel(p) for p in self.workspace.overlays) if r]
+        known = indexing.known_files(conn, libs.WORKSPACE, only)
         if walk:
             self._last_walk = time.monotonic()
-            seen = set(overlays)
-            for path in self.workspace.files():
-                rel = path.relative_to(root).as_posix()
-                if rel in overlays:
-                    continue
-                seen.add(rel)
-                todo.append((rel, path, None))
-            removed = [rel for rel in known if rel not in seen]
-            stats.files_seen = len(seen)
-        else:
-            for rel in recheck:
-                path = root / rel
-                if path.is_file():
-                    todo.append((rel, path, None))
-                else:
-                    removed.append(rel)
-        self._index(libs.WORKSPACE, root, todo, known, removed, stats, progress, force_hash=recheck)
+        todo, removed, recheck = indexing.workspace_changes(self.workspace, known, walk, stats)
+        indexing.index_files(
+            conn,
+            libs.WORKSPACE,
+            self.workspace.root,
+            todo,
+            known,
+            removed,
+            stats,
+            progress,
+            self.include_private,
+            force_hash=recheck,
+        )
 
     def _rel(self, path: Path) -> str:
         try:
@@ -290,7 +233,7 @@ class DocsIndex:
             stats = RefreshStats(rebuilt=self._take_rebuilt())
             for attempt in range(2):
                 try:
-                    self._index_library(library, stats, progress)
+                    indexing.index_library(self._connection(), library, stats, progress, self.include_private)
                     break
                 except sqlite3.DatabaseError as exc:
                     if not db.is_damage(exc) and not db.is_locked(exc):
@@ -305,122 +248,6 @@ class DocsIndex:
                     stats.rebuilt = self._take_rebuilt()
         stats.seconds = time.perf_counter() - started
         return stats
-
-    def _index_library(self, library: libs.Library, stats: RefreshStats, progress: ProgressFn | None) -> None:
-        if self._conn is None:
-            self._open()
-        conn = self._conn
-        assert conn is not None
-        old_root = conn.execute("SELECT root FROM libraries WHERE name = ?", (library.name,)).fetchone()
-        if old_root is not None and old_root[0] != str(library.root):
-            # Another folder of the same name: start that library afresh.
-            db.write(conn, lambda c: db.drop_library(c, library.name))
-        known = {
-            row[0]: (row[1], row[2], row[3])
-            for row in conn.execute("SELECT path, hash, mtime_ns, size FROM files WHERE library = ?", (library.name,))
-        }
-        todo: list[tuple[str, Path | None, str | None]] = []
-        for path in libs.files(library):
-            todo.append((path.relative_to(library.root).as_posix(), path, None))
-        stats.files_seen = len(todo)
-        seen = {rel for rel, _p, _t in todo}
-        removed = [rel for rel in known if rel not in seen]
-        db.write(
-            conn,
-            lambda c: c.execute(
-                "INSERT OR REPLACE INTO libraries(name, root) VALUES(?, ?)", (library.name, str(library.root))
-            ),
-        )
-        self._index(library.name, library.root, todo, known, removed, stats, progress)
-
-    def _index(
-        self,
-        library: str,
-        root: Path,
-        todo: list[tuple[str, Path | None, str | None]],
-        known: dict[str, tuple[str, int, int]],
-        removed: list[str],
-        stats: RefreshStats,
-        progress: ProgressFn | None,
-        force_hash: Iterable[str] = (),
-    ) -> None:
-        """Stat, hash and parse what changed in `todo`, write it in batches, drop `removed`."""
-        conn = self._conn
-        assert conn is not None
-        forced = set(force_hash)
-        total = len(todo)
-        batch: list[_Parsed] = []
-        for done, (rel, path, text) in enumerate(todo, 1):
-            if progress is not None and (done % PROGRESS_EVERY == 0 or done == total):
-                progress(done, total, f"{library}: {rel}")
-            parsed = self._check(library, root, rel, path, text, known.get(rel), rel in forced)
-            if parsed is not None:
-                batch.append(parsed)
-            if len(batch) >= BATCH_FILES:
-                db.write(conn, lambda c, b=batch: self._store(c, library, b, stats))  # type: ignore[misc]
-                batch = []
-        if batch or removed:
-            db.write(conn, lambda c: self._store(c, library, batch, stats, removed))
-
-    def _check(
-        self,
-        library: str,
-        root: Path,
-        rel: str,
-        path: Path | None,
-        text: str | None,
-        old: tuple[str, int, int] | None,
-        force: bool,
-    ) -> _Parsed | None:
-        """The file parsed when its content changed, a stat-only update when only its stat did, else None."""
-        if text is not None:
-            data = text.encode("utf-8", "surrogatepass")
-            mtime, size = -1, len(data)
-        else:
-            assert path is not None
-            try:
-                info = path.stat()
-            except OSError:
-                return None
-            mtime, size = info.st_mtime_ns, info.st_size
-            if old is not None and not force and old[1] == mtime and old[2] == size:
-                return None
-            try:
-                data = path.read_bytes()
-            except OSError:
-                return None
-        digest = db.content_hash(data)
-        if old is not None and old[0] == digest:
-            return _Parsed(rel, digest, mtime, size, None) if (old[1], old[2]) != (mtime, size) else None
-        spec = languages.for_path(rel)
-        try:
-            source = Source(text) if text is not None else Source.from_bytes(data, name=rel)
-            outline = scan(source, spec)
-            docs = extract(outline, rel, root, library, private=self.include_private)
-        except UserError as exc:
-            log.info("docs: %s not indexed: %s", rel, exc)
-            return _Parsed(rel, digest, mtime, size, FileDocs(module=""), spec.name, readable=False)
-        except Exception:  # a scanner bug must not stop the whole index
-            log.exception("docs: %s could not be read", rel)
-            return _Parsed(rel, digest, mtime, size, FileDocs(module=""), spec.name, readable=False)
-        return _Parsed(rel, digest, mtime, size, docs, spec.name)
-
-    @staticmethod
-    def _store(
-        conn: sqlite3.Connection, library: str, batch: list[_Parsed], stats: RefreshStats, removed: Iterable[str] = ()
-    ) -> None:
-        for rel in removed:
-            db.delete_file(conn, library, rel)
-            stats.files_removed += 1
-        for parsed in batch:
-            if parsed.docs is None:
-                db.update_stat(conn, library, parsed.rel, parsed.mtime_ns, parsed.size)
-                continue
-            db.store_file(
-                conn, library, parsed.rel, parsed.docs, parsed.hash, parsed.mtime_ns, parsed.size, parsed.language
-            )
-            stats.files_indexed += int(parsed.readable)
-            stats.items += len(parsed.docs.items)
 
     # ---------------------------------------------------------------- queries
 
@@ -500,10 +327,10 @@ class DocsIndex:
                 out[key] = Related(other, reason, round(relevance, 3))
 
         for target in item.doc.see_also:
-            found = self.resolve(queries.see_target(target), context=item.module)
+            found = self.resolve(relations.see_target(target), context=item.module)
             if found:
                 add(found[0], "see_also", 1.0)
-        for other in self._run(lambda c: db.implementers(c, item), list[Item]()):
+        for other in self._run(lambda c: relations.implementers(c, item), list[Item]()):
             add(other, "implements", 0.8)
         for other in self._run(
             lambda c: db.select_items(
@@ -513,9 +340,9 @@ class DocsIndex:
         ):
             if other.kind != "module":
                 # Siblings (same parent) first, then the rest of the module.
-                sibling = db.norm_id(other.id).rsplit(".", 1)[0] == db.norm_id(item.id).rsplit(".", 1)[0]
+                sibling = ranking.norm_id(other.id).rsplit(".", 1)[0] == ranking.norm_id(item.id).rsplit(".", 1)[0]
                 add(other, "same_module", 0.5 if sibling else 0.45)
-        for other, relevance in self._run(lambda c: db.similar(c, item, limit), list[tuple[Item, float]]()):
+        for other, relevance in self._run(lambda c: relations.similar(c, item, limit), list[tuple[Item, float]]()):
             add(other, "similar_signature", relevance)
         ranked = sorted(out.values(), key=lambda r: (-r.relevance, r.item.id))
         return ranked[:limit]

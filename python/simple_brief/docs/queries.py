@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simple_brief.docs import db
+from simple_brief.docs import db, ranking
 from simple_brief.docs.model import Item
 
 #: Added to the best bm25 score for an item whose name (or id) is what was asked for.
@@ -55,24 +55,24 @@ def search(
     """Items ranked by bm25 (name > signature > summary > body), best first; an item whose
     name or id is the query first. FTS syntax in `query` is taken as plain words."""
     limit = max(1, limit)
-    terms = db.query_terms(query)
+    terms = ranking.query_terms(query)
     if not terms:
         return []
-    if db.IDENT.match(query.strip()) and len(db.SEPARATORS.split(query.strip())) > 2:
+    if ranking.IDENT.match(query.strip()) and len(ranking.SEPARATORS.split(query.strip())) > 2:
         # A qualified id (`pkg.mod.Class.method`): its package words match most items;
         # the exact item comes from the name lookup, the text search looks for `Class method`.
-        terms = db.query_terms(" ".join(db.SEPARATORS.split(query.strip())[-2:]))
-    where, args = db.filters(kind, module, library)
+        terms = ranking.query_terms(" ".join(ranking.SEPARATORS.split(query.strip())[-2:]))
+    where, args = ranking.filters(kind, module, library)
     scored: dict[int, float] = {}
-    named = db.name_matches(conn, query, where, args, limit)
+    named = ranking.name_matches(conn, query, where, args, limit)
     if len(named) < limit:
-        db.fts_rank(conn, terms, where, args, limit, scored, identifier=bool(named))
+        ranking.fts_rank(conn, terms, where, args, limit, scored, identifier=bool(named))
     best = max(scored.values(), default=0.0)
     for rowid, boost in named:
         scored[rowid] = best + NAME_BOOST + boost
     top = sorted(scored.items(), key=lambda kv: -kv[1])[:limit]
     items = db.items_by_rowid(conn, [r for r, _ in top])
-    snippets = db.snippets(conn, [r for r, _ in top], terms)
+    snippets = ranking.snippets(conn, [r for r, _ in top], terms)
     hits = []
     for rowid, score in top:
         item = items.get(rowid)
@@ -96,21 +96,23 @@ def list_module(conn: sqlite3.Connection, module: str, library: str | None) -> M
     members = db.select_items(conn, f"module = ?{lib_where}", [module, *lib_args], "ORDER BY path, line")
     own = next((m for m in db.select_items(conn, f"id = ? AND kind = 'module'{lib_where}", [module, *lib_args])), None)
     direct = [
-        m for m in members if m.public and m.kind != "module" and db.norm_id(m.id) == db.norm_id(module) + "." + m.name
+        m
+        for m in members
+        if m.public and m.kind != "module" and ranking.norm_id(m.id) == ranking.norm_id(module) + "." + m.name
     ]
     subs: set[str] = set()
     rows = conn.execute(
         "SELECT DISTINCT module FROM files WHERE module > ? AND module < ?" + lib_where,
         [module, module + "\U0010ffff", *lib_args],
     )
-    nmod = db.norm_id(module)
+    nmod = ranking.norm_id(module)
     for (mod,) in rows:
-        norm = db.norm_id(mod)
+        norm = ranking.norm_id(mod)
         if norm.startswith(nmod + ".") and mod != module:
             sep = mod[len(module) : len(module) + 2]
             sep = "::" if sep == "::" else sep[:1]
             rest = mod[len(module) + len(sep) :]
-            subs.add(module + sep + db.SEPARATORS.split(rest)[0])
+            subs.add(module + sep + ranking.SEPARATORS.split(rest)[0])
     for m in members:
         if m.kind == "module" and m.id != module:
             subs.add(m.id)
@@ -143,18 +145,18 @@ def resolve(
     """Items a (possibly partial) name may mean, best first; names in the context's module
     and its imports win."""
     text = symbol.strip()
-    parts = [p for p in db.SEPARATORS.split(text) if p]
+    parts = [p for p in ranking.SEPARATORS.split(text) if p]
     if not parts:
         return []
 
     lib_where, lib_args = (" AND library = ?", [library]) if library is not None else ("", [])
     exact = db.select_items(conn, f"id = ?{lib_where}", [text, *lib_args])
     named = db.select_items(conn, f"name_lc = ?{lib_where}", [parts[-1].lower(), *lib_args], "LIMIT 500")
-    wanted = db.norm_id(text).lower()
+    wanted = ranking.norm_id(text).lower()
     ranked: dict[int, tuple[tuple[float, ...], Item]] = {}
     for tier, group in ((0, exact), (1, named)):
         for item in group:
-            norm = db.norm_id(item.id).lower()
+            norm = ranking.norm_id(item.id).lower()
             if tier == 1:
                 if norm == wanted:
                     tier_here = 0
@@ -202,13 +204,5 @@ def _context_rank(item: Item, ctx_module: str | None, imports: set[str]) -> int:
         return 1
     if any(module.startswith(imp + ".") or imp.startswith(module + ".") for imp in imports):
         return 2
-    head = db.norm_id(ctx_module).split(".")[0]
-    return 3 if db.norm_id(module).split(".")[0] == head else 4
-
-
-def see_target(target: str) -> str:
-    """`{@link Foo#bar}`, `[Foo](x)`, `` `Foo` ``, `Foo()` -> `Foo.bar` / `Foo`."""
-    text = re.sub(r"^\{@link\s+|\}$", "", target.strip())
-    text = re.sub(r"^\[([^\]]*)\].*$", r"\1", text)
-    text = text.strip("`'\" ").split()[0] if text.strip("`'\" ") else text
-    return re.sub(r"\(.*$", "", text).replace("#", ".")
+    head = ranking.norm_id(ctx_module).split(".")[0]
+    return 3 if ranking.norm_id(module).split(".")[0] == head else 4
