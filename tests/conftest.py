@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from simple_brief import languages
+from simple_brief import config, languages, trust
 from simple_brief.scan import Outline, scan
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -17,6 +18,28 @@ def outline_of(text: str, filetype: str) -> Outline:
     spec = languages.by_name(filetype)
     assert spec is not None, f"unknown filetype {filetype}"
     return scan(text, spec)
+
+
+def write_trusted_config(root: Path, text: str) -> Path:
+    """Write `root/.simple-brief.toml` and trust it, as the person would with `simple-brief trust`."""
+    path = root / config.FILENAME
+    path.write_text(text, encoding="utf-8")
+    trust.allow(path.resolve(), path.read_bytes())
+    return path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The user's own config and state (trust database, Neovim's trust file, registry) in a
+    folder of the test session, inherited by every program a test starts: a developer's
+    real ~/.config/simple-brief or trust database never changes what a test sees."""
+    base = tmp_path_factory.mktemp("user-dirs")
+    for name in ("XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        folder = base / name.lower()
+        folder.mkdir()
+        os.environ[name] = str(folder)
+    os.environ.pop(config.USER_CONFIG_ENV, None)
+    os.environ.pop("SIMPLE_BRIEF_STATE_DIR", None)
 
 
 @pytest.fixture

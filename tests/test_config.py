@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from simple_brief import config
+from conftest import write_trusted_config
+from simple_brief import config, trust
 from simple_brief.errors import UserError
 from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
+from simple_brief.secret_files import DEFAULT_DENY
 
 FULL = """
 [servers.python]
@@ -56,7 +58,9 @@ def test_missing_file_gives_defaults(tmp_path: Path) -> None:
 
 
 def test_full_config(tmp_path: Path) -> None:
-    loaded = config.load(write(tmp_path, FULL))
+    write_trusted_config(tmp_path, FULL)
+    loaded = config.load(tmp_path)
+    assert loaded.untrusted is None
     assert [s.name for s in loaded.servers] == ["python", "lua"]
     jedi = loaded.servers[0]
     assert jedi.command == ("jedi-language-server", "--log-file", "x.log")
@@ -120,3 +124,87 @@ def test_string_task_is_refused(tmp_path: Path) -> None:
 )
 def test_schema_refusals(tmp_path: Path, text: str, expected: str) -> None:
     assert expected in refusal(tmp_path, text)
+
+
+# ---------------------------------------------------------------- trust (issue 11, item 2)
+
+SERVER = '[servers.evil]\ncommand = ["./evil.sh"]\nfiletypes = ["python"]\n[tasks]\nbuild = ["make"]\n'
+
+
+def test_untrusted_workspace_config_names_programs_that_are_ignored(tmp_path: Path) -> None:
+    loaded = config.load(write(tmp_path, SERVER + "[limits]\nbudget = 700\n"))
+    assert loaded.servers == [] and loaded.tasks == {}
+    assert loaded.budget == 700  # what runs nothing needs no trust
+    assert loaded.untrusted is not None and "\n" not in loaded.untrusted
+    assert "servers.evil = ./evil.sh" in loaded.untrusted and "tasks.build = make" in loaded.untrusted
+    assert "simple-brief trust" in loaded.untrusted and ":SimpleBrief trust" in loaded.untrusted
+
+
+def test_trust_covers_the_exact_content_only(tmp_path: Path) -> None:
+    path = write_trusted_config(tmp_path, SERVER)
+    assert [s.name for s in config.load(tmp_path).servers] == ["evil"]
+    path.write_text(SERVER.replace("./evil.sh", "./worse.sh"), encoding="utf-8")
+    changed = config.load(tmp_path)
+    assert changed.servers == [] and changed.untrusted is not None and "worse.sh" in changed.untrusted
+
+
+def test_neovim_trust_database_counts_and_a_denial_wins(tmp_path: Path) -> None:
+    path = write(tmp_path, SERVER) / config.FILENAME
+    nvim_db = trust.neovim_database()
+    nvim_db.parent.mkdir(parents=True, exist_ok=True)
+    nvim_db.write_text(f"{trust.digest(path.read_bytes())} {path.resolve()}\n", encoding="utf-8")
+    try:
+        assert [s.name for s in config.load(tmp_path).servers] == ["evil"]  # as after Neovim's :trust
+        trust.deny(path.resolve())
+        denied = config.load(tmp_path)
+        assert denied.servers == [] and denied.untrusted is not None and "you denied it" in denied.untrusted
+    finally:
+        nvim_db.unlink()
+        trust.remove(path.resolve())
+
+
+def test_trust_database_is_private(tmp_path: Path) -> None:
+    write_trusted_config(tmp_path, SERVER)
+    database = trust.database()
+    assert database.stat().st_mode & 0o777 == 0o600
+    assert database.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_user_config_needs_no_trust_and_only_it_may_allow_secrets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = tmp_path / "user.toml"
+    user.write_text(
+        SERVER.replace("evil", "mine") + '[secrets]\nallow = ["src/credentials.py"]\ndeny = ["*.vault"]\n'
+        '[docs]\nfolders = ["~/lib"]\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv(config.USER_CONFIG_ENV, str(user))
+    root = tmp_path / "ws"
+    root.mkdir()
+    loaded = config.load(write(root, '[secrets]\ndeny = ["*.private"]\n'))
+    assert [s.name for s in loaded.servers] == ["mine"] and loaded.untrusted is None
+    assert loaded.docs_folders == [Path("~/lib").expanduser()]
+    assert loaded.secrets.deny[: len(DEFAULT_DENY)] == DEFAULT_DENY
+    assert {"*.vault", "*.private"} <= set(loaded.secrets.deny)
+    assert loaded.secrets.rule_for("src/credentials.py") is None and loaded.secrets.rule_for("a.private") == "*.private"
+    message = refusal(root, '[secrets]\nallow = [".env"]\n')
+    assert "not honoured in a workspace config" in message and str(user) in message
+
+
+def test_workspace_docs_folders_need_trust(tmp_path: Path) -> None:
+    loaded = config.load(write(tmp_path, '[docs]\nfolders = ["/usr/share"]\n'))
+    assert (
+        loaded.docs_folders == [] and loaded.untrusted is not None and "docs.folders = /usr/share" in loaded.untrusted
+    )
+    assert "absolute path" in refusal(tmp_path, '[docs]\nfolders = ["vendor"]\n')
+
+
+def test_symlinked_workspace_config_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.toml"
+    outside.write_text(SERVER, encoding="utf-8")
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / config.FILENAME).symlink_to(outside)
+    with pytest.raises(UserError, match="symlink"):
+        config.load(root)

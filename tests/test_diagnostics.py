@@ -20,6 +20,8 @@ from simple_brief.scan import scan
 from simple_brief.tools import Call, Session, ToolResult, invoke
 from simple_brief.workspace import Workspace
 
+from conftest import write_trusted_config
+
 BIN = Path(sys.executable).parent
 CONFIG = f"""
 [servers.pylsp]
@@ -125,7 +127,7 @@ def test_own_findings_use_the_one_format(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def linted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
     root = tmp_path_factory.mktemp("diag-project")
-    (root / ".simple-brief.toml").write_text(CONFIG)
+    write_trusted_config(root, CONFIG)
     (root / "app.py").write_text(LINTED)
     (root / "other.py").write_text("import sys\n")
     call = Call(workspace=Workspace.at(root), session=Session())

@@ -30,6 +30,7 @@ from simple_brief.render.lsp import apply_text_edits, minimal_edits
 from simple_brief.tools import Call, Session, ToolResult, invoke
 from simple_brief.workspace import Workspace
 
+from conftest import write_trusted_config
 from nvim_session import nvim
 
 BIN = Path(sys.executable).parent
@@ -70,7 +71,7 @@ MESSY = "def tidy(a,b):\n    return a+b\nx=1\n"
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
     root = tmp_path_factory.mktemp("lsp-project")
-    (root / ".simple-brief.toml").write_text(CONFIG)
+    write_trusted_config(root, CONFIG)
     for name, text in {"app.py": APP, "helpers.py": HELPERS, "use.py": USE, "messy.py": MESSY}.items():
         (root / name).write_text(text)
     call = Call(workspace=Workspace.at(root), session=Session())
@@ -321,7 +322,7 @@ def anyio_backend() -> str:
 
 @pytest.mark.anyio
 async def test_mcp_lists_the_lsp_tools_and_answers_a_hover(tmp_path: Path) -> None:
-    (tmp_path / ".simple-brief.toml").write_text(CONFIG)
+    write_trusted_config(tmp_path, CONFIG)
     (tmp_path / "app.py").write_text(APP)
     (tmp_path / "helpers.py").write_text(HELPERS)
     state = ServerState(Workspace.at(tmp_path))

@@ -14,6 +14,8 @@ from simple_brief.errors import UserError
 from simple_brief.tools import Call, Session, invoke
 from simple_brief.workspace import Workspace
 
+from conftest import write_trusted_config
+
 BIN = Path(sys.executable).parent
 CONFIG = f'[servers.jedi]\ncommand = ["{BIN / "jedi-language-server"}"]\nfiletypes = ["python"]\n'
 PRICES = """def total(prices, tax):
@@ -27,7 +29,7 @@ RANGE = {"start_line": 3, "start_col": 12, "end_line": 3, "end_col": 37}
 @pytest.fixture(scope="module")
 def call(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
     root = tmp_path_factory.mktemp("refactor")
-    (root / ".simple-brief.toml").write_text(CONFIG)
+    write_trusted_config(root, CONFIG)
     (root / "prices.py").write_text(PRICES)
     (root / "taken.py").write_text("jls_extract_def = 1\n" + PRICES)
     one = Call(workspace=Workspace.at(root), session=Session())

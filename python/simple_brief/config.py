@@ -21,6 +21,20 @@ Schema::
     [mcp]
     toolsets = ["read", "lsp", "docs"]     # toolsets the MCP server lists
 
+    [docs]
+    folders = ["~/src/vendor-lib"]         # folders outside the root the docs index may read
+
+    [secrets]
+    deny = ["*.vault"]                     # added to secret_files.DEFAULT_DENY
+    allow = ["src/credentials.py"]         # exemptions: only in the user's own config
+
+Two files are read: the user's own config (`~/.config/simple-brief/config.toml`, or
+`$XDG_CONFIG_HOME/...`, or `$SIMPLE_BRIEF_CONFIG`), then the workspace's. The workspace's
+servers, tasks and docs folders are used only when the person trusted that exact file
+(`simple_brief.trust`): a cloned repository cannot make simple-brief run its programs or
+read outside its root. Its budget, toolsets and extra deny globs need no trust. The user's
+own config needs no trust.
+
 A missing file gives the defaults (no servers, no tasks). Anything else that is wrong (bad
 TOML, an unknown key, a command given as one string) is refused with a `UserError`
 naming the file and the key, because a half-read config would start the wrong programs.
@@ -28,14 +42,17 @@ naming the file and the key, because a half-read config would start the wrong pr
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simple_brief import languages
+from simple_brief import languages, trust
 from simple_brief.errors import UserError
 from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
+from simple_brief.secret_files import DEFAULT_DENY, SecretRules
 
 #: The config file's name, at the workspace root.
 FILENAME = ".simple-brief.toml"
@@ -43,11 +60,18 @@ FILENAME = ".simple-brief.toml"
 KNOWN_TOOLSETS = ("read", "lsp", "docs", "workspace", "tasks")
 DEFAULT_TOOLSETS = ("read", "lsp", "docs")
 
-_TOP_KEYS = ("servers", "tasks", "limits", "mcp")
+#: Overrides the user's own config file's path (tests, several setups side by side).
+USER_CONFIG_ENV = "SIMPLE_BRIEF_CONFIG"
+#: A config file larger than this is refused unread (a config is a few lines).
+MAX_CONFIG_BYTES = 256 * 1024
+
+_TOP_KEYS = ("servers", "tasks", "limits", "mcp", "docs", "secrets")
 _SERVER_KEYS = ("command", "filetypes", "init_options", "settings", "position_encoding")
 _ENCODINGS = ("utf-8", "utf-16", "utf-32")
 _LIMIT_KEYS = ("budget",)
 _MCP_KEYS = ("toolsets",)
+_DOCS_KEYS = ("folders",)
+_SECRETS_KEYS = ("deny", "allow")
 
 
 @dataclass(frozen=True)
@@ -80,38 +104,127 @@ class Config:
         tasks: declared tasks by name, each an argv list.
         budget: token budget of one answer.
         toolsets: toolsets the MCP server lists.
-        path: the file read, or None when there was none.
+        docs_folders: library folders outside the root the docs index may read.
+        secrets: the deny (and allow) globs of secrets files.
+        path: the workspace file read, or None when there was none.
+        user_path: the user's own config file read, or None.
+        untrusted: one sentence when the workspace config names programs (or folders)
+            that were ignored because the person has not trusted it; None otherwise.
     """
 
     servers: list[ServerConfig] = field(default_factory=list)
     tasks: dict[str, list[str]] = field(default_factory=dict)
     budget: int = DEFAULT_BUDGET_TOKENS
     toolsets: list[str] = field(default_factory=lambda: list(DEFAULT_TOOLSETS))
+    docs_folders: list[Path] = field(default_factory=list)
+    secrets: SecretRules = field(default_factory=SecretRules)
     path: Path | None = None
+    user_path: Path | None = None
+    untrusted: str | None = None
+    #: Top-level keys the file set itself (`limits.budget`, `mcp.toolsets`): those win when merged.
+    explicit: frozenset[str] = field(default=frozenset(), repr=False)
 
     def servers_for(self, filetype: str) -> list[ServerConfig]:
         """The servers configured for a language name, in file order."""
         return [s for s in self.servers if filetype in s.filetypes]
 
 
+def user_config_path() -> Path:
+    """The user's own config: `$SIMPLE_BRIEF_CONFIG`, else `$XDG_CONFIG_HOME/simple-brief/config.toml`,
+    else `~/.config/simple-brief/config.toml` (Neovim users' XDG layout on every system)."""
+    override = os.environ.get(USER_CONFIG_ENV, "")
+    if override:
+        return Path(override).expanduser()
+    base = os.environ.get("XDG_CONFIG_HOME", "")
+    folder = Path(base) if os.path.isabs(base) else Path.home() / ".config"
+    return folder / "simple-brief" / "config.toml"
+
+
 def load(root: Path) -> Config:
-    """Read `root/.simple-brief.toml`; the defaults when there is none.
+    """The user's own config with the workspace's `root/.simple-brief.toml` over it.
+
+    The workspace file's servers, tasks and docs folders count only when it is trusted
+    (`Config.untrusted` says why they were left out).
 
     Raises:
-        UserError: the file is not valid TOML or breaks the schema (the sentence names the key).
+        UserError: a file is not valid TOML or breaks the schema (the sentence names the key).
     """
+    user_path = user_config_path()
+    user_raw = _read(user_path, follow=True)
+    user = parse(user_raw.decode("utf-8", "replace"), user_path, user=True) if user_raw is not None else Config()
     path = root / FILENAME
+    raw = _read(path, follow=False)
+    own = parse(raw.decode("utf-8", "replace"), path) if raw is not None else Config()
+    merged = Config(
+        servers=list(user.servers),
+        tasks=dict(user.tasks),
+        budget=own.budget if "limits.budget" in own.explicit else user.budget,
+        toolsets=own.toolsets if "mcp.toolsets" in own.explicit else user.toolsets,
+        docs_folders=list(user.docs_folders),
+        secrets=SecretRules(
+            deny=tuple(dict.fromkeys((*user.secrets.deny, *own.secrets.deny))),
+            allow=user.secrets.allow,
+            allow_hint=str(user_path),
+        ),
+        path=path if raw is not None else None,
+        user_path=user_path if user_raw is not None else None,
+    )
+    named = _programs(own)
+    if raw is None or not named:
+        return merged
+    verdict = trust.status(path.resolve(), raw)
+    if verdict is trust.Trust.TRUSTED:
+        merged.servers += own.servers
+        merged.tasks.update(own.tasks)
+        merged.docs_folders += own.docs_folders
+        return merged
+    why = "you denied it" if verdict is trust.Trust.DENIED else "it is not trusted (or changed since)"
+    merged.untrusted = (
+        f"{path} names programs or folders ({'; '.join(named)}) but {why}, so they are ignored; "
+        "review the file, then run `simple-brief trust` (in Neovim `:SimpleBrief trust`) to use them."
+    )
+    return merged
+
+
+def _programs(config: Config) -> list[str]:
+    """What a config would make simple-brief run or read outside the root, shortly."""
+    named = [f"servers.{s.name} = {' '.join(s.command)[:60]}" for s in config.servers]
+    named += [f"tasks.{name} = {' '.join(argv)[:60]}" for name, argv in config.tasks.items()]
+    named += [f"docs.folders = {folder}" for folder in config.docs_folders]
+    return named
+
+
+def _read(path: Path, follow: bool) -> bytes | None:
+    """A config file's bytes, or None when there is none; the workspace's own is opened
+    without following a symlink (it could point anywhere) and never blocks on a FIFO.
+
+    Raises:
+        UserError: it is not a regular file, too large or unreadable.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
-        raw = path.read_bytes()
+        fd = os.open(path, flags)
     except FileNotFoundError:
-        return Config()
+        return None
     except OSError as exc:
-        raise UserError(f"{path} cannot be read ({exc.strerror}); check its permissions.") from None
-    return parse(raw.decode("utf-8", "replace"), path)
+        reason = "it is a symlink; make it a plain file" if exc.strerror and not follow and _is_link(path) else None
+        raise UserError(f"{path} cannot be read ({reason or exc.strerror}); check the file.") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError(f"{path} is not a regular file; make it a plain TOML file.")
+        data = handle.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise UserError(f"{path} is over {MAX_CONFIG_BYTES // 1024} KB; a config is a few lines of TOML.")
+    return data
 
 
-def parse(text: str, path: Path) -> Config:
-    """Parse config text (`path` is only named in messages).
+def _is_link(path: Path) -> bool:
+    return path.is_symlink()
+
+
+def parse(text: str, path: Path, user: bool = False) -> Config:
+    """Parse config text (`path` is only named in messages); `user` for the user's own config.
 
     Raises:
         UserError: invalid TOML or a schema violation.
@@ -137,6 +250,7 @@ def parse(text: str, path: Path) -> Config:
         if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
             raise UserError(f"`limits.budget` in {path} must be a positive whole number of tokens, not {budget!r}.")
         config.budget = budget
+        config.explicit |= {"limits.budget"}
     mcp = _table(data, "mcp", path)
     _known(mcp, _MCP_KEYS, "mcp.", path)
     if "toolsets" in mcp:
@@ -148,6 +262,27 @@ def parse(text: str, path: Path) -> Config:
                 f"choose from {', '.join(KNOWN_TOOLSETS)}."
             )
         config.toolsets = list(toolsets)
+        config.explicit |= {"mcp.toolsets"}
+    docs = _table(data, "docs", path)
+    _known(docs, _DOCS_KEYS, "docs.", path)
+    for folder in _strings(docs.get("folders", []), "docs.folders", path):
+        resolved = Path(folder).expanduser()
+        if not resolved.is_absolute():
+            raise UserError(
+                f"`docs.folders` in {path} names {folder!r}, which is not an absolute path; "
+                "folders inside the workspace are indexed already, name outside ones as /abs/path or ~/path."
+            )
+        config.docs_folders.append(resolved)
+    secrets = _table(data, "secrets", path)
+    _known(secrets, _SECRETS_KEYS, "secrets.", path)
+    deny = _strings(secrets.get("deny", []), "secrets.deny", path)
+    allow = _strings(secrets.get("allow", []), "secrets.allow", path)
+    if allow and not user:
+        raise UserError(
+            f"`secrets.allow` in {path} is not honoured in a workspace config (a repository must not open "
+            f"its own secrets); move it to your own config, {user_config_path()}."
+        )
+    config.secrets = SecretRules(deny=(*DEFAULT_DENY, *deny), allow=allow)
     return config
 
 
