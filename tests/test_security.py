@@ -241,7 +241,7 @@ def test_binary_file_and_binary_overlay(ws: Workspace, root: Path) -> None:
 
 def test_nul_byte_in_a_path(ws: Workspace) -> None:
     message = refused(lambda: read(ws, "app.py\0../../etc/passwd"))
-    assert message == "the path app.py\\x00../../etc/passwd contains a NUL byte; give a plain file path."
+    assert message == "the path 'app.py\\x00../../etc/passwd' contains a NUL byte; give a plain file path."
 
 
 def test_overly_long_path(ws: Workspace) -> None:
@@ -257,7 +257,8 @@ def test_overly_long_path(ws: Workspace) -> None:
 
 def test_control_characters_in_a_path_stay_on_one_line(ws: Workspace) -> None:
     message = refused(lambda: read(ws, "evil\nname.py"))
-    assert message == f"evil\\nname.py does not exist; check the path (it is relative to {ws.root})."
+    # Quoted, so a reader sees where the name starts and ends (issue 11, item 6).
+    assert message == f"'evil\\nname.py' does not exist; check the path (it is relative to {ws.root})."
 
 
 # --- no shell -----------------------------------------------------------------------------------
@@ -360,7 +361,7 @@ async def test_refusals_reach_the_agent_over_mcp_as_one_sentence_with_is_error(w
         ("simple_read", {"path": "link.py"}, "link.py is outside the workspace"),
         ("simple_read", {"path": "pipe.py"}, "pipe.py is not a regular file but a named pipe (FIFO)"),
         ("simple_read", {"path": "big.py"}, "big.py is 1.2 KB, over the 1.0 KB limit"),
-        ("simple_read", {"path": "a\0b"}, "the path a\\x00b contains a NUL byte"),
+        ("simple_read", {"path": "a\0b"}, "the path 'a\\x00b' contains a NUL byte"),
         ("expand_at", {"path": "/etc/passwd", "selector": "root"}, "/etc/passwd is outside the workspace"),
         ("workspace_open", {"path": "/"}, "workspace_open only opens folders inside the server's root"),
         ("files_apply_overlay", {"path": "x.py", "content": "y" * 2000}, "the overlay for x.py is over the 1.0 KB"),

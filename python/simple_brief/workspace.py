@@ -4,7 +4,12 @@ Every path a tool receives is resolved inside the workspace root, symlinks inclu
 or refused with one sentence (SPEC "Security"): `..` and absolute escapes, symlinks
 leading out, kernel pseudo-files (/proc, /sys), devices, FIFOs and sockets (refused by
 `stat` before anything is opened, so nothing can block), NUL bytes and over-long paths,
-binary and oversized files.
+binary and oversized files, and secrets files (`secret_files`).
+
+Checking the name is not enough: a folder in the middle of a path can be swapped for a
+symlink between the check and the open. So every file is opened by `open_beneath`, one
+component at a time from the root's descriptor (`openat` with `O_NOFOLLOW`), and what was
+opened is checked with `fstat`; the listing walks folders the same way.
 
 Overlays are text that wins over the disk, in two layers (`Overlays`): the editor's
 unsaved buffers, replaced at the start of every call, and the agent's
@@ -14,19 +19,21 @@ the disk.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
 from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import pathspec
 
-from simple_brief import languages
+from simple_brief import config, languages
 from simple_brief.errors import UserError
 from simple_brief.scan import Outline, scan
+from simple_brief.secret_files import SecretRules
 from simple_brief.source import BINARY_SNIFF, DEFAULT_MAX_BYTES, Source, human_size
 
 #: Directories never listed, whatever .gitignore says (VCS data, caches, environments).
@@ -59,11 +66,117 @@ MAX_NAME_BYTES = 255
 
 
 def shown_path(path: str | os.PathLike[str]) -> str:
-    """A path as given, made safe for a one-line message (control characters escaped, long ones cut)."""
+    """A path as given, made safe for a one-line message: one with control characters
+    (a newline, an escape) is quoted with them escaped; a long one is cut."""
     text = os.fspath(path)
     if not text.isprintable():
-        text = repr(text)[1:-1]
+        text = repr(text)
     return text if len(text) <= 160 else text[:80] + "…" + text[-40:]
+
+
+#: Flags of each folder on the way down (never a symlink) and of the file at the end
+#: (never a symlink, never blocks on a FIFO, never becomes our terminal).
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY
+
+
+def _changed(shown: str) -> UserError:
+    return UserError(f"{shown} changed while being read (a folder or the file became a symlink); try again.")
+
+
+def _open_error(shown: str, exc: OSError, root: Path) -> UserError:
+    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+        return _changed(shown)
+    if exc.errno == errno.ENOENT:
+        return UserError(f"{shown} does not exist; check the path (it is relative to {root}).")
+    return UserError(f"{shown} cannot be read ({exc.strerror}); check its permissions.")
+
+
+@contextlib.contextmanager
+def folder_beneath(root: Path, parts: tuple[str, ...], shown: str) -> Iterator[int]:
+    """A descriptor of the folder `root/parts…`, each component opened from the one above
+    without following a symlink, so no swap on the way can lead out of `root`.
+
+    Raises:
+        UserError: a component is missing, not a folder, or a symlink (it changed meanwhile).
+    """
+    try:
+        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise UserError(f"the root {root} cannot be opened ({exc.strerror}); check it exists.") from None
+    try:
+        for name in parts:
+            if name in ("", ".", "..") or "/" in name:
+                raise UserError(f"{shown} has a `{name}` component; give a plain path.")
+            try:
+                inner = os.open(name, _DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                raise _open_error(shown, exc, root) from None
+            os.close(fd)
+            fd = inner
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def read_at(folder: int, name: str, shown: str, max_bytes: int, root: Path, sniff: bool = False) -> bytes:
+    """The bytes of the regular file `name` in the folder descriptor `folder`, never
+    following a symlink nor blocking; `sniff` reads only the first BINARY_SNIFF bytes.
+
+    Raises:
+        UserError: missing, a symlink, a directory, a device, FIFO or socket, or over `max_bytes`.
+    """
+    try:
+        before = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except OSError as exc:
+        raise _open_error(shown, exc, root) from None
+    # Decide from `lstat` before opening anything: opening a FIFO blocks, a device never ends.
+    if stat.S_ISLNK(before.st_mode):
+        raise _changed(shown)
+    if stat.S_ISDIR(before.st_mode):
+        raise UserError(f"{shown} is a directory; name a file inside it.")
+    if not stat.S_ISREG(before.st_mode):
+        raise UserError(f"{shown} is not a regular file but a {_kind(before.st_mode)}; name a source file.")
+    if not sniff:
+        _check_size(shown, before.st_size, max_bytes)
+    try:
+        fd = os.open(name, _FILE_FLAGS, dir_fd=folder)
+    except OSError as exc:
+        raise _open_error(shown, exc, root) from None
+    with os.fdopen(fd, "rb") as handle:
+        # Check what was opened, not the name: the same regular file `lstat` saw.
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino):
+            raise _changed(shown)
+        # Bounded read: a file growing after the stat cannot exceed the limit.
+        data = handle.read(BINARY_SNIFF if sniff else max_bytes + 1)
+    if not sniff:
+        _check_size(shown, len(data), max_bytes)
+    return data
+
+
+def read_beneath(root: Path, rel: str | PurePath, max_bytes: int, shown: str | None = None) -> bytes:
+    """The bytes of `root/rel`, opened with no symlink followed at any component (SPEC
+    "Security"): the one door for every file simple-brief reads, in the workspace or in a
+    library folder.
+
+    Raises:
+        UserError: see `folder_beneath` and `read_at`.
+    """
+    parts = PurePath(rel).parts
+    label = shown if shown is not None else shown_path(rel)
+    if not parts or PurePath(rel).is_absolute():
+        raise UserError(f"{label} is not a file inside {root}; name a file.")
+    with folder_beneath(root, parts[:-1], label) as folder:
+        return read_at(folder, parts[-1], label, max_bytes, root)
+
+
+def _check_size(shown: str, size: int, max_bytes: int) -> None:
+    if size > max_bytes:
+        raise UserError(
+            f"{shown} is {human_size(size)}, over the {human_size(max_bytes)} limit; "
+            "open a smaller file or raise the limit with --max-bytes."
+        )
 
 
 class Overlays(MutableMapping[Path, str]):
@@ -151,12 +264,14 @@ class Workspace:
         max_bytes: the largest file a tool reads, and the largest overlay accepted.
         gitignore_top: the highest folder whose .gitignore applies (default: `root`); a
             workspace opened inside another keeps its parent's, as git would.
+        secrets: the secrets rules: matching paths are refused and never listed.
     """
 
     root: Path
     overlays: Overlays = field(default_factory=Overlays)
     max_bytes: int = DEFAULT_MAX_BYTES
     gitignore_top: Path | None = None
+    secrets: SecretRules = field(default_factory=SecretRules)
     _cache: dict[Path, tuple[object, Outline]] = field(default_factory=dict, repr=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -172,15 +287,17 @@ class Workspace:
 
     @classmethod
     def at(cls, root: str | os.PathLike[str] | None = None) -> Workspace:
-        """A workspace rooted at `root` (default: the current directory).
+        """A workspace rooted at `root` (default: the current directory), with the secrets
+        rules of its config (`config.load`).
 
         Raises:
-            UserError: the root is not a directory.
+            UserError: the root is not a directory, or its config is broken.
         """
         path = Path(root if root is not None else os.getcwd()).expanduser()
         if not path.is_dir():
             raise UserError(f"workspace root {path} is not a directory; pass an existing folder with --root.")
-        return cls(root=path.resolve())
+        real = path.resolve()
+        return cls(root=real, secrets=config.load(real).secrets)
 
     def sub(self, folder: str | os.PathLike[str]) -> Workspace:
         """A workspace rooted at a folder inside this one, sharing its overlays (own parse cache).
@@ -193,7 +310,9 @@ class Workspace:
             what = "does not exist" if not real.exists() else "is not a folder"
             raise UserError(f"{shown_path(folder)} {what}; name a folder inside {self.root}.")
         top = self.gitignore_top or self.root
-        return Workspace(root=real, overlays=self.overlays, max_bytes=self.max_bytes, gitignore_top=top)
+        return Workspace(
+            root=real, overlays=self.overlays, max_bytes=self.max_bytes, gitignore_top=top, secrets=self.secrets
+        )
 
     def resolve(self, path: str | os.PathLike[str]) -> Path:
         """The real path of `path` (relative to the root), refused unless it stays inside the root.
@@ -235,7 +354,20 @@ class Workspace:
                 raise UserError(
                     f"{shown} is not a regular file but a kernel pseudo-file under {pseudo}; name a source file."
                 )
+        # The name given and the file it leads to: `notes -> .env` is as secret as `.env`.
+        self.secrets.check(shown, real.relative_to(self.root).as_posix())
+        lexical = Path(os.path.normpath(candidate))
+        if lexical != real and self.root in lexical.parents:
+            self.secrets.check(shown, lexical.relative_to(self.root).as_posix())
         return real
+
+    def is_secret(self, path: Path) -> bool:
+        """Whether a path inside the root matches a secrets rule (listings skip it)."""
+        try:
+            rel = path.relative_to(self.root).as_posix()
+        except ValueError:
+            return False
+        return self.secrets.rule_for(rel) is not None
 
     def display(self, path: Path) -> str:
         """Workspace-relative path for output; absolute when outside (seed 002 path rules)."""
@@ -257,45 +389,23 @@ class Workspace:
             return real, Source(text)
         return real, self._decode(real, path)
 
+    def read_bytes(self, path: str | os.PathLike[str]) -> tuple[Path, bytes]:
+        """The resolved path and the bytes on disk of a file (no overlay), through `read_beneath`.
+
+        Raises:
+            UserError: a refused path (see `resolve`), or see `read_beneath`.
+        """
+        real = self.resolve(path)
+        return real, self._read_bytes(real, path)
+
     def _decode(self, real: Path, shown: str | os.PathLike[str]) -> Source:
         return Source.from_bytes(self._read_bytes(real, shown), name=shown_path(shown), max_bytes=self.max_bytes)
 
     def _read_bytes(self, real: Path, given: str | os.PathLike[str]) -> bytes:
         shown = shown_path(given)
-        try:
-            info = real.stat()
-        except FileNotFoundError:
-            raise UserError(f"{shown} does not exist; check the path (it is relative to {self.root}).") from None
-        except OSError as exc:
-            raise UserError(f"{shown} cannot be read ({exc.strerror}); check its permissions.") from None
-        # Decide from `stat` before opening anything: opening a FIFO blocks, a device never ends.
-        if stat.S_ISDIR(info.st_mode):
+        if real == self.root:
             raise UserError(f"{shown} is a directory; name a file inside it.")
-        if not stat.S_ISREG(info.st_mode):
-            raise UserError(f"{shown} is not a regular file but a {_kind(info.st_mode)}; name a source file.")
-        self._check_size(shown, info.st_size)
-        try:
-            # O_NONBLOCK and O_NOFOLLOW: if the file was swapped for a FIFO or a symlink since
-            # the stat, the open neither blocks nor follows it; fstat checks again.
-            fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                raise UserError(f"{shown} changed into a symlink while being read; try again.") from None
-            raise UserError(f"{shown} cannot be read ({exc.strerror}); check its permissions.") from None
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise UserError(f"{shown} is not a regular file (it changed while being read); name a source file.")
-            # Bounded read: a file growing after the stat cannot exceed the limit.
-            data = handle.read(self.max_bytes + 1)
-        self._check_size(shown, len(data))
-        return data
-
-    def _check_size(self, shown: str, size: int) -> None:
-        if size > self.max_bytes:
-            raise UserError(
-                f"{shown} is {human_size(size)}, over the {human_size(self.max_bytes)} limit; "
-                "open a smaller file or raise the limit with --max-bytes."
-            )
+        return read_beneath(self.root, real.relative_to(self.root), self.max_bytes, shown)
 
     def outline(self, path: str | os.PathLike[str], filetype: str | None = None) -> tuple[Path, Outline]:
         """Parsed document, reused while the file (or its overlay text) is unchanged."""
@@ -384,48 +494,64 @@ class Workspace:
         top = self.gitignore_top or self.root
         for parent in [*reversed(start.parents), start]:
             if parent == top or top in parent.parents:
-                spec = _gitignore(parent)
+                spec = _gitignore_beneath(top, parent)
                 if spec is not None:
                     specs.append((parent, spec))
-        yield from self._walk(start, specs, known_only)
+        shown = shown_path(under or ".")
+        with folder_beneath(self.root, start.relative_to(self.root).parts, shown) as folder:
+            yield from self._walk(folder, start, specs, known_only)
         for real in sorted(self.overlays):
             known = not known_only or languages.for_path(real) is not languages.PLAIN
             if known and start in real.parents and self.root in real.parents and not os.path.lexists(real):
                 yield real
 
-    def _walk(self, folder: Path, specs: list[tuple[Path, pathspec.GitIgnoreSpec]], known_only: bool) -> Iterator[Path]:
-        own = _gitignore(folder)
+    def _walk(
+        self, fd: int, folder: Path, specs: list[tuple[Path, pathspec.GitIgnoreSpec]], known_only: bool
+    ) -> Iterator[Path]:
+        """The files below the folder descriptor `fd` (at `folder`); each subfolder is opened
+        from its parent's descriptor without following a symlink, as `read_beneath` does."""
+        own = _gitignore_at(fd)
         if own is not None and (not specs or specs[-1][0] != folder):
             specs = [*specs, (folder, own)]
         try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            entries = sorted(os.scandir(fd), key=lambda e: e.name)
         except OSError:
             return
         for entry in entries:
-            path = Path(entry.path)
+            path = folder / entry.name
             is_dir = entry.is_dir(follow_symlinks=False)
             if is_dir and (entry.name in ALWAYS_SKIPPED or path in _NOT_WALKED):
                 continue
-            if _ignored(path, is_dir, specs):
+            if _ignored(path, is_dir, specs) or self.is_secret(path):
                 continue
-            if entry.is_symlink():
-                try:
-                    self.resolve(path)
-                except UserError:
-                    continue
-                if path.resolve().is_dir():
-                    continue
             if is_dir:
-                yield from self._walk(path, specs, known_only)
-            elif entry.is_file():
-                if known_only and languages.for_path(path) is languages.PLAIN:
-                    continue
                 try:
-                    if entry.stat().st_size > LISTING_MAX_BYTES:
-                        continue
+                    inner = os.open(entry.name, _DIR_FLAGS, dir_fd=fd)
                 except OSError:
-                    continue
-                if _looks_binary(path):
+                    continue  # gone, or swapped for a symlink since the listing
+                try:
+                    yield from self._walk(inner, path, specs, known_only)
+                finally:
+                    os.close(inner)
+            elif known_only and languages.for_path(path) is languages.PLAIN:
+                continue
+            elif entry.is_symlink():
+                # Listed under its own name when it leads to a file inside the root.
+                try:
+                    target = self.resolve(path)
+                    with folder_beneath(self.root, target.parent.relative_to(self.root).parts, "") as parent:
+                        data = read_at(parent, target.name, shown_path(path), LISTING_MAX_BYTES, self.root)
+                except (UserError, OSError):
+                    continue  # leads out, to a folder, a special or too large file
+                if b"\0" not in data[:BINARY_SNIFF]:
+                    yield path
+            elif entry.is_file(follow_symlinks=False):
+                try:
+                    if entry.stat(follow_symlinks=False).st_size > LISTING_MAX_BYTES:
+                        continue
+                    if b"\0" in read_at(fd, entry.name, shown_path(path), LISTING_MAX_BYTES, self.root, sniff=True):
+                        continue
+                except (UserError, OSError):
                     continue
                 yield path
 
@@ -434,13 +560,22 @@ class Workspace:
 _NOT_WALKED = frozenset({*PSEUDO_FILESYSTEMS, Path("/dev")})
 
 
-def _gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
-    ignore = folder / ".gitignore"
+def _gitignore_at(folder: int) -> pathspec.GitIgnoreSpec | None:
+    """The .gitignore of a folder descriptor, if it has a readable one."""
     try:
-        text = ignore.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        data = read_at(folder, ".gitignore", ".gitignore", LISTING_MAX_BYTES, Path("."))
+    except (UserError, OSError):
         return None
-    return pathspec.GitIgnoreSpec.from_lines(text.splitlines())
+    return pathspec.GitIgnoreSpec.from_lines(data.decode("utf-8", "replace").splitlines())
+
+
+def _gitignore_beneath(top: Path, folder: Path) -> pathspec.GitIgnoreSpec | None:
+    """The .gitignore of `folder` (at or below `top`), opened without following links."""
+    try:
+        with folder_beneath(top, folder.relative_to(top).parts, shown_path(folder)) as fd:
+            return _gitignore_at(fd)
+    except UserError:
+        return None
 
 
 def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, pathspec.GitIgnoreSpec]]) -> bool:
@@ -453,17 +588,3 @@ def _ignored(path: Path, is_dir: bool, specs: list[tuple[Path, pathspec.GitIgnor
         if decision is not None:
             return bool(decision)
     return False
-
-
-def _looks_binary(path: Path) -> bool:
-    """A NUL byte in the first BINARY_SNIFF bytes (the test `Source.from_bytes` applies)."""
-    try:
-        # Non-blocking: a file swapped for a FIFO since the listing's stat cannot hang us.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return True
-    with os.fdopen(fd, "rb") as handle:
-        try:
-            return b"\0" in handle.read(BINARY_SNIFF)
-        except OSError:
-            return True
