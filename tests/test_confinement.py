@@ -160,7 +160,7 @@ def test_search_and_listing_skip_secrets_files(secret_root: Path) -> None:
 
 def test_an_overlay_cannot_stand_for_a_secrets_file(secret_root: Path) -> None:
     call = Call(Workspace.at(secret_root))
-    with pytest.raises(UserError, match="secrets rule `.env`"):
+    with pytest.raises(UserError, match=r"secrets rule `\.env`"):
         invoke("files_apply_overlay", {"path": ".env", "content": "X=1\n"}, call)
 
 
@@ -175,5 +175,5 @@ def test_only_the_users_own_config_allows_a_secrets_file(
     assert "secret_helper" in invoke("simple_read", {"path": "deploy/secrets.py"}, call).text
     with pytest.raises(UserError, match=r"secrets rule `\*.cfg`"):
         invoke("simple_read", {"path": "local.cfg"}, call)
-    with pytest.raises(UserError, match="secrets rule `.env`"):
+    with pytest.raises(UserError, match=r"secrets rule `\.env`"):
         invoke("simple_read", {"path": ".env"}, call)
