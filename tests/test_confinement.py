@@ -68,19 +68,15 @@ def test_racing_swaps_never_leak_an_outside_file(layout: tuple[Path, Path]) -> N
     hundreds of times in a few thousand tries before the door)."""
     root, outside = layout
     ws = Workspace.at(root)
-    real_sub, link_sub = root / "sub.real", root / "sub.link"
-    os.rename(root / "sub", real_sub)
-    link_sub.symlink_to(outside, target_is_directory=True)
-    os.symlink("sub.real", root / "sub")  # legitimate link inside the root to start with
+    sub, parked = root / "sub", root / "sub.parked"
     stop = threading.Event()
 
     def swapper() -> None:
-        flip = False
         while not stop.is_set():
-            tmp = root / "sub.tmp"
-            os.symlink("sub.link" if flip else "sub.real", tmp)
-            os.replace(tmp, root / "sub")
-            flip = not flip
+            os.rename(sub, parked)  # the real folder steps aside ...
+            sub.symlink_to(outside, target_is_directory=True)  # ... a link out takes its place
+            sub.unlink()
+            os.rename(parked, sub)
 
     thread = threading.Thread(target=swapper, daemon=True)
     thread.start()

@@ -25,12 +25,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simple_brief import __version__, config
+from simple_brief import __version__, config, trust
 from simple_brief import tools as registry
 from simple_brief.errors import UserError
 from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.source import DEFAULT_MAX_BYTES
-from simple_brief.workspace import Workspace
+from simple_brief.workspace import Workspace, shown_path
 
 EXIT_USER_ERROR = 2
 
@@ -52,6 +52,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USER_ERROR, f"simple-brief: {sentence}\n")
 
 
+def _positive_bytes(text: str) -> int:
+    """`--max-bytes`: a whole number of bytes above zero (0 would refuse every file)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of bytes") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value} would refuse every file: give a size above 0, e.g. 2000000")
+    return value
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--root",
@@ -65,7 +76,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
         f"(default: `limits.budget` in .simple-brief.toml, else {DEFAULT_BUDGET_TOKENS})",
     )
     parser.add_argument(
-        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="largest file read, in bytes (default: %(default)s)"
+        "--max-bytes",
+        type=_positive_bytes,
+        default=DEFAULT_MAX_BYTES,
+        help="largest file read, in bytes (default: %(default)s)",
     )
     parser.add_argument("--json", action="store_true", help="print {ok, tool, content, data} JSON instead of text")
 
@@ -196,6 +210,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT instead of stdio")
 
+    p = sub.add_parser(
+        "trust",
+        help="let the workspace's .simple-brief.toml start the programs it names",
+        description="Trust a workspace config: its language servers, tasks and docs folders are used only "
+        "after you trusted its exact content (any change needs a new trust), as Neovim's :trust does. "
+        "Read the file first: it names programs simple-brief will run.",
+    )
+    p.add_argument("path", nargs="?", help="the config file or its folder (default: .simple-brief.toml in --root)")
+    p.add_argument("--root", help="the workspace root (default: the current directory)")
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--status", action="store_true", help="only say whether it is trusted")
+    action.add_argument("--deny", action="store_true", help="refuse it, whatever its content")
+    action.add_argument("--remove", action="store_true", help="forget it (it is untrusted again)")
+
     p = sub.add_parser("tools", help="list the tools and their parameters")
     p.add_argument("--json", action="store_true", help="print the tool schemas as JSON")
     return parser
@@ -272,6 +300,40 @@ def _workspace(root: str | None, file: str | None, max_bytes: int) -> Workspace:
     ws = Workspace.at(root)
     ws.max_bytes = max_bytes
     return ws
+
+
+def _trust(args: argparse.Namespace) -> str:
+    """`simple-brief trust`: record (or show, deny, forget) the person's trust in a workspace config."""
+    base = Path(args.path or args.root or ".").expanduser()
+    path = base / config.FILENAME if base.is_dir() else base
+    if path.name != config.FILENAME:
+        raise UserError(f"{shown_path(path)} is not a {config.FILENAME}; name that file or the folder holding it.")
+    if path.is_symlink() or not path.is_file():
+        what = "is a symlink" if path.is_symlink() else "does not exist"
+        raise UserError(f"{shown_path(path)} {what}; trust a plain {config.FILENAME} at a workspace root.")
+    real = path.resolve()
+    data = real.read_bytes()
+    try:
+        if args.remove:
+            gone = trust.remove(real)
+            return f"{real}: {'forgotten, it is untrusted again' if gone else 'was not in the trust database'}."
+        if args.deny:
+            trust.deny(real)
+            return f"{real}: denied; the programs it names will not run."
+        verdict = trust.status(real, data)
+        if args.status:
+            meaning = {
+                trust.Trust.TRUSTED: "trusted as it is now",
+                trust.Trust.DENIED: "denied",
+                trust.Trust.UNKNOWN: "not trusted (never trusted, or changed since); `simple-brief trust` trusts it",
+            }
+            return f"{real}: {meaning[verdict]}."
+        named = config.parse(data.decode("utf-8", "replace"), real).programs()
+        trust.allow(real, data)
+    except OSError as exc:
+        raise UserError(f"the trust database {trust.database()} cannot be written ({exc.strerror}).") from None
+    listed = "; ".join(named) if named else "no programs"
+    return f"{real}: trusted as it is now (a later change needs a new trust); it names {listed}."
 
 
 def _shell_path(file: str) -> str:
@@ -489,6 +551,9 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         if args.command == "tools":
             _print_tools(as_json)
+            return 0
+        if args.command == "trust":
+            print(_trust(args))
             return 0
         name, params, file = _tool_call(args)
         if args.command in ("outline", "expand", "symbols"):

@@ -124,6 +124,13 @@ class Config:
     #: Top-level keys the file set itself (`limits.budget`, `mcp.toolsets`): those win when merged.
     explicit: frozenset[str] = field(default=frozenset(), repr=False)
 
+    def programs(self) -> list[str]:
+        """What this config makes simple-brief run or read outside the root, one short entry each."""
+        named = [f"servers.{s.name} = {' '.join(s.command)[:60]}" for s in self.servers]
+        named += [f"tasks.{name} = {' '.join(argv)[:60]}" for name, argv in self.tasks.items()]
+        named += [f"docs.folders = {folder}" for folder in self.docs_folders]
+        return named
+
     def servers_for(self, filetype: str) -> list[ServerConfig]:
         """The servers configured for a language name, in file order."""
         return [s for s in self.servers if filetype in s.filetypes]
@@ -169,7 +176,7 @@ def load(root: Path) -> Config:
         path=path if raw is not None else None,
         user_path=user_path if user_raw is not None else None,
     )
-    named = _programs(own)
+    named = own.programs()
     if raw is None or not named:
         return merged
     verdict = trust.status(path.resolve(), raw)
@@ -184,14 +191,6 @@ def load(root: Path) -> Config:
         "review the file, then run `simple-brief trust` (in Neovim `:SimpleBrief trust`) to use them."
     )
     return merged
-
-
-def _programs(config: Config) -> list[str]:
-    """What a config would make simple-brief run or read outside the root, shortly."""
-    named = [f"servers.{s.name} = {' '.join(s.command)[:60]}" for s in config.servers]
-    named += [f"tasks.{name} = {' '.join(argv)[:60]}" for name, argv in config.tasks.items()]
-    named += [f"docs.folders = {folder}" for folder in config.docs_folders]
-    return named
 
 
 def _read(path: Path, follow: bool) -> bytes | None:

@@ -49,14 +49,31 @@ COL = Param("col", int, "1-based column counting characters (not bytes), as Neov
 
 
 def session_pool(call: Call) -> LanguageIntel:
-    """The session's language servers from `.simple-brief.toml`, created on first use and kept."""
-    if call.session.language_servers is None:
-        from simple_brief import config
-        from simple_brief.lsp_client import ServerPool
+    """The session's language servers from the configs (the user's own, and the workspace's
+    once trusted), created on first use; started anew when the servers named change (the
+    person trusted the workspace config, or edited it)."""
+    from simple_brief import config
+    from simple_brief.lsp_client import ServerPool
 
-        call.session.language_servers = ServerPool(call.workspace, config.load(call.workspace.root))
-    pool: LanguageIntel = call.session.language_servers
+    settings = config.load(call.workspace.root)
+    call.session.untrusted = settings.untrusted
+    current = call.session.language_servers
+    if current is not None and current.config.servers != settings.servers:
+        current.close()
+        current = None
+    if current is None:
+        current = call.session.language_servers = ServerPool(call.workspace, settings)
+    pool: LanguageIntel = current
     return pool
+
+
+def no_server_hint(call: Call) -> str:
+    """How to get a language server for a file: trust the workspace config that names one,
+    or name one (the end of a sentence)."""
+    untrusted: str | None = getattr(call.session, "untrusted", None)
+    if untrusted:
+        return untrusted
+    return "attach one in Neovim or name one in .simple-brief.toml ([servers.NAME] command = [...])."
 
 
 def provider(call: Call, real: Path, method: str, shown: str) -> LanguageIntel:
@@ -72,10 +89,7 @@ def provider(call: Call, real: Path, method: str, shown: str) -> LanguageIntel:
     pool = session_pool(call)
     if pool.servers(real, method):
         return pool
-    raise UserError(
-        f"no language server answers {method} for {shown}; attach one in Neovim or name one in "
-        ".simple-brief.toml ([servers.NAME] command = [...])."
-    )
+    raise UserError(f"no language server answers {method} for {shown}; {no_server_hint(call)}")
 
 
 def text_reader(call: Call, intel: LanguageIntel) -> Any:
@@ -390,8 +404,7 @@ def _checked(call: Call, path: str, typecheck: bool) -> ToolResult:
     head = f"{what} {shown}: {verdict + ', ' if verdict else ''}{view.plural(len(diags), 'finding')}"
     if not asked:
         notes.append(
-            f"[no language server checks {shown}: only simple-brief's syntax check ran; name one in "
-            ".simple-brief.toml ([servers.NAME] command = [...])]"
+            f"[no language server checks {shown}: only simple-brief's syntax check ran; {no_server_hint(call)}]"
         )
     blocks = [head, *render_diagnostics({shown: diags})[1:], *notes]
     if fix_note:
