@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,12 +18,18 @@ from simple_brief import tools as registry
 from simple_brief.config import DEFAULT_TOOLSETS
 from simple_brief.context import build_context, context_line
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
-from simple_brief.errors import UserError
+from simple_brief.errors import UserError, excerpt
 from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.scan import scan
 from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
+
+#: An error answer is one line of at most this many characters, whatever a tool put in it.
+MAX_ERROR_CHARS = 1000
+#: An argument longer than this (or with a newline or control character) that an error
+#: message repeats is shown as an excerpt; shorter ones, like most paths, stay whole.
+ECHO_CHARS = 200
 
 
 @dataclass
@@ -106,21 +113,62 @@ def _inside(root: Path, path: Path) -> bool:
     return True
 
 
+def error_text(message: str, args: Mapping[str, Any] | None = None) -> str:
+    """An error message as a caller sees it: every long or multi-line argument (name or
+    value) it repeats shown as an excerpt, on one line, at most MAX_ERROR_CHARS long.
+
+    The last guard behind the tools' own messages: whatever a tool echoes, the answer
+    never carries a caller's megabyte back to them.
+    """
+    text = message
+    for value in sorted(_echoable(args or {}), key=len, reverse=True):
+        short = excerpt(value)
+        for form in (repr(value), f"`{value}`", value):
+            text = text.replace(form, short)
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    if len(text) > MAX_ERROR_CHARS:
+        text = f"{text[: MAX_ERROR_CHARS - 40].rstrip()}… ({len(message):,} characters in all)"
+    return text
+
+
+def _echoable(args: Mapping[str, Any]) -> Iterator[str]:
+    """The argument names and text values an error must not repeat in full."""
+    for key, value in args.items():
+        for item in (key, value):
+            if isinstance(item, str) and (len(item) > ECHO_CHARS or not item.isprintable()):
+                yield item
+
+
 def answer(
-    state: ServerState, tool: registry.Tool, args: dict[str, Any], progress: registry.ProgressFn | None = None
+    state: ServerState,
+    tool: registry.Tool,
+    args: dict[str, Any],
+    progress: registry.ProgressFn | None = None,
+    cancelled: threading.Event | None = None,
 ) -> Answer:
-    """One call: snapshot first, overlays, the tool, then the context attached to the answer."""
+    """One call: snapshot first, overlays, the tool, then the context attached to the answer.
+
+    `cancelled` is the adapter's flag for an abandoned call: once set, the tool stops at
+    its next check (`Call.check_cancelled`, `Call.report`) by raising `tools.Cancelled`.
+    """
     snap = None if tool.system else _safe("the snapshot", state.editor.snapshot, None)
     # The editor's unsaved buffers of this call replace the last call's; the agent's
     # overlays (files_apply_overlay) are kept and win over them.
     state.workspace.overlays.replace_editor(_safe("the unsaved buffers", state.editor.overlays, {}))
     call = registry.Call(
-        workspace=state.workspace, budget=state.budget, editor=state.editor, session=state.session, progress=progress
+        workspace=state.workspace,
+        budget=state.budget,
+        editor=state.editor,
+        session=state.session,
+        progress=progress,
+        toolsets=state.toolsets,
+        cancelled=cancelled if cancelled is not None else threading.Event(),
     )
     try:
         result = registry.invoke(tool.name, args, call)
     except UserError as err:
-        return Answer([str(err)], {}, is_error=True)
+        return Answer([error_text(str(err), args)], {}, is_error=True)
     blocks = list(result.blocks)
     structured: dict[str, Any] = dict(result.data)
     if snap is not None:

@@ -7,12 +7,13 @@ this registry, so a tool behaves the same from every entry point.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from simple_brief.editor import DiskBackend, EditorBackend
-from simple_brief.errors import UserError
+from simple_brief.errors import EXCERPT_CHARS, UserError, excerpt
 from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.workspace import Workspace
 
@@ -31,6 +32,19 @@ TOOL_MODULES = (
 ProgressFn = Callable[[float, "float | None", str], None]
 
 _REQUIRED = object()
+#: Unknown parameter names an error lists before saying how many more there are.
+_NAMES_SHOWN = 5
+
+
+class Cancelled(Exception):
+    """The call was abandoned (the MCP client cancelled it or went away): stop working.
+
+    Not a UserError: nobody waits for the answer, and a tool's `except UserError` must
+    not swallow it.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("the call was cancelled; nothing waits for its answer.")
 
 
 @dataclass(frozen=True)
@@ -88,6 +102,8 @@ class Session:
     language_servers: Any = None
     workspaces: dict[str, Workspace] = field(default_factory=dict)
     workspaces_issued: int = 0
+    #: Why the workspace config's programs are not used (`config.Config.untrusted`), if so.
+    untrusted: str | None = None
 
     def close(self) -> None:
         """Stop what the session started (language servers) and close the docs index."""
@@ -109,9 +125,28 @@ class Call:
     editor: EditorBackend = field(default_factory=DiskBackend)
     session: Session = field(default_factory=Session)
     progress: ProgressFn | None = None
+    #: Set by the adapter when nobody waits for the answer any more (MCP cancel, disconnect).
+    cancelled: threading.Event = field(default_factory=threading.Event)
+    #: The toolsets of the server the call came through; None: every toolset.
+    toolsets: tuple[str, ...] | None = None
+
+    def check_cancelled(self) -> None:
+        """Stop here if the call was abandoned: long loops call this once per item.
+
+        Raises:
+            Cancelled: the adapter set `cancelled`.
+        """
+        if self.cancelled.is_set():
+            raise Cancelled
 
     def report(self, done: float, total: float | None, message: str) -> None:
-        """Report progress, if anyone listens."""
+        """Report progress, if anyone listens; a long loop reporting progress stops here
+        when the call was abandoned.
+
+        Raises:
+            Cancelled: the adapter set `cancelled`.
+        """
+        self.check_cancelled()
         if self.progress is not None:
             self.progress(done, total, message)
 
@@ -170,23 +205,54 @@ def load() -> dict[str, Tool]:
     return REGISTRY
 
 
-def get(name: str) -> Tool:
-    """A tool by name.
+def listed(toolsets: Iterable[str] | None) -> list[Tool]:
+    """The tools a server with these toolsets lists: theirs and the system tools (None: all)."""
+    chosen = None if toolsets is None else set(toolsets)
+    return [t for t in load().values() if chosen is None or t.system or t.toolset in chosen]
+
+
+def name_of(text: str) -> str:
+    """A name or selector a caller gave, for a message: `text` in backticks, or an
+    excerpt (`errors.excerpt`) when it is long, multi-line or holds odd characters."""
+    plain = len(text) <= EXCERPT_CHARS and text.isprintable() and "`" not in text
+    return f"`{text}`" if plain else excerpt(text)
+
+
+def get(name: str, toolsets: Iterable[str] | None = None) -> Tool:
+    """A tool by name (among those listed for `toolsets`; None: all).
 
     Raises:
         UserError: no such tool (the message lists the tools there are).
     """
-    tools = load()
+    tools = {t.name: t for t in listed(toolsets)}
     if name not in tools:
-        raise UserError(f"there is no tool `{name}`; the tools are: {', '.join(sorted(tools))}.")
+        raise UserError(f"there is no tool {name_of(name)}; the tools are: {', '.join(sorted(tools))}.")
     return tools[name]
 
 
+def _shown(value: Any) -> str:
+    """A JSON value as an error message names it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return excerpt(value)
+
+
 def coerce(param: Param, value: Any) -> Any:
-    """A CLI string or JSON value as the parameter's type, or one sentence saying why not."""
+    """A CLI string or JSON value as the parameter's type, or one sentence saying why not.
+
+    A huge or multi-line value is named by a short excerpt (`errors.excerpt`).
+    """
     if value is None and not param.required and param.default is None:
         return None
     try:
+        if value is None or isinstance(value, dict | list | tuple):
+            raise TypeError(value)
         if param.type is bool:
             if isinstance(value, bool):
                 result: Any = value
@@ -197,19 +263,48 @@ def coerce(param: Param, value: Any) -> Any:
             else:
                 raise ValueError(value)
         elif param.type is int:
-            if isinstance(value, bool):
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                 raise ValueError(value)
             result = int(value)
         elif param.type is float:
+            if isinstance(value, bool):
+                raise ValueError(value)
             result = float(value)
         else:
+            if isinstance(value, bool):
+                raise ValueError(value)
             result = str(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         kind = {bool: "true or false", int: "a whole number", float: "a number"}.get(param.type, "text")
-        raise UserError(f"parameter `{param.name}` must be {kind}, not {value!r}.") from None
+        raise UserError(f"parameter `{param.name}` must be {kind}, not {_shown(value)}.") from None
     if param.choices and result not in param.choices:
-        raise UserError(f"parameter `{param.name}` must be one of {', '.join(param.choices)}, not {result!r}.")
+        raise UserError(f"parameter `{param.name}` must be one of {', '.join(param.choices)}, not {_shown(result)}.")
     return result
+
+
+def check_arguments(spec: Tool, args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments a caller gave, each as its parameter's type (defaults not filled in).
+
+    Raises:
+        UserError: an unknown parameter, a missing or mistyped argument: one sentence
+            naming the parameter.
+    """
+    known = {p.name: p for p in spec.params}
+    unknown = sorted(set(args) - set(known))
+    if unknown:
+        names = ", ".join(
+            n if n.isidentifier() and len(n) <= EXCERPT_CHARS else excerpt(n) for n in unknown[:_NAMES_SHOWN]
+        )
+        more = f" and {len(unknown) - _NAMES_SHOWN} more" if len(unknown) > _NAMES_SHOWN else ""
+        listed_params = ", ".join(known) or "none"
+        raise UserError(f"`{spec.name}` has no parameter {names}{more}; its parameters are: {listed_params}.")
+    checked: dict[str, Any] = {}
+    for p in spec.params:
+        if p.name in args:
+            checked[p.name] = coerce(p, args[p.name])
+        elif p.required:
+            raise UserError(f"`{spec.name}` needs the parameter `{p.name}` ({p.description}).")
+    return checked
 
 
 def invoke(name: str, args: dict[str, Any], call: Call) -> ToolResult:
@@ -218,19 +313,10 @@ def invoke(name: str, args: dict[str, Any], call: Call) -> ToolResult:
     Raises:
         UserError: unknown tool or parameter, a missing or mistyped argument, or the
             tool's own refusal (bad path, unknown symbol, ...).
+        Cancelled: the call was abandoned before or while it ran.
     """
     spec = get(name)
-    known = {p.name: p for p in spec.params}
-    unknown = sorted(set(args) - set(known))
-    if unknown:
-        listed = ", ".join(known) or "none"
-        raise UserError(f"`{name}` has no parameter {', '.join(unknown)}; its parameters are: {listed}.")
-    kwargs: dict[str, Any] = {}
-    for p in spec.params:
-        if p.name in args:
-            kwargs[p.name] = coerce(p, args[p.name])
-        elif p.required:
-            raise UserError(f"`{name}` needs the parameter `{p.name}` ({p.description}).")
-        else:
-            kwargs[p.name] = p.default
+    checked = check_arguments(spec, args)
+    kwargs = {p.name: checked.get(p.name, p.default) for p in spec.params}
+    call.check_cancelled()
     return spec.func(call, **kwargs)

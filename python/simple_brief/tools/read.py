@@ -20,7 +20,7 @@ from simple_brief.render.search import Match, render_search, signature_preview
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline
 from simple_brief.symbol_search import rank_symbols
-from simple_brief.tools import Call, Param, ToolResult, tool
+from simple_brief.tools import Call, Param, ToolResult, name_of, tool
 
 PATH = Param("path", str, "File to read, relative to the workspace root (or absolute inside it).")
 FILETYPE = Param("filetype", str, "Language to read the file as (Neovim filetype); default: from the file name.", None)
@@ -171,7 +171,7 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
         try:
             line = int(sel[5:]) - 1
         except ValueError:
-            raise UserError(f"`{selector}` is not a line selector; write line:N with N a line number.") from None
+            raise UserError(f"{name_of(selector)} is not a line selector; write line:N with N a line number.") from None
         inside = [s for s, _ in named if s.range.contains_line(line)]
         if not inside:
             starts = ", ".join(f"line:{s.range.start.line + 1}" for s in outline.symbols[:8])
@@ -189,11 +189,12 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
             return blocks[0]
         qual = dict((id(s), q) for s, q in named)
         options = "; ".join(f"{qual[id(s)]} (line:{s.range.start.line + 1})" for s in exact[:10])
-        raise UserError(f"`{sel}` names {len(exact)} symbols in {shown}: {options}; ask for one of those.")
+        raise UserError(f"{name_of(sel)} names {len(exact)} symbols in {shown}: {options}; ask for one of those.")
     names = sorted({q for _, q in named} | {s.name for s, _ in named})
-    near = [m[0] for m in process.extract(sel, names, limit=5, score_cutoff=50)]
+    # A name is short: a long selector has no near names worth the fuzzy matcher's time.
+    near = [m[0] for m in process.extract(sel, names, limit=5, score_cutoff=50)] if len(sel) <= 200 else []
     hint = f"nearby names: {', '.join(near)}" if near else "use simple_read mode=outline to see its symbols"
-    raise UserError(f"no symbol `{sel}` in {shown}; {hint}.")
+    raise UserError(f"no symbol {name_of(sel)} in {shown}; {hint}.")
 
 
 @tool(
@@ -303,6 +304,7 @@ def search(call: Call, query: str, path: str | None, limit: int) -> ToolResult:
     found: list[Match] = []
     ws = call.workspace
     for file in ws.files(path):
+        call.check_cancelled()
         try:
             _, outline = ws.outline(file)
         except UserError:
@@ -353,6 +355,7 @@ def diagnostics(call: Call, path: str | None, fixits: bool | None) -> ToolResult
     found: dict[Path, list[tuple[Diagnostic, dict[str, Any] | None]]] = {}
     shown: dict[Path, str] = {}
     for file in ws.files(path):
+        call.check_cancelled()
         shown[file] = ws.display(file)
         try:
             _, outline = ws.outline(file)

@@ -9,7 +9,7 @@ from typing import Any
 
 from simple_brief import __version__
 from simple_brief.errors import UserError
-from simple_brief.tools import Call, Param, ToolResult, load, tool
+from simple_brief.tools import Call, Param, ToolResult, listed, tool
 
 #: Log records kept in memory for the `logs` tool.
 LOG_RECORDS = 500
@@ -42,15 +42,17 @@ _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARN
     system=True,
 )
 def server_status(call: Call) -> ToolResult:
-    """Version, workspace, editor backend and uptime."""
+    """Version, workspace, editor backend, the listed tools and uptime."""
     editor = call.editor.status()
-    tools = load()
+    # The tools this server lists (its toolsets and the system tools), not every registered one.
+    tools = listed(call.toolsets)
     data: dict[str, Any] = {
         "version": __version__,
         "workspace": str(call.workspace.root),
         "editor": editor,
         "budget_tokens": call.budget,
         "tools": len(tools),
+        "toolsets": list(call.toolsets) if call.toolsets is not None else sorted({t.toolset for t in tools}),
         "uptime_s": round(time.time() - _STARTED, 1),
     }
     attached = ", ".join(f"{k}={v}" for k, v in editor.items())
