@@ -1,10 +1,12 @@
-"""`simple-brief mcp --http`: loopback only, a bearer token, Host/Origin checks, a 0600 state file."""
+"""`simple-brief mcp --http`: loopback only, a bearer token, Host/Origin checks, a 0600 state file,
+and idle or stalled connections closed after a timeout."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -18,6 +20,9 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+
+from simple_brief.mcp_server import HttpServer, ServerState, serve_http_thread
+from simple_brief.workspace import Workspace
 
 
 @pytest.fixture
@@ -48,7 +53,8 @@ def server(tmp_path: Path) -> Iterator[tuple[dict[str, object], Path, subprocess
             except httpx2.TransportError:
                 pass
         time.sleep(0.05)  # polling a child process that starts a web server: bounded by the deadline
-    assert info, f"the server did not start: {proc.stderr.read().decode() if proc.poll() is not None else ''}"
+    failed = proc.stderr.read().decode() if proc.stderr is not None and proc.poll() is not None else ""
+    assert info, f"the server did not start: {failed}"
     try:
         yield info, info_file, proc
     finally:
@@ -113,3 +119,97 @@ async def test_with_the_token_an_mcp_client_lists_and_calls(
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=15)
     assert not info_file.exists(), "the state file is removed when the server stops"
+
+
+@pytest.fixture
+def quick_server(tmp_path: Path) -> Iterator[HttpServer]:
+    """A real server in a thread that closes idle or stalled connections after 1 s."""
+    (tmp_path / "app.py").write_text("def hello():\n    return 1\n")
+    running = serve_http_thread(ServerState(Workspace.at(tmp_path)), tmp_path / "state", idle_timeout=QUICK)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+QUICK = 1.0
+#: Well past QUICK but under uvicorn's own 5 s keep-alive: what closes the socket is our timeout.
+BOUND = 4.0
+
+
+def _address(server: HttpServer) -> tuple[str, int]:
+    host, port = server.url.removeprefix("http://").split("/")[0].split(":")
+    return host, int(port)
+
+
+def _closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server closes the socket within BOUND seconds (reading whatever it sent first)."""
+    sock.settimeout(BOUND)
+    try:
+        while sock.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+    return True
+
+
+def test_a_connection_that_sends_nothing_is_closed(quick_server: HttpServer) -> None:
+    with socket.create_connection(_address(quick_server), timeout=5) as sock:
+        assert _closed_by_server(sock)
+
+
+@pytest.mark.parametrize(
+    "partial",
+    [
+        b"POST /mcp HTT",  # half a request line
+        b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthor",  # half the headers (slowloris)
+    ],
+)
+def test_a_stalled_request_is_closed(quick_server: HttpServer, partial: bytes) -> None:
+    with socket.create_connection(_address(quick_server), timeout=5) as sock:
+        sock.sendall(partial)
+        assert _closed_by_server(sock)
+
+
+def test_a_slowloris_trickle_does_not_keep_the_connection_open(quick_server: HttpServer) -> None:
+    """Bytes that keep coming without ending the headers do not reset the deadline."""
+    with socket.create_connection(_address(quick_server), timeout=5) as sock:
+        sock.sendall(b"GET /mcp HTTP/1.1\r\n")
+        sock.settimeout(0.3)
+        closed = False
+        for i in range(int(BOUND / 0.3) + 1):
+            try:
+                sock.sendall(f"X-Trickle-{i}: y\r\n".encode())
+                if sock.recv(65536) == b"":
+                    closed = True
+                    break
+            except TimeoutError:
+                continue  # nothing yet: the server still waits; trickle one more header
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+                break
+        assert closed, "a trickle of headers kept the connection open"
+
+
+def test_an_idle_keep_alive_connection_is_closed(quick_server: HttpServer) -> None:
+    host, port = _address(quick_server)
+    with socket.create_connection((host, port), timeout=5) as sock:
+        sock.sendall(f"GET /mcp HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        sock.settimeout(5)
+        first = sock.recv(65536)
+        assert first.startswith(b"HTTP/1.1 401"), first[:80]
+        assert _closed_by_server(sock)
+
+
+def test_a_stalled_body_is_closed(quick_server: HttpServer) -> None:
+    host, port = _address(quick_server)
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {quick_server.token}\r\n"
+        "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+        "Content-Length: 1000\r\n\r\n{"
+    )
+    with socket.create_connection((host, port), timeout=5) as sock:
+        sock.sendall(head.encode())
+        assert _closed_by_server(sock)

@@ -76,9 +76,9 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
         edits = {"refactor_rename", "refactor_extract", "format_document"}
         assert tool.annotations.read_only_hint is (tool.name not in edits)
     assert by_name["refactor_rename"].annotations.destructive_hint is True  # type: ignore[union-attr]
-    read = by_name["simple_read"].input_schema
-    assert read["required"] == ["path"]
-    assert read["properties"]["mode"]["enum"] == ["full", "outline", "compact", "symbols"]
+    read_schema = by_name["simple_read"].input_schema
+    assert read_schema["required"] == ["path"]
+    assert read_schema["properties"]["mode"]["enum"] == ["full", "outline", "compact", "symbols"]
     assert by_name["editor_get_context"].input_schema.get("properties", {}) == {}
 
 
@@ -193,3 +193,18 @@ async def test_an_absent_neovim_answers_from_disk_and_says_so(workspace: Workspa
     assert blocks[0].startswith("[Neovim at ") and blocks[0].endswith("answering from disk]")
     assert blocks[1].startswith("app.py (python, 9 lines) outline")
     assert "editorContext" not in (result.structured_content or {})
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("toolsets", [None, ("read",), ("workspace", "tasks")])
+async def test_server_status_counts_the_tools_this_server_lists(
+    workspace: Workspace, toolsets: tuple[str, ...] | None
+) -> None:
+    state = ServerState(workspace) if toolsets is None else ServerState(workspace, toolsets=toolsets)
+    async with Client(build_server(state), raise_exceptions=True) as client:
+        with anyio.fail_after(10):
+            listed = (await client.list_tools()).tools
+            status = await client.call_tool("server_status", {})
+    assert status.structured_content is not None
+    assert status.structured_content["tools"] == len(listed)
+    assert f" · {len(listed)} tools · " in text_of(status)

@@ -5,16 +5,24 @@ described parameters. A call captures the editor snapshot once at its start (see
 AC12), reads through the editor's unsaved buffers, runs the tool, and answers with text
 content blocks; the editor context travels as one short text line first and as
 `structuredContent.editorContext` (omitted with no editor, AC4, and for system tools, AC15).
+
+Arguments are checked by the registry before the SDK sees them, so a bad one is answered
+in one sentence naming the parameter (never the SDK's validation dump). A call the client
+cancels, or abandons by going away, sets the call's cancellation flag: the tool's worker
+thread stops at its next check. Over HTTP, a connection that sends nothing, stalls inside
+a request, or idles between requests is closed after IDLE_TIMEOUT seconds.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import inspect
 import json
 import logging
 import os
 import secrets
+import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from functools import partial
@@ -22,16 +30,19 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import anyio
+import h11
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
-from pydantic import Field
+from mcp.types import CallToolResult, ContentBlock, InputRequiredResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from simple_brief import __version__
 from simple_brief import tools as registry
 from simple_brief.config import KNOWN_TOOLSETS
-from simple_brief.envelope import ServerState, answer
+from simple_brief.envelope import ServerState, answer, error_text
 from simple_brief.errors import UserError
 
 log = logging.getLogger(__name__)
@@ -63,11 +74,15 @@ def parse_toolsets(text: str) -> tuple[str, ...]:
 
 def listed_tools(toolsets: tuple[str, ...]) -> list[registry.Tool]:
     """The registry tools a server with these toolsets lists: theirs, and the system tools."""
-    return [t for t in registry.load().values() if t.system or t.toolset in toolsets]
+    return registry.listed(toolsets)
 
 
 #: The parameter through which MCPServer hands a call its Context (never listed in the schema).
 _CONTEXT = "mcp_context"
+#: After a cancelled call, how long its handler waits for the worker thread to stop, seconds.
+STOP_WAIT = 2.0
+#: Seconds an HTTP connection may stay idle, or take to send a whole request, before it is closed.
+IDLE_TIMEOUT = 30.0
 
 
 def _annotation(param: registry.Param) -> Any:
@@ -92,10 +107,14 @@ def _signature(tool: registry.Tool) -> inspect.Signature:
 
 
 def run_tool(
-    state: ServerState, tool: registry.Tool, args: dict[str, Any], progress: registry.ProgressFn | None = None
+    state: ServerState,
+    tool: registry.Tool,
+    args: dict[str, Any],
+    progress: registry.ProgressFn | None = None,
+    cancelled: threading.Event | None = None,
 ) -> CallToolResult:
     """One MCP call: the envelope's answer as a CallToolResult."""
-    result = answer(state, tool, args, progress)
+    result = answer(state, tool, args, progress, cancelled)
     content: list[ContentBlock] = [TextContent(type="text", text=b) for b in result.blocks]
     if result.is_error:
         return CallToolResult(content=content, is_error=True)
@@ -105,14 +124,30 @@ def run_tool(
 def _adapter(state: ServerState, tool: registry.Tool) -> Callable[..., Awaitable[CallToolResult]]:
     async def call_tool(**kwargs: Any) -> CallToolResult:
         ctx: Context | None = kwargs.pop(_CONTEXT, None)
+        cancelled = threading.Event()
+        stopped = threading.Event()
 
         def progress(done: float, total: float | None, message: str) -> None:
             # Called from the worker thread: hop to the event loop for the notification.
             if ctx is not None:
                 anyio.from_thread.run(partial(ctx.report_progress, done, total, message))
 
-        # The engine is synchronous (tree-sitter, file reads): keep the event loop free.
-        return await anyio.to_thread.run_sync(partial(run_tool, state, tool, kwargs, progress))
+        def work() -> CallToolResult:
+            try:
+                return run_tool(state, tool, kwargs, progress, cancelled)
+            finally:
+                stopped.set()
+
+        # The engine is synchronous (tree-sitter, file reads): keep the event loop free. A
+        # cancelled request (or a client gone away) cancels this task: the worker cannot be
+        # interrupted, so it is told to stop at its next check, and given a moment to.
+        try:
+            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            cancelled.set()
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(stopped.wait, STOP_WAIT)
+            raise
 
     call_tool.__signature__ = _signature(tool)  # type: ignore[attr-defined]
     call_tool.__annotations__ = {_CONTEXT: Context}
@@ -121,9 +156,44 @@ def _adapter(state: ServerState, tool: registry.Tool) -> Callable[..., Awaitable
     return call_tool
 
 
+class BriefServer(MCPServer):
+    """MCPServer whose calls are checked by the registry first: an unknown tool or a bad
+    argument is one sentence naming it (the registry's own wording, huge values cut to an
+    excerpt), never the SDK's multi-line validation text."""
+
+    def __init__(self, state: ServerState) -> None:
+        super().__init__(name="simple-brief", version=__version__, instructions=INSTRUCTIONS)
+        self.state = state
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        """Check the tool name and arguments, then let the SDK run the tool with them.
+
+        Raises:
+            ToolError: an unknown tool or a bad argument (one sentence), or what the SDK raises.
+        """
+        try:
+            tool = registry.get(name, self.state.toolsets)
+            checked = registry.check_arguments(tool, arguments)
+        except UserError as err:
+            raise ToolError(error_text(str(err), {name: None, **arguments})) from None
+        try:
+            return await super().call_tool(name, checked, context)
+        except ToolError as err:
+            cause = err.__cause__
+            if not isinstance(cause, ValidationError):
+                raise
+            # The registry passed what the SDK's schema refused: still one sentence.
+            first = cause.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "arguments"
+            message = f"parameter `{where}` is not valid ({first['msg'].lower()}); see the tool's input schema."
+            raise ToolError(error_text(message, arguments)) from None
+
+
 def build_server(state: ServerState) -> MCPServer:
     """An MCPServer listing the tools of `state.toolsets` (and the system tools)."""
-    server: MCPServer = MCPServer(name="simple-brief", version=__version__, instructions=INSTRUCTIONS)
+    server = BriefServer(state)
     for tool in listed_tools(state.toolsets):
         server.add_tool(
             _adapter(state, tool),
@@ -212,10 +282,62 @@ class HttpServer:
     thread: Any
 
 
-def serve_http_thread(state: ServerState, state_dir: Path, port: int = 0, timeout: float = 15.0) -> HttpServer:
+class _GuardedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request: a connection must
+    send a whole request (line, headers and body) within `idle_timeout` seconds of opening
+    or of starting the request, however slowly bytes trickle in (slowloris); between
+    requests uvicorn's keep-alive timer, set to the same timeout, closes it."""
+
+    idle_timeout: float = IDLE_TIMEOUT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.timeout_keep_alive = self.idle_timeout  # type: ignore[assignment]
+        self._request_deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
+            self._arm()  # armed once per request: more bytes do not push the deadline back
+        else:
+            self._disarm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        if self._request_deadline is None and not self.transport.is_closing():
+            self._request_deadline = self.loop.call_later(self.idle_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._request_deadline is not None:
+            self._request_deadline.cancel()
+            self._request_deadline = None
+
+    def _too_slow(self) -> None:
+        self._request_deadline = None
+        if not self.transport.is_closing():
+            log.info("closing an HTTP connection that sent no whole request within %.0f s", self.idle_timeout)
+            self.transport.close()
+
+
+def _guarded_protocol(idle_timeout: float) -> type[H11Protocol]:
+    """The guarded protocol class with this timeout (uvicorn builds one per connection)."""
+    return type("GuardedH11Protocol", (_GuardedH11Protocol,), {"idle_timeout": idle_timeout})
+
+
+def serve_http_thread(
+    state: ServerState, state_dir: Path, port: int = 0, timeout: float = 15.0, idle_timeout: float = IDLE_TIMEOUT
+) -> HttpServer:
     """Serve MCP over HTTP from a daemon thread (the remote-plugin host's `:SimpleBriefServe`).
 
-    Returns once the server listens.
+    Returns once the server listens. A connection that stays idle, or takes longer than
+    `idle_timeout` seconds to send a request, is closed.
 
     Raises:
         RuntimeError: it did not start within `timeout` seconds.
@@ -227,7 +349,13 @@ def serve_http_thread(state: ServerState, state_dir: Path, port: int = 0, timeou
 
     token = secrets.token_urlsafe(32)
     port = port or _free_port()
-    config = uvicorn.Config(http_app(state, token, port), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(
+        http_app(state, token, port),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        http=_guarded_protocol(idle_timeout),
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="simple-brief-mcp-http", daemon=True)
     thread.start()
