@@ -8,7 +8,7 @@ documented in `queries/README.md`:
 - `@body` the part that folds away in an outline
 - `@import` an import statement (summarised in outlines, folded as a block)
 
-Nesting is not written in queries: symbols nest by range containment here.
+Nesting is not written in queries: symbols nest by range containment (`nesting.nest`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from typing import TYPE_CHECKING
 from simple_brief import languages
 from simple_brief.fallback import scan_lines
 from simple_brief.model import (
-    CLASS_KINDS,
-    FUNCTION_KINDS,
     Diagnostic,
     Position,
     Range,
@@ -31,6 +29,7 @@ from simple_brief.model import (
     Symbol,
     SymbolKind,
 )
+from simple_brief.nesting import MAX_NESTING, nest, too_deep_hint
 from simple_brief.source import Source
 
 if TYPE_CHECKING:
@@ -65,8 +64,6 @@ CAPTURE_KINDS: dict[str, SymbolKind] = {
 
 #: A definition this close to a pass's depth limit starts a pass of its own.
 _RESCAN_MARGIN = 6
-#: Symbols nested deeper than this are not listed (keeps every walker off the recursion limit).
-MAX_NESTING = 64
 #: Signatures of members without a body (fields, constants) are cut to this many characters.
 MEMBER_SIGNATURE_CHARS = 100
 #: Nodes directly above a definition that belong to it (Rust attributes, annotations).
@@ -75,12 +72,6 @@ _ATTRIBUTES = frozenset({"attribute_item", "annotation", "marker_annotation", "d
 _WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration", "ambient_declaration"})
 #: Wrappers whose text belongs in the signature (`export function f()`).
 _SIGNATURE_WRAPPERS = frozenset({"export_statement", "ambient_declaration"})
-_MEMBER_KINDS = frozenset({SymbolKind.Field, SymbolKind.Property})
-#: A function directly inside one of these is a method (not inside a module or namespace).
-_METHOD_OWNERS = frozenset(
-    {SymbolKind.Class, SymbolKind.Interface, SymbolKind.Object, SymbolKind.Struct, SymbolKind.Enum}
-)
-_FUNCTION_KINDS = FUNCTION_KINDS
 _WS = re.compile(r"\s+")
 
 
@@ -120,7 +111,7 @@ def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = Non
         symbols, too_deep = scan_lines(source.lines, MAX_NESTING)
         outline = Outline(source, language, symbols=symbols)
         if too_deep:
-            outline.diagnostics.append(_too_deep(too_deep))
+            outline.diagnostics.append(too_deep_hint(too_deep))
     else:
         outline = _scan_tree(source, language, old_tree)
     if source.lossy:
@@ -142,7 +133,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     query = _outline_query_or_none(language)
     if query is None:
         symbols, too_deep = scan_lines(source.lines, MAX_NESTING)
-        return Outline(source, language, symbols=symbols, diagnostics=[_too_deep(too_deep)] if too_deep else [])
+        return Outline(source, language, symbols=symbols, diagnostics=[too_deep_hint(too_deep)] if too_deep else [])
     parser = Parser(languages.grammar(language))
     tree = parser.parse(source.data, old_tree) if old_tree is not None else parser.parse(source.data)
     found: dict[tuple[int, int, str], Symbol] = {}
@@ -152,7 +143,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     # trees are skipped; a definition found near that depth gets a pass of its own, so
     # nested definitions are still all found. Each pass starts at a newly found
     # definition and looks at most `limit` levels down, so the loop ends and stays cheap.
-    siblings = _Siblings()
+    family = _Family()
     starts: list[tuple[Node, int]] = [(tree.root_node, 0)]
     while starts:
         start, start_depth = starts.pop()
@@ -160,21 +151,22 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
         cursor.set_max_start_depth(limit)
         for _pattern, caps in cursor.matches(start):
             if "import" in caps:
-                node = caps["import"][0]
-                imports.append((node.start_point[0], _last_line(node)))
+                statement = caps["import"][0]
+                imports.append((statement.start_point[0], _last_line(statement)))
                 continue
-            sym = _symbol_from_match(source, caps, siblings)
+            node = next((v[0] for k, v in caps.items() if k.startswith("definition.")), None)
+            if node is None:
+                continue
+            below = family.descend(start, node)
+            sym = _symbol_from_match(source, caps, family)
             if sym is None:
                 continue
             key = (sym.range.start.line, sym.range.start.character, sym.name)
             if key in found:
                 continue
             found[key] = sym
-            if sym.body is not None and sym.is_block:
-                node = next(iter(v[0] for k, v in caps.items() if k.startswith("definition.")))
-                depth = start_depth + _depth_below(node, start)
-                if depth >= start_depth + limit - _RESCAN_MARGIN:
-                    starts.append((node, depth))
+            if sym.body is not None and sym.is_block and below >= limit - _RESCAN_MARGIN:
+                starts.append((node, start_depth + below))
     outline = Outline(source, language, tree=tree)
     outline.symbols = nest(list(found.values()), outline.diagnostics)
     outline.imports = _merge_import_lines(imports)
@@ -195,16 +187,6 @@ def _outline_query_or_none(language: LanguageSpec) -> Query | None:
         # A missing grammar wheel or a broken query must not cost the user their outline.
         log.warning("no tree-sitter outline for %s (%s); using the line heuristic", language.name, err)
         return None
-
-
-def _depth_below(node: Node, ancestor: Node) -> int:
-    """How many levels `node` sits below `ancestor` (walks parents; only for rare deep nodes)."""
-    depth = 0
-    current: Node | None = node
-    while current is not None and current != ancestor:
-        current = current.parent
-        depth += 1
-    return depth
 
 
 def _last_line(node: Node) -> int:
@@ -230,7 +212,7 @@ def _node_range(source: Source, node: Node) -> Range:
     return _range(source, node.start_point, node.end_point)
 
 
-def _symbol_from_match(source: Source, caps: dict[str, list[Node]], siblings: _Siblings) -> Symbol | None:
+def _symbol_from_match(source: Source, caps: dict[str, list[Node]], family: _Family) -> Symbol | None:
     def_name = next((c for c in caps if c.startswith("definition.")), None)
     if def_name is None:
         return None
@@ -239,11 +221,11 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]], siblings: _S
         return None
     node = caps[def_name][0]
     outer = node
-    while outer.parent is not None and outer.parent.type in _WRAPPERS:
-        outer = outer.parent
+    while (up := family.parent(outer)) is not None and up.type in _WRAPPERS:
+        outer = up
     sig_node = node
-    while sig_node.parent is not None and sig_node.parent.type in _SIGNATURE_WRAPPERS:
-        sig_node = sig_node.parent
+    while (up := family.parent(sig_node)) is not None and up.type in _SIGNATURE_WRAPPERS:
+        sig_node = up
     names = sorted(caps.get("name", []), key=lambda n: n.start_byte)
     body_nodes = caps.get("body", [])
     body = body_nodes[0] if body_nodes else None
@@ -261,7 +243,7 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]], siblings: _S
     end_point = _trim_end(source, node)
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    lead_start, lead_comments = _leading(outer, siblings)
+    lead_start, lead_comments = _leading(outer, family)
     whole = _range(source, lead_start or outer.start_point, end_point)
     sym = Symbol(
         name=name,
@@ -361,29 +343,57 @@ def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
     return sig
 
 
-class _Siblings:
-    """Each parent's children, listed once per scan: `Node.prev_sibling` costs time linear in
-    the node's position, so walking it for every definition of a long file is quadratic."""
+class _Family:
+    """Parents and siblings of definition nodes, found without asking tree-sitter for them.
+
+    `Node.parent` walks down from the root (time linear in the node's depth) and
+    `Node.prev_sibling` scans its parent's children: asked per definition, both are
+    quadratic in a deeply nested or a long file. Here a definition's ancestors are noted
+    on the way down from where its query pass started (a few levels, see `descend`), and
+    each parent's children are listed once per scan.
+    """
 
     def __init__(self) -> None:
+        self._parents: dict[int, Node] = {}
         self._by_parent: dict[int, tuple[list[Node], dict[int, int]]] = {}
 
-    def before(self, node: Node) -> list[Node]:
-        """`node`'s preceding siblings, nearest first."""
-        parent = node.parent
+    def descend(self, ancestor: Node, node: Node) -> int:
+        """Note the parent of every node from `ancestor` down to `node`; return the levels
+        between them. Each step is the one `Node.parent` takes from the root, so the
+        parents noted are the ones it would give."""
+        depth = 0
+        current = ancestor
+        while current.id != node.id:
+            child = current.child_with_descendant(node)
+            if child is None:
+                break
+            self._parents[child.id] = current
+            current = child
+            depth += 1
+        return depth
+
+    def parent(self, node: Node) -> Node | None:
+        """`node.parent`, from the notes when the node was passed on the way down."""
+        known = self._parents.get(node.id)
+        return known if known is not None else node.parent
+
+    def before(self, node: Node) -> tuple[list[Node], int]:
+        """`node`'s parent's children and `node`'s index among them (`([], 0)` at the root):
+        its preceding siblings are `children[index - 1]`, `children[index - 2]` ... (nearest
+        first). No list is copied: a copy per definition would be quadratic in a long file."""
+        parent = self.parent(node)
         if parent is None:
-            return []
+            return [], 0
         entry = self._by_parent.get(parent.id)
         if entry is None:
             children = parent.children
             entry = (children, {child.id: i for i, child in enumerate(children)})
             self._by_parent[parent.id] = entry
         children, index = entry
-        i = index.get(node.id)
-        return [] if i is None else children[i - 1 :: -1] if i > 0 else []
+        return children, index.get(node.id, 0)
 
 
-def _leading(outer: Node, siblings: _Siblings) -> tuple[tuple[int, int] | None, list[Node]]:
+def _leading(outer: Node, family: _Family) -> tuple[tuple[int, int] | None, list[Node]]:
     """What sits directly above a definition and belongs to it: attributes (`#[derive]`,
     `@Override` outside modifiers) and the doc comment lines with no blank line between.
 
@@ -393,15 +403,16 @@ def _leading(outer: Node, siblings: _Siblings) -> tuple[tuple[int, int] | None, 
     """
     start: tuple[int, int] | None = None
     comments: list[Node] = []
-    before = siblings.before(outer)
+    children, index = family.before(outer)
     expect_row = outer.start_point[0]
-    for i, prev in enumerate(before):
+    for i in range(index - 1, -1, -1):
+        prev = children[i]
         if _last_line(prev) < expect_row - 1:
             break
         if prev.type in _ATTRIBUTES:
             start = prev.start_point
         elif "comment" in prev.type:
-            previous = before[i + 1] if i + 1 < len(before) else None
+            previous = children[i - 1] if i > 0 else None
             if previous is not None and "comment" not in previous.type and previous.end_point[0] == prev.start_point[0]:
                 break
             comments.append(prev)
@@ -489,61 +500,6 @@ def clean_docstring(raw: str) -> str:
     rest = [ln for ln in lines[1:] if ln.strip()]
     indent = min((len(ln) - len(ln.lstrip()) for ln in rest), default=0)
     return _squeeze_blank_lines([lines[0].strip()] + [ln[indent:] for ln in lines[1:]])
-
-
-def nest(symbols: list[Symbol], diagnostics: list[Diagnostic] | None = None) -> list[Symbol]:
-    """Nest flat symbols by range containment; a function directly in a class is a method."""
-    ordered = sorted(symbols, key=lambda s: (s.range.start, _neg(s.range.end)))
-    roots: list[Symbol] = []
-    stack: list[Symbol] = []
-    too_deep = 0
-    for sym in ordered:
-        while stack and not _encloses(stack[-1], sym):
-            stack.pop()
-        if len(stack) >= MAX_NESTING:
-            too_deep += 1
-            continue
-        if stack:
-            parent = stack[-1]
-            if sym.kind == SymbolKind.Function and parent.kind in _METHOD_OWNERS:
-                sym.kind = SymbolKind.Method
-            if sym.kind in _MEMBER_KINDS and parent.kind in _FUNCTION_KINDS and len(stack) > 1:
-                _hoist_member(stack[-2], sym)
-                continue
-            parent.children.append(sym)
-        else:
-            roots.append(sym)
-        stack.append(sym)
-    if too_deep and diagnostics is not None:
-        diagnostics.append(_too_deep(too_deep))
-    return roots
-
-
-def _too_deep(count: int) -> Diagnostic:
-    """H001: definitions left out because they nest deeper than MAX_NESTING."""
-    return Diagnostic(
-        Range(Position(0, 0), Position(0, 0)),
-        f"{count} definitions nested deeper than {MAX_NESTING} levels are not listed",
-        Severity.Hint,
-        "H001",
-    )
-
-
-def _hoist_member(owner: Symbol, member: Symbol) -> None:
-    """List a field set inside a constructor under its class, once per name."""
-    if owner.kind in CLASS_KINDS and all(c.name != member.name for c in owner.children):
-        owner.children.append(member)
-
-
-def _neg(pos: Position) -> tuple[int, int]:
-    return (-pos.line, -pos.character)
-
-
-def _encloses(outer: Symbol, inner: Symbol) -> bool:
-    """Strictly contains: two symbols of one range (`int a, b;`) are siblings, not parent and child."""
-    if outer.range == inner.range:
-        return False
-    return outer.range.start <= inner.range.start and inner.range.end <= outer.range.end
 
 
 def _merge_import_lines(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
