@@ -67,23 +67,6 @@ def _indent(line: str) -> int:
     return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
-def _brace_end(lines: list[str], start: int) -> int:
-    """Last line of a brace block opened on `start` (unbalanced: the last line)."""
-    depth = 0
-    opened = False
-    for i in range(start, len(lines)):
-        code = _strip_strings(lines[i])
-        for ch in code:
-            if ch == "{":
-                depth += 1
-                opened = True
-            elif ch == "}":
-                depth -= 1
-        if opened and depth <= 0:
-            return i
-    return len(lines) - 1
-
-
 def _strip_strings(line: str) -> str:
     """The line without string literals and trailing comments (`//`, `--`, ` #`)."""
     code = re.sub(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'', "", line)
@@ -91,17 +74,58 @@ def _strip_strings(line: str) -> str:
     return code
 
 
-def _indent_end(lines: list[str], start: int) -> int:
-    """Last line of an indentation block headed by `start` (trailing blank lines excluded)."""
-    base = _indent(lines[start])
-    last = start
-    for i in range(start + 1, len(lines)):
-        if not lines[i].strip():
-            continue
-        if _indent(lines[i]) <= base:
-            break
-        last = i
-    return last
+class _BlockEnds:
+    """Where blocks end, found in one forward pass over the lines shared by every header.
+
+    A brace block opened on line `s` ends on the first line `i >= s` after which the
+    braces opened since `s` are all closed (unbalanced: the last line). An indentation
+    block headed by `s` ends on the last non-blank line before the next non-blank line
+    indented no deeper than `s` (none: the last non-blank line). Scanning forward from
+    every header would be quadratic in nested or unclosed blocks; here each line is read
+    once (monotonic stacks), only as far as a header needs.
+    """
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        # Brace blocks: level[k] = braces open before line k; `open_` holds the k whose block
+        # end is not found yet, with strictly rising levels.
+        self._level = [0]
+        self._open_braces: list[int] = [0]
+        self._brace_end: dict[int, int] = {}
+        # Indentation blocks: the next line to read, the last non-blank line read, the
+        # non-blank lines whose block has not ended (indents strictly rising).
+        self._next_row = 0
+        self._last_text = -1
+        self._open_indents: list[tuple[int, int]] = []
+        self._indent_end: dict[int, int] = {}
+
+    def brace_end(self, start: int) -> int:
+        """Last line of the brace block opened on `start` (its code holds a `{`)."""
+        lines, level, pending = self.lines, self._level, self._open_braces
+        while start not in self._brace_end and len(level) <= len(lines):
+            code = _strip_strings(lines[len(level) - 1])
+            k = len(level)
+            level.append(level[-1] + code.count("{") - code.count("}"))
+            while pending and level[k] <= level[pending[-1]]:
+                self._brace_end[pending.pop()] = k - 1
+            pending.append(k)
+        return self._brace_end.get(start, len(lines) - 1)
+
+    def indent_end(self, start: int) -> int:
+        """Last line of the indentation block headed by `start` (a non-blank line;
+        trailing blank lines excluded)."""
+        lines, pending = self.lines, self._open_indents
+        while start not in self._indent_end and self._next_row < len(lines):
+            row = self._next_row
+            self._next_row += 1
+            if not lines[row].strip():
+                continue
+            indent = _indent(lines[row])
+            while pending and pending[-1][1] >= indent:
+                self._indent_end[pending.pop()[0]] = self._last_text
+            pending.append((row, indent))
+            self._last_text = row
+        return self._indent_end.get(start, self._last_text)
 
 
 def scan_lines(lines: list[str], max_nesting: int = 64) -> tuple[list[Symbol], int]:
@@ -112,7 +136,8 @@ def scan_lines(lines: list[str], max_nesting: int = 64) -> tuple[list[Symbol], i
     """
     roots: list[Symbol] = []
     stack: list[tuple[Symbol, int]] = []
-    body_indents: dict[int, int | None] = {}
+    body_indents: dict[int, tuple[int | None, int]] = {}
+    blocks = _BlockEnds(lines)
     too_deep = 0
     for i, line in enumerate(lines):
         while stack and i > stack[-1][1]:
@@ -128,7 +153,7 @@ def scan_lines(lines: list[str], max_nesting: int = 64) -> tuple[list[Symbol], i
             continue
         kind = _KW_KIND[m.group("kw")]
         code = _strip_strings(line)
-        end = _brace_end(lines, i) if "{" in code else _indent_end(lines, i)
+        end = blocks.brace_end(i) if "{" in code else blocks.indent_end(i)
         name = m.group("name")
         if kind == SymbolKind.Function and parent is not None and parent.kind in _CONTAINERS:
             kind = SymbolKind.Method
@@ -148,21 +173,26 @@ def scan_lines(lines: list[str], max_nesting: int = 64) -> tuple[list[Symbol], i
     return roots, too_deep
 
 
-def _body_indent(parent: Symbol, lines: list[str], i: int) -> int | None:
-    """Indentation of the first real line of a container's body (at or before line `i`)."""
-    for j in range(parent.range.start.line + 1, i + 1):
+def _body_indent(
+    parent: Symbol, lines: list[str], i: int, known: tuple[int | None, int] | None
+) -> tuple[int | None, int]:
+    """Indentation of the first real line of a container's body (at or before line `i`), and
+    the line to go on from: `known` is a previous answer, so no line is read twice."""
+    if known is not None and known[0] is not None:
+        return known
+    start = known[1] if known is not None else parent.range.start.line + 1
+    for j in range(start, i + 1):
         if lines[j].strip() and lines[j].strip() not in ("{", "}"):
-            return _indent(lines[j])
-    return None
+            return _indent(lines[j]), j
+    return None, max(start, i + 1)
 
 
-def _add_member(parent: Symbol, lines: list[str], i: int, body_indents: dict[int, int | None]) -> None:
+def _add_member(parent: Symbol, lines: list[str], i: int, body_indents: dict[int, tuple[int | None, int]]) -> None:
     """A direct body line of a container that looks like a field or enum variant."""
     line = lines[i]
     key = id(parent)
-    if body_indents.get(key) is None:
-        body_indents[key] = _body_indent(parent, lines, i)
-    body_indent = body_indents[key]
+    body_indents[key] = _body_indent(parent, lines, i, body_indents.get(key))
+    body_indent = body_indents[key][0]
     if body_indent is None or _indent(line) != body_indent:
         return
     stripped = line.strip().lstrip("{").strip()
