@@ -184,10 +184,14 @@ def test_a_cli_run_closes_the_session(
     assert len(closed) == 3
 
 
-def test_a_folder_named_in_the_shell_is_a_library_relative_to_the_shell(tmp_path: Path) -> None:
+def test_a_folder_named_in_the_shell_is_a_library_relative_to_the_shell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root, cache = tmp_path / "ws", tmp_path / "cache"
     root.mkdir()
     (tmp_path / "vendorlib").mkdir()
+    (tmp_path / "user.toml").write_text(f'[docs]\nfolders = ["{tmp_path / "vendorlib"}"]\n', encoding="utf-8")
+    monkeypatch.setenv("SIMPLE_BRIEF_CONFIG", str(tmp_path / "user.toml"))  # only listed folders are indexed
     (tmp_path / "vendorlib" / "words.py").write_text('def count_words(text):\n    """Count the words of a text."""\n')
     # cwd is tmp_path (run() runs in its first argument), the workspace is elsewhere.
     indexed = run(tmp_path, cache, "docs", "index", "vendorlib", "--root", str(root), "--json")

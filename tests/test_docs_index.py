@@ -449,8 +449,18 @@ def test_camel_and_snake_parts_match(project: Path, tmp_path: Path) -> None:
 # ---------------------------------------------------------------- libraries
 
 
-def test_folder_library_is_searchable_alone_or_with_the_workspace(index: DocsIndex, tmp_path: Path) -> None:
+def list_folders(monkeypatch: pytest.MonkeyPatch, where: Path, *folders: Path) -> None:
+    """List `folders` under [docs] in a user config of the test's own."""
+    user = where / "user-config.toml"
+    user.write_text("[docs]\nfolders = [" + ", ".join(f'"{f}"' for f in folders) + "]\n", encoding="utf-8")
+    monkeypatch.setenv("SIMPLE_BRIEF_CONFIG", str(user))
+
+
+def test_folder_library_is_searchable_alone_or_with_the_workspace(
+    index: DocsIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     lib = tmp_path / "vendorlib"
+    list_folders(monkeypatch, tmp_path, lib)
     write(lib, "vendorlib/__init__.py", '"""Vendored."""\n')
     write(lib, "vendorlib/io.py", 'def checkout_file(p: str) -> None:\n    """Check a file out of the store."""\n')
     (lib / "blob.py").write_bytes(b"\x00\x01binary")

@@ -174,11 +174,11 @@ def test_resolve_related_examples_and_index_layouts() -> None:
     assert examples[2].startswith("Example 2 · rust · not runnable (syntax error at 1:9)\n```rust\n")
     assert examples[3].startswith("Example 3 · tml · not checked (no grammar for `tml`)")
     index = render.render_index(
-        "workspace", RefreshStats(3, 2, 1, 12, 0.05, "corrupt"), [LibraryInfo("workspace", "/w", 3, 12)]
+        "workspace", RefreshStats(3, 2, 1, 12, 0.05, "it is corrupt"), [LibraryInfo("workspace", "/w", 3, 12)]
     )
     assert index[0] == (
         "Indexed workspace in 0.05 s: 3 files seen, 2 (re)indexed (12 items), 1 removed.\n"
-        "[The docs database was rebuilt: corrupt.]"
+        "[The docs database was rebuilt because it is corrupt; the workspace was indexed again (2 files).]"
     )
     assert index[1].splitlines()[1] == "- workspace: 3 files, 12 items · /w"
 
@@ -562,6 +562,8 @@ async def test_a_folder_library_is_indexed_and_searched_alone(
     monkeypatch.setenv("SIMPLE_BRIEF_CACHE_DIR", str(cache_dir))
     vendor = tmp_path / "vendorlib"
     vendor.mkdir()
+    (tmp_path / "user.toml").write_text(f'[docs]\nfolders = ["{vendor}"]\n', encoding="utf-8")
+    monkeypatch.setenv("SIMPLE_BRIEF_CONFIG", str(tmp_path / "user.toml"))  # only listed folders are indexed
     (vendor / "strings.py").write_text('def split_words(text: str) -> list:\n    """Split text into words."""\n')
     state = ServerState(Workspace.at(root))
     async with Client(build_server(state), raise_exceptions=True) as client:

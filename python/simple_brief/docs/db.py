@@ -16,19 +16,20 @@ count, imports), `items` (one row per item; the parsed doc as JSON) and `items_f
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
 import os
 import re
 import sqlite3
+import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
+from simple_brief.docs import storage
 from simple_brief.docs.items import FileDocs
 from simple_brief.docs.model import DocComment, Item
 
@@ -100,41 +101,56 @@ def db_path(root: Path, cache_dir: Path | None = None) -> Path:
     return cache_root(cache_dir) / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', root.name)[:40]}-{key}.sqlite3"
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """An autocommit connection in WAL mode with a bounded busy timeout (transactions are explicit)."""
+def connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
+    """An autocommit connection in WAL mode with a bounded busy timeout (transactions are
+    explicit); `read_only` for the connection that answers queries while another writes."""
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        if read_only:
+            conn.execute("PRAGMA query_only = 1")
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
 def problem(path: Path) -> str | None:
     """Why the file at `path` cannot be used as is (None when it looks fine or does not exist).
 
-    Cheap checks only (header, size, schema version); deeper damage shows as a
-    `sqlite3.DatabaseError` later, which the index also treats as corruption.
+    Cheap checks only (header, size); call `storage.layout_problem` first (a FIFO, folder
+    or symlink in its place). The file is opened without following a symlink and never
+    blocks. Deeper damage shows as a `sqlite3.DatabaseError` later, which the index also
+    treats as corruption.
     """
     try:
-        size = path.stat().st_size
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return None
     except OSError as exc:
         return f"it cannot be read ({exc.strerror})"
-    if size == 0:
-        return None
-    try:
-        with path.open("rb") as handle:
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return "it is not a regular file"
+        size = info.st_size
+        if size == 0:
+            return None
+        try:
             header = handle.read(100)
-    except OSError as exc:
-        return f"it cannot be read ({exc.strerror})"
+        except OSError as exc:
+            return f"it cannot be read ({exc.strerror})"
     if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
         return "it is not a SQLite database (corrupt)"
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(header[28:32], "big")
-    wal = path.with_name(path.name + "-wal")
-    wal_size = wal.stat().st_size if wal.exists() else 0
+    try:
+        wal_size = os.lstat(path.with_name(path.name + "-wal")).st_size
+    except OSError:
+        wal_size = 0
     if pages and page_size and size < pages * page_size and wal_size == 0:
         return f"it is truncated ({size} of {pages * page_size} bytes)"
     return None
@@ -175,16 +191,8 @@ def create(conn: sqlite3.Connection, root: Path, options: dict[str, str]) -> Non
 
 
 def move_aside(path: Path) -> None:
-    """Move a damaged database to `<name>.corrupt` (replacing an older one) and drop its WAL files."""
-    for suffix in ("-wal", "-shm", "-journal"):
-        with contextlib.suppress(FileNotFoundError):
-            path.with_name(path.name + suffix).unlink()
-    try:
-        path.replace(path.with_name(path.name + ".corrupt"))
-    except FileNotFoundError:
-        pass
-    except OSError:
-        path.unlink(missing_ok=True)
+    """Set a damaged database aside (`<name>.corrupt`) and drop its WAL files (`storage.move_aside`)."""
+    storage.move_aside(path)
 
 
 def is_locked(exc: BaseException) -> bool:

@@ -12,13 +12,25 @@ Behaviour the tools rely on:
   their items. When another process holds the write lock longer than the busy timeout
   the refresh is skipped (`RefreshStats.skipped` says why) and answers come from what
   is stored.
-- Libraries (`index_library`): `python` (standard library), `site-packages`, `nvim`
-  (Neovim's runtime Lua) or an absolute folder (named after it); the workspace's own
-  items are library `workspace`. `library=None` in queries means all of them.
+- Queries never wait for indexing: they read on their own connection (WAL) while an
+  index writes short batches on another, so a docs_search answers from what is indexed
+  so far while a long docs_index runs. A second refresh (or library index) waits at
+  most `WAIT_SECONDS` for the one running, then answers without.
+- Libraries (`index_library`): `python`, `site-packages`, `nvim`, or a folder listed under
+  `[docs] folders` in the config (`docs.libraries.find`); anything else is refused. The
+  workspace's own items are library `workspace`. `library=None` in queries means all.
+- One call indexes for at most `indexing.MAX_SECONDS` and `indexing.MAX_FILES` files
+  (`RefreshStats.stopped`); what it did is kept and running it again continues.
+- Secrets files are never indexed, and items of files that match a secrets rule now
+  (indexed before the rule existed) are never answered.
 - Only public items are indexed unless `include_private` (or $SIMPLE_BRIEF_DOCS_PRIVATE=1).
-- A corrupt, truncated or old-schema database is moved aside and rebuilt
-  (`RefreshStats.rebuilt` of the next refresh says why, and a warning is logged).
-- Raises `UserError` for an unknown library name (in `index_library`, or as a filter
+- A damaged database — corrupt, truncated, old schema, deleted (with its -wal left), or
+  a folder, symlink or FIFO in its place (checked with `lstat` before SQLite opens
+  anything: `docs.storage`) — is set aside and rebuilt. The list of indexed libraries
+  survives in a sidecar file; `RefreshStats.rebuilt` of the next refresh says why, and
+  `RefreshStats.reindex` which libraries to index again.
+- Files it writes are 0600 in 0700 folders.
+- Raises `UserError` for a library it may not read (in `index_library`, or as a filter
   of a library that was never indexed); nothing else a user can cause raises.
 """
 
@@ -30,14 +42,15 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from simple_brief.docs import db, indexing, queries, ranking, relations
+from simple_brief import config
+from simple_brief.docs import db, indexing, queries, ranking, relations, storage
 from simple_brief.docs import libraries as libs
-from simple_brief.docs.indexing import RefreshStats
+from simple_brief.docs.indexing import Budget, Origin, RefreshStats
 from simple_brief.docs.model import Item
 from simple_brief.docs.queries import Hit, ModuleListing, Related
 from simple_brief.errors import UserError
@@ -48,6 +61,8 @@ log = logging.getLogger(__name__)
 
 #: The disk walk of `refresh()` runs at most this often per DocsIndex (overlays are always checked).
 WALK_INTERVAL = 2.0
+#: Seconds a refresh or library index waits for the one already running in this index.
+WAIT_SECONDS = 10.0
 T = TypeVar("T")
 
 __all__ = ["DocsIndex", "Hit", "LibraryInfo", "ModuleListing", "RefreshStats", "Related"]
@@ -63,6 +78,22 @@ class LibraryInfo:
     items: int
 
 
+class _Store:
+    """The writing side of a DocsIndex (`indexing.Store`): its own connection, one short
+    transaction at a time under the write lock, nothing held between them."""
+
+    def __init__(self, index: DocsIndex) -> None:
+        self.index = index
+
+    def read(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        with self.index._write_lock:
+            return body(self.index._writer_connection())
+
+    def write(self, body: Callable[[sqlite3.Connection], Any]) -> None:
+        with self.index._write_lock:
+            db.write(self.index._writer_connection(), body)
+
+
 class DocsIndex:
     """The docs database of one workspace (and the libraries indexed into it)."""
 
@@ -73,16 +104,25 @@ class DocsIndex:
         self.workspace = workspace
         self.path = path
         self.include_private = include_private
-        self._lock = threading.RLock()
+        # Lock order: refresh or library, then write, then read. Queries take only the read lock.
+        self._write_lock = threading.RLock()
+        self._read_lock = threading.RLock()
+        self._refresh_lock = threading.Lock()
+        self._library_lock = threading.Lock()
+        self._store = _Store(self)
         self._last_walk = float("-inf")
         self._rebuilt: str | None = None
-        self._conn: sqlite3.Connection | None = None
-        self._open()
+        self._generation = 0
+        self._reader: sqlite3.Connection | None = None
+        self._writer: sqlite3.Connection | None = None
+        self._listing: storage.Listing = {}
+        with self._write_lock, self._read_lock:
+            self._open()
 
     @classmethod
     def open(cls, workspace: Workspace, cache_dir: Path | None = None) -> DocsIndex:
         """Open (or create) the DB for `workspace.root` under `cache_dir` (default: the
-        user's cache directory); a corrupt or old-schema DB is rebuilt, never a crash.
+        user's cache directory); a damaged or old-schema DB is rebuilt, never a crash.
 
         Raises:
             UserError: the cache folder cannot be created or written, or another process
@@ -90,77 +130,138 @@ class DocsIndex:
         """
         path = db.db_path(workspace.root, cache_dir)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            storage.private_folder(path.parent)
             return cls(workspace, path, cls.include_private)
         except (OSError, sqlite3.OperationalError) as exc:
             raise UserError(
                 f"cannot open the docs database {path} ({exc}); set SIMPLE_BRIEF_CACHE_DIR to a writable folder."
             ) from None
 
-    # ---------------------------------------------------------------- connection
+    # ---------------------------------------------------------------- connections
 
     def _options(self) -> dict[str, str]:
         return {"include_private": "1" if self.include_private else "0"}
 
     def _open(self) -> None:
-        reason = db.problem(self.path)
+        """Open both connections (write and read locks held); rebuild what cannot be used.
+        The layout is checked with `lstat` first: SQLite never opens a FIFO or follows a symlink."""
+        reason = storage.layout_problem(self.path) or db.problem(self.path)
         if reason is None:
+            writer = None
             try:
-                conn = db.connect(self.path)
-                reason = db.schema_problem(conn, self._options())
+                storage.create_file(self.path)
+                writer = db.connect(self.path)
+                reason = db.schema_problem(writer, self._options())
                 if reason is None:
                     # A current database is opened without writing (another process may hold the lock).
-                    if not db.has_schema(conn):
-                        db.create(conn, self.workspace.root, self._options())
-                    self._conn = conn
+                    if not db.has_schema(writer):
+                        db.create(writer, self.workspace.root, self._options())
+                    self._attach(writer)
+                    writer = None
+                    self._sync_listing()
                     return
-                conn.close()
             except sqlite3.DatabaseError as exc:
                 if not db.is_damage(exc):
                     raise
                 reason = f"it is damaged ({exc})"
+            finally:
+                if writer is not None:
+                    writer.close()
         self._rebuild(reason)
 
+    def _attach(self, writer: sqlite3.Connection) -> None:
+        self._writer = writer
+        self._reader = db.connect(self.path, read_only=True)
+        storage.narrow_all(self.path)
+
+    def _sync_listing(self) -> None:
+        """Keep the sidecar list of libraries in step with the database (an older database has none)."""
+        assert self._writer is not None
+        listing = storage.read_listing(self.path)
+        missing = {
+            name: {"root": root, "source": name if name in libs.KNOWN else root}
+            for name, root in self._writer.execute("SELECT name, root FROM libraries")
+            if name not in listing
+        }
+        self._listing = {**listing, **missing}
+        if missing or not storage.side(self.path, storage.SIDECAR).exists():
+            storage.write_listing(self.path, self._listing)
+
     def _rebuild(self, reason: str) -> None:
+        """Set the database aside and create it afresh, keeping the list of libraries
+        (write and read locks held)."""
         log.warning("docs database %s rebuilt: %s", self.path, reason)
-        if self._conn is not None:
-            with contextlib.suppress(sqlite3.Error):
-                self._conn.close()
-            self._conn = None
-        db.move_aside(self.path)
-        conn = db.connect(self.path)
-        db.create(conn, self.workspace.root, self._options())
-        self._conn = conn
+        listing = {**storage.salvage_listing(self.path), **storage.read_listing(self.path), **self._listing}
+        self._close_connections()
+        storage.move_aside(self.path)
+        storage.create_file(self.path)
+        writer = db.connect(self.path)
+        try:
+            db.create(writer, self.workspace.root, self._options())
+        except BaseException:
+            writer.close()
+            raise
+        self._attach(writer)
+        self._listing = listing
+        storage.write_listing(self.path, listing)
         self._rebuilt = reason
+        self._generation += 1
         self._last_walk = float("-inf")
 
-    def _run(self, what: Callable[[sqlite3.Connection], T], default: T) -> T:
-        """Run a read; damage found on the way rebuilds the DB and answers `default`."""
-        with self._lock:
-            conn = self._connection()
-            try:
-                return what(conn)
-            except sqlite3.DatabaseError as exc:
-                if db.is_damage(exc):
-                    self._rebuild(f"it is damaged ({exc})")
-                elif db.is_locked(exc):
-                    log.warning("docs database busy, answering without it: %s", exc)
-                else:
-                    log.exception("docs query failed")
-                return default
+    def _rebuild_after(self, generation: int, reason: str) -> None:
+        """Rebuild for damage seen at `generation`, unless another thread already did."""
+        if not self._write_lock.acquire(timeout=WAIT_SECONDS):
+            log.warning("docs database damaged (%s) but busy; rebuilt by a later call", reason)
+            return
+        try:
+            with self._read_lock:
+                if self._generation == generation:
+                    self._rebuild(reason)
+        finally:
+            self._write_lock.release()
 
-    def _connection(self) -> sqlite3.Connection:
-        if self._conn is None:
-            self._open()
-        assert self._conn is not None
-        return self._conn
+    def _run(self, what: Callable[[sqlite3.Connection], T], default: T) -> T:
+        """Run a read on the reading connection; damage found on the way rebuilds the DB
+        and answers `default`. Never waits for an index run (only for another query)."""
+        if self._reader is None:
+            with self._write_lock, self._read_lock:
+                if self._reader is None:
+                    self._open()
+        with self._read_lock:
+            generation = self._generation
+            try:
+                assert self._reader is not None
+                return what(self._reader)
+            except sqlite3.DatabaseError as exc:
+                if db.is_locked(exc):
+                    log.warning("docs database busy, answering without it: %s", exc)
+                    return default
+                if not db.is_damage(exc):
+                    log.exception("docs query failed")
+                    return default
+                reason = f"it is damaged ({exc})"
+        self._rebuild_after(generation, reason)
+        return default
+
+    def _writer_connection(self) -> sqlite3.Connection:
+        """The writing connection (write lock held)."""
+        if self._writer is None:
+            with self._read_lock:
+                self._open()
+        assert self._writer is not None
+        return self._writer
+
+    def _close_connections(self) -> None:
+        for conn in (self._reader, self._writer):
+            if conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+        self._reader = self._writer = None
 
     def close(self) -> None:
         """Close the database."""
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        with self._write_lock, self._read_lock:
+            self._close_connections()
 
     # ---------------------------------------------------------------- indexing
 
@@ -168,48 +269,72 @@ class DocsIndex:
         """Bring the workspace's items up to date: only files whose content hash changed
         are re-indexed; overlays (`workspace.overlays`) win over the disk.
 
-        The disk walk runs at most every WALK_INTERVAL seconds unless `force`."""
+        The disk walk runs at most every WALK_INTERVAL seconds unless `force`. Waits at
+        most WAIT_SECONDS for a refresh already running (then `skipped` says so)."""
         started = time.perf_counter()
-        with self._lock:
-            stats = RefreshStats(rebuilt=self._take_rebuilt())
+        stats = RefreshStats()
+        if not self._refresh_lock.acquire(timeout=WAIT_SECONDS):
+            stats.skipped = "another docs call is still indexing the workspace; answers come from what is indexed"
+        else:
             try:
-                self._refresh(stats, progress, force)
-            except sqlite3.DatabaseError as exc:
-                if db.is_damage(exc):
-                    self._rebuild(f"it is damaged ({exc})")
-                    stats.rebuilt = self._take_rebuilt()
-                    self._refresh(stats, progress, True)
-                elif not db.is_locked(exc):
-                    raise
-                else:
-                    stats.skipped = f"another process is writing the docs database ({exc}); answers may be stale"
-                    log.warning("docs refresh skipped: %s", stats.skipped)
-        stats.seconds = time.perf_counter() - started
+                stats.rebuilt = self._take_rebuilt()
+                budget = Budget.start()
+                self._guarded(
+                    stats,
+                    lambda again: self._refresh(stats, progress, force or again, budget),
+                    "answers may be stale",
+                )
+            finally:
+                self._refresh_lock.release()
+        self._finish(stats, started)
         return stats
 
+    def _guarded(self, stats: RefreshStats, run: Callable[[bool], None], busy: str) -> None:
+        """Run an index step; damage rebuilds the database and runs it once more (`run(True)`),
+        another process's lock skips it (`stats.skipped`)."""
+        for attempt in range(2):
+            generation = self._generation
+            try:
+                run(attempt > 0)
+                return
+            except sqlite3.DatabaseError as exc:
+                if db.is_locked(exc):
+                    stats.skipped = f"another process is writing the docs database ({exc}); {busy}"
+                    log.warning("docs index skipped: %s", stats.skipped)
+                    return
+                if not db.is_damage(exc) or attempt:
+                    raise
+                self._rebuild_after(generation, f"it is damaged ({exc})")
+                stats.rebuilt = self._take_rebuilt() or stats.rebuilt
+
+    def _finish(self, stats: RefreshStats, started: float) -> None:
+        if stats.rebuilt:
+            stats.reindex = self.pending_libraries()
+        stats.seconds = time.perf_counter() - started
+
     def _take_rebuilt(self) -> str | None:
-        reason, self._rebuilt = self._rebuilt, None
+        with self._write_lock:
+            reason, self._rebuilt = self._rebuilt, None
         return reason
 
-    def _refresh(self, stats: RefreshStats, progress: ProgressFn | None, force: bool) -> None:
-        conn = self._connection()
+    def _refresh(self, stats: RefreshStats, progress: ProgressFn | None, force: bool, budget: Budget) -> None:
         walk = force or time.monotonic() - self._last_walk >= WALK_INTERVAL
         # Between walks only overlays and files last indexed from an overlay (mtime -1) matter.
         only = None if walk else [r for r in (self._rel(p) for p in self.workspace.overlays) if r]
-        known = indexing.known_files(conn, libs.WORKSPACE, only)
+        known = self._store.read(lambda c: indexing.known_files(c, libs.WORKSPACE, only))
         if walk:
             self._last_walk = time.monotonic()
-        todo, removed, recheck = indexing.workspace_changes(self.workspace, known, walk, stats)
+        todo, removed, recheck = indexing.workspace_changes(self.workspace, known, walk, stats, budget)
         indexing.index_files(
-            conn,
-            libs.WORKSPACE,
-            self.workspace.root,
+            self._store,
+            Origin.of_workspace(self.workspace),
             todo,
             known,
             removed,
             stats,
             progress,
             self.include_private,
+            budget,
             force_hash=recheck,
         )
 
@@ -219,35 +344,66 @@ class DocsIndex:
         except ValueError:
             return ""
 
-    def index_library(self, name: str, progress: ProgressFn | None = None) -> RefreshStats:
-        """Index (or refresh) a named library: `python` (the running interpreter's standard
+    def index_library(
+        self, name: str, progress: ProgressFn | None = None, folders: Sequence[Path] | None = None
+    ) -> RefreshStats:
+        """Index (or refresh) a library: `python` (the running interpreter's standard
         library), `site-packages` (its installed packages), `nvim` (Neovim's runtime Lua),
-        or an absolute folder path (named after the folder).
+        or a folder listed under `[docs] folders` (`folders`; default: the config's),
+        named by its path or its last component.
 
         Raises:
-            UserError: an unknown name, a missing folder, or no Neovim runtime found.
+            UserError: any other name or path, a missing listed folder, or no Neovim runtime found.
         """
-        library = libs.find(name)
+        if folders is None:
+            folders = config.load(self.workspace.root).docs_folders
+        library = libs.find(name, folders, self.workspace.root)
         started = time.perf_counter()
-        with self._lock:
-            stats = RefreshStats(rebuilt=self._take_rebuilt())
-            for attempt in range(2):
-                try:
-                    indexing.index_library(self._connection(), library, stats, progress, self.include_private)
-                    break
-                except sqlite3.DatabaseError as exc:
-                    if not db.is_damage(exc) and not db.is_locked(exc):
-                        raise
-                    if db.is_locked(exc):
-                        stats.skipped = f"another process is writing the docs database ({exc}); try again later"
-                        log.warning("docs library index skipped: %s", stats.skipped)
-                        break
-                    if attempt:
-                        raise
-                    self._rebuild(f"it is damaged ({exc})")
-                    stats.rebuilt = self._take_rebuilt()
-        stats.seconds = time.perf_counter() - started
+        stats = RefreshStats(library=library.name)
+        if not self._library_lock.acquire(timeout=WAIT_SECONDS):
+            stats.skipped = "another docs_index is still indexing a library; run this one again when it is done"
+        else:
+            try:
+                stats.rebuilt = self._take_rebuilt()
+                self._remember(library)
+                budget = Budget.start()
+                self._guarded(
+                    stats,
+                    lambda _again: indexing.index_library(
+                        self._store, library, stats, progress, self.include_private, self.workspace.secrets, budget
+                    ),
+                    "try again later",
+                )
+            finally:
+                self._library_lock.release()
+        self._finish(stats, started)
         return stats
+
+    def _remember(self, library: libs.Library) -> None:
+        """Add a library to the sidecar list, which survives a rebuild of the database."""
+        with self._write_lock:
+            listing = {**self._listing, **storage.read_listing(self.path)}
+            listing[library.name] = {"root": str(library.root), "source": library.argument}
+            self._listing = listing
+            storage.write_listing(self.path, listing)
+
+    def pending_libraries(self) -> list[str]:
+        """Libraries indexed before a rebuild and not since, as docs_index takes them
+        (only those the config still allows)."""
+        indexed = {info.name for info in self.libraries()}
+        waiting = [entry["source"] for name, entry in sorted(self._listing.items()) if name not in indexed]
+        if not waiting:
+            return []
+        try:
+            folders = config.load(self.workspace.root).docs_folders
+        except UserError:
+            folders = []
+        allowed = []
+        for source in waiting:
+            with contextlib.suppress(UserError):
+                libs.find(source, folders, self.workspace.root)
+                allowed.append(source)
+        return allowed
 
     # ---------------------------------------------------------------- queries
 
@@ -272,7 +428,7 @@ class DocsIndex:
         names = [info.name for info in self.libraries()]
         if library not in names:
             raise UserError(
-                f"library {library!r} is not indexed; index it first (docs library {library}) "
+                f"library {library!r} is not indexed; index it first (docs_index library={library}) "
                 f"or use one of: {', '.join(names)}."
             )
 
@@ -289,16 +445,20 @@ class DocsIndex:
         An item whose name or id is the query comes first. FTS syntax in `query` is
         taken as plain words (never an error)."""
         self._check_library(library)
-        return self._run(lambda c: queries.search(c, query, kind, module, library, limit), [])
+        hits = self._run(lambda c: queries.search(c, query, kind, module, library, limit), list[Hit]())
+        return [hit for hit in hits if self._shown(hit.item)]
 
     def get(self, item_id: str, library: str | None = None) -> Item | None:
         """The item with exactly this id (documented and public first when several share it)."""
-        return self._run(lambda c: queries.get(c, item_id, library), None)
+        item = self._run(lambda c: queries.get(c, item_id, library), None)
+        return item if item is not None and self._shown(item) else None
 
     def list_module(self, module: str, library: str | None = None) -> ModuleListing:
         """A module's item, its public items and submodules."""
         self._check_library(library)
-        return self._run(lambda c: queries.list_module(c, module, library), ModuleListing(None))
+        listing = self._run(lambda c: queries.list_module(c, module, library), ModuleListing(None))
+        shown_module = listing.module if listing.module is not None and self._shown(listing.module) else None
+        return ModuleListing(shown_module, [i for i in listing.items if self._shown(i)], listing.submodules)
 
     def resolve(self, symbol: str, context: str | None = None, library: str | None = None) -> list[Item]:
         """Items a (possibly partial) name may mean, best first; `context` is a module id
@@ -309,7 +469,7 @@ class DocsIndex:
             ctx_module, ctx_imports = queries.context_of(conn, context, self.workspace.root)
             return queries.resolve(conn, symbol, ctx_module, ctx_imports, library)
 
-        return self._run(run, [])
+        return [item for item in self._run(run, list[Item]()) if self._shown(item)]
 
     def related(self, item_id: str, limit: int = 10) -> list[Related]:
         """Items related to `item_id`, most relevant first: see_also 1.0, implements 0.8,
@@ -344,5 +504,10 @@ class DocsIndex:
                 add(other, "same_module", 0.5 if sibling else 0.45)
         for other, relevance in self._run(lambda c: relations.similar(c, item, limit), list[tuple[Item, float]]()):
             add(other, "similar_signature", relevance)
-        ranked = sorted(out.values(), key=lambda r: (-r.relevance, r.item.id))
+        ranked = sorted((r for r in out.values() if self._shown(r.item)), key=lambda r: (-r.relevance, r.item.id))
         return ranked[:limit]
+
+    def _shown(self, item: Item) -> bool:
+        """Whether an item may be answered: not from a file that matches a secrets rule
+        (the path relative to its library's root; rows stored before the rule existed)."""
+        return self.workspace.secrets.rule_for(item.path) is None

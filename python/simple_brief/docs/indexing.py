@@ -1,17 +1,35 @@
 """Keeping the docs database current: which files changed (content hash, stat, overlays),
 parsing them into items and writing them in short batches, for the workspace and for a
-library. Functions of an open connection; `DocsIndex` runs them under its lock and
-handles a damaged or busy database.
+library.
+
+Writes go through a `Store` (`DocsIndex`): each batch is one short transaction under the
+index's write lock, and nothing is held between batches, so queries (on their own
+connection) answer from what is indexed so far while a long index runs. An exception
+from `progress` (a cancelled call) stops the run between batches: every transaction
+either committed or rolled back.
+
+Limits of one call (`Budget`): `MAX_SECONDS` and `MAX_FILES` files (re)indexed; files
+unchanged since the last run cost a `stat` and do not count. On a limit the run keeps
+what it wrote and says so (`RefreshStats.stopped`); running it again continues, because
+what is stored is skipped.
+
+Files are read only through the door (`simple_brief.workspace`): workspace files through
+`Workspace.read_bytes` (confined, secrets refused; overlays first), library files through
+`libraries.read` (beneath the library root, no symlink followed).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
-from collections.abc import Iterable
-from dataclasses import dataclass
+import stat
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 from simple_brief import languages
 from simple_brief.docs import db
@@ -19,6 +37,7 @@ from simple_brief.docs import libraries as libs
 from simple_brief.docs.items import FileDocs, extract
 from simple_brief.errors import UserError
 from simple_brief.scan import scan
+from simple_brief.secret_files import SecretRules
 from simple_brief.source import Source
 from simple_brief.tools import ProgressFn
 from simple_brief.workspace import Workspace
@@ -29,13 +48,31 @@ log = logging.getLogger(__name__)
 BATCH_FILES = 64
 #: Progress is reported every this many files.
 PROGRESS_EVERY = 50
+#: Seconds one index call (docs_index, or the refresh before a docs call) works at most.
+MAX_SECONDS = 120.0
+#: Files one call (re)indexes at most; unchanged files do not count.
+MAX_FILES = 50_000
 
-#: A file to look at: its path relative to the library root, its disk path (None for an
-#: overlay) and its overlay text (None for a file on disk).
-Todo = tuple[str, Path | None, str | None]
+T = TypeVar("T")
+
+#: A file to look at: its path relative to the library root, its overlay text (None for
+#: a file on disk) and its lstat from the walk (None: stat it when needed).
+Todo = tuple[str, str | None, os.stat_result | None]
 #: What the database holds of a file, by relative path: content hash, mtime (ns, -1 when
 #: indexed from an overlay) and size.
 Known = dict[str, tuple[str, int, int]]
+
+
+class Store(Protocol):
+    """Where an index run reads what is stored and writes its batches."""
+
+    def read(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `body` on the writing connection (what is committed), under the write lock."""
+        ...
+
+    def write(self, body: Callable[[sqlite3.Connection], Any]) -> None:
+        """Run `body` in one transaction under the write lock (rolled back if it raises)."""
+        ...
 
 
 @dataclass
@@ -49,6 +86,75 @@ class RefreshStats:
     seconds: float = 0.0
     rebuilt: str | None = None  # why the DB was rebuilt (corrupt, old schema), if it was
     skipped: str | None = None  # why nothing was written (another writer held the lock), if so
+    library: str = libs.WORKSPACE  # the library indexed
+    stopped: str | None = None  # the limit the run stopped at (`the 120-second limit of one call`), if any
+    files_left: int = 0  # files not looked at because of `stopped`
+    listing_cut: bool = False  # the limit hit while still listing files: a next run lists the same part
+    reindex: list[str] = field(default_factory=list)  # after a rebuild: libraries to index again (docs_index names)
+
+
+@dataclass
+class Budget:
+    """The limits of one call: a deadline and a number of files to (re)index."""
+
+    deadline: float
+    files: int
+
+    @classmethod
+    def start(cls) -> Budget:
+        """The budget of a call starting now (`MAX_SECONDS`, `MAX_FILES`)."""
+        return cls(time.monotonic() + MAX_SECONDS, MAX_FILES)
+
+    def over(self, indexed: int) -> str | None:
+        """The limit reached after `indexed` files of this call, if any (at least one file
+        is always indexed, so running again always gets further)."""
+        if indexed >= self.files:
+            return f"the {self.files:,}-file limit of one call"
+        if indexed and time.monotonic() >= self.deadline:
+            return f"the {MAX_SECONDS:g}-second limit of one call"
+        return None
+
+    def late(self) -> bool:
+        """Whether the deadline has passed."""
+        return time.monotonic() >= self.deadline
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where the files of one run come from: the library name, its root, how to stat a
+    file (None: gone or not a regular file) and how to read one (UserError: refused or gone)."""
+
+    library: str
+    root: Path
+    stat: Callable[[str], os.stat_result | None]
+    read: Callable[[str], bytes]
+
+    @classmethod
+    def of_workspace(cls, workspace: Workspace) -> Origin:
+        """The workspace's files: read through `Workspace.read_bytes` (confined, secrets refused)."""
+        root = workspace.root
+
+        def stat_of(rel: str) -> os.stat_result | None:
+            try:
+                info = (root / rel).stat()
+            except OSError:
+                return None
+            return info if stat.S_ISREG(info.st_mode) else None
+
+        return cls(libs.WORKSPACE, root, stat_of, lambda rel: workspace.read_bytes(root / rel)[1])
+
+    @classmethod
+    def of_library(cls, library: libs.Library) -> Origin:
+        """A library's files: read beneath its root, no symlink followed."""
+
+        def stat_of(rel: str) -> os.stat_result | None:
+            try:
+                info = os.lstat(library.root / rel)
+            except OSError:
+                return None
+            return info if stat.S_ISREG(info.st_mode) else None
+
+        return cls(library.name, library.root, stat_of, lambda rel: libs.read(library, rel))
 
 
 @dataclass
@@ -61,7 +167,11 @@ class _Parsed:
     size: int
     docs: FileDocs | None  # None: only the stat changed (same content)
     language: str = ""
-    readable: bool = True  # False: binary, too large or unreadable (kept with no items, not retried)
+    readable: bool = True  # False: binary or unparsable (kept with no items, not retried)
+
+
+#: `_parse_changed`'s answer for a file that is gone or refused (its row is dropped).
+_GONE = "gone"
 
 
 def known_files(conn: sqlite3.Connection, library: str, only: list[str] | None = None) -> Known:
@@ -76,10 +186,11 @@ def known_files(conn: sqlite3.Connection, library: str, only: list[str] | None =
 
 
 def workspace_changes(
-    workspace: Workspace, known: Known, walk: bool, stats: RefreshStats
+    workspace: Workspace, known: Known, walk: bool, stats: RefreshStats, budget: Budget | None = None
 ) -> tuple[list[Todo], list[str], set[str]]:
     """What to look at in the workspace: overlays whose text changed, and on a `walk` every
     file on disk; between walks, the files last indexed from an overlay that is gone.
+    Overlays of secrets files are left out.
 
     Returns:
         The files to check, the paths to remove, and the paths whose hash must be checked
@@ -92,118 +203,168 @@ def workspace_changes(
             rel = Path(real).relative_to(root).as_posix()
         except ValueError:
             continue
-        if languages.for_path(real) is not languages.PLAIN:
+        if languages.for_path(real) is not languages.PLAIN and workspace.secrets.rule_for(rel) is None:
             overlays[rel] = text
     todo: list[Todo] = []
     for rel, text in overlays.items():
         old = known.get(rel)
         if old is None or old[0] != db.content_hash(text.encode("utf-8", "surrogatepass")):
-            todo.append((rel, None, text))
+            todo.append((rel, text, None))
     # Files indexed from an overlay that is gone: look at the disk again now.
     recheck = {rel for rel, (_h, mtime, _s) in known.items() if mtime == -1 and rel not in overlays}
     removed: list[str] = []
     if walk:
         seen = set(overlays)
-        for path in workspace.files():
+        complete = True
+        for count, path in enumerate(workspace.files()):
+            if budget is not None and count % 256 == 255 and budget.late():
+                complete = False
+                break
             rel = path.relative_to(root).as_posix()
             if rel in overlays:
                 continue
             seen.add(rel)
-            todo.append((rel, path, None))
-        removed = [rel for rel in known if rel not in seen]
+            todo.append((rel, None, None))
+        # A cut listing did not see every file: remove only what it could judge.
+        removed = [rel for rel in known if rel not in seen] if complete else []
         stats.files_seen = len(seen)
+        if not complete:
+            _listing_cut(stats, len(seen))
     else:
-        for rel in recheck:
-            path = root / rel
-            if path.is_file():
-                todo.append((rel, path, None))
-            else:
-                removed.append(rel)
+        todo += [(rel, None, None) for rel in sorted(recheck)]
     return todo, removed, recheck
 
 
+def _listing_cut(stats: RefreshStats, listed: int) -> None:
+    stats.stopped = f"the {MAX_SECONDS:g}-second limit of one call while still listing files ({listed:,} listed)"
+    stats.listing_cut = True
+
+
 def index_library(
-    conn: sqlite3.Connection,
+    store: Store,
     library: libs.Library,
     stats: RefreshStats,
     progress: ProgressFn | None,
     include_private: bool,
+    secrets: SecretRules,
+    budget: Budget,
 ) -> None:
-    """Bring a library's items up to date (afresh when its name now means another folder)."""
-    old_root = conn.execute("SELECT root FROM libraries WHERE name = ?", (library.name,)).fetchone()
+    """Bring a library's items up to date (afresh when its name now means another folder);
+    its secrets files are never listed, and stored ones are dropped."""
+    stats.library = library.name
+    old_root = store.read(lambda c: c.execute("SELECT root FROM libraries WHERE name = ?", (library.name,)).fetchone())
     if old_root is not None and old_root[0] != str(library.root):
         # Another folder of the same name: start that library afresh.
-        db.write(conn, lambda c: db.drop_library(c, library.name))
-    known = known_files(conn, library.name)
+        store.write(lambda c: db.drop_library(c, library.name))
+    known = store.read(lambda c: known_files(c, library.name))
     todo: list[Todo] = []
-    for path in libs.files(library):
-        todo.append((path.relative_to(library.root).as_posix(), path, None))
+    complete = True
+    for count, (rel, info) in enumerate(libs.files(library, secrets)):
+        if count % 256 == 255 and budget.late():
+            complete = False
+            break
+        todo.append((rel, None, info))
     stats.files_seen = len(todo)
-    seen = {rel for rel, _p, _t in todo}
-    removed = [rel for rel in known if rel not in seen]
-    db.write(
-        conn,
-        lambda c: c.execute(
-            "INSERT OR REPLACE INTO libraries(name, root) VALUES(?, ?)", (library.name, str(library.root))
-        ),
+    seen = {rel for rel, _t, _i in todo}
+    removed = [rel for rel in known if rel not in seen and (complete or secrets.rule_for(rel) is not None)]
+
+    def row(conn: sqlite3.Connection) -> None:
+        # In every batch: a rebuild meanwhile (another thread) must not orphan the files.
+        conn.execute("INSERT OR REPLACE INTO libraries(name, root) VALUES(?, ?)", (library.name, str(library.root)))
+
+    store.write(row)
+    index_files(
+        store, Origin.of_library(library), todo, known, removed, stats, progress, include_private, budget, prelude=row
     )
-    index_files(conn, library.name, library.root, todo, known, removed, stats, progress, include_private)
+    if not complete:
+        _listing_cut(stats, len(todo))
 
 
 def index_files(
-    conn: sqlite3.Connection,
-    library: str,
-    root: Path,
+    store: Store,
+    origin: Origin,
     todo: list[Todo],
     known: Known,
     removed: list[str],
     stats: RefreshStats,
     progress: ProgressFn | None,
     include_private: bool,
+    budget: Budget | None = None,
     force_hash: Iterable[str] = (),
+    prelude: Callable[[sqlite3.Connection], None] | None = None,
 ) -> None:
-    """Stat, hash and parse what changed in `todo`, write it in batches, drop `removed`."""
+    """Stat, hash and parse what changed in `todo`, write it in batches, drop `removed` and
+    what is gone; stop at the `budget`'s limits (`stats.stopped`)."""
     forced = set(force_hash)
     total = len(todo)
     batch: list[_Parsed] = []
-    for done, (rel, path, text) in enumerate(todo, 1):
+    gone: list[str] = list(removed)
+    indexed = 0
+
+    def flush() -> None:
+        nonlocal batch, gone
+        parsed, dropped = batch, gone
+        batch, gone = [], []
+
+        counts: list[tuple[int, int, int]] = []
+
+        def body(conn: sqlite3.Connection) -> None:
+            if prelude is not None:
+                prelude(conn)
+            counts.append(_store(conn, origin.library, parsed, dropped))
+
+        store.write(body)
+        # Counted once the transaction committed (a rolled-back batch wrote nothing).
+        stats.files_removed += counts[-1][0]
+        stats.files_indexed += counts[-1][1]
+        stats.items += counts[-1][2]
+
+    for done, (rel, text, info) in enumerate(todo, 1):
+        limit = budget.over(indexed) if budget is not None else None
+        if limit is not None:
+            stats.stopped, stats.files_left = limit, total - done + 1
+            break
         if progress is not None and (done % PROGRESS_EVERY == 0 or done == total):
-            progress(done, total, f"{library}: {rel}")
-        parsed = _parse_changed(library, root, rel, path, text, known.get(rel), rel in forced, include_private)
-        if parsed is not None:
+            progress(done, total, f"{origin.library}: {rel}")
+        parsed = _parse_changed(origin, rel, text, info, known.get(rel), rel in forced, include_private)
+        if parsed == _GONE:
+            if rel in known:
+                gone.append(rel)
+        elif isinstance(parsed, _Parsed):
             batch.append(parsed)
-        if len(batch) >= BATCH_FILES:
-            db.write(conn, lambda c, b=batch: _store(c, library, b, stats))  # type: ignore[misc]
-            batch = []
-    if batch or removed:
-        db.write(conn, lambda c: _store(c, library, batch, stats, removed))
+            indexed += parsed.docs is not None
+        if len(batch) + len(gone) >= BATCH_FILES:
+            flush()
+    if batch or gone:
+        flush()
 
 
 def _parse_changed(
-    library: str,
-    root: Path,
+    origin: Origin,
     rel: str,
-    path: Path | None,
     text: str | None,
+    info: os.stat_result | None,
     old: tuple[str, int, int] | None,
     force: bool,
     include_private: bool,
-) -> _Parsed | None:
-    """The file parsed when its content changed, a stat-only update when only its stat did, else None."""
+) -> _Parsed | str | None:
+    """The file parsed when its content changed, a stat-only update when only its stat
+    did, `_GONE` when it is gone or refused, else None."""
     if text is not None:
         data = text.encode("utf-8", "surrogatepass")
         mtime, size = -1, len(data)
     else:
-        assert path is not None
-        try:
-            info = path.stat()
-        except OSError:
-            return None
+        info = info if info is not None else origin.stat(rel)
+        if info is None:
+            return _GONE
         mtime, size = info.st_mtime_ns, info.st_size
         if old is not None and not force and old[1] == mtime and old[2] == size:
             return None
         try:
-            data = path.read_bytes()
+            data = origin.read(rel)
+        except UserError as exc:
+            log.info("docs: %s not read: %s", rel, exc)
+            return _GONE
         except OSError:
             return None
     digest = db.content_hash(data)
@@ -213,7 +374,7 @@ def _parse_changed(
     try:
         source = Source(text) if text is not None else Source.from_bytes(data, name=rel)
         outline = scan(source, spec)
-        docs = extract(outline, rel, root, library, private=include_private)
+        docs = extract(outline, rel, origin.root, origin.library, private=include_private)
     except UserError as exc:
         log.info("docs: %s not indexed: %s", rel, exc)
         return _Parsed(rel, digest, mtime, size, FileDocs(module=""), spec.name, readable=False)
@@ -224,11 +385,13 @@ def _parse_changed(
 
 
 def _store(
-    conn: sqlite3.Connection, library: str, batch: list[_Parsed], stats: RefreshStats, removed: Iterable[str] = ()
-) -> None:
+    conn: sqlite3.Connection, library: str, batch: list[_Parsed], removed: Iterable[str] = ()
+) -> tuple[int, int, int]:
+    """Write one batch; the files removed, (re)indexed and the items written."""
+    dropped = indexed = items = 0
     for rel in removed:
         db.delete_file(conn, library, rel)
-        stats.files_removed += 1
+        dropped += 1
     for parsed in batch:
         if parsed.docs is None:
             db.update_stat(conn, library, parsed.rel, parsed.mtime_ns, parsed.size)
@@ -236,5 +399,6 @@ def _store(
         db.store_file(
             conn, library, parsed.rel, parsed.docs, parsed.hash, parsed.mtime_ns, parsed.size, parsed.language
         )
-        stats.files_indexed += int(parsed.readable)
-        stats.items += len(parsed.docs.items)
+        indexed += int(parsed.readable)
+        items += len(parsed.docs.items)
+    return dropped, indexed, items

@@ -9,7 +9,12 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
+from simple_brief.errors import UserError
 from simple_brief.scan import Outline, clean_docstring
+from simple_brief.workspace import read_beneath
+
+#: A Cargo.toml larger than this is not read for the crate's name.
+MAX_MANIFEST_BYTES = 256 * 1024
 
 #: Python layout roots that are not package names (`src/pkg`, `python/pkg`, `lib/pkg`).
 LAYOUT_ROOTS = frozenset({"src", "python", "lib"})
@@ -108,7 +113,7 @@ def _rust_module(path: PurePosixPath, root: Path | None) -> str:
     parts = list(path.parts)
     if "src" in parts:
         cut = len(parts) - 1 - parts[::-1].index("src")
-        crate = _crate_name(root.joinpath(*parts[:cut]) if root is not None else None, parts[:cut])
+        crate = _crate_name(root, parts[:cut])
         rest = parts[cut + 1 :]
         rest[-1] = PurePosixPath(rest[-1]).stem
         if rest[-1] == "mod" or (len(rest) == 1 and rest[0] in ("lib", "main")):
@@ -117,12 +122,14 @@ def _rust_module(path: PurePosixPath, root: Path | None) -> str:
     return "::".join([*parts[:-1], path.stem])
 
 
-def _crate_name(folder: Path | None, parts: list[str]) -> str:
-    """The package name in Cargo.toml next to `src/` (`-` -> `_`), else the folder's name, else `crate`."""
-    if folder is not None:
+def _crate_name(root: Path | None, parts: list[str]) -> str:
+    """The package name in Cargo.toml next to `src/` (`-` -> `_`), else the folder's name, else
+    `crate`; the manifest is read beneath `root` without following a symlink."""
+    if root is not None:
         try:
-            text = (folder / "Cargo.toml").read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            raw = read_beneath(root, PurePosixPath(*parts, "Cargo.toml"), MAX_MANIFEST_BYTES)
+            text = raw.decode("utf-8", errors="replace")
+        except (UserError, OSError):
             text = ""
         found = re.search(r'^\s*name\s*=\s*"([^"]+)"', text, re.M)
         if found:

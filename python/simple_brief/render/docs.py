@@ -315,14 +315,47 @@ def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]
     return [head, text]
 
 
+def rebuilt_note(stats: Any) -> str:
+    """One sentence after a rebuild of the docs database: why, what this call indexed again,
+    and which libraries to index again and how (`stats.reindex`), never advice that is wrong."""
+    if stats.library == "workspace":
+        done = f"the workspace was indexed again ({plural(stats.files_indexed, 'file')})"
+    else:
+        done = f"{stats.library} was indexed again now and the workspace is indexed again by the next docs call"
+    if stats.reindex:
+        runs = ", then ".join(f"library={source}" for source in stats.reindex)
+        names = ", ".join(stats.reindex)
+        done += (
+            f", and the libraries indexed before ({names}) must be indexed again: "
+            f"run docs_index with {runs} (`simple-brief docs index NAME` in a shell)"
+        )
+    return f"[The docs database was rebuilt because {stats.rebuilt}; {done}.]"
+
+
+def stopped_note(stats: Any) -> str:
+    """One sentence when an index run stopped at a limit: what is kept, what running it again does."""
+    if stats.listing_cut:
+        smaller = "start from a smaller workspace root" if stats.library == "workspace" else "list a smaller folder"
+        return (
+            f"[Indexing {stats.library} stopped at {stats.stopped}; what was indexed is kept, but a folder this "
+            f"big is never indexed whole in one call: {smaller}.]"
+        )
+    return (
+        f"[Indexing {stats.library} stopped at {stats.stopped} with {plural(stats.files_left, 'file')} left; "
+        "what was indexed is kept, and running docs_index again continues from there.]"
+    )
+
+
 def render_index(name: str, stats: Any, libraries: Sequence[Any]) -> list[str]:
     """`docs_index`: what the refresh did, then every indexed library with its counts."""
     what = (
         f"Indexed {name} in {stats.seconds:.2f} s: {plural(stats.files_seen, 'file')} seen, {stats.files_indexed:,} "
         f"(re)indexed ({plural(stats.items, 'item')}), {stats.files_removed:,} removed."
     )
+    if getattr(stats, "stopped", None):
+        what += "\n" + stopped_note(stats)
     if stats.rebuilt:
-        what += f"\n[The docs database was rebuilt: {stats.rebuilt}.]"
+        what += "\n" + rebuilt_note(stats)
     if getattr(stats, "skipped", None):
         what += f"\n[Nothing was written: {stats.skipped}.]"
     libs = ["Libraries (search one with library=NAME):"]

@@ -13,7 +13,6 @@ import re
 import textwrap
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -24,7 +23,6 @@ from simple_brief.docs.index import DocsIndex, RefreshStats
 from simple_brief.docs.model import Example, Item
 from simple_brief.errors import UserError
 from simple_brief.render import docs as render
-from simple_brief.render.lsp import plural
 from simple_brief.tools import Call, Param, ProgressFn, ToolResult, tool
 
 #: Calls arrive on worker threads (the MCP server runs the engine off its event loop): two first
@@ -73,9 +71,9 @@ def _index(call: Call) -> tuple[DocsIndex, list[str]]:
     stats = index.refresh(_Throttled(call.report))
     notes = []
     if stats.rebuilt:
-        notes.append(
-            f"[The docs database was rebuilt ({stats.rebuilt}); {plural(stats.files_indexed, 'file')} re-indexed.]"
-        )
+        notes.append(render.rebuilt_note(stats))
+    if stats.stopped:
+        notes.append(render.stopped_note(stats))
     if stats.skipped:
         notes.append(f"[Not refreshed: {stats.skipped}.]")
     return index, notes
@@ -333,16 +331,18 @@ def docs_related(call: Call, id: str) -> ToolResult:
 @tool(
     "docs_index",
     "docs",
-    "Index a library for docs_search: python (stdlib), site-packages, nvim (runtime Lua) or a folder. "
-    "USE FOR: searching a dependency's docs. DON'T USE FOR: the workspace (docs tools refresh it).",
-    (Param("library", str, "python, site-packages, nvim, a folder; default: the workspace.", None),),
+    "Index a library for docs_search: python (stdlib), site-packages, nvim (runtime Lua) or a folder listed "
+    "in the config. USE FOR: searching a dependency's docs. DON'T USE FOR: the workspace (docs tools refresh it).",
+    (Param("library", str, "python, site-packages, nvim, a listed folder; default: the workspace.", None),),
 )
 def docs_index(call: Call, library: str | None) -> ToolResult:
-    """What the (re)index did, and every indexed library."""
+    """What the (re)index did, and every indexed library.
+
+    Raises:
+        UserError: a library it may not read: only python, site-packages, nvim and the
+            folders listed under [docs] folders in the config (the sentence says how).
+    """
     name = (library or "").strip() or "workspace"
-    if name not in ("workspace", "python", "site-packages", "nvim"):
-        # A folder: relative to the workspace root, as every other path a tool takes.
-        name = str((call.workspace.root / Path(name).expanduser()).resolve())
     index = _open(call)
     progress = _Throttled(call.report)
     if name == "workspace":
@@ -350,10 +350,8 @@ def docs_index(call: Call, library: str | None) -> ToolResult:
     else:
         stats = index.index_library(name, progress)
     libraries = index.libraries()
-    # A folder's library is named after the folder.
-    name = next((lib.name for lib in libraries if lib.root == name), name)
     data: dict[str, Any] = {
-        "library": name,
+        "library": stats.library,
         "files_seen": stats.files_seen,
         "files_indexed": stats.files_indexed,
         "files_removed": stats.files_removed,
@@ -361,11 +359,14 @@ def docs_index(call: Call, library: str | None) -> ToolResult:
         "seconds": round(stats.seconds, 3),
         "rebuilt": stats.rebuilt,
         "skipped": stats.skipped,
+        "stopped": stats.stopped,
+        "files_left": stats.files_left,
+        "reindex": stats.reindex,
         "libraries": [
             {"name": lib.name, "root": lib.root, "files": lib.files, "items": lib.items} for lib in libraries
         ],
     }
-    return ToolResult(render.render_index(name, stats, libraries), data)
+    return ToolResult(render.render_index(stats.library, stats, libraries), data)
 
 
 # -- examples: does the code parse? ---------------------------------------------------------
