@@ -6,6 +6,11 @@ only workspace folder; one that died is started again on the next request. Befor
 request the file's current text (`Workspace.read`: overlays first) is synced to every
 server of its language, and request positions are converted from code points to each
 server's negotiated encoding. The protocol itself lives in `simple_brief.lsp_rpc`.
+
+A server that did not answer `initialize` within `START_TIMEOUT` is not started (and
+waited for) again on every call: the failure is remembered for `START_FAILURE_COOLDOWN`
+seconds, or until its config, its program or a file its command names changes, and
+answered at once meanwhile.
 """
 
 from __future__ import annotations
@@ -15,11 +20,12 @@ import threading
 import time
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from simple_brief import languages
-from simple_brief.config import Config, load
+from simple_brief.config import Config, ServerConfig, load
 from simple_brief.errors import UserError
 from simple_brief.intel import DEFAULT_TIMEOUT, LspReply, encode_positions, path_to_uri, uri_to_path
 from simple_brief.lsp_rpc import Server, ServerGone, error_text, find_executable
@@ -29,6 +35,11 @@ log = logging.getLogger(__name__)
 
 #: How long a server may take to answer `initialize` (imports, indexing), seconds.
 START_TIMEOUT = 20.0
+#: How long a server that did not answer `initialize` in time is not started again,
+#: seconds (unless its config, program or a file its command names changes first).
+START_FAILURE_COOLDOWN = 300.0
+#: What to do about a server that does not answer `initialize`.
+_START_ADVICE = "check that its command starts a language server that speaks LSP on stdio"
 #: JSON-RPC's InternalError: the server failed inside; asked once more (see `request`).
 INTERNAL_ERROR = -32603
 #: How long `close()` waits for the answer to `shutdown`, seconds (then 1 s for the exit).
@@ -48,6 +59,7 @@ class ServerPool:
         self.workspace = workspace
         self.config = config if config is not None else load(workspace.root)
         self._servers: dict[str, Server] = {}
+        self._start_failures: dict[str, _StartFailure] = {}
         self._lock = threading.Lock()
         self._closed = False
 
@@ -58,9 +70,16 @@ class ServerPool:
         (starting them if needed); empty when none is configured or supports it.
 
         Raises:
-            UserError: a configured server's program is not on PATH.
+            UserError: a configured server's program is not on PATH, or none of them can
+                answer because they failed to start (the sentence says why, e.g. it did not
+                answer `initialize`).
         """
-        return [s.name for s in self._running(path) if s.failure is None and s.alive and s.supports(method)]
+        running = self._running(path)
+        names = [s.name for s in running if s.failure is None and s.alive and s.supports(method)]
+        failures = [s.failure for s in running if s.failure is not None]
+        if not names and failures:
+            raise UserError("; ".join(failures) + ".")
+        return names
 
     def request(
         self, path: Path, method: str, params: dict[str, Any], timeout: float = DEFAULT_TIMEOUT
@@ -216,6 +235,11 @@ class ServerPool:
                     if old is not None and config not in stale:
                         result.append(old)
                         continue
+                    held = self._held_back(config)
+                    if old is not None and held is not None:
+                        old.failure = held  # not started again: the remembered failure, at once
+                        result.append(old)
+                        continue
                     if old is not None:
                         log.info("restarting %s: %s", config.name, old.failure or old.gone_note())
                         old.kill()
@@ -232,12 +256,86 @@ class ServerPool:
                 # the sum; those started before a failure still get their `initialized`.
                 deadline = time.monotonic() + START_TIMEOUT
                 for server, future in starting:
-                    server.finish_initialize(future, max(deadline - time.monotonic(), 0.01))
+                    server.finish_initialize(future, max(deadline - time.monotonic(), 0.01), START_TIMEOUT)
+                    if server.initialize_timed_out:
+                        self._remember_start_failure(server)
             return result
 
     def _usable(self, name: str) -> bool:
         server = self._servers.get(name)
         return server is not None and server.alive and server.failure is None
+
+    def _remember_start_failure(self, server: Server) -> None:
+        """Keep `server`'s unanswered `initialize` so the next calls are answered at once."""
+        fact = server.failure
+        now = time.time()
+        self._start_failures[server.name] = _StartFailure(
+            server.config,
+            _fingerprint(server.config, self.workspace.root),
+            time.monotonic() + START_FAILURE_COOLDOWN,
+            f"{fact} at {_clock(now)}; simple-brief does not start it again before "
+            f"{_clock(now + START_FAILURE_COOLDOWN)} unless its command or program changes: {_START_ADVICE}",
+        )
+        server.failure = (
+            f"{fact}; {_START_ADVICE} (simple-brief tries it again in {_duration(START_FAILURE_COOLDOWN)}, "
+            "or at once when its command or program changes)"
+        )
+
+    def _held_back(self, config: ServerConfig) -> str | None:
+        """The remembered start failure of `config` while it holds (same config, program and
+        files, within the cool-down), else None (and it is forgotten)."""
+        failure = self._start_failures.get(config.name)
+        if failure is None:
+            return None
+        if (
+            failure.config == config
+            and time.monotonic() < failure.until
+            and failure.fingerprint == _fingerprint(config, self.workspace.root)
+        ):
+            return failure.note
+        del self._start_failures[config.name]
+        return None
+
+
+@dataclass(frozen=True)
+class _StartFailure:
+    """A server that did not answer `initialize`: for which config and files, until when
+    (`time.monotonic()`), and the sentence the calls meanwhile get (without its period)."""
+
+    config: ServerConfig
+    fingerprint: tuple[tuple[str, int, int, int], ...]
+    until: float
+    note: str
+
+
+def _fingerprint(config: ServerConfig, root: Path) -> tuple[tuple[str, int, int, int], ...]:
+    """Identity of the files `config.command` runs: its program and every argument that names
+    a file (a script), relative to `root`; a change to one of them means try again."""
+    try:
+        files = [find_executable(config, root), *config.command[1:]]
+    except UserError:
+        files = list(config.command)
+    found = []
+    for name in files:
+        try:
+            path = root / Path(name).expanduser()
+            info = path.stat() if path.is_file() else None
+        except (OSError, ValueError):
+            info = None
+        if info is not None:
+            found.append((str(path), info.st_ino, info.st_size, info.st_mtime_ns))
+    return tuple(found)
+
+
+def _clock(when: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(when))
+
+
+def _duration(seconds: float) -> str:
+    minutes = seconds / 60
+    if seconds >= 60 and minutes == int(minutes):
+        return f"{int(minutes)} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds:g}s"
 
 
 def _await(server: Server, future: Future[dict[str, Any]], deadline: float, timeout: float) -> tuple[LspReply, bool]:

@@ -1,16 +1,21 @@
 """One language server process and its JSON-RPC connection over stdio (disk mode).
 
-A small synchronous client: a reader thread parses `Content-Length` frames, resolves
-request futures, answers the server's own requests and keeps published diagnostics; a
-second thread copies the server's stderr into the log (our stdout is MCP's channel).
+A small synchronous client with three threads per server: a reader parses `Content-Length`
+frames (`lsp_framing`), resolves request futures, answers the server's own requests and
+keeps published diagnostics; a writer is the only one to write to the server, from a
+queue; a third copies the server's stderr into the log (our stdout is MCP's channel).
 Messages stay plain JSON: results go back to the tools as the server sent them, and
 importing lsprotocol (about 0.5 s) is not needed. `lsp_client.ServerPool` drives these.
+
+Nothing waits without a bound: sending only queues a frame, so the reader never blocks
+on a write; a frame not written within `WRITE_TIMEOUT`, a malformed frame or a reader
+that dies for any reason stops the server with one sentence (`gone_note`) for every
+waiting call, and the pool starts it again on the next. Floods are capped in memory.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import shutil
@@ -27,6 +32,7 @@ from simple_brief import __version__
 from simple_brief.config import FILENAME, ServerConfig
 from simple_brief.errors import UserError
 from simple_brief.intel import ENCODINGS, path_to_uri, uri_to_path
+from simple_brief.lsp_framing import MalformedMessage, Outbox, encode, read_message
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +144,15 @@ CAPABILITY_OF: dict[str, str] = {
 COUNTS_CODE_POINTS = frozenset({"pylsp"})
 
 _STDERR_TAIL = 20
+#: Longest stderr line kept whole, bytes (a line without end is read in pieces).
+_STDERR_LINE = 4096
+#: Seconds one message to a server may take to be written; past it the server, which has
+#: stopped reading its input, is stopped (and started again on the next call).
+WRITE_TIMEOUT = 8.0
+#: Files whose published diagnostics are kept besides the open documents (newest kept).
+MAX_PUBLISHED_FILES = 1000
+#: Dynamically registered methods kept (the first ones; real servers register a dozen).
+MAX_REGISTRATIONS = 256
 
 
 class ServerGone(Exception):
@@ -185,10 +200,14 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self._next_id = 0
         self._pending: dict[int, Future[dict[str, Any]]] = {}
-        self._write_lock = threading.Lock()
         self._state = threading.Condition()
         self._sync_lock = threading.Lock()
         self._gone: str | None = None
+        #: Why simple-brief stopped it (a misbehaviour), shown instead of its exit code.
+        self._fault: str | None = None
+        self._outbox: Outbox | None = None
+        #: Whether `initialize` went unanswered in time (the pool remembers that).
+        self.initialize_timed_out = False
         self._stderr_tail: deque[str] = deque(maxlen=_STDERR_TAIL)
         self._threads: list[threading.Thread] = []
         self._eof = threading.Event()
@@ -210,6 +229,8 @@ class Server:
 
     def gone_note(self) -> str:
         """Why the server is not running, with the end of its stderr."""
+        if self._fault is not None:
+            return f"the language server `{self.name}` was stopped: {self._fault}; it is restarted on the next request"
         code = self.proc.poll() if self.proc is not None else None
         note = self._gone or "it is not running"
         if code is not None:
@@ -244,9 +265,19 @@ class Server:
                 f"the language server `{program}` named in {FILENAME} could not be started ({exc.strerror}); "
                 f"fix `servers.{self.name}.command`."
             ) from None
-        assert self.proc.stdout is not None and self.proc.stderr is not None
-        for target, stream in ((self._read_loop, self.proc.stdout), (self._stderr_loop, self.proc.stderr)):
-            thread = threading.Thread(target=target, args=(stream,), name=f"lsp-{self.name}", daemon=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
+        self._outbox = Outbox(
+            self.proc.stdin,
+            f"lsp-{self.name}-write",
+            WRITE_TIMEOUT,
+            on_stall=lambda why: self._fail(f"it stopped reading its input ({why})"),
+            on_broken=lambda: self._mark_gone("its input pipe closed"),
+        )
+        for role, target, stream in (
+            ("read", self._read_loop, self.proc.stdout),
+            ("stderr", self._stderr_loop, self.proc.stderr),
+        ):
+            thread = threading.Thread(target=target, args=(stream,), name=f"lsp-{self.name}-{role}", daemon=True)
             thread.start()
             self._threads.append(thread)
 
@@ -266,15 +297,19 @@ class Server:
             params["initializationOptions"] = self.config.init_options
         return self.send_request("initialize", params)
 
-    def finish_initialize(self, future: Future[dict[str, Any]], timeout: float) -> None:
-        """Wait for the `initialize` answer, then send `initialized` (and the settings).
+    def finish_initialize(self, future: Future[dict[str, Any]], timeout: float, limit: float | None = None) -> None:
+        """Wait up to `timeout` for the `initialize` answer, then send `initialized` (and the
+        settings).
 
-        Sets `failure` (and stops the process) when the server does not answer in time.
+        Sets `failure` (and stops the process) when the server does not answer in time
+        (`initialize_timed_out`; the sentence names `limit`, the whole start time allowed).
         """
         try:
             reply = future.result(timeout=timeout)
         except FutureTimeout:
-            self.failure = f"the language server `{self.name}` did not answer `initialize` within {timeout:g}s"
+            shown = timeout if limit is None else limit
+            self.failure = f"the language server `{self.name}` did not answer `initialize` within {shown:g}s"
+            self.initialize_timed_out = True
             self.kill()
             return
         except ServerGone:
@@ -339,11 +374,17 @@ class Server:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             log.warning("%s (pid %s) did not die after SIGKILL", self.name, self.proc.pid)
-        if self.proc.stdin is not None:
-            with contextlib.suppress(OSError):
-                self.proc.stdin.close()
-        # stdout and stderr are closed by their reader threads when they reach the end.
+        # Each pipe is closed by its own thread: stdin by the writer, which `_mark_gone` ends.
         self._mark_gone("it was stopped")
+
+    def _fail(self, fault: str) -> None:
+        """Stop a misbehaving server; `fault` says why in every waiting call's answer."""
+        with self._state:
+            if self._gone is None and self._fault is None:
+                self._fault = fault
+        log.warning("%s: %s", self.name, fault)
+        self._mark_gone(fault)
+        self.kill()
 
     # --- JSON-RPC --------------------------------------------------------------
 
@@ -384,43 +425,47 @@ class Server:
         self._write(message)
 
     def _write(self, message: dict[str, Any]) -> None:
-        body = json.dumps(message, ensure_ascii=False).encode("utf-8")
-        frame = b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
-        if self.proc is None or self.proc.stdin is None:
+        """Queue `message` for the writer thread (never blocks).
+
+        Raises:
+            ServerGone: the server is not running, or was stopped for not reading its input.
+        """
+        if self._outbox is None or self._gone is not None or not self._outbox.put(encode(message)):
             raise ServerGone(self.gone_note())
-        try:
-            with self._write_lock:
-                self.proc.stdin.write(frame)
-                self.proc.stdin.flush()
-        except (OSError, ValueError):
-            self._mark_gone("its input pipe closed")
-            raise ServerGone(self.gone_note()) from None
 
     def _read_loop(self, stream: IO[bytes]) -> None:
+        fault = None
         try:
             while True:
-                message = _read_message(stream)
+                message = read_message(stream)
                 if message is None:
                     break
                 try:
                     self._dispatch(message)
                 except Exception:  # a bad message must not kill the connection
                     log.exception("%s: could not handle %s", self.name, str(message)[:200])
-        except (OSError, ValueError) as exc:
+        except MalformedMessage as exc:
+            fault = f"it sent a malformed message ({exc})"
+        except (OSError, ValueError) as exc:  # its output closed under us (`kill`)
             log.warning("%s: reading stopped: %s", self.name, exc)
+        except Exception as exc:  # never a silent death (RecursionError from JSON nested too deep ...)
+            fault = f"simple-brief could not read its messages ({type(exc).__name__}: {str(exc)[:100]})"
         finally:
             with contextlib.suppress(OSError):
                 stream.close()
-        self._eof.set()
-        if self.proc is not None:
-            # The output ends as the process exits: wait (bounded) so the note has its exit code.
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(timeout=2)
-        self._mark_gone("its output closed")
+            self._eof.set()
+            if fault is not None:
+                self._fail(fault)
+            else:
+                if self.proc is not None:
+                    # The output ends as the process exits: wait (bounded) so the note has its exit code.
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        self.proc.wait(timeout=2)
+                self._mark_gone("its output closed")
 
     def _stderr_loop(self, stream: IO[bytes]) -> None:
         try:
-            for raw in stream:
+            while raw := stream.readline(_STDERR_LINE):
                 line = raw.decode("utf-8", "replace").rstrip()
                 self._stderr_tail.append(line)
                 log.debug("%s stderr: %s", self.name, line)
@@ -437,6 +482,8 @@ class Server:
             pending = list(self._pending.values())
             self._pending.clear()
             self._state.notify_all()
+        if self._outbox is not None:
+            self._outbox.close()  # the writer thread ends (and closes the server's stdin)
         note = self.gone_note()
         for future in pending:
             if not future.done():
@@ -467,7 +514,8 @@ class Server:
             reply["result"] = [{"uri": path_to_uri(self.root), "name": self.root.name}]
         elif method == "client/registerCapability":
             for registration in (params or {}).get("registrations", []):
-                self.registered.add(registration.get("method", ""))
+                if len(self.registered) < MAX_REGISTRATIONS:
+                    self.registered.add(registration.get("method", ""))
         elif method == "workspace/applyEdit":
             reply["result"] = {
                 "applied": False,
@@ -516,10 +564,15 @@ class Server:
             return
         version = params.get("version")
         with self._state:
+            self.published.pop(path, None)  # re-inserted last: the newest are kept
             self.published[path] = list(params.get("diagnostics") or [])
+            if len(self.published) > MAX_PUBLISHED_FILES:
+                oldest = next((p for p in self.published if p not in self.documents), None)
+                if oldest is not None:
+                    del self.published[oldest]
             current = self.documents.get(path)
             # Without a version the publish is taken as following the latest change.
-            if current is None or not isinstance(version, int) or version >= current[0]:
+            if current is not None and (not isinstance(version, int) or version >= current[0]):
                 self._fresh[path] = True
             self._state.notify_all()
 
@@ -547,29 +600,3 @@ def _section(settings: dict[str, Any], section: Any) -> Any:
             return None
         node = node[part]
     return node
-
-
-def _read_message(stream: IO[bytes]) -> dict[str, Any] | None:
-    """One framed JSON-RPC message; None at the end of the stream."""
-    length = None
-    while True:
-        line = stream.readline()
-        if not line:
-            return None
-        line = line.strip()
-        if not line:
-            if length is None:
-                continue  # stray blank line between messages
-            break
-        name, _, value = line.decode("ascii", "replace").partition(":")
-        if name.strip().lower() == "content-length":
-            length = int(value.strip())
-    body = stream.read(length)
-    if len(body) < length:
-        return None
-    try:
-        message = json.loads(body)
-    except ValueError:
-        log.warning("a language server sent a message that is not JSON: %r", body[:200])
-        return {}
-    return message if isinstance(message, dict) else {}
