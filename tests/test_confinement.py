@@ -173,3 +173,34 @@ def test_only_the_users_own_config_allows_a_secrets_file(
         invoke("simple_read", {"path": "local.cfg"}, call)
     with pytest.raises(UserError, match=r"secrets rule `\.env`"):
         invoke("simple_read", {"path": ".env"}, call)
+
+
+# ---------------------------------------------------------------- the editor context (items 1, 3)
+
+
+def _context(root: Path, path: Path, text: str | None = None) -> dict[str, object] | None:
+    from simple_brief.editor import Snapshot
+    from simple_brief.envelope import ServerState, editor_context
+
+    snap = Snapshot(path=path, filetype="python", line_count=3, modified=False, cursor=(1, 1), text=text)
+    return editor_context(ServerState(Workspace.at(root)), snap)
+
+
+def test_context_of_a_file_outside_the_root_is_read_without_following_links(layout: tuple[Path, Path]) -> None:
+    """The person has a file open outside the root whose folder is a symlink: the context
+    reads it through the no-follow door, so its symbols are not taken from where the link leads."""
+    root, outside = layout
+    (outside / "code.py").write_text("def far_away():\n    pass\n")
+    elsewhere = root.parent / "elsewhere"
+    elsewhere.symlink_to(outside, target_is_directory=True)
+    direct = _context(root, outside / "code.py")
+    assert direct is not None and "far_away" in str(direct["symbols"])
+    linked = _context(root, elsewhere / "code.py")
+    assert linked is not None and "far_away" not in str(linked["symbols"])
+
+
+def test_context_in_a_secrets_file_names_the_rule_and_withholds_its_content(secret_root: Path) -> None:
+    context = _context(secret_root, secret_root / "deploy" / "secrets.py", "PASSWORD = 'hunter2'\n")
+    assert context is not None
+    assert "hunter2" not in str(context) and "PASSWORD" not in str(context)
+    assert "secrets.*" in str(context["symbols"]) and "withheld" in str(context["symbols"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
 from simple_brief.errors import UserError, excerpt
 from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.scan import scan
-from simple_brief.workspace import Workspace
+from simple_brief.workspace import Workspace, read_beneath
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,11 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
         warning = None
         if snap.path is not None:
             symbols = state.editor.symbols(snap.path)
-        if symbols is None:
+        rule = _secret_rule(state.workspace, snap.path)
+        if rule is not None:
+            # Where the person is, but nothing of what the file holds (SPEC "Secrets").
+            symbols, warning = [], f"secrets file (rule `{rule}`): its content is withheld"
+        elif symbols is None:
             spec = languages.detect(snap.path or "buffer", snap.filetype)
             if spec is languages.PLAIN:
                 warning = "No symbol provider registered for this language"
@@ -79,7 +84,7 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
                 if real in layers.agent:
                     # The context is where the person is, in their buffer: not in the text an
                     # agent overlaid on that file.
-                    buffer = snap.text if snap.text is not None else _disk_text(real)
+                    buffer = snap.text if snap.text is not None else _disk_text(state.workspace, real)
                     symbols = scan(buffer, spec).symbols
                 else:
                     # The workspace's parse cache: unchanged buffers are not scanned again.
@@ -88,8 +93,8 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
                     symbols = state.workspace.outline(real, snap.filetype)[1].symbols
             else:
                 text = snap.text
-                if text is None and snap.path is not None and snap.path.is_file():
-                    text = snap.path.read_text(encoding="utf-8", errors="replace")
+                if text is None and snap.path is not None:
+                    text = _disk_text(state.workspace, snap.path)
                 symbols = scan(text or "", spec).symbols
         # A selection counts while it is live; the last one only stands in for a terminal.
         shown = snap
@@ -101,8 +106,35 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
     return result
 
 
-def _disk_text(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+def _disk_text(workspace: Workspace, path: Path) -> str:
+    """A file's text for the context, through the same door as every read: inside the root
+    the workspace's (confined, no symlink followed); outside it (a file the person opened
+    elsewhere) opened from `/` without following a symlink at any component, with the
+    workspace's size limit. Empty when it cannot be read."""
+    try:
+        if _inside(workspace.root, path):
+            data = workspace.read_bytes(path)[1]
+        else:
+            absolute = Path(os.path.abspath(path))
+            data = read_beneath(Path(absolute.anchor), absolute.relative_to(absolute.anchor), workspace.max_bytes)
+    except UserError:
+        return ""
+    return data.decode("utf-8", "replace")
+
+
+def _secret_rule(workspace: Workspace, path: Path | None) -> str | None:
+    """The secrets rule the editor's file matches (relative to the root, or its whole path outside it)."""
+    if path is None:
+        return None
+    for candidate in (Path(os.path.abspath(path)), path.resolve()):  # the name, and where a link leads
+        try:
+            rel = candidate.relative_to(workspace.root).as_posix()
+        except ValueError:
+            rel = candidate.as_posix().lstrip("/")
+        rule = workspace.secrets.rule_for(rel)
+        if rule is not None:
+            return rule
+    return None
 
 
 def _inside(root: Path, path: Path) -> bool:

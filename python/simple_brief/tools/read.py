@@ -368,9 +368,11 @@ def diagnostics(call: Call, path: str | None, fixits: bool | None) -> ToolResult
     notes: list[str] = []
     if single:
         # One file: the editor's findings in Neovim, else the configured servers' (one sync each).
-        served, errors, _ = server_diagnostics(call, scope)
+        served, errors, asked = server_diagnostics(call, scope)
         found[scope].extend(served)
         notes.extend(errors)
+        if not asked and call.session.untrusted:
+            notes.append(f"[no language server checked it: {call.session.untrusted}]")
     else:
         # The editor's own findings (every vim.diagnostic source), for files under `path`.
         for real, diags in call.editor.diagnostics().items():
