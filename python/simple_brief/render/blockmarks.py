@@ -13,7 +13,8 @@ show their declaration and line. Lines outside any definition are summarised.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
 
 from simple_brief.model import (
     CLASS_KINDS,
@@ -146,13 +147,53 @@ def member_text(sym: Symbol) -> str:
     return text if sym.name in text else sym.name
 
 
+class _Pending:
+    """Diagnostics not shown yet, in document order; those starting on given lines are taken
+    out without looking at the others (a scan of every pending diagnostic per symbol would
+    be quadratic in a file with many of both)."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        self._diags = sorted(diagnostics, key=lambda d: d.range.start)
+        self._lines = [d.range.start.line for d in self._diags]
+        # _next[i]: the first index >= i not taken yet (len(_diags) when none); paths are
+        # shortened as they are followed.
+        self._next = list(range(len(self._diags) + 1))
+
+    def _first_left(self, i: int) -> int:
+        root = i
+        while self._next[root] != root:
+            root = self._next[root]
+        while self._next[i] != root:
+            self._next[i], i = root, self._next[i]
+        return root
+
+    def take(self, first: int, last: int) -> Iterator[Diagnostic]:
+        """The diagnostics starting on lines `first`..`last`, in order, no longer pending."""
+        i = self._first_left(bisect_left(self._lines, first))
+        while i < len(self._diags) and self._lines[i] <= last:
+            self._next[i] = i + 1
+            yield self._diags[i]
+            i = self._first_left(i + 1)
+
+    def rest(self) -> Iterator[Diagnostic]:
+        """Every diagnostic still pending, in order."""
+        i = self._first_left(0)
+        while i < len(self._diags):
+            yield self._diags[i]
+            i = self._first_left(i + 1)
+
+
 class _OutlineWriter:
     def __init__(self, outline: Outline, depth: int | None, diagnostics: list[Diagnostic], per_symbol: bool):
         self.outline = outline
         self.depth = depth
         self.per_symbol = per_symbol
-        self.pending = sorted(diagnostics, key=lambda d: d.range.start)
+        self.pending = _Pending(diagnostics)
         self.out: list[str] = []
+        # Import spans are sorted and disjoint (`scan._merge_import_lines`): found by bisection.
+        self._import_ends = [last for _first, last in outline.imports]
+        lines = outline.source.lines
+        self._import_rows = sorted(i for i in outline.import_lines if 0 <= i < len(lines) and lines[i].strip())
 
     def write(self) -> list[str]:
         lines = self.outline.source.lines
@@ -173,7 +214,7 @@ class _OutlineWriter:
         self._members(run, 1)
         self._gap(cursor, len(lines) - 1)
         if self.per_symbol:
-            for diag in self.pending:
+            for diag in self.pending.rest():
                 self.out.append(diag_line(diag))
                 self.out.extend(_fix_lines(diag))
         return self.out
@@ -208,14 +249,9 @@ class _OutlineWriter:
     def _take_diags(self, first: int, last: int, prefix: str) -> None:
         if not self.per_symbol:
             return
-        keep: list[Diagnostic] = []
-        for diag in self.pending:
-            if first <= diag.range.start.line <= last:
-                self.out.append(prefix + diag_line(diag))
-                self.out.extend(prefix + fl for fl in _fix_lines(diag))
-            else:
-                keep.append(diag)
-        self.pending = keep
+        for diag in self.pending.take(first, last):
+            self.out.append(prefix + diag_line(diag))
+            self.out.extend(prefix + fl for fl in _fix_lines(diag))
 
     def _symbol(self, sym: Symbol, level: int) -> None:
         prefix = INDENT * (level - 1)
@@ -243,28 +279,24 @@ class _OutlineWriter:
         if last < first:
             return
         lines = self.outline.source.lines
-        imports = [(a, b) for a, b in self.outline.imports if a <= last and b >= first]
+        spans = self.outline.imports
+        k = bisect_left(self._import_ends, first)
         row = first
         while row <= last:
-            span = next(((a, b) for a, b in imports if a <= row <= b), None)
-            if span is not None:
-                a, b = span
-                own = self.outline.import_lines
-                text = "; ".join(
-                    " ".join(lines[i].split()).rstrip(";")
-                    for i in range(a, min(b, last) + 1)
-                    if i in own and lines[i].strip()
-                )
-                self.out.append(f".. {_cut(text, GAP_TEXT_CHARS * 2)}  {_span(a, min(b, last))}")
+            while k < len(spans) and spans[k][1] < row:
+                k += 1
+            # spans[k]: the first import span not over before `row` — it holds `row`, or it
+            # is the next one, where the run of other code ends.
+            if k < len(spans) and spans[k][0] <= row:
+                a, b = spans[k]
+                self.out.append(f".. {self._import_text(a, min(b, last))}  {_span(a, min(b, last))}")
                 self._take_diags(a, min(b, last), "")
                 row = min(b, last) + 1
                 continue
             if not lines[row].strip():
                 row += 1
                 continue
-            end = row
-            while end + 1 <= last and not any(a <= end + 1 <= b for a, b in imports):
-                end += 1
+            end = min(last, spans[k][0] - 1) if k < len(spans) else last
             while end > row and not lines[end].strip():
                 end -= 1
             count = sum(1 for i in range(row, end + 1) if lines[i].strip())
@@ -273,6 +305,26 @@ class _OutlineWriter:
             self.out.append(f".. {head}{more}  {_span(row, end)}")
             self._take_diags(row, end, "")
             row = end + 1
+
+    def _import_text(self, first: int, last: int) -> str:
+        """The import lines of `first`..`last` joined with `; `, cut to the width shown.
+
+        A span of merged imports can hold definitions, and then every gap inside it starts
+        at the span's first line: lines are read only until the text is too long to show.
+        """
+        limit = GAP_TEXT_CHARS * 2
+        lines = self.outline.source.lines
+        rows = self._import_rows
+        parts: list[str] = []
+        size = -2
+        k = bisect_left(rows, first)
+        while k < len(rows) and rows[k] <= last and size <= limit:
+            part = " ".join(lines[rows[k]].split()).rstrip(";")
+            parts.append(part)
+            size += len(part) + 2
+            k += 1
+        # What is left out only lies past the cut, so the cut text is the same.
+        return _cut("; ".join(parts), limit)
 
 
 def _cut(text: str, limit: int) -> str:
