@@ -47,13 +47,18 @@ def breakdown(symbols: list[Symbol]) -> str:
 def _visible(
     sym: Symbol, depth: int, max_depth: int, ignore: frozenset[SymbolKind], parent: Symbol | None
 ) -> list[tuple[Symbol, int, Symbol | None]]:
-    if sym.kind in ignore or depth > max_depth:
-        return []
-    rows = [(sym, depth, parent)]
-    if sym.kind in FUNCTION_KINDS:
-        return rows
-    for child in sym.children:
-        rows.extend(_visible(child, depth + 1, max_depth, ignore, sym))
+    """`sym` and the descendants shown under it, in document order, with their level and
+    parent. One list is filled as the tree is walked (an explicit stack): returning a list
+    per level and copying it into its parent's would cost time in the depth of every row."""
+    rows: list[tuple[Symbol, int, Symbol | None]] = []
+    stack: list[tuple[Symbol, int, Symbol | None]] = [(sym, depth, parent)]
+    while stack:
+        current, level, above = stack.pop()
+        if current.kind in ignore or level > max_depth:
+            continue
+        rows.append((current, level, above))
+        if current.kind not in FUNCTION_KINDS:
+            stack.extend((child, level + 1, current) for child in reversed(current.children))
     return rows
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any, Literal
 
-from simple_brief.model import Range, Symbol, walk_with_parent
+from simple_brief.model import Range, Symbol
 
 HEADER = "NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | EOL"
 ROW_END = "<<<"
@@ -58,11 +59,22 @@ def hover_info(sym: Symbol) -> str:
     return text
 
 
+def _walk_with_parent(symbols: list[Symbol]) -> Iterator[tuple[Symbol, Symbol | None]]:
+    """Every symbol of a forest with its parent (None at top level), depth first, in document
+    order — as `model.walk_with_parent`, but with an explicit stack: nested generators cost
+    time in the depth of every symbol."""
+    stack: list[tuple[Symbol, Symbol | None]] = [(s, None) for s in reversed(symbols)]
+    while stack:
+        sym, parent = stack.pop()
+        yield sym, parent
+        stack.extend((child, sym) for child in reversed(sym.children))
+
+
 def select_rows(symbols: list[Symbol], return_children: ReturnChildren) -> list[tuple[Symbol, Symbol | None]]:
     """The (symbol, parent) pairs listed: top level only, all, or all while the table stays small."""
     if return_children == "no":
         return [(s, None) for s in symbols]
-    rows = list(walk_with_parent(symbols))
+    rows = list(_walk_with_parent(symbols))
     if return_children == "auto" and len(rows) > AUTO_CHILDREN_ROWS:
         rows = [(s, None) for s in symbols] + [(c, s) for s in symbols for c in s.children]
         rows.sort(key=lambda pair: pair[0].range.start)
@@ -98,7 +110,7 @@ def to_document_symbol(sym: Symbol, children: bool = True) -> dict[str, Any]:
 def document_symbols_json(symbols: list[Symbol], return_children: ReturnChildren = "auto") -> list[dict[str, Any]]:
     """`DocumentSymbol[]` for `format=standard`."""
     with_children = return_children != "no"
-    if return_children == "auto" and sum(1 for _ in walk_with_parent(symbols)) > AUTO_CHILDREN_ROWS:
+    if return_children == "auto" and sum(1 for _ in _walk_with_parent(symbols)) > AUTO_CHILDREN_ROWS:
         return [
             {**to_document_symbol(s, children=False), "children": [to_document_symbol(c, False) for c in s.children]}
             if s.children
