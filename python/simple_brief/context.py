@@ -15,6 +15,11 @@ Each scope is `{"name", "kind", "range": {"start", "end", "length"}}` with 1-bas
 and `kind` the LSP SymbolKind name ("Class", "Method", "String" for Markdown headings).
 `context_line` gives the agent the same in one short line of text. Nothing here talks to
 an editor: backends (`simple_brief.editor`) capture the snapshot, this module reads it.
+
+A snapshot of a secrets file (`Snapshot.extra['withheld']`, the rule it matches) names the
+file, the cursor and the selection's range, never what the file holds: no selected text,
+no symbols, and `symbols.warning` says the content is withheld (the caller's own warning
+when it gives one).
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ from simple_brief.model import FUNCTION_KINDS, Symbol, SymbolKind
 
 #: The warning of AC10: the document has no symbol provider at all.
 NO_SYMBOL_PROVIDER = "No symbol provider registered for this language"
+
+#: The warning for a secrets file (`{rule}`: the deny glob it matches).
+WITHHELD = "Content withheld: the file matches the secrets rule `{rule}`"
 
 #: Kinds that are a scope even on a single line (`def f(): return 1`, `class A: pass`).
 #: Other kinds (variables, fields, constants, imports reported as modules...) count only
@@ -66,6 +74,9 @@ def build_context(snapshot: Snapshot, symbols: list[Symbol] | None, warning: str
         (kind String) reach to the next heading of the same or a higher level (AC7).
     """
     line, character = snapshot.cursor
+    withheld = snapshot.extra.get("withheld")
+    if withheld:
+        symbols, warning = None, warning or WITHHELD.format(rule=withheld)
     context: dict[str, Any] = {
         "file": {
             "path": str(snapshot.path) if snapshot.path is not None else None,
@@ -155,11 +166,12 @@ def _display_path(path: str | None, root: str | os.PathLike[str] | None) -> str:
 
 def _selection(snapshot: Snapshot) -> dict[str, Any]:
     sel = snapshot.selection
-    if sel is None or (sel.start == sel.end and not sel.text):
+    withheld = bool(snapshot.extra.get("withheld"))
+    if sel is None or (sel.start == sel.end and not sel.text and not withheld):
         return {"isEmpty": True, "text": None}
     return {
         "isEmpty": False,
-        "text": sel.text,
+        "text": None if withheld else sel.text,
         "range": {
             "start": {"line": sel.start[0], "character": sel.start[1]},
             "end": {"line": sel.end[0], "character": sel.end[1]},

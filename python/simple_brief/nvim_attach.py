@@ -3,7 +3,12 @@
 1. `--nvim ADDR` (explicit): always that Neovim; it reconnects by itself.
 2. `$NVIM` (set for processes started inside Neovim), when it answers.
 3. The newest Neovim registered in the state directory whose cwd contains the workspace.
-4. Else the disk.
+4. Else a Neovim of 2 or 3 that is there but does not answer (stopped with Ctrl-Z, or
+   busy): kept, answering from the disk until it answers again.
+5. Else the disk.
+
+Every backend gets the workspace root and its secrets rules: buffers of secrets files are
+never sent from Neovim (`simple_brief.nvim_backend`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
 from simple_brief.intel import LanguageIntel
 from simple_brief.model import Diagnostic, Symbol, TextEdit
 from simple_brief.nvim_backend import NvimBackend
+from simple_brief.nvim_buffers import workspace_secrets
+from simple_brief.secret_files import SecretRules
 
 log = logging.getLogger(__name__)
 
@@ -37,17 +44,21 @@ def attach(
        (the backend keeps trying to reconnect).
     2. `$NVIM` (set for processes started inside Neovim), when it answers.
     3. The newest registered Neovim whose cwd contains the workspace, when it answers.
-    4. Else `DiskBackend()`.
+    4. Else the first of those that is there but did not answer in time (a stopped
+       Neovim): it answers from the disk until it is resumed.
+    5. Else `DiskBackend()`.
 
     Args:
         workspace_root: the workspace's root folder.
         explicit: an address given on the command line.
         state_dir: the registry's state directory (`registry.state_dir()` when None).
-        **options: `NvimBackend` keyword arguments (prefer, timeouts...).
+        **options: `NvimBackend` keyword arguments (prefer, timeouts, secrets...); `root`
+            is the workspace root unless given.
 
     Returns:
-        A connected `NvimBackend`, the explicit one, or a `DiskBackend`.
+        A connected (or stalled) `NvimBackend`, the explicit one, or a `DiskBackend`.
     """
+    options.setdefault("root", workspace_root)
     if explicit:
         backend = NvimBackend.connect(explicit, origin="--nvim", **options)
         if not backend.connected:
@@ -64,13 +75,19 @@ def attach(
         entry = None
     if entry is not None:
         candidates.append((entry["servername"], "registry"))
+    stalled: NvimBackend | None = None
     for address, origin in candidates:
         backend = NvimBackend.connect(address, origin=origin, **options)
         if backend.connected:
+            if stalled is not None:
+                stalled.close()
             return backend
         log.info("Neovim from %s at %s does not answer", origin, address)
-        backend.close()
-    return DiskBackend()
+        if backend.stalled and stalled is None:
+            stalled = backend  # there, but stopped or busy: kept in case no other answers
+        else:
+            backend.close()
+    return stalled if stalled is not None else DiskBackend()
 
 
 class AutoBackend:
@@ -79,12 +96,15 @@ class AutoBackend:
     While it has no live Neovim (disk mode, or its Neovim went away), it re-runs `attach`
     at most once per `retry_interval` seconds, so a Neovim started or restarted later is
     picked up; calls in between answer as the current backend does (empty when none).
+    A Neovim that is there but does not answer (stopped) is kept without re-attaching:
+    its calls answer empty at once until it is resumed.
 
     Args:
         workspace_root: the workspace's root folder.
         explicit: `--nvim ADDR`; then only that address is used (it reconnects by itself).
         state_dir: the registry's state directory (`registry.state_dir()` when None).
         retry_interval: seconds between attach attempts.
+        secrets: the secrets rules (None: the workspace's configs', read once here).
         **options: `NvimBackend` keyword arguments.
     """
 
@@ -95,13 +115,16 @@ class AutoBackend:
         *,
         state_dir: Path | None = None,
         retry_interval: float = 1.0,
+        secrets: SecretRules | None = None,
         **options: Any,
     ) -> None:
         self.workspace_root = Path(workspace_root)
         self.explicit = explicit
         self.state_dir = state_dir
         self.retry_interval = retry_interval
-        self._options = {**options, "retry_interval": retry_interval}
+        if secrets is None:
+            secrets = workspace_secrets(self.workspace_root)
+        self._options = {**options, "retry_interval": retry_interval, "secrets": secrets}
         self._lock = threading.Lock()
         self._last_attach = time.monotonic()
         self._inner: EditorBackend = attach(self.workspace_root, explicit, state_dir=state_dir, **self._options)
@@ -122,7 +145,7 @@ class AutoBackend:
 
     def _current(self) -> EditorBackend:
         inner = self._inner
-        if self.explicit or (isinstance(inner, NvimBackend) and inner.connected):
+        if self.explicit or (isinstance(inner, NvimBackend) and (inner.connected or inner.stalled)):
             return inner
         with self._lock:
             now = time.monotonic()

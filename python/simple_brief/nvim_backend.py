@@ -1,6 +1,7 @@
 """The editor backend for a live Neovim, over its RPC socket (pynvim).
 
-`NvimBackend` answers the `EditorBackend` questions with one `exec_lua` request each:
+`NvimBackend` answers the `EditorBackend` questions with one `exec_lua` request each
+(the reading is `simple_brief.nvim_buffers`):
 
 - `snapshot()`: `require('simple_brief.context').snapshot()` (lua/simple_brief/context.lua),
   with the buffer text cached by (buffer, changedtick) so an unchanged buffer is not sent
@@ -12,10 +13,18 @@
   answers; `prefer='scanner'` always leaves symbols to the scanner.
 - `intel()`, `apply_edits()`: the attached LSP clients and buffer edits (simple_brief.nvim_intel).
 
+Secrets files (SPEC "Security") never leave Neovim: the workspace's deny/allow globs travel
+with every call that walks the buffers and are matched in Neovim (nvim_rpc.lua), so a
+buffer whose file matches sends no text, no selected text and no diagnostics; the
+snapshot names the file and the position and says the content is withheld. Language
+questions about such a file are not asked.
+
 Every pynvim call runs on the backend's own worker thread: pynvim runs an asyncio loop of
 its own per request, which cannot run inside a caller's running event loop (an MCP
 server's), and it is not thread-safe. A call that Neovim does not answer in time returns
-empty, and calls made while it is still pending return empty at once. When Neovim goes
+empty, and calls made while it is still pending return empty at once, without waiting:
+a stopped Neovim (Ctrl-Z, SIGSTOP) or a busy one costs one deadline, and `status()` says
+that answers come from the disk until the pending call is answered. When Neovim goes
 away (EOF, a refused connection), the backend says so in `status()`, answers empty, and
 reconnects on a later call (throttled), clearing its caches for the new instance.
 
@@ -43,8 +52,18 @@ from typing import Any, Literal, TypeVar
 import pynvim
 
 from simple_brief import nvim_intel
-from simple_brief.editor import Selection, Snapshot
-from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, TextEdit
+from simple_brief.editor import Snapshot
+from simple_brief.model import Diagnostic, Symbol, TextEdit
+from simple_brief.nvim_buffers import (
+    BufferCache,
+    SecretsGuard,
+    read_diagnostics,
+    read_overlays,
+    read_snapshot,
+    symbols_from_lsp,
+    workspace_secrets,
+)
+from simple_brief.secret_files import SecretRules
 
 log = logging.getLogger(__name__)
 
@@ -62,13 +81,9 @@ _CONTEXT_LUA = Path(__file__).resolve().parent.parent.parent / "lua" / "simple_b
 #: is then one short `exec_lua` naming a function.
 _INSTALL_LUA = resources.files("simple_brief").joinpath("nvim_rpc.lua").read_text(encoding="utf-8")
 
-#: Unmodified buffers whose text stays cached (the snapshots' buffers).
-_KEEP_UNMODIFIED = 4
-
-_SNAPSHOT = "return simple_brief_rpc.snapshot(...)"
-_OVERLAYS = "return simple_brief_rpc.overlays(...)"
-_DIAGNOSTICS = "return simple_brief_rpc.diagnostics()"
 _SYMBOLS = "return simple_brief_rpc.symbols(...)"
+
+__all__ = ["OWN_CLIENT", "NvimBackend", "symbols_from_lsp"]
 
 
 class _Worker:
@@ -147,6 +162,10 @@ class NvimBackend:
         call_timeout: seconds a call waits for Neovim before answering empty.
         retry_interval: seconds between reconnection attempts while disconnected.
         origin: how the address was found (`--nvim`, `$NVIM`, `registry`), for `status()`.
+        root: the workspace root; buffers' files are matched against the secrets rules
+            from it (None: whole paths are matched, so `.env` is withheld anywhere).
+        secrets: the secrets rules in force; None: `config.load(root).secrets` (the
+            defaults without a root, or when the config cannot be read).
 
     Raises:
         ValueError: `prefer` is neither 'lsp' nor 'scanner'.
@@ -163,6 +182,8 @@ class NvimBackend:
         call_timeout: float = 2.0,
         retry_interval: float = 1.0,
         origin: str = "explicit",
+        root: str | os.PathLike[str] | None = None,
+        secrets: SecretRules | None = None,
     ) -> None:
         if prefer not in ("lsp", "scanner"):
             raise ValueError(f"prefer must be 'lsp' or 'scanner', not {prefer!r}")
@@ -172,12 +193,10 @@ class NvimBackend:
         self.call_timeout = call_timeout
         self.retry_interval = retry_interval
         self.origin = origin
-        #: Buffer text received per buffer: bufnr -> (changedtick, text).
-        self._texts: dict[int, tuple[int, str]] = {}
-        #: Editor buffer names -> resolved paths.
-        self._paths: dict[str, Path] = {}
-        #: How many buffers' lines Neovim sent (the cache's misses), for tests and status.
-        self.lines_received = 0
+        #: Buffer texts received and resolved buffer names (simple_brief.nvim_buffers).
+        self.buffers = BufferCache()
+        #: The secrets rules sent with every call that walks Neovim's buffers.
+        self.guard = SecretsGuard(root, secrets if secrets is not None else workspace_secrets(root))
         self._nvim: Any = None
         self._pid: int | None = None
         self._state = "not connected"
@@ -188,7 +207,10 @@ class NvimBackend:
         self._last_attempt = -float("inf")
         self._connected_at: float | None = None
         self._pending: Future[Any] | None = None
-        self._lock = threading.Lock()
+        #: When the call still pending past its deadline started (None: Neovim answers).
+        self._stalled_since: float | None = None
+        # Re-entrant: a call's done-callback (`_answered`) may run where the call is submitted.
+        self._lock = threading.RLock()
         self._worker: _Worker | None = None
         self._intel = nvim_intel.NvimIntel(self)
 
@@ -213,6 +235,21 @@ class NvimBackend:
     def connected(self) -> bool:
         """Whether the backend holds a live connection (as of its last call)."""
         return self._nvim is not None
+
+    @property
+    def stalled(self) -> bool:
+        """Whether a call is still waiting for Neovim past its deadline (stopped or busy):
+        calls answer empty at once until it is answered."""
+        return self._stalled_since is not None
+
+    @property
+    def lines_received(self) -> int:
+        """How many buffers' lines Neovim sent (the text cache's misses)."""
+        return self.buffers.lines_received
+
+    def secret_rule(self, path: str | os.PathLike[str]) -> str | None:
+        """The secrets rule a file matches (then nothing of it is asked from Neovim), or None."""
+        return self.guard.rule(path)
 
     def ensure_connected(self) -> bool:
         """Connect now if disconnected (ignoring the retry throttle).
@@ -241,7 +278,10 @@ class NvimBackend:
         None when `prefer` is 'scanner', the file is not loaded in Neovim, no language
         server attached to it provides document symbols (no waiting then), or the request
         failed or timed out (noted in `status()`): the engine's scanner answers instead.
+        An empty list for a secrets file: its names are not asked from Neovim either.
         """
+        if self.secret_rule(path) is not None:
+            return []  # a secrets file: no symbols asked, and none read from the disk either
         if self.prefer == "scanner":
             return None
         timeout = self.call_timeout + self.lsp_timeout_ms / 1000
@@ -256,12 +296,17 @@ class NvimBackend:
         return nvim_intel.apply_edits(self, edits)
 
     def status(self) -> dict[str, Any]:
-        """What the backend is attached to, and whether Neovim answers."""
+        """What the backend is attached to, and whether Neovim answers.
+
+        `connected` is False while Neovim is unreachable or does not answer (stopped,
+        busy); `message` then says that answers come from the disk.
+        """
+        stalled = self._stalled_since
         info: dict[str, Any] = {
             "backend": self.name,
             "address": self.address,
             "origin": self.origin,
-            "connected": self.connected,
+            "connected": self.connected and stalled is None,
             "state": self._state,
             "prefer": self.prefer,
         }
@@ -273,9 +318,20 @@ class NvimBackend:
             info["symbols_error"] = self._symbols_note
         if self.symbols_client:
             info["symbols_client"] = self.symbols_client
-        if not self.connected:
+        if stalled is not None:
+            info["message"] = self._stall_message(time.monotonic() - stalled)
+        elif not self.connected:
             info["message"] = f"Neovim at {self.address} is not reachable ({self._state}); answering from disk"
         return info
+
+    def _stall_message(self, waited: float) -> str:
+        why = "stopped or busy"
+        if self._pid is not None and _parse_address(self.address)[0] == "socket" and _stopped(self._pid):
+            why = "its process is stopped, e.g. suspended with Ctrl-Z"
+        return (
+            f"Neovim at {self.address} has not answered for {waited:.0f} s ({why}); "
+            "answering from disk, so unsaved changes in Neovim may be missing"
+        )
 
     def close(self) -> None:
         """Drop the connection and stop the worker thread."""
@@ -285,14 +341,20 @@ class NvimBackend:
             return
         done: Future[None] = worker.submit(self._drop)
         with contextlib.suppress(Exception):
-            done.result(timeout=1.0)
+            # Behind a call Neovim does not answer, the drop runs once it does (or never).
+            done.result(timeout=0 if self.stalled else 1.0)
         worker.stop()
         self._state = "closed"
 
     # --- calls on the worker thread ---------------------------------------------------
 
     def _call(self, fn: Callable[[], T], default: T, what: str, timeout: float | None = None) -> T:
-        """Run `fn` on the worker (connecting first when needed); `default` on any failure."""
+        """Run `fn` on the worker (connecting first when needed); `default` on any failure.
+
+        While an earlier call is still waiting for Neovim, `default` at once: a stopped
+        Neovim costs one deadline, not one per call, and the first answer ends the wait.
+        """
+        started = time.monotonic()
         try:
             with self._lock:
                 pending = self._pending
@@ -302,9 +364,13 @@ class NvimBackend:
                 if self._worker is None:
                     self._worker = _Worker(f"simple-brief-nvim:{self.address}")
                 future = self._worker.submit(lambda: self._guarded(fn, default, what))
+                future.add_done_callback(self._answered)
                 self._pending = future
             return future.result(timeout=timeout if timeout is not None else self.call_timeout)
         except FutureTimeout:
+            with self._lock:
+                if not future.done() and self._stalled_since is None:
+                    self._stalled_since = started
             self._state = "busy"
             self._error = f"Neovim did not answer {what} within {timeout or self.call_timeout:.1f}s"
             log.warning("%s", self._error)
@@ -313,6 +379,13 @@ class NvimBackend:
             log.exception("nvim %s failed", what)
             self._error = f"{type(exc).__name__}: {exc}"
             return default
+
+    def _answered(self, future: Future[Any]) -> None:
+        """On the worker, when a call is done: Neovim answers (or is gone) again."""
+        with self._lock:
+            if self._stalled_since is not None:
+                log.info("Neovim at %s answers again", self.address)
+                self._stalled_since = None
 
     def _guarded(self, fn: Callable[[], T], default: T, what: str) -> T:
         """On the worker: connect when needed, run `fn`, turn failures into `default`.
@@ -338,6 +411,8 @@ class NvimBackend:
                     continue
                 return default
             self._state = "connected"
+            if self._error and self._error.startswith("Neovim did not answer"):
+                self._error = None
             return result
         return default
 
@@ -375,8 +450,7 @@ class NvimBackend:
             log.warning("Neovim at %s did not take the simple-brief helpers: %s", self.address, exc)
             return False
         self._nvim = nvim
-        self._texts.clear()
-        self._paths.clear()
+        self.buffers.clear()
         self._pid = int(info.get("pid") or 0) or None
         self._state = "connected"
         self._error = None if info.get("context") else "the simple-brief Lua plugin is not loaded in that Neovim"
@@ -394,112 +468,18 @@ class NvimBackend:
 
     def _drop(self) -> None:
         nvim, self._nvim = self._nvim, None
-        self._texts.clear()
-        self._paths.clear()
+        self.buffers.clear()
         if nvim is not None:
             _close_session(nvim)
 
-    def _resolved(self, name: str) -> Path:
-        path = self._paths.get(name)
-        if path is None:
-            path = Path(os.path.realpath(name))
-            if len(self._paths) > 4096:
-                self._paths.clear()
-            self._paths[name] = path
-        return path
-
-    def _known_ticks(self) -> dict[str, int]:
-        return {str(buf): tick for buf, (tick, _) in self._texts.items()}
-
-    def _text(self, buf: int, tick: int, lines: list[str] | None, eol: bool) -> str | None:
-        """The buffer's text: from `lines` when sent (and cached), else the cached copy."""
-        if lines is not None:
-            self.lines_received += 1
-            text = "\n".join(lines)
-            if eol and not (len(lines) == 1 and lines[0] == ""):
-                text += "\n"
-            self._texts.pop(buf, None)  # most recent last
-            self._texts[buf] = (tick, text)
-            return text
-        cached = self._texts.get(buf)
-        if cached is not None and cached[0] == tick:
-            return cached[1]
-        return None
-
     def _snapshot(self) -> Snapshot | None:
-        raw: dict[str, Any] | None = self._nvim.exec_lua(_SNAPSHOT, self._known_ticks(), True)
-        if not raw:
-            return None
-        buf, tick = int(raw["buf"]), int(raw["changedtick"])
-        text = self._text(buf, tick, raw.get("lines"), bool(raw.get("eol")))
-        if text is None:  # the cache lost the text between the request and now: ask again
-            self._texts.pop(buf, None)
-            raw = self._nvim.exec_lua(_SNAPSHOT, {}, True)
-            if not raw:
-                return None
-            buf, tick = int(raw["buf"]), int(raw["changedtick"])
-            text = self._text(buf, tick, raw.get("lines"), bool(raw.get("eol")))
-        selection = None
-        sel = raw.get("selection")
-        if isinstance(sel, dict):
-            selection = Selection(
-                mode=str(sel.get("mode", "v")),
-                start=(int(sel["start"]["line"]), int(sel["start"]["character"])),
-                end=(int(sel["end"]["line"]), int(sel["end"]["character"])),
-                text=str(sel.get("text", "")),
-            )
-        cursor = raw.get("cursor") or {}
-        path = str(raw.get("path") or "")
-        return Snapshot(
-            path=self._resolved(path) if path else None,
-            filetype=str(raw.get("filetype") or ""),
-            line_count=int(raw.get("line_count") or 0),
-            modified=bool(raw.get("modified")),
-            cursor=(int(cursor.get("line", 1)), int(cursor.get("character", 1))),
-            mode=str(raw.get("mode") or "n"),
-            selection=selection,
-            text=text,
-            terminal_fallback=bool(raw.get("is_terminal_fallback")),
-            extra={
-                "buf": buf,
-                "changedtick": tick,
-                "window": raw.get("window"),
-                "selection_live": bool(sel.get("live")) if isinstance(sel, dict) else False,
-                "editor_path": path,
-            },
-        )
+        return read_snapshot(self._nvim, self.buffers, self.guard)
 
     def _overlays(self) -> dict[Path, str]:
-        items: list[dict[str, Any]] = self._nvim.exec_lua(_OVERLAYS, self._known_ticks()) or []
-        result: dict[Path, str] = {}
-        keep: set[int] = set()
-        stale: list[int] = []
-        for item in items:
-            buf, tick = int(item["buf"]), int(item["tick"])
-            text = self._text(buf, tick, item.get("lines"), bool(item.get("eol")))
-            if text is None:
-                stale.append(buf)
-                continue
-            keep.add(buf)
-            result[self._resolved(str(item["path"]))] = text
-        if stale:  # cannot happen unless the cache changed under us: fetch those again
-            for buf in stale:
-                self._texts.pop(buf, None)
-            return self._overlays()
-        # Keep the text of modified buffers, and of a few others (the latest snapshots').
-        others = [buf for buf in self._texts if buf not in keep]
-        for buf in others[:-_KEEP_UNMODIFIED]:
-            del self._texts[buf]
-        return result
+        return read_overlays(self._nvim, self.buffers, self.guard)
 
     def _diagnostics(self) -> dict[Path, list[Diagnostic]]:
-        groups: list[dict[str, Any]] = self._nvim.exec_lua(_DIAGNOSTICS) or []
-        result: dict[Path, list[Diagnostic]] = {}
-        for group in groups:
-            found = [_diagnostic(item) for item in group.get("items") or []]
-            found.sort(key=lambda d: (d.range.start, d.range.end))
-            result.setdefault(self._resolved(str(group["path"])), []).extend(found)
-        return result
+        return read_diagnostics(self._nvim, self.buffers, self.guard)
 
     def _symbols(self, path: Path) -> list[Symbol] | None:
         answer: dict[str, Any] = self._nvim.exec_lua(_SYMBOLS, str(path), int(self.lsp_timeout_ms), OWN_CLIENT)
@@ -519,92 +499,12 @@ class NvimBackend:
             return None
 
 
-def _diagnostic(item: list[Any]) -> Diagnostic:
-    lnum, col, end_lnum, end_col, severity, message, source, code, *lsp_data = item
+def _stopped(pid: int) -> bool:
+    """Whether a local process is stopped (Linux /proc; False where that cannot be told)."""
     try:
-        sev = Severity(int(severity))
-    except ValueError:
-        sev = Severity.Error
-    start = Position(int(lnum), int(col))
-    end = Position(int(end_lnum), int(end_col))
-    return Diagnostic(
-        range=Range(start, max(start, end)),
-        message=str(message),
-        severity=sev,
-        code=str(code or ""),
-        source=str(source or ""),
-        lsp_data=lsp_data[0] if lsp_data else None,
-    )
-
-
-def _range(raw: dict[str, Any]) -> Range:
-    start, end = raw["start"], raw["end"]
-    first = Position(int(start["line"]), int(start["character"]))
-    last = Position(int(end["line"]), int(end["character"]))
-    return Range(first, max(first, last))
-
-
-def _kind(value: Any) -> SymbolKind:
-    try:
-        return SymbolKind(int(value))
-    except (TypeError, ValueError):
-        return SymbolKind.Variable
-
-
-def symbols_from_lsp(result: list[dict[str, Any]]) -> list[Symbol]:
-    """Engine symbols from a documentSymbol answer (positions already in code points).
-
-    Args:
-        result: `DocumentSymbol[]` (nested through `children`) or `SymbolInformation[]`
-            (flat, with `location`; nested here by range containment).
-
-    Returns:
-        Top-level symbols in document order, children nested.
-    """
-    if not result:
-        return []
-    if "location" in result[0]:
-        return _nest_flat(
-            [
-                Symbol(
-                    name=str(item.get("name", "")),
-                    kind=_kind(item.get("kind")),
-                    range=(rng := _range(item["location"]["range"])),
-                    selection_range=rng,
-                )
-                for item in result
-            ]
-        )
-
-    def convert(item: dict[str, Any]) -> Symbol:
-        rng = _range(item["range"])
-        children = [convert(child) for child in item.get("children") or []]
-        children.sort(key=lambda s: (s.range.start, s.range.end))
-        return Symbol(
-            name=str(item.get("name", "")),
-            kind=_kind(item.get("kind")),
-            range=rng,
-            selection_range=_range(item["selectionRange"]) if item.get("selectionRange") else rng,
-            signature=str(item.get("detail") or ""),
-            children=children,
-        )
-
-    top = [convert(item) for item in result]
-    top.sort(key=lambda s: (s.range.start, s.range.end))
-    return top
-
-
-def _nest_flat(symbols: list[Symbol]) -> list[Symbol]:
-    """Nest flat symbols by range containment, outer before inner at equal starts."""
-    ordered = sorted(symbols, key=lambda s: (s.range.start, (-s.range.end.line, -s.range.end.character)))
-    roots: list[Symbol] = []
-    stack: list[Symbol] = []
-    for sym in ordered:
-        while stack and not (stack[-1].range.start <= sym.range.start and sym.range.end <= stack[-1].range.end):
-            stack.pop()
-        (stack[-1].children if stack else roots).append(sym)
-        stack.append(sym)
-    return roots
-
-
-# --- attaching ---------------------------------------------------------------------------
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return False
+    fields = stat[stat.rfind(b")") + 1 :].split()
+    return bool(fields) and fields[0] in (b"T", b"t")

@@ -14,6 +14,9 @@
 - `texts(paths)`: the text of loaded buffers, the text those servers see, for bringing
   result positions back to code points.
 
+Nothing is asked about a secrets file (`NvimBackend.secret_rule`): no servers, no
+requests, no text; language servers' answers about it stay in Neovim.
+
 `apply_edits` applies `TextEdit`s (code points) with `vim.lsp.util.apply_text_edits`,
 loading files that have no buffer yet as hidden buffers; nothing is written to disk.
 
@@ -67,9 +70,11 @@ class NvimIntel:
 
         Returns:
             Client names, oldest client first; empty when the file has no loaded buffer,
-            no client supports the method, or Neovim does not answer.
+            no client supports the method, it is a secrets file, or Neovim does not answer.
         """
         be = self._backend
+        if be.secret_rule(path) is not None:
+            return []
 
         def run() -> list[str]:
             names = be._nvim.exec_lua(_SERVERS, str(path), method, self._own) or []
@@ -93,6 +98,8 @@ class NvimIntel:
             client supports the method, the file has no loaded buffer, or Neovim is gone.
         """
         be = self._backend
+        if be.secret_rule(path) is not None:
+            return []
         timeout_ms = max(1, int(timeout * 1000))
 
         def run() -> list[LspReply]:
@@ -109,25 +116,27 @@ class NvimIntel:
         """The text of each of `paths` that has a loaded buffer: what its servers see.
 
         Files missing from the answer are not loaded: their servers read them from disk.
-        Unchanged buffers are not sent again (the backend's text cache).
+        Unchanged buffers are not sent again (the backend's text cache); secrets files
+        are never asked for.
         """
-        wanted = [str(p) for p in dict.fromkeys(paths)]
+        be = self._backend
+        wanted = [str(p) for p in dict.fromkeys(paths) if be.secret_rule(p) is None]
         if not wanted:
             return {}
-        be = self._backend
 
         def run() -> dict[Path, str]:
-            items = be._nvim.exec_lua(_TEXTS, wanted, be._known_ticks()) or []
+            items = be._nvim.exec_lua(_TEXTS, wanted, be.buffers.known_ticks()) or []
             out: dict[Path, str] = {}
             for item in items:
                 buf, tick = int(item["buf"]), int(item["tick"])
-                text = be._text(buf, tick, item.get("lines"), bool(item.get("eol")))
+                text = be.buffers.text(buf, tick, item.get("lines"), bool(item.get("eol")))
                 if text is None:  # the cache lost it meanwhile: ask for this one with lines
                     again = be._nvim.exec_lua(_TEXTS, [item["path"]], {}) or []
                     if not again:
                         continue
                     item = again[0]
-                    text = be._text(int(item["buf"]), int(item["tick"]), item.get("lines"), bool(item.get("eol")))
+                    lines, eol = item.get("lines"), bool(item.get("eol"))
+                    text = be.buffers.text(int(item["buf"]), int(item["tick"]), lines, eol)
                 if text is not None:
                     out[Path(str(item["path"]))] = text
             return out

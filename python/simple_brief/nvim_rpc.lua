@@ -12,23 +12,287 @@ local function eol(buf)
   return bo.eol or (bo.fixendofline and not bo.binary)
 end
 
-function M.snapshot(known, want_lines)
+-- --- secrets files (python/simple_brief/secret_files.py) ------------------------------------
+-- Python sends the rules in force, { root = , deny = {globs}, allow = {globs} }, with every
+-- call that walks the buffers; a buffer whose file matches is never sent: not its lines,
+-- its selection's text, nor its diagnostics. The globs are matched here as pathspec's
+-- GitIgnoreSpecPattern (git's rules) matches them on the Python side: a glob without `/`
+-- matches a name at any depth, one with `/` the path from the root, and a match on a
+-- folder covers everything in it.
+
+-- One character of a name (UTF-8), for `?`.
+local CHAR = '[\1-\127\194-\244][\128-\191]*'
+-- Segments of a compiled glob that are `**`: any number of names (inner or leading), or at
+-- least one more (trailing).
+local ANY, REST = 1, 2
+
+local function literal(c)
+  if c:find('^%w$') or c:byte() >= 128 then
+    return c
+  end
+  return '%' .. c
+end
+
+-- The bracket expression at seg[i] ('['): a Lua set and the index after its ']', or nil
+-- when it is not closed (git then drops the whole glob).
+local function bracket(seg, i)
+  local j = i + 1
+  if seg:sub(j, j) == '!' or seg:sub(j, j) == '^' then
+    j = j + 1
+  end
+  if seg:sub(j, j) == ']' then
+    j = j + 1
+  end
+  local close = seg:find(']', j, true)
+  if not close then
+    return nil
+  end
+  local k, negate = i + 1, false
+  if seg:sub(k, k) == '!' or seg:sub(k, k) == '^' then
+    k, negate = k + 1, true
+  end
+  local body, items, p = seg:sub(k, close - 1), {}, 1
+  while p <= #body do
+    if p + 2 <= #body and body:sub(p + 1, p + 1) == '-' then
+      for b = body:byte(p), body:byte(p + 2) do
+        items[#items + 1] = literal(string.char(b))
+      end
+      p = p + 3
+    else
+      items[#items + 1] = literal(body:sub(p, p))
+      p = p + 1
+    end
+  end
+  if #items == 0 then
+    return nil -- a reversed range ([z-a]) matches nothing
+  end
+  if negate then
+    return '[^' .. table.concat(items) .. '][\128-\191]*', close + 1
+  end
+  return '[' .. table.concat(items) .. ']', close + 1
+end
+
+-- One segment of a glob (no '/') as an anchored Lua pattern; nil when git would drop it.
+local function segment(seg)
+  if seg == '*' then
+    return '^.+$'
+  end
+  local out, i = { '^' }, 1
+  while i <= #seg do
+    local c = seg:sub(i, i)
+    if c == '\\' then
+      if i == #seg then
+        return nil
+      end
+      out[#out + 1] = literal(seg:sub(i + 1, i + 1))
+      i = i + 2
+    elseif c == '*' then
+      out[#out + 1] = '.*'
+      i = i + 1
+    elseif c == '?' then
+      out[#out + 1] = CHAR
+      i = i + 1
+    elseif c == '[' then
+      local set, after = bracket(seg, i)
+      if not set then
+        return nil
+      end
+      out[#out + 1], i = set, after
+    else
+      out[#out + 1] = literal(c)
+      i = i + 1
+    end
+  end
+  out[#out + 1] = '$'
+  return table.concat(out)
+end
+
+-- A glob compiled as pathspec normalizes it: { all = true|false } or { parts = {...} }; nil
+-- for what matches nothing (blank, comment, negation, a broken bracket).
+local function compile(glob)
+  if glob:sub(-2) ~= '\\ ' then
+    glob = glob:gsub('%s+$', '')
+  end
+  local first = glob:sub(1, 1)
+  if glob == '' or glob == '/' or first == '#' or first == '!' then
+    return nil
+  end
+  local segs = vim.split(glob, '/', { plain = true })
+  local dir = segs[#segs] == ''
+  if segs[1] == '' then
+    table.remove(segs, 1)
+  elseif (#segs == 1 or (#segs == 2 and segs[2] == '')) and segs[1] ~= '**' then
+    table.insert(segs, 1, '**')
+  end
+  if #segs == 0 then
+    return nil
+  end
+  if segs[#segs] == '' then
+    segs[#segs] = '**'
+  end
+  for i = #segs, 2, -1 do
+    if segs[i - 1] == '**' and segs[i] == '**' then
+      table.remove(segs, i)
+    end
+  end
+  local n = #segs
+  if n == 1 and segs[1] == '**' then
+    return { all = not dir }
+  elseif n == 2 and segs[1] == '**' and segs[2] == '*' then
+    return { all = true }
+  elseif n == 3 and segs[1] == '**' and segs[2] == '*' and segs[3] == '**' then
+    return { all = false }
+  end
+  local parts = {}
+  for i, seg in ipairs(segs) do
+    if seg == '**' then
+      parts[i] = i == n and REST or ANY
+    else
+      parts[i] = segment(seg)
+      if not parts[i] then
+        return nil
+      end
+    end
+  end
+  return { parts = parts }
+end
+
+local function match_parts(parts, names, pi, ni)
+  local part = parts[pi]
+  if part == nil then
+    return true -- the last segment matched a name: that file, or a folder and all in it
+  elseif part == REST then
+    return ni <= #names
+  elseif part == ANY then
+    for k = ni, #names do
+      if match_parts(parts, names, pi + 1, k) then
+        return true
+      end
+    end
+    return false
+  end
+  local name = names[ni]
+  return name ~= nil and name:find(part) ~= nil and match_parts(parts, names, pi + 1, ni + 1)
+end
+
+local function matches(glob, names)
+  if glob.all ~= nil then
+    return glob.all
+  end
+  return match_parts(glob.parts, names, 1, 1)
+end
+
+local compiled = { key = nil }
+
+local function compiled_rules(rules)
+  local deny, allow = rules.deny or {}, rules.allow or {}
+  local key = table.concat(deny, '\0') .. '\1' .. table.concat(allow, '\0')
+  if compiled.key ~= key then
+    compiled = { key = key, deny = {}, allow = {} }
+    for _, list in ipairs({ 'deny', 'allow' }) do
+      for _, glob in ipairs(list == 'deny' and deny or allow) do
+        local c = compile(glob)
+        if c then
+          c.glob = glob
+          table.insert(compiled[list], c)
+        end
+      end
+    end
+  end
+  return compiled
+end
+
+-- The deny glob that `rel` (a '/'-separated path from the root) matches, unless allowed.
+local function rule_for(rules, rel)
+  rel = rel:gsub('^/+', ''):gsub('/+$', '')
+  if rel == '' or rel == '.' then
+    return nil
+  end
+  local names = vim.split(rel, '/', { plain = true })
+  local c = compiled_rules(rules)
+  for _, glob in ipairs(c.deny) do
+    if matches(glob, names) then
+      for _, ok in ipairs(c.allow) do
+        if matches(ok, names) then
+          return nil
+        end
+      end
+      return glob.glob
+    end
+  end
+  return nil
+end
+
+-- The secrets rule a buffer's file matches (its name or the file it leads to), or nil.
+-- Inside the root the path from the root counts; outside, the whole path (so a name like
+-- `.env` is withheld anywhere).
+function M.secret_rule(rules, name)
+  if type(rules) ~= 'table' or type(name) ~= 'string' or name == '' then
+    return nil
+  end
+  local root = rules.root or ''
+  if root ~= '/' then
+    root = root:gsub('/+$', '')
+  end
+  local prefix = root == '/' and '/' or root .. '/'
+  for _, path in ipairs({ vim.fs.normalize(name), vim.uv.fs_realpath(name) }) do
+    local rel
+    if root ~= '' and path == root then
+      rel = ''
+    elseif root ~= '' and path:sub(1, #prefix) == prefix then
+      rel = path:sub(#prefix + 1)
+    else
+      rel = path
+    end
+    local rule = rule_for(rules, rel)
+    if rule then
+      return rule
+    end
+  end
+  return nil
+end
+
+-- A memo of `secret_rule` for one call (buffer names repeat across diagnostics).
+local function secret_check(rules)
+  local memo = {}
+  return function(name)
+    local hit = memo[name]
+    if hit == nil then
+      hit = M.secret_rule(rules, name) or false
+      memo[name] = hit
+    end
+    return hit or nil
+  end
+end
+
+function M.snapshot(known, want_lines, rules)
   local snap = require('simple_brief.context').snapshot({ known_tick = known, lines = want_lines })
   if snap then
-    snap.eol = eol(snap.buf)
+    local rule = M.secret_rule(rules, snap.path)
+    if rule then
+      -- Where the person is may be named; what the file holds never leaves Neovim.
+      snap.lines = nil
+      if type(snap.selection) == 'table' then
+        snap.selection.text = nil
+      end
+      snap.withheld = rule
+    else
+      snap.eol = eol(snap.buf)
+    end
   end
   return snap
 end
 
-function M.overlays(known)
+function M.overlays(known, rules)
   local out = {}
+  local secret = secret_check(rules)
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(buf)
       and vim.api.nvim_get_option_value('modified', { buf = buf })
       and vim.api.nvim_get_option_value('buftype', { buf = buf }) == ''
     then
       local name = vim.api.nvim_buf_get_name(buf)
-      if name ~= '' then
+      if name ~= '' and not secret(name) then
         local tick = vim.api.nvim_buf_get_changedtick(buf)
         local item = { buf = buf, path = name, tick = tick, eol = eol(buf) }
         if known[tostring(buf)] ~= tick then
@@ -50,14 +314,17 @@ local function chars(line, col)
   return ok and idx or col
 end
 
-function M.diagnostics()
+function M.diagnostics(rules)
   local by_buf, order, ns_names = {}, {}, {}
+  local secret = secret_check(rules)
   for _, d in ipairs(vim.diagnostic.get()) do
     local buf = d.bufnr
     local entry = by_buf[buf]
     if entry == nil then
       local name = vim.api.nvim_buf_is_valid(buf) and vim.api.nvim_buf_get_name(buf) or ''
-      entry = name ~= '' and { path = name, items = {}, loaded = vim.api.nvim_buf_is_loaded(buf) } or false
+      -- A secrets file's findings stay here: their messages may quote what it holds.
+      local ok = name ~= '' and not secret(name)
+      entry = ok and { path = name, items = {}, loaded = vim.api.nvim_buf_is_loaded(buf) } or false
       by_buf[buf] = entry
       if entry then
         order[#order + 1] = entry
