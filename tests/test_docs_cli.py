@@ -211,3 +211,21 @@ def test_help_is_clear(tmp_path: Path) -> None:
         assert f"    {action} " in docs.stdout, action
     bare = run(tmp_path, tmp_path, "docs")
     assert bare.returncode == 2 and bare.stdout.startswith("usage: simple-brief docs")
+
+
+@pytest.mark.parametrize("library", ["../outside", "~", "OUTSIDE"])
+def test_docs_index_refuses_a_folder_not_listed_in_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, library: str
+) -> None:
+    root, cache, outside = tmp_path / "ws", tmp_path / "cache", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "leak.py").write_text('def leaked():\n    """Zanzibar code nobody listed."""\n')
+    monkeypatch.setenv("HOME", str(tmp_path))  # `~` is the test's folder: the old code indexed it
+    refused = run(root, cache, "docs", "index", library.replace("OUTSIDE", str(outside)))
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.startswith("simple-brief: library `") and len(refused.stderr.splitlines()) == 1
+    assert "is not one docs_index may read" in refused.stderr and "[docs]" in refused.stderr
+    assert 'folders = ["/abs/path"]' in refused.stderr
+    found = run(root, cache, "docs", "search", "zanzibar")
+    assert found.returncode == 0 and found.stdout.startswith('Found 0 docs items for "zanzibar"')
