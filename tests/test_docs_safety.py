@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from simple_brief.docs import index as docs_index_module
 from simple_brief.docs import indexing
 from simple_brief.docs.index import DocsIndex
 from simple_brief.errors import UserError
@@ -248,6 +249,34 @@ def test_a_search_answers_while_a_big_library_is_being_indexed(
         release.set()
         indexer.join(BOUND)
     assert indexed["result"].data["files_indexed"] == 300
+    session.close()
+
+
+def test_a_search_does_not_wait_for_a_docs_index_of_the_workspace(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for n in range(150):
+        write(root / f"gadgets/g{n:03}.py", f'def gadget_{n}() -> int:\n    """Build gadget number {n}."""\n')
+    monkeypatch.setattr(indexing, "BATCH_FILES", 10)
+    monkeypatch.setattr(docs_index_module, "WAIT_SECONDS", 3600.0, raising=False)  # a wait is a hang here
+    ws, session = Workspace.at(root), Session()
+    paused, release = threading.Event(), threading.Event()
+
+    def pause(done: float, total: float | None, message: str) -> None:
+        if done >= 100 and not paused.is_set():
+            paused.set()
+            release.wait(BOUND)
+
+    indexer = threading.Thread(
+        target=lambda: invoke("docs_index", {}, Call(ws, session=session, progress=pause)), daemon=True
+    )
+    indexer.start()
+    try:
+        assert paused.wait(BOUND), "the index never reported progress"
+        found = bounded(lambda: tool(ws, session, "docs_search", query="build gadget"))
+        assert indexer.is_alive()
+        assert found.data["results"] and "[Not refreshed: another docs call is still indexing" in found.text
+    finally:
+        release.set()
+        indexer.join(BOUND)
     session.close()
 
 

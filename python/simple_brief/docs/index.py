@@ -109,6 +109,8 @@ class DocsIndex:
         self._read_lock = threading.RLock()
         self._refresh_lock = threading.Lock()
         self._library_lock = threading.Lock()
+        #: A forced refresh (docs_index of the workspace) holds `_refresh_lock`: others do not wait for it.
+        self._indexing_workspace = False
         self._store = _Store(self)
         self._last_walk = float("-inf")
         self._rebuilt: str | None = None
@@ -130,7 +132,7 @@ class DocsIndex:
         """
         path = db.db_path(workspace.root, cache_dir)
         try:
-            storage.private_folder(path.parent)
+            storage.private_folder(path.parent.resolve())
             return cls(workspace, path, cls.include_private)
         except (OSError, sqlite3.OperationalError) as exc:
             raise UserError(
@@ -270,13 +272,16 @@ class DocsIndex:
         are re-indexed; overlays (`workspace.overlays`) win over the disk.
 
         The disk walk runs at most every WALK_INTERVAL seconds unless `force`. Waits at
-        most WAIT_SECONDS for a refresh already running (then `skipped` says so)."""
+        most WAIT_SECONDS for another call's refresh, not at all for a docs_index of the
+        workspace (`skipped` says so: answers come from what is indexed so far)."""
         started = time.perf_counter()
         stats = RefreshStats()
-        if not self._refresh_lock.acquire(timeout=WAIT_SECONDS):
+        wait = 0.0 if self._indexing_workspace else WAIT_SECONDS
+        if not self._refresh_lock.acquire(timeout=wait):
             stats.skipped = "another docs call is still indexing the workspace; answers come from what is indexed"
         else:
             try:
+                self._indexing_workspace = force
                 stats.rebuilt = self._take_rebuilt()
                 budget = Budget.start()
                 self._guarded(
@@ -285,6 +290,7 @@ class DocsIndex:
                     "answers may be stale",
                 )
             finally:
+                self._indexing_workspace = False
                 self._refresh_lock.release()
         self._finish(stats, started)
         return stats
@@ -387,11 +393,11 @@ class DocsIndex:
             self._listing = listing
             storage.write_listing(self.path, listing)
 
-    def pending_libraries(self) -> list[str]:
-        """Libraries indexed before a rebuild and not since, as docs_index takes them
-        (only those the config still allows)."""
+    def pending_libraries(self) -> list[tuple[str, str]]:
+        """Libraries indexed before a rebuild and not since, as (name, what docs_index
+        takes to index it again); only those the config still allows."""
         indexed = {info.name for info in self.libraries()}
-        waiting = [entry["source"] for name, entry in sorted(self._listing.items()) if name not in indexed]
+        waiting = [(name, entry["source"]) for name, entry in sorted(self._listing.items()) if name not in indexed]
         if not waiting:
             return []
         try:
@@ -399,10 +405,10 @@ class DocsIndex:
         except UserError:
             folders = []
         allowed = []
-        for source in waiting:
+        for name, source in waiting:
             with contextlib.suppress(UserError):
                 libs.find(source, folders, self.workspace.root)
-                allowed.append(source)
+                allowed.append((name, source))
         return allowed
 
     # ---------------------------------------------------------------- queries
