@@ -12,9 +12,9 @@ end, {
   complete = function(arglead)
     return vim.tbl_filter(function(w)
       return vim.startswith(w, arglead)
-    end, { 'outline', 'compact' })
+    end, { 'outline', 'compact', 'trust', 'untrust' })
   end,
-  desc = 'Fold to the outline (! restores); outline|compact opens the agent view',
+  desc = "Fold to the outline (! restores); outline|compact opens the agent view; trust|untrust the workspace's config",
 })
 
 vim.api.nvim_create_user_command('ExpandAt', function(args)

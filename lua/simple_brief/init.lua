@@ -2,6 +2,7 @@
 ---
 --- require('simple_brief').setup(opts)   -- optional; safe to call twice
 --- :SimpleBrief[!] [outline|compact]       -- fold to the outline / restore / open a view split
+--- :SimpleBrief trust|untrust               -- consent to the workspace's .simple-brief.toml
 --- :ExpandAt [name|Class.method|line:N] [body|signature|all]
 local M = {}
 
@@ -35,9 +36,20 @@ function M.command(args)
     end
     return
   end
+  if sub == 'trust' or sub == 'untrust' then
+    local message, why = require('simple_brief.trust')[sub]()
+    if message then
+      vim.notify('simple-brief: ' .. message, vim.log.levels.INFO)
+    else
+      vim.notify('simple-brief: ' .. why, vim.log.levels.ERROR)
+    end
+    return
+  end
   if sub ~= nil then
     vim.notify(
-      ('simple-brief: unknown argument %q; use :SimpleBrief, :SimpleBrief outline or compact'):format(sub),
+      ('simple-brief: unknown argument %q; use :SimpleBrief, :SimpleBrief outline, compact, trust or untrust'):format(
+        sub
+      ),
       vim.log.levels.ERROR
     )
     return

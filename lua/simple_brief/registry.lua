@@ -77,11 +77,12 @@ function H.entry()
   }
 end
 
---- Write `text` to `path` with mode 0600, atomically (a reader never sees half a file).
+--- Write `text` to `path` with mode 0600, atomically (a reader never sees half a file);
+--- the state directory's files (instances, simple-brief's own trust database) use it.
 ---@param path string
 ---@param text string
 ---@return boolean ok, string|nil err
-function H.write(path, text)
+function M.write(path, text)
   local tmp = path .. '.tmp'
   local fd, err = vim.uv.fs_open(tmp, 'w', 384)
   if not fd then
@@ -221,7 +222,7 @@ function M.register()
   end
   H.prune()
   local path = M.path()
-  local ok, err = H.write(path, vim.json.encode(H.entry()))
+  local ok, err = M.write(path, vim.json.encode(H.entry()))
   if not ok then
     return nil, ('could not write %s: %s'):format(path, err)
   end
@@ -230,7 +231,7 @@ function M.register()
     group = group,
     desc = 'simple-brief: record the new cwd in the instance registry',
     callback = function()
-      H.write(M.path(), vim.json.encode(H.entry()))
+      M.write(M.path(), vim.json.encode(H.entry()))
     end,
   })
   vim.api.nvim_create_autocmd('VimLeavePre', {
