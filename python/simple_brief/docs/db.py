@@ -6,7 +6,9 @@ One SQLite file per workspace root under the user's cache directory
 `SIMPLE_BRIEF_CACHE_DIR` or the `cache_dir` argument override the folder). WAL mode,
 so readers keep answering while one writer updates; every wait is bounded by
 `BUSY_TIMEOUT_MS`. A file that is not a database, is truncated, is malformed or has
-another schema version is moved aside (`<name>.corrupt`) and created afresh.
+another schema version is moved aside (`<name>.corrupt`) and created afresh; what stands
+in the file's place is checked with `lstat` first, before SQLite opens anything, and the
+file is created 0600 (`docs.storage`).
 
 Tables: `meta` (schema version, root, options), `libraries` (name, root), `files` (one
 row per indexed file: library, path, module, language, content hash, mtime, size, item
