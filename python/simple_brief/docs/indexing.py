@@ -90,7 +90,8 @@ class RefreshStats:
     stopped: str | None = None  # the limit the run stopped at (`the 120-second limit of one call`), if any
     files_left: int = 0  # files not looked at because of `stopped`
     listing_cut: bool = False  # the limit hit while still listing files: a next run lists the same part
-    reindex: list[str] = field(default_factory=list)  # after a rebuild: libraries to index again (docs_index names)
+    #: After a rebuild: the libraries to index again, as (name, what docs_index takes to index it).
+    reindex: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass

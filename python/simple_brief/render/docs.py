@@ -323,8 +323,8 @@ def rebuilt_note(stats: Any) -> str:
     else:
         done = f"{stats.library} was indexed again now and the workspace is indexed again by the next docs call"
     if stats.reindex:
-        runs = ", then ".join(f"library={source}" for source in stats.reindex)
-        names = ", ".join(stats.reindex)
+        runs = ", then ".join(f"library={source}" for _name, source in stats.reindex)
+        names = ", ".join(name for name, _source in stats.reindex)
         done += (
             f", and the libraries indexed before ({names}) must be indexed again: "
             f"run docs_index with {runs} (`simple-brief docs index NAME` in a shell)"

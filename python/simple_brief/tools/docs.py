@@ -361,7 +361,7 @@ def docs_index(call: Call, library: str | None) -> ToolResult:
         "skipped": stats.skipped,
         "stopped": stats.stopped,
         "files_left": stats.files_left,
-        "reindex": stats.reindex,
+        "reindex": [{"name": name, "library": source} for name, source in stats.reindex],
         "libraries": [
             {"name": lib.name, "root": lib.root, "files": lib.files, "items": lib.items} for lib in libraries
         ],
