@@ -284,7 +284,12 @@ def _docs_parser(sub: Any) -> None:
     p = leaf("related", "docs_related", "items related to one (see-also, same module, similar signature)")
     p.add_argument("id")
     p = leaf("index", "docs_index", "index or refresh the workspace or a library")
-    p.add_argument("library", nargs="?", help="workspace (default), python, site-packages, nvim, or a folder")
+    p.add_argument(
+        "library",
+        nargs="?",
+        help="workspace (default), python, site-packages, nvim, or a folder listed under [docs] folders "
+        "in ~/.config/simple-brief/config.toml (by its path or last part)",
+    )
     for leaf_parser in leaves.choices.values():
         _common(leaf_parser)
         _progress_option(leaf_parser)
@@ -405,8 +410,10 @@ def _docs_call(args: argparse.Namespace) -> tuple[str, dict[str, Any], str | Non
         return "docs_resolve", {"symbol": args.symbol, "context": args.context}, None
     if action == "index":
         library = args.library
-        if library not in (None, "workspace", "python", "site-packages", "nvim"):
-            library = _shell_path(library)  # a folder named in the shell is relative to the shell's directory
+        if library is not None and ("/" in library or library.startswith("~")):
+            # A folder path typed in the shell is relative to the shell's directory; a bare
+            # name (python, nvim, a listed folder's last part) is passed as it is.
+            library = _shell_path(library)
         return "docs_index", {"library": library}, None
     return f"docs_{action}", {"id": args.id}, None
 
