@@ -252,19 +252,6 @@ function M.secret_rule(rules, name)
   return nil
 end
 
--- A memo of `secret_rule` for one call (buffer names repeat across diagnostics).
-local function secret_check(rules)
-  local memo = {}
-  return function(name)
-    local hit = memo[name]
-    if hit == nil then
-      hit = M.secret_rule(rules, name) or false
-      memo[name] = hit
-    end
-    return hit or nil
-  end
-end
-
 function M.snapshot(known, want_lines, rules)
   local snap = require('simple_brief.context').snapshot({ known_tick = known, lines = want_lines })
   if snap then
@@ -285,14 +272,13 @@ end
 
 function M.overlays(known, rules)
   local out = {}
-  local secret = secret_check(rules)
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(buf)
       and vim.api.nvim_get_option_value('modified', { buf = buf })
       and vim.api.nvim_get_option_value('buftype', { buf = buf }) == ''
     then
       local name = vim.api.nvim_buf_get_name(buf)
-      if name ~= '' and not secret(name) then
+      if name ~= '' and not M.secret_rule(rules, name) then
         local tick = vim.api.nvim_buf_get_changedtick(buf)
         local item = { buf = buf, path = name, tick = tick, eol = eol(buf) }
         if known[tostring(buf)] ~= tick then
@@ -316,14 +302,13 @@ end
 
 function M.diagnostics(rules)
   local by_buf, order, ns_names = {}, {}, {}
-  local secret = secret_check(rules)
   for _, d in ipairs(vim.diagnostic.get()) do
     local buf = d.bufnr
     local entry = by_buf[buf]
     if entry == nil then
       local name = vim.api.nvim_buf_is_valid(buf) and vim.api.nvim_buf_get_name(buf) or ''
       -- A secrets file's findings stay here: their messages may quote what it holds.
-      local ok = name ~= '' and not secret(name)
+      local ok = name ~= '' and not M.secret_rule(rules, name)
       entry = ok and { path = name, items = {}, loaded = vim.api.nvim_buf_is_loaded(buf) } or false
       by_buf[buf] = entry
       if entry then
