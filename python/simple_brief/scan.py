@@ -31,6 +31,7 @@ from simple_brief.model import (
 )
 from simple_brief.nesting import MAX_NESTING, nest, too_deep_hint
 from simple_brief.source import Source
+from simple_brief.tree_index import Columns, Family
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Query, Tree
@@ -143,7 +144,8 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     # trees are skipped; a definition found near that depth gets a pass of its own, so
     # nested definitions are still all found. Each pass starts at a newly found
     # definition and looks at most `limit` levels down, so the loop ends and stays cheap.
-    family = _Family()
+    family = Family()
+    columns = Columns(source)
     starts: list[tuple[Node, int]] = [(tree.root_node, 0)]
     while starts:
         start, start_depth = starts.pop()
@@ -158,7 +160,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
             if node is None:
                 continue
             below = family.descend(start, node)
-            sym = _symbol_from_match(source, caps, family)
+            sym = _symbol_from_match(source, caps, family, columns)
             if sym is None:
                 continue
             key = (sym.range.start.line, sym.range.start.character, sym.name)
@@ -212,7 +214,7 @@ def _node_range(source: Source, node: Node) -> Range:
     return _range(source, node.start_point, node.end_point)
 
 
-def _symbol_from_match(source: Source, caps: dict[str, list[Node]], family: _Family) -> Symbol | None:
+def _symbol_from_match(source: Source, caps: dict[str, list[Node]], family: Family, columns: Columns) -> Symbol | None:
     def_name = next((c for c in caps if c.startswith("definition.")), None)
     if def_name is None:
         return None
@@ -232,10 +234,10 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]], family: _Fam
     if names:
         name = source.slice_bytes(names[0].start_byte, names[-1].end_byte)
         name = _WS.sub(" ", name).strip()
-        selection = _range(source, names[0].start_point, _trim_end(source, names[-1]))
+        selection = columns.range(names[0].start_point, _trim_end(source, names[-1]))
     else:
         name = _WS.sub(" ", source.lines[node.start_point[0]]).strip()
-        selection = _range(source, node.start_point, _trim_end(source, node))
+        selection = columns.range(node.start_point, _trim_end(source, node))
     if kind == SymbolKind.String:
         name = _heading_text(source, node)
     if not name:
@@ -244,7 +246,7 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]], family: _Fam
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
     lead_start, lead_comments = _leading(outer, family)
-    whole = _range(source, lead_start or outer.start_point, end_point)
+    whole = columns.range(lead_start or outer.start_point, end_point)
     sym = Symbol(
         name=name,
         kind=kind,
@@ -255,9 +257,9 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]], family: _Fam
         doc=_doc(source, lead_comments, body),
     )
     if body is not None and _last_line(node) > node.start_point[0]:
-        sym.body = _range(source, header_point, end_point)
+        sym.body = columns.range(header_point, end_point)
     elif body is None and _last_line(node) > node.start_point[0] and kind != SymbolKind.String:
-        sym.body = _range(source, node.start_point, end_point)
+        sym.body = columns.range(node.start_point, end_point)
     if kind == SymbolKind.String:
         sym.body = sym.range
     return sym
@@ -343,57 +345,7 @@ def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
     return sig
 
 
-class _Family:
-    """Parents and siblings of definition nodes, found without asking tree-sitter for them.
-
-    `Node.parent` walks down from the root (time linear in the node's depth) and
-    `Node.prev_sibling` scans its parent's children: asked per definition, both are
-    quadratic in a deeply nested or a long file. Here a definition's ancestors are noted
-    on the way down from where its query pass started (a few levels, see `descend`), and
-    each parent's children are listed once per scan.
-    """
-
-    def __init__(self) -> None:
-        self._parents: dict[int, Node] = {}
-        self._by_parent: dict[int, tuple[list[Node], dict[int, int]]] = {}
-
-    def descend(self, ancestor: Node, node: Node) -> int:
-        """Note the parent of every node from `ancestor` down to `node`; return the levels
-        between them. Each step is the one `Node.parent` takes from the root, so the
-        parents noted are the ones it would give."""
-        depth = 0
-        current = ancestor
-        while current.id != node.id:
-            child = current.child_with_descendant(node)
-            if child is None:
-                break
-            self._parents[child.id] = current
-            current = child
-            depth += 1
-        return depth
-
-    def parent(self, node: Node) -> Node | None:
-        """`node.parent`, from the notes when the node was passed on the way down."""
-        known = self._parents.get(node.id)
-        return known if known is not None else node.parent
-
-    def before(self, node: Node) -> tuple[list[Node], int]:
-        """`node`'s parent's children and `node`'s index among them (`([], 0)` at the root):
-        its preceding siblings are `children[index - 1]`, `children[index - 2]` ... (nearest
-        first). No list is copied: a copy per definition would be quadratic in a long file."""
-        parent = self.parent(node)
-        if parent is None:
-            return [], 0
-        entry = self._by_parent.get(parent.id)
-        if entry is None:
-            children = parent.children
-            entry = (children, {child.id: i for i, child in enumerate(children)})
-            self._by_parent[parent.id] = entry
-        children, index = entry
-        return children, index.get(node.id, 0)
-
-
-def _leading(outer: Node, family: _Family) -> tuple[tuple[int, int] | None, list[Node]]:
+def _leading(outer: Node, family: Family) -> tuple[tuple[int, int] | None, list[Node]]:
     """What sits directly above a definition and belongs to it: attributes (`#[derive]`,
     `@Override` outside modifiers) and the doc comment lines with no blank line between.
 

@@ -1,0 +1,131 @@
+"""Tree-sitter nodes and positions for the scanner, in time independent of the file's size.
+
+Some primitives cost time in the size of what surrounds a node, so asking them once per
+definition makes a scan quadratic: `Node.parent` walks down from the root (linear in the
+node's depth), `Node.prev_sibling` scans its parent's children, and `Source.char_col`
+decodes a non-ASCII line from its start. `Family` and `Columns` answer the same questions
+from what one scan has already seen.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import TYPE_CHECKING
+
+from simple_brief.model import Position, Range
+from simple_brief.source import Source
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+#: Bytes between the column marks of a long non-ASCII line (see `Columns`).
+COLUMN_STEP = 4096
+
+
+class Family:
+    """Parents and siblings of definition nodes, found without asking tree-sitter for them.
+
+    `Node.parent` walks down from the root (time linear in the node's depth) and
+    `Node.prev_sibling` scans its parent's children: asked per definition, both are
+    quadratic in a deeply nested or a long file. Here a definition's ancestors are noted
+    on the way down from where its query pass started (a few levels, see `descend`), and
+    each parent's children are listed once per scan.
+    """
+
+    def __init__(self) -> None:
+        self._parents: dict[int, Node] = {}
+        self._by_parent: dict[int, tuple[list[Node], dict[int, int]]] = {}
+
+    def descend(self, ancestor: Node, node: Node) -> int:
+        """Note the parent of every node from `ancestor` down to `node`; return the levels
+        between them. Each step is the one `Node.parent` takes from the root, so the
+        parents noted are the ones it would give."""
+        depth = 0
+        current = ancestor
+        while current.id != node.id:
+            child = current.child_with_descendant(node)
+            if child is None:
+                break
+            self._parents[child.id] = current
+            current = child
+            depth += 1
+        return depth
+
+    def parent(self, node: Node) -> Node | None:
+        """`node.parent`, from the notes when the node was passed on the way down."""
+        known = self._parents.get(node.id)
+        return known if known is not None else node.parent
+
+    def before(self, node: Node) -> tuple[list[Node], int]:
+        """`node`'s parent's children and `node`'s index among them (`([], 0)` at the root):
+        its preceding siblings are `children[index - 1]`, `children[index - 2]` ... (nearest
+        first). No list is copied: a copy per definition would be quadratic in a long file."""
+        parent = self.parent(node)
+        if parent is None:
+            return [], 0
+        entry = self._by_parent.get(parent.id)
+        if entry is None:
+            children = parent.children
+            entry = (children, {child.id: i for i, child in enumerate(children)})
+            self._by_parent[parent.id] = entry
+        children, index = entry
+        return children, index.get(node.id, 0)
+
+
+class Columns:
+    """Ranges of tree-sitter points for one scan, in time independent of the line's length.
+
+    `Source.char_col` decodes a non-ASCII line from its start for every position: on a long
+    line holding many definitions (minified code) that is quadratic. A line with positions
+    past `COLUMN_STEP` bytes gets marks once, at character starts every `COLUMN_STEP`
+    bytes, with the characters before them; a position decodes from the nearest mark (UTF-8
+    decoding starts afresh at a character start, so the count is the same).
+    """
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self._marks: dict[int, tuple[list[int], list[int]] | None] = {}
+
+    def range(self, start: tuple[int, int], end: tuple[int, int]) -> Range:
+        """A Range from tree-sitter points, columns in characters and never past the line's end
+        (a token may hold the `\r` of a CRLF line ending)."""
+        source = self.source
+        return Range(
+            Position(start[0], min(self._char_col(start[0], start[1]), _line_len(source, start[0]))),
+            Position(end[0], min(self._char_col(end[0], end[1]), _line_len(source, end[0]))),
+        )
+
+    def _char_col(self, row: int, byte_col: int) -> int:
+        if byte_col <= COLUMN_STEP or row >= len(self.source.lines):
+            return self.source.char_col(row, byte_col)
+        if row not in self._marks:
+            self._marks[row] = self._mark(row)
+        marks = self._marks[row]
+        if marks is None:  # an ASCII line: characters are bytes
+            return byte_col
+        offsets, chars = marks
+        i = bisect_right(offsets, byte_col) - 1
+        begin = self.source.line_start(row)
+        return chars[i] + len(self.source.data[begin + offsets[i] : begin + byte_col].decode("utf-8", "replace"))
+
+    def _mark(self, row: int) -> tuple[list[int], list[int]] | None:
+        data = self.source.data
+        begin = self.source.line_start(row)
+        end = data.find(b"\n", begin)
+        size = (len(data) if end < 0 else end) - begin
+        if data[begin : begin + size].isascii():
+            return None
+        offsets, chars = [0], [0]
+        at = 0
+        while at + COLUMN_STEP < size:
+            cut = at + COLUMN_STEP
+            while cut < size and data[begin + cut] & 0xC0 == 0x80:  # not inside a character
+                cut += 1
+            chars.append(chars[-1] + len(data[begin + at : begin + cut].decode("utf-8", "replace")))
+            offsets.append(cut)
+            at = cut
+        return offsets, chars
+
+
+def _line_len(source: Source, row: int) -> int:
+    return len(source.lines[row]) if row < len(source.lines) else 0
