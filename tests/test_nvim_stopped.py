@@ -181,3 +181,43 @@ def test_status_of_a_busy_call_clears_once_it_is_answered(
         assert not be.stalled and be.status()["connected"] is True and "error" not in be.status()
     finally:
         be.close()
+
+
+class _StopsDuringTheCall:
+    """An editor whose snapshot answered but which stopped answering during the call.
+
+    Not a real Neovim: a real one cannot be stopped at exactly that point between the
+    snapshot and the tool's own requests, which is the moment this test is about.
+    """
+
+    name = "nvim"
+
+    def snapshot(self) -> Any:
+        from simple_brief.editor import Snapshot
+
+        return Snapshot(path=None, filetype="", line_count=1, modified=False, cursor=(1, 1))
+
+    def overlays(self) -> dict[Path, str]:
+        return {}
+
+    def diagnostics(self) -> dict[Path, list[Any]]:
+        return {}
+
+    def symbols(self, path: Path) -> None:
+        return None
+
+    def status(self) -> dict[str, Any]:
+        return {"connected": False, "message": "Neovim has not answered for 2 s; answering from disk"}
+
+    def intel(self) -> None:
+        return None
+
+
+def test_a_neovim_that_stops_after_the_snapshot_still_gets_the_disk_note(tmp_path: Path) -> None:
+    from simple_brief import tools as registry
+    from simple_brief.envelope import answer
+
+    (tmp_path / "a.py").write_text(SAVED)
+    state = ServerState(Workspace.at(tmp_path), editor=_StopsDuringTheCall())  # type: ignore[arg-type]
+    result = answer(state, registry.get("simple_read"), {"path": "a.py"})
+    assert "[Neovim has not answered for 2 s; answering from disk]" in result.blocks

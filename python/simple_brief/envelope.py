@@ -208,10 +208,11 @@ def answer(
         if ctx is not None:
             structured["editorContext"] = ctx
             blocks.insert(0, context_line(ctx, state.workspace.root, terminal_fallback=snap.terminal_fallback))
-    if snap is None and not tool.system:
+    if not tool.system:
         status = _safe("the editor status", state.editor.status, {})
         if status.get("connected") is False and status.get("message"):
-            # Neovim went away (or is not there yet): say this answer comes from the disk.
+            # Neovim went away, is not there yet, or stopped answering during this call:
+            # say this answer comes from the disk.
             blocks.insert(0, f"[{status['message']}]")
     if not blocks:
         blocks = ["(nothing to show)"]
