@@ -1,13 +1,21 @@
-"""Timings: outline vs bare tree-sitter parse on a ~10,000-line file, corpus throughput."""
+"""Timings: outline vs bare tree-sitter parse on a ~10,000-line file, corpus throughput, and
+linearity (outline time of N and 4N trivial definitions).
+
+    .venv/bin/python bench/speed.py [--quick]    # the linearity rows alone
+"""
 
 from __future__ import annotations
 
+import argparse
 import gc
 import statistics
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from report import Table, verdict
 from simple_brief import languages, scan
 from simple_brief.model import walk_all
 from simple_brief.render.blockmarks import render_outline
@@ -75,7 +83,7 @@ class BigFileResult:
         return self.outline_ms / self.parse_ms if self.parse_ms else float("nan")
 
 
-def _timed(fn) -> float:  # type: ignore[no-untyped-def]
+def _timed(fn: Callable[[], object]) -> float:
     gc.collect()
     start = time.perf_counter()
     fn()
@@ -178,3 +186,136 @@ def throughput(files: list[Path], passes: int) -> Throughput:
     out.render_s = min(p[1] for p in out.passes)
     out.parse_s = min(p[2] for p in out.passes)
     return out
+
+
+#: One trivial definition per language for the linearity rows (`{i}` its number); "fallback"
+#: is a language read by the line heuristic.
+TRIVIAL = {
+    "python": ("x.py", "def f{i}(): pass\n"),
+    "lua": ("x.lua", "function f{i}() end\n"),
+    "javascript": ("x.js", "function f{i}() {{}}\n"),
+    "c": ("x.c", "int f{i}(void) {{ return 0; }}\n"),
+    "markdown": ("x.md", "# Heading {i}\n\nText.\n\n"),
+    "fallback": ("x.kt", "fun f{i}() {{ }}\n"),
+}
+#: Definitions in the smaller file (the larger has 4x): Python at the size of the report
+#: in issue 11, the others smaller to keep the run short; --quick halves them.
+LINEAR_N = {"python": 20_000}
+LINEAR_N_DEFAULT = 5_000
+#: Largest large/small ratio judged linear: 4.0 is exactly linear, a quadratic step gives 16.
+TARGET_LINEAR_RATIO = 5.0
+
+
+@dataclass
+class Linearity:
+    """Outline time (decode + scan + render_outline) of N and 4N trivial definitions, and the
+    part of it CPython's cyclic garbage collector took."""
+
+    language: str
+    n: int
+    small_ms: float
+    large_ms: float
+    small_gc_ms: float
+    large_gc_ms: float
+    symbols: int
+
+    @property
+    def ratio(self) -> float:
+        """Of the whole times."""
+        return self.large_ms / self.small_ms if self.small_ms else float("nan")
+
+    @property
+    def engine_ratio(self) -> float:
+        """Of the times without the collector's passes."""
+        small = self.small_ms - self.small_gc_ms
+        return (self.large_ms - self.large_gc_ms) / small if small else float("nan")
+
+
+def trivial_file(language: str, n: int) -> tuple[str, bytes]:
+    """A file of `n` trivial definitions: (name, bytes)."""
+    name, line = TRIVIAL[language]
+    return name, "".join(line.format(i=i) for i in range(n)).encode()
+
+
+class _GcClock:
+    """Milliseconds spent in garbage collection while installed (`gc.callbacks`)."""
+
+    def __init__(self) -> None:
+        self.ms = 0.0
+        self._start = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.ms += (time.perf_counter() - self._start) * 1000
+
+
+def linearity(language: str, n: int, runs: int) -> Linearity:
+    """Outline time of n and 4n trivial definitions, measured alternately; of each size the
+    fastest run (with the collector's share of that run)."""
+    spec_name, small = trivial_file(language, n)
+    _name, large = trivial_file(language, 4 * n)
+    spec = languages.for_path(spec_name)
+    found: list[int] = []
+
+    def outline(data: bytes) -> None:
+        out = scan.scan(Source.from_bytes(data), spec)
+        render_outline(out, out.diagnostics)
+        found.append(sum(1 for _ in walk_all(out.symbols)))
+
+    def timed(data: bytes) -> tuple[float, float]:
+        clock = _GcClock()
+        gc.collect()
+        gc.callbacks.append(clock)
+        try:
+            start = time.perf_counter()
+            outline(data)
+            return (time.perf_counter() - start) * 1000, clock.ms
+        finally:
+            gc.callbacks.remove(clock)
+
+    outline(small)  # warm-up: grammar and query loaded once
+    small_runs: list[tuple[float, float]] = []
+    large_runs: list[tuple[float, float]] = []
+    for _ in range(runs):
+        small_runs.append(timed(small))
+        large_runs.append(timed(large))
+    (small_ms, small_gc), (large_ms, large_gc) = min(small_runs), min(large_runs)
+    return Linearity(language, n, small_ms, large_ms, small_gc, large_gc, found[-1])
+
+
+def linearity_rows(table: Table, quick: bool) -> list[Linearity]:
+    """Add one row per language of `TRIVIAL` to `table`: outline time of N and 4N trivial
+    definitions and their ratio (SPEC: the outline is linear in the number of definitions).
+
+    Judged on the time without the cyclic garbage collector's passes: they visit the whole
+    heap each time it has grown by a quarter, which is linear in the end but, from these
+    sizes, still grows faster than the heap (the interpreter's own objects weigh less and
+    less). Both ratios are shown."""
+    table.section("Speed")
+    runs = 1 if quick else 2
+    results: list[Linearity] = []
+    for language in TRIVIAL:
+        n = LINEAR_N.get(language, LINEAR_N_DEFAULT) // (2 if quick else 1)
+        print(f"[bench] {language}: linearity, {n:,} and {4 * n:,} definitions", file=sys.stderr, flush=True)
+        res = linearity(language, n, runs)
+        results.append(res)
+        table.add(
+            f"{language}: outline of {n:,} and {4 * n:,} trivial definitions, time ratio",
+            f"{res.engine_ratio:.2f}x without the garbage collector's passes; {res.ratio:.2f}x with them "
+            f"({res.small_ms:,.0f} ms vs {res.large_ms:,.0f} ms, of which GC {res.small_gc_ms:,.0f} and "
+            f"{res.large_gc_ms:,.0f} ms; {res.symbols:,} symbols)",
+            f"4.0x = linear, 16x = quadratic; fastest of {runs}",
+            f"<= {TARGET_LINEAR_RATIO:.1f}x",
+            verdict(res.engine_ratio <= TARGET_LINEAR_RATIO),
+        )
+    return results
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description="outline linearity rows")
+    parser.add_argument("--quick", action="store_true", help="half the definitions, fewer runs")
+    table = Table()
+    linearity_rows(table, parser.parse_args().quick)
+    print(table.markdown())
