@@ -44,6 +44,7 @@ from simple_brief import tools as registry
 from simple_brief.config import KNOWN_TOOLSETS
 from simple_brief.envelope import ServerState, answer, error_text
 from simple_brief.errors import UserError
+from simple_brief.private_files import write_private
 
 log = logging.getLogger(__name__)
 
@@ -261,13 +262,9 @@ def http_app(state: ServerState, token: str, port: int) -> ASGIApp:
 
 def write_server_file(directory: Path, port: int, token: str, workspace: Path) -> Path:
     """Advertise a running HTTP server (URL and token) in a 0600 file; returns its path."""
-    directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{os.getpid()}.json"
     info = {"url": f"http://127.0.0.1:{port}/mcp", "token": token, "pid": os.getpid(), "workspace": str(workspace)}
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(info, handle)
-    os.chmod(path, 0o600)
+    write_private(path, json.dumps(info).encode("utf-8"))
     return path
 
 

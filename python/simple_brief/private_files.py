@@ -18,12 +18,20 @@ FILE_MODE = 0o600
 
 
 def private_dir(path: Path) -> Path:
-    """Create `path` (and missing parents) as 0700 folders; narrow an existing one we own.
+    """Create `path` and its missing parents as 0700 folders (`Path.mkdir(parents=True)`
+    would give the parents the umask's mode); narrow an existing one we own.
 
     Raises:
         OSError: it cannot be created, or it is not a folder.
     """
-    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    missing = []
+    current = path
+    while not os.path.lexists(current) and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    for part in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(part, DIR_MODE)
     info = path.lstat()
     if not stat.S_ISDIR(info.st_mode):
         raise NotADirectoryError(f"{path} is not a folder")

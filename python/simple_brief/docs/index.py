@@ -54,6 +54,7 @@ from simple_brief.docs.indexing import Budget, Origin, RefreshStats
 from simple_brief.docs.model import Item
 from simple_brief.docs.queries import Hit, ModuleListing, Related
 from simple_brief.errors import UserError
+from simple_brief.private_files import private_dir
 from simple_brief.tools import ProgressFn
 from simple_brief.workspace import Workspace
 
@@ -132,7 +133,7 @@ class DocsIndex:
         """
         path = db.db_path(workspace.root, cache_dir)
         try:
-            storage.private_folder(path.parent.resolve())
+            private_dir(path.parent.resolve())
             return cls(workspace, path, cls.include_private)
         except (OSError, sqlite3.OperationalError) as exc:
             raise UserError(

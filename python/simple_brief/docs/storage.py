@@ -25,7 +25,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from simple_brief.docs.libraries import KNOWN
-from simple_brief.private_files import DIR_MODE, FILE_MODE, narrow, private_dir, write_private
+from simple_brief.private_files import FILE_MODE, narrow, write_private
 
 log = logging.getLogger(__name__)
 
@@ -83,23 +83,6 @@ def layout_problem(path: Path) -> str | None:
         if extra is not None and not stat.S_ISREG(extra.st_mode):
             return f"{_kind(extra.st_mode)} stands where its {suffix} file should be"
     return None
-
-
-def private_folder(folder: Path) -> None:
-    """Create `folder` and its missing parents as 0700 folders; narrow `folder` itself.
-
-    Raises:
-        OSError: it cannot be created, or it is not a folder.
-    """
-    missing = []
-    current = folder
-    while _lstat(current) is None and current != current.parent:
-        missing.append(current)
-        current = current.parent
-    for part in reversed(missing):
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(part, DIR_MODE)
-    private_dir(folder)
 
 
 def create_file(path: Path) -> None:
