@@ -457,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     if ctags_version is not None:
         coverage_rows(table, results)
     bigs = speed_rows(table, found.files, results, args.quick, ctags_version is not None)
+    speed.linearity_rows(table, args.quick)
     editor_rows(table, found.files, args.quick)
     agent_rows(table, found.files, tok, args.quick)
     docs.rows(table, args.quick)
