@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,6 +43,14 @@ def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> None:
         os.environ[name] = str(folder)
     os.environ.pop(config.USER_CONFIG_ENV, None)
     os.environ.pop("SIMPLE_BRIEF_STATE_DIR", None)
+
+
+@pytest.fixture
+def sockets() -> Iterator[Path]:
+    """A short folder for Unix sockets (their paths are limited to ~100 bytes)."""
+    folder = Path(tempfile.mkdtemp(prefix="sb-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

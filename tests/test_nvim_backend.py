@@ -13,7 +13,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -73,14 +72,6 @@ def wait_for(predicate: Any, timeout: float = 5.0, what: str = "condition") -> A
         if value:
             return value
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-
-
-@pytest.fixture
-def sockets() -> Iterator[Path]:
-    """A short folder for Unix sockets (their paths are limited to ~100 bytes)."""
-    folder = Path(tempfile.mkdtemp(prefix="sb-"))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

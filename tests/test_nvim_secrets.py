@@ -9,8 +9,6 @@ globs (nvim_rpc.lua) is checked against the Python one (secret_files.SecretRules
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -113,13 +111,6 @@ def test_neovim_matches_the_secrets_globs_as_python_does(tmp_path: Path) -> None
         rules = {"root": str(root), "deny": list(DEFAULT_DENY), "allow": []}
         names = ["/elsewhere/.env", "/elsewhere/app.py", str(root / "docs" / "notes.txt"), str(root / "app.py")]
         assert _lua_rules(nv, rules, names) == [".env", None, ".env", None]
-
-
-@pytest.fixture
-def sockets() -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="sb-"))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,13 +30,6 @@ SAVED = "def main():\n    return 1\n"
 UNSAVED = "# only in the Neovim buffer"
 #: NvimBackend's default: how long a call waits for Neovim (`call_timeout`).
 DEADLINE = 2.0
-
-
-@pytest.fixture
-def sockets() -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="sb-"))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
