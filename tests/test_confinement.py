@@ -204,3 +204,23 @@ def test_context_in_a_secrets_file_names_the_rule_and_withholds_its_content(secr
     assert context is not None
     assert "hunter2" not in str(context) and "PASSWORD" not in str(context)
     assert "secrets.*" in str(context["symbols"]) and "withheld" in str(context["symbols"])
+
+
+def test_a_language_servers_outside_file_is_read_through_the_door(layout: tuple[Path, Path]) -> None:
+    """A definition in a library source outside the root: its text (for positions and the
+    lines shown) is read from `/` without following links, and never from a secrets file."""
+    from simple_brief.config import Config
+    from simple_brief.intel import path_to_uri
+    from simple_brief.lsp_client import ServerPool
+
+    root, outside = layout
+    (outside / ".env").write_text("API_KEY=1\n")
+    linked = root.parent / "via-link"
+    linked.symlink_to(outside, target_is_directory=True)
+    pool = ServerPool(Workspace.at(root), Config())
+    try:
+        assert pool.text_of(path_to_uri(outside / "mod.py")) == OUTSIDE_TEXT
+        assert pool.text_of(path_to_uri(linked / "mod.py")) is None
+        assert pool.text_of(path_to_uri(outside / ".env")) is None
+    finally:
+        pool.close()

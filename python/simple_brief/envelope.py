@@ -22,7 +22,7 @@ from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
 from simple_brief.errors import UserError, excerpt
 from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.scan import scan
-from simple_brief.workspace import Workspace, read_beneath
+from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -107,19 +107,12 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
 
 
 def _disk_text(workspace: Workspace, path: Path) -> str:
-    """A file's text for the context, through the same door as every read: inside the root
-    the workspace's (confined, no symlink followed); outside it (a file the person opened
-    elsewhere) opened from `/` without following a symlink at any component, with the
-    workspace's size limit. Empty when it cannot be read."""
+    """A file's text for the context, through the same door as every read
+    (`Workspace.read_anywhere`); empty when it cannot be read."""
     try:
-        if _inside(workspace.root, path):
-            data = workspace.read_bytes(path)[1]
-        else:
-            absolute = Path(os.path.abspath(path))
-            data = read_beneath(Path(absolute.anchor), absolute.relative_to(absolute.anchor), workspace.max_bytes)
+        return workspace.read_anywhere(path).decode("utf-8", "replace")
     except UserError:
         return ""
-    return data.decode("utf-8", "replace")
 
 
 def _secret_rule(workspace: Workspace, path: Path | None) -> str | None:

@@ -176,8 +176,8 @@ class ServerPool:
 
     def text_of(self, uri: str) -> str | None:
         """The text a server's URI refers to, for `intel.convert_positions`: the workspace's
-        view (overlays first) inside the root; the file on disk outside it (library
-        sources a definition points into); None when unreadable."""
+        view (overlays first) inside the root; outside it (library sources a definition
+        points into) the file on disk through the same no-symlink door; None when unreadable."""
         path = uri_to_path(uri)
         if path is None:
             return None
@@ -186,11 +186,9 @@ class ServerPool:
         except UserError:
             pass
         try:
-            if path.is_file() and path.stat().st_size <= _OUTSIDE_MAX_BYTES:
-                return path.read_bytes().decode("utf-8", "replace")
-        except OSError:
-            pass
-        return None
+            return self.workspace.read_anywhere(path, _OUTSIDE_MAX_BYTES).decode("utf-8", "replace")
+        except UserError:
+            return None
 
     def status(self) -> list[dict[str, Any]]:
         """Each started server: name, command, running, encoding, failure (for `server_status`)."""

@@ -398,6 +398,23 @@ class Workspace:
         real = self.resolve(path)
         return real, self._read_bytes(real, path)
 
+    def read_anywhere(self, path: Path, max_bytes: int | None = None) -> bytes:
+        """The bytes of a file the editor or a language server names, inside the root or
+        not (a library source a definition points into, a file opened elsewhere): inside
+        through `read_bytes`, outside opened from `/` without following a symlink at any
+        component, secrets refused either way. No overlay.
+
+        Raises:
+            UserError: refused, missing, special, or over `max_bytes` (default: the workspace's).
+        """
+        absolute = Path(os.path.abspath(path))
+        if absolute == self.root or self.root in absolute.parents:
+            return self.read_bytes(absolute)[1]
+        shown = shown_path(path)
+        rel = absolute.relative_to(absolute.anchor)
+        self.secrets.check(shown, rel.as_posix())
+        return read_beneath(Path(absolute.anchor), rel, max_bytes or self.max_bytes, shown)
+
     def _decode(self, real: Path, shown: str | os.PathLike[str]) -> Source:
         return Source.from_bytes(self._read_bytes(real, shown), name=shown_path(shown), max_bytes=self.max_bytes)
 
