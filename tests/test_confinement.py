@@ -180,7 +180,7 @@ def test_only_the_users_own_config_allows_a_secrets_file(
 
 def _context(root: Path, path: Path, text: str | None = None) -> dict[str, object] | None:
     from simple_brief.editor import Snapshot
-    from simple_brief.envelope import ServerState, editor_context
+    from simple_brief.servers.envelope import ServerState, editor_context
 
     snap = Snapshot(path=path, filetype="python", line_count=3, modified=False, cursor=(1, 1), text=text)
     return editor_context(ServerState(Workspace.at(root)), snap)
@@ -211,7 +211,7 @@ def test_a_language_servers_outside_file_is_read_through_the_door(layout: tuple[
     lines shown) is read from `/` without following links, and never from a secrets file."""
     from simple_brief.config import Config
     from simple_brief.intel import path_to_uri
-    from simple_brief.lsp_client import ServerPool
+    from simple_brief.lsp.pool import ServerPool
 
     root, outside = layout
     (outside / ".env").write_text("API_KEY=1\n")

@@ -13,9 +13,9 @@ from mcp import Client
 
 from simple_brief.docs.index import Hit, LibraryInfo, RefreshStats, Related
 from simple_brief.docs.model import DocComment, DocParam, DocReturn, Example, Item
-from simple_brief.envelope import ServerState
-from simple_brief.mcp_server import build_server, parse_toolsets
 from simple_brief.render import docs as render
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import build_server, parse_toolsets
 from simple_brief.tools.docs import check_example, strip_doctest
 from simple_brief.workspace import Workspace
 

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simple_brief import languages
-from simple_brief.documents import Document
-from simple_brief.folding import folds
 from simple_brief.scan import scan
+from simple_brief.servers.documents import Document
+from simple_brief.servers.folding import folds
 
 BASE = "class A:\n    def f(self):\n        return 'é'\n\n\ndef g(x):\n    return x  # 😀 wide\n"
 PIECES = ["", "\n", "def h():\n    pass\n", "class B:\n", "    x = 1\n", "é", "😀", ")", "  ", "# c\n"]

@@ -30,7 +30,7 @@ from simple_brief.intel import (
     to_encoding,
     uri_to_path,
 )
-from simple_brief.lsp_client import ServerPool
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.workspace import Workspace
 
 BIN = Path(sys.executable).parent
@@ -421,7 +421,7 @@ def stub(tmp_path: Path) -> Iterator[ServerPool]:
 def test_stub_answers_server_requests_and_converts_to_utf8(
     stub: ServerPool, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    caplog.set_level(logging.DEBUG, logger="simple_brief.lsp_rpc")
+    caplog.set_level(logging.DEBUG, logger="simple_brief.lsp.process")
     [reply] = stub.request(Path("a.py"), HOVER, {"position": {"line": 0, "character": 20}})
     assert reply.error is None and reply.encoding == "utf-8"
     echo = json.loads(reply.result["contents"])

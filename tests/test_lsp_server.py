@@ -10,7 +10,7 @@ import pytest
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from simple_brief.folding import folds
+from simple_brief.servers.folding import folds
 
 from conftest import outline_of
 

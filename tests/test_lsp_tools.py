@@ -21,12 +21,12 @@ import pytest
 from mcp import Client
 
 from simple_brief import tools
-from simple_brief.envelope import answer
 from simple_brief.errors import UserError
-from simple_brief.mcp_server import ServerState, build_server
 from simple_brief.model import Position, Range, TextEdit
-from simple_brief.nvim_backend import NvimBackend
+from simple_brief.nvim.backend import NvimBackend
 from simple_brief.render.lsp import apply_text_edits, minimal_edits
+from simple_brief.servers.envelope import answer
+from simple_brief.servers.mcp import ServerState, build_server
 from simple_brief.tools import Call, Session, ToolResult, invoke
 from simple_brief.workspace import Workspace
 

@@ -15,7 +15,7 @@ import pytest
 from mcp import Client
 
 from simple_brief import tools as registry
-from simple_brief.mcp_server import ServerState, build_server
+from simple_brief.servers.mcp import ServerState, build_server
 from simple_brief.workspace import Workspace
 
 FILES = 3000
@@ -143,7 +143,7 @@ async def test_a_cancelled_call_over_http_stops_the_search(big_tree: Workspace, 
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 
-    from simple_brief.mcp_server import serve_http_thread
+    from simple_brief.servers.mcp import serve_http_thread
 
     server = serve_http_thread(ServerState(big_tree, toolsets=("read",)), tmp_path / "state")
     try:

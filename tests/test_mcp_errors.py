@@ -15,7 +15,7 @@ from mcp import Client, StdioServerParameters
 from simple_brief import errors
 from simple_brief import tools as registry
 from simple_brief.errors import UserError
-from simple_brief.mcp_server import ServerState, build_server
+from simple_brief.servers.mcp import ServerState, build_server
 from simple_brief.tools import Param, coerce
 from simple_brief.workspace import Workspace
 
@@ -138,8 +138,8 @@ async def test_the_envelope_cuts_any_tool_message_that_echoes_an_argument(
 
 
 def test_error_text_is_one_short_line_whatever_the_message() -> None:
-    from simple_brief.envelope import MAX_ERROR_CHARS
-    from simple_brief.envelope import error_text as guard_error_text
+    from simple_brief.servers.envelope import MAX_ERROR_CHARS
+    from simple_brief.servers.envelope import error_text as guard_error_text
 
     assert guard_error_text("no symbol `x`; look again.", {"selector": "x"}) == "no symbol `x`; look again."
     text = guard_error_text("a tool said:\n" + "line\n" * 10_000, {})

@@ -21,7 +21,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from simple_brief.mcp_server import HttpServer, ServerState, serve_http_thread
+from simple_brief.servers.mcp import HttpServer, ServerState, serve_http_thread
 from simple_brief.workspace import Workspace
 
 

@@ -1,7 +1,7 @@
 """Editor context and the instance registry, in a real child Neovim (tests/nvim_session.py).
 
 `context.snapshot()` is what the MCP server asks for in one `exec_lua` request; the registry
-files are how `simple-brief mcp` finds a Neovim (python/simple_brief/registry.py reads them).
+files are how `simple-brief mcp` finds a Neovim (python/simple_brief/nvim/instances.py reads them).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any
 import pynvim
 import pytest
 
-from simple_brief import registry
+from simple_brief import private_files
+from simple_brief.nvim import instances as registry
 
 from nvim_session import nvim
 
@@ -244,7 +245,7 @@ def test_registry_file_lifecycle(tmp_path: Path) -> None:
     work = tmp_path / "work"
     (work / "sub").mkdir(parents=True)
     with nvim(tmp_path, "--cmd", f"cd {work}", SIMPLE_BRIEF_STATE_DIR=str(state)) as nv:
-        path = Path(nv.exec_lua("return (require('simple_brief.registry').register())"))
+        path = Path(nv.exec_lua("return (require('simple_brief.instances').register())"))
         pid = nv.call("getpid")
         assert path == state / "instances" / f"{pid}.json"
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -267,7 +268,7 @@ def test_registry_file_lifecycle(tmp_path: Path) -> None:
         assert moved["started"] == entry["started"]
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
         assert registry.best_instance(work, state) is None
-        assert nv.exec_lua("return require('simple_brief.registry').list()") == [moved]
+        assert nv.exec_lua("return require('simple_brief.instances').list()") == [moved]
     wait_gone(path)
     assert registry.instances(state) == []
 
@@ -275,14 +276,14 @@ def test_registry_file_lifecycle(tmp_path: Path) -> None:
 def test_registry_default_dir_agrees_with_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The harness points XDG_STATE_HOME at tmp_path/xdg-state and clears SIMPLE_BRIEF_STATE_DIR.
     with nvim(tmp_path) as nv:
-        lua_dir = nv.exec_lua("return require('simple_brief.registry').dir()")
+        lua_dir = nv.exec_lua("return require('simple_brief.instances').dir()")
         env = nv.exec_lua("return { vim.env.XDG_STATE_HOME, vim.env.SIMPLE_BRIEF_STATE_DIR }")
     assert lua_dir == str(tmp_path / "xdg-state" / "simple-brief")
-    monkeypatch.delenv(registry.STATE_DIR_ENV, raising=False)
+    monkeypatch.delenv(private_files.STATE_DIR_ENV, raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", env[0])
-    assert registry.state_dir() == Path(lua_dir)
-    monkeypatch.setenv(registry.STATE_DIR_ENV, str(tmp_path / "elsewhere"))
-    assert registry.state_dir() == tmp_path / "elsewhere"
+    assert private_files.state_dir() == Path(lua_dir)
+    monkeypatch.setenv(private_files.STATE_DIR_ENV, str(tmp_path / "elsewhere"))
+    assert private_files.state_dir() == tmp_path / "elsewhere"
 
 
 def _write_instance(state: Path, name: str, **entry: Any) -> None:

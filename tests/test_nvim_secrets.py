@@ -3,7 +3,7 @@
 A modified, unsaved `.env` buffer holding a marker, with a live selection in it and a
 vim.diagnostic whose message quotes the marker: neither the Lua side's raw answers nor the
 backend's values nor any MCP answer carry the marker. The Lua matcher of the deny/allow
-globs (nvim_rpc.lua) is checked against the Python one (secret_files.SecretRules).
+globs (nvim/rpc.lua) is checked against the Python one (secret_files.SecretRules).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ import pytest
 from mcp import Client
 
 from simple_brief.context import build_context, context_line
-from simple_brief.envelope import ServerState, attach_editor
-from simple_brief.mcp_server import build_server
-from simple_brief.nvim_attach import AutoBackend
-from simple_brief.nvim_backend import NvimBackend
+from simple_brief.nvim.attach import AutoBackend
+from simple_brief.nvim.backend import NvimBackend
 from simple_brief.secret_files import DEFAULT_DENY, SecretRules
+from simple_brief.servers.envelope import ServerState, attach_editor
+from simple_brief.servers.mcp import build_server
 from simple_brief.workspace import Workspace
 
 from nvim_session import nvim
@@ -77,7 +77,7 @@ PATHS = [
 
 
 def _install(nv: pynvim.Nvim) -> None:
-    nv.exec_lua(resources.files("simple_brief").joinpath("nvim_rpc.lua").read_text(encoding="utf-8"), None)
+    nv.exec_lua(resources.files("simple_brief.nvim").joinpath("rpc.lua").read_text(encoding="utf-8"), None)
 
 
 def _lua_rules(nv: pynvim.Nvim, rules: dict[str, Any], names: list[str]) -> list[str | None]:

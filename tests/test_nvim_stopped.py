@@ -18,10 +18,10 @@ import pynvim
 import pytest
 from mcp import Client
 
-from simple_brief.envelope import ServerState, attach_editor
-from simple_brief.mcp_server import build_server
-from simple_brief.nvim_attach import AutoBackend
-from simple_brief.nvim_backend import NvimBackend
+from simple_brief.nvim.attach import AutoBackend
+from simple_brief.nvim.backend import NvimBackend
+from simple_brief.servers.envelope import ServerState, attach_editor
+from simple_brief.servers.mcp import build_server
 from simple_brief.workspace import Workspace
 
 from nvim_session import nvim
@@ -110,7 +110,7 @@ def test_a_stopped_neovim_answers_from_disk_once_per_stop_and_comes_back(
 
 
 def _register(state_dir: Path, address: str, pid: int, cwd: Path) -> None:
-    """An instance file as lua/simple_brief/registry.lua writes it."""
+    """An instance file as lua/simple_brief/instances.lua writes it."""
     folder = state_dir / "instances"
     folder.mkdir(parents=True, exist_ok=True)
     record = {"servername": address, "cwd": str(cwd), "pid": pid, "started": int(time.time()), "version": "0.1.0"}
@@ -206,7 +206,7 @@ class _StopsDuringTheCall:
 
 def test_a_neovim_that_stops_after_the_snapshot_still_gets_the_disk_note(tmp_path: Path) -> None:
     from simple_brief import tools as registry
-    from simple_brief.envelope import answer
+    from simple_brief.servers.envelope import answer
 
     (tmp_path / "a.py").write_text(SAVED)
     state = ServerState(Workspace.at(tmp_path), editor=_StopsDuringTheCall())  # type: ignore[arg-type]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from simple_brief.mcp_server import write_server_file
 from simple_brief.private_files import private_dir, write_private
+from simple_brief.servers.mcp import write_server_file
 
 
 @pytest.fixture(autouse=True)

@@ -79,12 +79,12 @@ function M.rplugin_registered()
   return vim.fn.exists('*SimpleBriefLspPort') == 1 or vim.fn.exists('#FuncUndefined#SimpleBriefLspPort') == 1
 end
 
---- The state directory: registry.dir() when that module exists, else the XDG rule.
+--- The state directory: instances.dir() when that module exists, else the XDG rule.
 ---@return string
 function M.state_dir()
-  local ok, registry = pcall(require, 'simple_brief.registry')
-  if ok and type(registry) == 'table' and type(registry.dir) == 'function' then
-    local got, dir = pcall(registry.dir)
+  local ok, instances = pcall(require, 'simple_brief.instances')
+  if ok and type(instances) == 'table' and type(instances.dir) == 'function' then
+    local got, dir = pcall(instances.dir)
     if got and type(dir) == 'string' and dir ~= '' then
       return dir
     end

@@ -13,7 +13,7 @@ function M.setup(opts)
   require('simple_brief.config').set(opts)
   require('simple_brief.lsp').enable()
   require('simple_brief.context').setup()
-  local _, err = require('simple_brief.registry').register()
+  local _, err = require('simple_brief.instances').register()
   if err then
     vim.notify('simple-brief: ' .. err, vim.log.levels.WARN)
   end

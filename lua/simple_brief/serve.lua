@@ -30,9 +30,9 @@ function H.child_cmd()
 end
 
 function H.state_dir()
-  local ok, registry = pcall(require, 'simple_brief.registry')
+  local ok, instances = pcall(require, 'simple_brief.instances')
   if ok then
-    return registry.dir()
+    return instances.dir()
   end
   local base = vim.env.XDG_STATE_HOME or (vim.env.HOME .. '/.local/state')
   return vim.env.SIMPLE_BRIEF_STATE_DIR or (base .. '/simple-brief')

@@ -7,7 +7,7 @@
 --- Any later change to the file makes it untrusted again (the hash no longer matches).
 ---
 --- The file is the one simple-brief reads: `.simple-brief.toml` in Neovim's current
---- directory, the workspace root of |:SimpleBriefServe| and of the instance registry.
+--- directory, the workspace root of |:SimpleBriefServe| and of the instance files.
 local M = {}
 
 local H = {}
@@ -41,7 +41,7 @@ end
 --- simple-brief's own trust database (`simple-brief trust` writes it).
 ---@return string
 function H.own_database()
-  return vim.fs.joinpath(require('simple_brief.registry').dir(), 'trust')
+  return vim.fs.joinpath(require('simple_brief.instances').dir(), 'trust')
 end
 
 --- Drop `path` from simple-brief's own database when `drop` says so of its entry.
@@ -60,7 +60,7 @@ function H.drop_own(path, drop)
     lines[#lines + 1] = ('%s %s\n'):format(hash, p)
   end
   table.sort(lines)
-  local ok, err = require('simple_brief.registry').write(file, table.concat(lines))
+  local ok, err = require('simple_brief.instances').write(file, table.concat(lines))
   return ok, err
 end
 

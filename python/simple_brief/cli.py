@@ -465,7 +465,7 @@ def _print_tools(as_json: bool) -> None:
 
 
 def _run_with_editor(ws: Workspace, name: str, params: dict[str, Any], args: argparse.Namespace, as_json: bool) -> int:
-    from simple_brief import envelope
+    from simple_brief.servers import envelope
 
     tool = registry.get(name)
     state = envelope.ServerState(workspace=ws, budget=args.budget)
@@ -487,7 +487,9 @@ def _run_with_editor(ws: Workspace, name: str, params: dict[str, Any], args: arg
 
 
 def _serve_mcp(args: argparse.Namespace) -> int:
-    from simple_brief import envelope, mcp_server, registry
+    from simple_brief.private_files import state_dir
+    from simple_brief.servers import envelope
+    from simple_brief.servers import mcp as mcp_server
 
     workspace = Workspace.at(args.root)
     settings = config.load(workspace.root)
@@ -498,7 +500,7 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     )
     state.editor = envelope.attach_editor(state.workspace.root, args.nvim)
     if args.http:
-        mcp_server.serve_http(state, args.port, registry.state_dir())
+        mcp_server.serve_http(state, args.port, state_dir())
     else:
         mcp_server.serve_stdio(state)
     return 0
@@ -514,7 +516,7 @@ def _budget(given: int | None, settings: config.Config) -> int:
 
 
 def _serve_lsp(port: int | None) -> int:
-    from simple_brief import lsp_server
+    from simple_brief.servers import lsp as lsp_server
 
     if port is None:
         lsp_server.serve_stdio()

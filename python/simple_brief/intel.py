@@ -3,7 +3,7 @@
 Two providers answer it: the LSP clients attached in a live Neovim (the editor backend
 sends the request to every client of the buffer that supports the method), and, in disk
 mode, language servers simple-brief starts itself from `.simple-brief.toml`
-(`simple_brief.lsp_client`). The tools never care which one answered.
+(`simple_brief.lsp.pool`). The tools never care which one answered.
 
 Positions: callers give and get LSP-shaped JSON whose `character` counts Unicode code
 points (like `model.Position`). A provider converts request positions to each server's

@@ -13,8 +13,27 @@ import os
 import stat
 from pathlib import Path
 
+import platformdirs
+
 DIR_MODE = 0o700
 FILE_MODE = 0o600
+APP_NAME = "simple-brief"
+#: Overrides the state directory (the trust database, the Neovim instances, HTTP server files).
+STATE_DIR_ENV = "SIMPLE_BRIEF_STATE_DIR"
+
+
+def state_dir() -> Path:
+    """The state directory the Python and Lua sides agree on (lua/simple_brief/instances.lua).
+
+    Returns:
+        `$SIMPLE_BRIEF_STATE_DIR` when set and non-empty, else platformdirs' user state
+        directory for simple-brief (`$XDG_STATE_HOME/simple-brief` or
+        `~/.local/state/simple-brief` on Linux; no app-author folder on Windows).
+    """
+    override = os.environ.get(STATE_DIR_ENV, "")
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_state_dir(APP_NAME, appauthor=False))
 
 
 def private_dir(path: Path) -> Path:

@@ -4,7 +4,7 @@ Neovim's model (`:help vim.secure`, `:trust`): the trust database holds one line
 `<sha256 of the content> <absolute path>`, or `! <path>` for a file the person denied.
 A config is trusted when the database holds its path with the hash of its current
 content, so any change to the file needs a new `simple-brief trust`. simple-brief keeps
-its own database at `<state>/trust` (0600, see `registry.state_dir`) and also honours
+its own database at `<state>/trust` (0600, see `private_files.state_dir`) and also honours
 Neovim's (`$XDG_STATE_HOME/nvim/trust`, written by `:trust`, `vim.secure.read` and
 `:SimpleBrief trust`); a denial in either wins.
 """
@@ -16,8 +16,7 @@ import os
 from enum import Enum
 from pathlib import Path
 
-from simple_brief.private_files import write_private
-from simple_brief.registry import state_dir
+from simple_brief.private_files import state_dir, write_private
 
 DENIED = "!"
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pynvim
 
 if TYPE_CHECKING:
-    from simple_brief.lsp_server import BriefServer
+    from simple_brief.servers.lsp import BriefServer
 
 
 #: The plugin's directory: the Python project that installs the engine.
@@ -75,7 +75,7 @@ class SimpleBriefHost:
             if port is not None:
                 return port
             try:
-                from simple_brief import lsp_server
+                from simple_brief.servers import lsp as lsp_server
             except ImportError as exc:
                 raise _engine_error(exc) from None
             try:
@@ -92,13 +92,15 @@ class SimpleBriefHost:
         with self._lock:
             if self._mcp is None:
                 try:
-                    from simple_brief import envelope, mcp_server, registry
+                    from simple_brief.private_files import state_dir
+                    from simple_brief.servers import envelope
+                    from simple_brief.servers import mcp as mcp_server
                     from simple_brief.workspace import Workspace
                 except ImportError as exc:
                     raise _engine_error(exc) from None
                 state = envelope.ServerState(workspace=Workspace.at(root))
                 state.editor = envelope.attach_editor(state.workspace.root, address)
-                self._mcp = mcp_server.serve_http_thread(state, registry.state_dir())
+                self._mcp = mcp_server.serve_http_thread(state, state_dir())
             return {"url": self._mcp.url, "token": self._mcp.token, "file": str(self._mcp.info_file)}
 
     @pynvim.function("SimpleBriefHostInfo", sync=True)
@@ -109,7 +111,8 @@ class SimpleBriefHost:
         """
         try:
             # The server's imports (pygls, tree-sitter, grammars) are what the host needs.
-            from simple_brief import __version__, lsp_server  # noqa: F401
+            from simple_brief import __version__
+            from simple_brief.servers import lsp  # noqa: F401
         except ImportError as exc:
             raise _engine_error(exc) from None
         info: dict[str, Any] = {"engine_version": __version__, "python": sys.executable}

@@ -93,7 +93,7 @@ class Session:
 
     Attributes:
         docs: the open docs index (`simple_brief.docs.index.DocsIndex`).
-        language_servers: language servers started in disk mode (`simple_brief.lsp_client.ServerPool`).
+        language_servers: language servers started in disk mode (`simple_brief.lsp.pool.ServerPool`).
         workspaces: workspaces opened with `workspace_open`, by id.
         workspaces_issued: ids handed out so far (`ws1`, `ws2`, …; never reused).
     """

@@ -53,7 +53,7 @@ def session_pool(call: Call) -> LanguageIntel:
     once trusted), created on first use; started anew when the servers named change (the
     person trusted the workspace config, or edited it)."""
     from simple_brief import config
-    from simple_brief.lsp_client import ServerPool
+    from simple_brief.lsp.pool import ServerPool
 
     settings = config.load(call.workspace.root)
     call.session.untrusted = settings.untrusted

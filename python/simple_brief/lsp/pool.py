@@ -5,7 +5,7 @@ first request for a file of its language, with the workspace root as rootUri and
 only workspace folder; one that died is started again on the next request. Before each
 request the file's current text (`Workspace.read`: overlays first) is synced to every
 server of its language, and request positions are converted from code points to each
-server's negotiated encoding. The protocol itself lives in `simple_brief.lsp_rpc`.
+server's negotiated encoding. The protocol itself lives in `simple_brief.lsp.process`.
 
 A server that did not answer `initialize` within `START_TIMEOUT` is not started (and
 waited for) again on every call: the failure is remembered for `START_FAILURE_COOLDOWN`
@@ -28,7 +28,7 @@ from simple_brief import languages
 from simple_brief.config import Config, ServerConfig, load
 from simple_brief.errors import UserError
 from simple_brief.intel import DEFAULT_TIMEOUT, LspReply, encode_positions, path_to_uri, uri_to_path
-from simple_brief.lsp_rpc import Server, ServerGone, error_text, find_executable
+from simple_brief.lsp.process import Server, ServerGone, error_text, find_executable
 from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@
 5. Else the disk.
 
 Every backend gets the workspace root and its secrets rules: buffers of secrets files are
-never sent from Neovim (`simple_brief.nvim_backend`).
+never sent from Neovim (`simple_brief.nvim.backend`).
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from simple_brief import registry
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
 from simple_brief.intel import LanguageIntel
 from simple_brief.model import Diagnostic, Symbol, TextEdit
-from simple_brief.nvim_backend import NvimBackend
-from simple_brief.nvim_buffers import workspace_secrets
+from simple_brief.nvim import instances
+from simple_brief.nvim.backend import NvimBackend
+from simple_brief.nvim.buffers import workspace_secrets
 from simple_brief.secret_files import SecretRules
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ def attach(
     Args:
         workspace_root: the workspace's root folder.
         explicit: an address given on the command line.
-        state_dir: the registry's state directory (`registry.state_dir()` when None).
+        state_dir: the state directory (`private_files.state_dir()` when None).
         **options: `NvimBackend` keyword arguments (prefer, timeouts, secrets...); `root`
             is the workspace root unless given.
 
@@ -69,9 +69,9 @@ def attach(
     if env:
         candidates.append((env, "$NVIM"))
     try:
-        entry = registry.best_instance(workspace_root, state_dir)
+        entry = instances.best_instance(workspace_root, state_dir)
     except Exception:
-        log.exception("reading the instance registry failed")
+        log.exception("reading the Neovim instances failed")
         entry = None
     if entry is not None:
         candidates.append((entry["servername"], "registry"))
@@ -102,7 +102,7 @@ class AutoBackend:
     Args:
         workspace_root: the workspace's root folder.
         explicit: `--nvim ADDR`; then only that address is used (it reconnects by itself).
-        state_dir: the registry's state directory (`registry.state_dir()` when None).
+        state_dir: the state directory (`private_files.state_dir()` when None).
         retry_interval: seconds between attach attempts.
         secrets: the secrets rules (None: the workspace's configs', read once here).
         **options: `NvimBackend` keyword arguments.

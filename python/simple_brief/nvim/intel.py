@@ -35,7 +35,7 @@ from simple_brief.intel import DEFAULT_TIMEOUT, LspReply
 from simple_brief.model import TextEdit
 
 if TYPE_CHECKING:
-    from simple_brief.nvim_backend import NvimBackend
+    from simple_brief.nvim.backend import NvimBackend
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ class NvimIntel:
     """
 
     def __init__(self, backend: NvimBackend) -> None:
-        from simple_brief.nvim_backend import OWN_CLIENT  # a cycle at import time
+        from simple_brief.nvim.backend import OWN_CLIENT  # a cycle at import time
 
         self._backend = backend
         self._own = OWN_CLIENT

@@ -134,7 +134,7 @@ def grammar(spec: LanguageSpec) -> Language:
 
 def query_source(spec: LanguageSpec) -> str:
     """Text of the outline query shipped as package data."""
-    return resources.files("simple_brief.queries").joinpath(spec.query_file).read_text(encoding="utf-8")
+    return resources.files("simple_brief.languages").joinpath(spec.query_file).read_text(encoding="utf-8")
 
 
 @cache

@@ -1,6 +1,6 @@
 """The instance registry: the running Neovims `simple-brief mcp` can attach to.
 
-Each Neovim with the plugin writes `<state>/instances/<pid>.json` (lua/simple_brief/registry.lua)
+Each Neovim with the plugin writes `<state>/instances/<pid>.json` (lua/simple_brief/instances.lua)
 holding `servername`, `cwd`, `pid`, `started` (Unix time) and `version`, and removes it on exit.
 `<state>` is `$SIMPLE_BRIEF_STATE_DIR` when set, else platformdirs' user state directory for
 `simple-brief` (`$XDG_STATE_HOME/simple-brief` or `~/.local/state/simple-brief` on Linux,
@@ -17,12 +17,9 @@ import sys
 from pathlib import Path
 from typing import TypedDict
 
-import platformdirs
+from simple_brief.private_files import state_dir
 
 log = logging.getLogger(__name__)
-
-APP_NAME = "simple-brief"
-STATE_DIR_ENV = "SIMPLE_BRIEF_STATE_DIR"
 
 
 class Instance(TypedDict):
@@ -33,19 +30,6 @@ class Instance(TypedDict):
     pid: int
     started: float
     version: str
-
-
-def state_dir() -> Path:
-    """The state directory both sides agree on.
-
-    Returns:
-        `$SIMPLE_BRIEF_STATE_DIR` when set and non-empty, else platformdirs' user state
-        directory for simple-brief (no app-author folder on Windows).
-    """
-    override = os.environ.get(STATE_DIR_ENV, "")
-    if override:
-        return Path(override)
-    return Path(platformdirs.user_state_dir(APP_NAME, appauthor=False))
 
 
 if sys.platform == "win32":

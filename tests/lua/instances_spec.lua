@@ -1,4 +1,4 @@
-local registry = require('simple_brief.registry')
+local registry = require('simple_brief.instances')
 
 describe('registry.dir', function()
   local saved_env, saved_uname, saved_home

@@ -18,10 +18,10 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from simple_brief import __version__
-from simple_brief.documents import Document, Documents
-from simple_brief.folding import folds
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol
 from simple_brief.render import blockmarks
+from simple_brief.servers.documents import Document, Documents
+from simple_brief.servers.folding import folds
 from simple_brief.source import Source
 
 log = logging.getLogger(__name__)

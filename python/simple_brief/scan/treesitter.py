@@ -20,7 +20,6 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from simple_brief import languages
-from simple_brief.fallback import scan_lines
 from simple_brief.model import (
     Diagnostic,
     Position,
@@ -29,9 +28,10 @@ from simple_brief.model import (
     Symbol,
     SymbolKind,
 )
-from simple_brief.nesting import MAX_NESTING, nest, too_deep_hint
+from simple_brief.scan.fallback import scan_lines
+from simple_brief.scan.nesting import MAX_NESTING, nest, too_deep_hint
+from simple_brief.scan.tree_index import Columns, Family
 from simple_brief.source import Source
-from simple_brief.tree_index import Columns, Family
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Query, Tree

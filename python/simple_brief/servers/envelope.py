@@ -215,7 +215,7 @@ def answer(
 def attach_editor(root: Path, explicit: str | None) -> EditorBackend:
     """The editor to read: --nvim, $NVIM, the registered Neovim for `root`, else the disk."""
     try:
-        from simple_brief import nvim_attach
+        from simple_brief.nvim import attach as nvim_attach
     except ImportError as err:
         log.warning("Neovim support unavailable (%s); reading files on disk", err)
         return DiskBackend()

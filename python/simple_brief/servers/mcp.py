@@ -42,9 +42,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from simple_brief import __version__
 from simple_brief import tools as registry
 from simple_brief.config import KNOWN_TOOLSETS
-from simple_brief.envelope import ServerState, answer, error_text
 from simple_brief.errors import UserError
 from simple_brief.private_files import write_private
+from simple_brief.servers.envelope import ServerState, answer, error_text
 
 log = logging.getLogger(__name__)
 

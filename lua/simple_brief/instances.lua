@@ -1,5 +1,5 @@
---- Instance registry: each Neovim writes `<state>/instances/<pid>.json` so that
---- `simple-brief mcp` (python/simple_brief/registry.py) can find the one to attach to.
+--- Neovim instances: each Neovim writes `<state>/instances/<pid>.json` so that
+--- `simple-brief mcp` (python/simple_brief/nvim/instances.py) can find the one to attach to.
 ---
 --- `<state>` follows platformdirs' user_state_dir('simple-brief', appauthor=False):
 ---   $SIMPLE_BRIEF_STATE_DIR                       when set
@@ -21,7 +21,7 @@ M.version = '0.1.0'
 ---@field started integer Unix time of the first registration.
 ---@field version string
 
-H.group_name = 'simple_brief_registry'
+H.group_name = 'simple_brief_instances'
 
 --- Unix time this instance first registered (kept when the file is rewritten).
 H.started = nil
@@ -229,14 +229,14 @@ function M.register()
   local group = vim.api.nvim_create_augroup(H.group_name, { clear = true })
   vim.api.nvim_create_autocmd('DirChanged', {
     group = group,
-    desc = 'simple-brief: record the new cwd in the instance registry',
+    desc = 'simple-brief: record the new cwd in its instance file',
     callback = function()
       M.write(M.path(), vim.json.encode(H.entry()))
     end,
   })
   vim.api.nvim_create_autocmd('VimLeavePre', {
     group = group,
-    desc = 'simple-brief: remove this instance from the registry',
+    desc = 'simple-brief: remove this instance file',
     callback = function()
       M.unregister()
     end,

@@ -1,0 +1,3 @@
+"""simple-brief's LSP client: language servers it starts itself in disk mode (`pool`), each
+server's process and JSON-RPC conversation (`process`), and bounded message framing with
+the writer thread and its deadline (`framing`)."""

@@ -1,0 +1,8 @@
+"""Source text -> Symbol tree: the tree-sitter scan (`treesitter`), nesting by containment
+(`nesting`), linear-time node and column helpers (`tree_index`), and the line heuristic
+for languages without a grammar (`fallback`)."""
+
+from simple_brief.scan.nesting import MAX_NESTING
+from simple_brief.scan.treesitter import Outline, clean_docstring, scan
+
+__all__ = ["MAX_NESTING", "Outline", "clean_docstring", "scan"]
