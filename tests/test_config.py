@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from simple_brief import config, trust
+from simple_brief.config import DEFAULT_BUDGET_TOKENS
 from simple_brief.errors import UserError
-from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.secret_files import DEFAULT_DENY
 
 from conftest import write_trusted_config

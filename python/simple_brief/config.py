@@ -51,7 +51,6 @@ from typing import Any
 
 from simple_brief import languages, trust
 from simple_brief.errors import UserError
-from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.secret_files import DEFAULT_DENY, SecretRules
 
 #: The config file's name, at the workspace root.
@@ -60,6 +59,8 @@ FILENAME = ".simple-brief.toml"
 KNOWN_TOOLSETS = ("read", "lsp", "docs", "workspace", "tasks")
 DEFAULT_TOOLSETS = ("read", "lsp", "docs")
 
+#: The default budget of one tool result, in tokens (SPEC: about 10,000; `limits.budget`).
+DEFAULT_BUDGET_TOKENS = 10_000
 #: Overrides the user's own config file's path (tests, several setups side by side).
 USER_CONFIG_ENV = "SIMPLE_BRIEF_CONFIG"
 #: A config file larger than this is refused unread (a config is a few lines).

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote, urlparse
 
 #: How long one request may wait for its servers, seconds.
@@ -71,6 +71,28 @@ class LanguageIntel(Protocol):
     def close(self) -> None:
         """Stop whatever the provider started."""
         ...
+
+
+if TYPE_CHECKING:
+    from simple_brief.config import Config
+    from simple_brief.workspace import Workspace
+
+#: Starts the language servers a config names for a workspace (disk mode): a LanguageIntel
+#: with a `config` attribute. Provided by `simple_brief.lsp` when an adapter imports it.
+ServerPoolFactory = Callable[["Workspace", "Config"], Any]
+_server_pool_factory: ServerPoolFactory | None = None
+
+
+def provide_server_pool(factory: ServerPoolFactory) -> None:
+    """Make `factory` start the session's language servers (`simple_brief.lsp` calls this on
+    import: the engine asks through this hook and never imports its adapters)."""
+    global _server_pool_factory
+    _server_pool_factory = factory
+
+
+def server_pool_factory() -> ServerPoolFactory | None:
+    """What starts the session's language servers, if an adapter provided it."""
+    return _server_pool_factory
 
 
 #: The position encodings simple-brief can convert, in the order it offers them.

@@ -1,4 +1,4 @@
-"""Plain data the whole engine shares: positions, symbols, diagnostics.
+"""Plain data the whole engine shares: positions, symbols, diagnostics, progress reports.
 
 Positions are stored 0-based (line and character, character counting Unicode code
 points) like LSP; renderers show them 1-based as Neovim does (see SPEC "Positions").
@@ -6,11 +6,15 @@ points) like LSP; renderers show them 1-based as Neovim does (see SPEC "Position
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
 from typing import Any
+
+#: `progress(done, total, message)`: how far a long call is (MCP progress notifications,
+#: the CLI's progress bar). `total` is None when unknown.
+ProgressFn = Callable[[float, "float | None", str], None]
 
 
 class SymbolKind(IntEnum):

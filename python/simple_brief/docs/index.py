@@ -54,8 +54,8 @@ from simple_brief.docs.indexing import Budget, Origin, RefreshStats
 from simple_brief.docs.model import Item
 from simple_brief.docs.queries import Hit, ModuleListing, Related
 from simple_brief.errors import UserError
+from simple_brief.model import ProgressFn
 from simple_brief.private_files import private_dir
-from simple_brief.tools import ProgressFn
 from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)

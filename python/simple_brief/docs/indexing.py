@@ -36,10 +36,10 @@ from simple_brief.docs import db
 from simple_brief.docs import libraries as libs
 from simple_brief.docs.items import FileDocs, extract
 from simple_brief.errors import UserError
+from simple_brief.model import ProgressFn
 from simple_brief.scan import scan
 from simple_brief.secret_files import SecretRules
 from simple_brief.source import Source
-from simple_brief.tools import ProgressFn
 from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)

@@ -63,6 +63,7 @@ from simple_brief.nvim.buffers import (
     symbols_from_lsp,
     workspace_secrets,
 )
+from simple_brief.nvim.intel import OWN_CLIENT
 from simple_brief.secret_files import SecretRules
 
 log = logging.getLogger(__name__)
@@ -71,8 +72,6 @@ T = TypeVar("T")
 
 Prefer = Literal["lsp", "scanner"]
 
-#: The name of simple-brief's own language-server client in Neovim (lua/simple_brief/lsp.lua).
-OWN_CLIENT = "simple-brief"
 
 #: The Lua side of the snapshot, shipped to Neovim when its runtimepath lacks the plugin.
 _CONTEXT_LUA = resources.files("simple_brief.nvim").joinpath("context.lua")

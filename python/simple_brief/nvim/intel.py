@@ -26,16 +26,37 @@ While Neovim waits for a server it does not read the person's keys: the timeout 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from simple_brief.errors import UserError
 from simple_brief.intel import DEFAULT_TIMEOUT, LspReply
 from simple_brief.model import TextEdit
+from simple_brief.nvim.buffers import BufferCache
 
-if TYPE_CHECKING:
-    from simple_brief.nvim.backend import NvimBackend
+T = TypeVar("T")
+
+#: The name of simple-brief's own language-server client in Neovim (lua/simple_brief/lsp.lua):
+#: never asked (it answers from the same scanner the tools already use).
+OWN_CLIENT = "simple-brief"
+
+
+class NvimBackend(Protocol):
+    """What NvimIntel uses of `simple_brief.nvim.backend.NvimBackend` (a Protocol, so that
+    the backend can create its intel without an import cycle)."""
+
+    _nvim: Any
+    address: str
+    call_timeout: float
+    buffers: BufferCache
+
+    def _call(self, fn: Callable[[], T], default: T, what: str, timeout: float | None = None) -> T: ...
+
+    def secret_rule(self, path: Path) -> str | None: ...
+
+    def status(self) -> dict[str, Any]: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +77,6 @@ class NvimIntel:
     """
 
     def __init__(self, backend: NvimBackend) -> None:
-        from simple_brief.nvim.backend import OWN_CLIENT  # a cycle at import time
-
         self._backend = backend
         self._own = OWN_CLIENT
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import math
 
-#: The default budget of one tool result, in tokens (SPEC: about 10,000).
-DEFAULT_BUDGET_TOKENS = 10_000
 #: Characters per token of outlines and tables under o200k_base (bench/: source runs ~4).
 CHARS_PER_TOKEN = 2.8
 

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from simple_brief import languages
+from simple_brief import lsp as _disk_servers  # noqa: F401  (registers the disk-mode language servers)
 from simple_brief import tools as registry
-from simple_brief.config import DEFAULT_TOOLSETS
+from simple_brief.config import DEFAULT_BUDGET_TOKENS, DEFAULT_TOOLSETS
 from simple_brief.context import build_context, context_line
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
 from simple_brief.errors import UserError, excerpt
-from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
 from simple_brief.scan import scan
 from simple_brief.workspace import Workspace
 

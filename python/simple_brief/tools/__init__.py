@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from simple_brief.config import DEFAULT_BUDGET_TOKENS
 from simple_brief.editor import DiskBackend, EditorBackend
 from simple_brief.errors import EXCERPT_CHARS, UserError, excerpt
-from simple_brief.render.budget import DEFAULT_BUDGET_TOKENS
+from simple_brief.model import ProgressFn
 from simple_brief.workspace import Workspace
 
 #: Modules whose import registers tools, in listing order.
@@ -27,9 +28,6 @@ TOOL_MODULES = (
     "simple_brief.tools.system",
 )
 
-#: `progress(done, total, message)`: how far a long call is (MCP progress notifications,
-#: the CLI's progress bar). `total` is None when unknown.
-ProgressFn = Callable[[float, "float | None", str], None]
 
 _REQUIRED = object()
 #: Unknown parameter names an error lists before saying how many more there are.

@@ -19,17 +19,22 @@ from pathlib import Path
 from typing import Any
 
 from simple_brief import explain as catalogue
-from simple_brief import intel as lsp
 from simple_brief.errors import UserError
-from simple_brief.intel import LanguageIntel, LspReply
 from simple_brief.model import Diagnostic, Range, Severity, Symbol
 from simple_brief.model import SymbolKind as K
 from simple_brief.render import lsp as view
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, diagnostic_line, render_diagnostics
-from simple_brief.source import Source
 from simple_brief.tools import Call, Param, ToolResult, tool
-from simple_brief.tools.read import add_fixits, qualified_names, server_diagnostics
+from simple_brief.tools.read import qualified_names
+from simple_brief.tools.servers import (
+    add_fixits,
+    ask,
+    error_notes,
+    locate,
+    no_server_hint,
+    server_diagnostics,
+)
 
 #: Sources whose findings count as type checking (lower case; see the module docstring).
 TYPE_CHECKERS = frozenset(
@@ -37,114 +42,10 @@ TYPE_CHECKERS = frozenset(
     | {"typescript", "ts", "rustc", "rust-analyzer", "compiler", "gopls", "go", "clang", "javac"}
 )
 _WORD = re.compile(r"\w+")
-#: How long one request may wait for its servers, seconds.
-TIMEOUT = 10.0
 
 PATH = Param("path", str, "File, relative to the workspace root (or absolute inside it).")
 LINE = Param("line", int, "1-based line, as Neovim shows it.")
 COL = Param("col", int, "1-based column counting characters (not bytes), as Neovim shows it.")
-
-
-# --- the provider ---------------------------------------------------------------------------
-
-
-def session_pool(call: Call) -> LanguageIntel:
-    """The session's language servers from the configs (the user's own, and the workspace's
-    once trusted), created on first use; started anew when the servers named change (the
-    person trusted the workspace config, or edited it)."""
-    from simple_brief import config
-    from simple_brief.lsp.pool import ServerPool
-
-    settings = config.load(call.workspace.root)
-    call.session.untrusted = settings.untrusted
-    current = call.session.language_servers
-    if current is not None and current.config.servers != settings.servers:
-        current.close()
-        current = None
-    if current is None:
-        current = call.session.language_servers = ServerPool(call.workspace, settings)
-    pool: LanguageIntel = current
-    return pool
-
-
-def no_server_hint(call: Call) -> str:
-    """How to get a language server for a file: trust the workspace config that names one,
-    or name one (the end of a sentence)."""
-    untrusted: str | None = getattr(call.session, "untrusted", None)
-    if untrusted:
-        return untrusted
-    return "attach one in Neovim or name one in .simple-brief.toml ([servers.NAME] command = [...])."
-
-
-def provider(call: Call, real: Path, method: str, shown: str) -> LanguageIntel:
-    """Who answers `method` for `real`: the editor's LSP clients when they serve it, else the
-    session's configured servers.
-
-    Raises:
-        UserError: nobody answers the method for the file (the sentence says how to fix it).
-    """
-    editor = call.editor.intel()
-    if editor is not None and editor.servers(real, method):
-        return editor
-    pool = session_pool(call)
-    if pool.servers(real, method):
-        return pool
-    raise UserError(f"no language server answers {method} for {shown}; {no_server_hint(call)}")
-
-
-def text_reader(call: Call, intel: LanguageIntel) -> Any:
-    """`text_of(uri)` for position conversion: the workspace's view (overlays first), else the
-    provider's own reader for files outside the workspace (library sources)."""
-    outside = getattr(intel, "text_of", None)
-
-    def text_of(uri: str) -> str | None:
-        path = lsp.uri_to_path(uri)
-        if path is None:
-            return None
-        try:
-            return call.workspace.read(path)[1].text
-        except UserError:
-            return outside(uri) if outside is not None else None
-
-    return text_of
-
-
-def ask(
-    call: Call, real: Path, shown: str, method: str, params: dict[str, Any], timeout: float = TIMEOUT
-) -> tuple[LanguageIntel, list[LspReply]]:
-    """Send a request through the provider; replies with positions in code points. Raises a
-    UserError when every server failed (their errors named)."""
-    intel = provider(call, real, method, shown)
-    replies = intel.request(real, method, params, timeout)
-    text_of = text_reader(call, intel)
-    uri = lsp.path_to_uri(real)
-    for reply in replies:
-        if reply.error is None and reply.result is not None:
-            reply.result = lsp.convert_positions(reply.result, text_of, reply.encoding, uri)
-    if replies and all(r.error is not None for r in replies):
-        failed = "; ".join(f"{r.server}: {r.error}" for r in replies)
-        raise UserError(f"the language server could not answer {method} for {shown} ({failed}); try again or check it.")
-    return intel, replies
-
-
-def locate(call: Call, path: str, line: int, col: int) -> tuple[Path, str, Source, dict[str, int]]:
-    """The file, how it is shown, its text, and the LSP position (0-based) of `line:col`."""
-    real, source = call.workspace.read(path)
-    shown = call.workspace.display(real)
-    count = max(source.line_count, 1)
-    if not 1 <= line <= count:
-        raise UserError(f"line {line} is outside {shown}, which has {count} lines; give a line from 1 to {count}.")
-    width = len(source.lines[line - 1]) if line - 1 < len(source.lines) else 0
-    if not 1 <= col <= width + 1:
-        raise UserError(
-            f"column {col} is outside line {line} of {shown} ({width} characters); give a column from 1 to {width + 1}."
-        )
-    return real, shown, source, {"line": line - 1, "character": col - 1}
-
-
-def error_notes(replies: list[LspReply]) -> list[str]:
-    """One `[server: error]` note per server that failed (shown after the answer)."""
-    return [f"[{r.server}: {r.error}]" for r in replies if r.error is not None]
 
 
 # --- hover, definition, references, completion ---------------------------------------------

@@ -2,32 +2,26 @@
 
 from __future__ import annotations
 
-import dataclasses
-import time
 from pathlib import Path
 from typing import Any
 
 from rapidfuzz import process
 
-from simple_brief import intel as lsp_json
 from simple_brief.errors import UserError
-from simple_brief.model import Diagnostic, FixIt, Position, Range, Severity, Symbol, walk_with_parent
+from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, walk_with_parent
 from simple_brief.render import blockmarks, table
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, render_diagnostics
-from simple_brief.render.lsp import diagnostic_from_lsp, diagnostic_to_lsp, fixit_from_action
+from simple_brief.render.lsp import diagnostic_to_lsp
 from simple_brief.render.search import Match, render_search, signature_preview
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline
 from simple_brief.symbol_search import rank_symbols
 from simple_brief.tools import Call, Param, ToolResult, name_of, tool
+from simple_brief.tools.servers import add_fixits, server_diagnostics
 
 PATH = Param("path", str, "File to read, relative to the workspace root (or absolute inside it).")
 FILETYPE = Param("filetype", str, "Language to read the file as (Neovim filetype); default: from the file name.", None)
-#: Code actions are asked for at most this many diagnostics of one call (one request each).
-MAX_FIXIT_REQUESTS = 40
-#: And for at most this long in all, seconds.
-FIXIT_SECONDS = 15.0
 MODES = ("full", "outline", "compact", "symbols")
 #: The order views degrade in to fit a token budget (then: counts).
 DEGRADE = ("full", "outline", "compact")
@@ -393,74 +387,6 @@ def diagnostics(call: Call, path: str | None, fixits: bool | None) -> ToolResult
     blocks.extend(notes)
     data = {"files": {p: [diagnostic_json(d) for d in diags] for p, diags in by_file.items() if diags}}
     return _within_budget(call, blocks, data, "pass path= for one folder or file")
-
-
-def server_diagnostics(call: Call, real: Path) -> tuple[list[tuple[Diagnostic, dict[str, Any]]], list[str], list[str]]:
-    """Language-server findings for one file with their LSP JSON (for code actions), notes
-    (servers that failed), and who was asked (empty: no server checks this file).
-
-    Neovim mode: the editor's diagnostics (every source). Otherwise the session's configured
-    servers, waiting for their publish after syncing the current text.
-    """
-    from simple_brief.tools import lsp as tools_lsp
-
-    if call.editor.name != "disk":
-        # Neovim publishes its clients' findings; a clean buffer has none listed at all.
-        editor_found = call.editor.diagnostics().get(real)
-        editor = call.editor.intel()
-        if editor_found is not None or (editor is not None and editor.servers(real, "textDocument/hover")):
-            return [(d, diagnostic_to_lsp(d)) for d in editor_found or []], [], ["neovim"]
-    pool = tools_lsp.session_pool(call)
-    replies = pool.diagnostics(real, tools_lsp.TIMEOUT) or []
-    found: list[tuple[Diagnostic, dict[str, Any]]] = []
-    text_of = tools_lsp.text_reader(call, pool)
-    for reply in replies:
-        items = lsp_json.convert_positions(reply.result or [], text_of, reply.encoding, lsp_json.path_to_uri(real))
-        found.extend((diagnostic_from_lsp(raw, reply.server), raw) for raw in items if isinstance(raw, dict))
-    return found, tools_lsp.error_notes(replies), [r.server for r in replies]
-
-
-def add_fixits(call: Call, real: Path, found: list[tuple[Diagnostic, dict[str, Any]]]) -> tuple[list[Diagnostic], str]:
-    """The diagnostics with fix-its from quickfix code actions (one request per diagnostic,
-    bounded by MAX_FIXIT_REQUESTS and FIXIT_SECONDS); a note when not all were asked."""
-    from simple_brief.tools import lsp as tools_lsp
-
-    method = "textDocument/codeAction"
-    out = [d for d, _ in found]
-    todo = [i for i, (d, _) in enumerate(found) if d.source != OWN_SOURCE]
-    if not todo:
-        return out, ""
-    try:
-        intel = tools_lsp.provider(call, real, method, call.workspace.display(real))
-    except UserError:
-        return out, ""
-    text_of = tools_lsp.text_reader(call, intel)
-    deadline = time.monotonic() + FIXIT_SECONDS
-    asked = 0
-    for i in todo[:MAX_FIXIT_REQUESTS]:
-        if time.monotonic() > deadline:
-            break
-        asked += 1
-        diag, raw = found[i]
-        params = {
-            "range": raw.get("range") or diag.range.to_lsp(),
-            "context": {"diagnostics": [raw], "only": ["quickfix"]},
-        }
-        fixes: list[FixIt] = []
-        for reply in intel.request(real, method, params, min(tools_lsp.TIMEOUT, max(deadline - time.monotonic(), 0.5))):
-            if reply.error is not None or not isinstance(reply.result, list):
-                continue
-            actions = lsp_json.convert_positions(reply.result, text_of, reply.encoding, lsp_json.path_to_uri(real))
-            for action in actions:
-                fix = fixit_from_action(action, raw, real) if isinstance(action, dict) else None
-                if fix is not None:
-                    fixes.append(fix)
-        fixes.sort(key=lambda f: -f.confidence)
-        out[i] = dataclasses.replace(diag, fixits=tuple(fixes))
-    note = ""
-    if asked < len(todo):
-        note = f"[fix-its asked for {asked} of {len(todo)} diagnostics (one request each); the rest have none shown.]"
-    return out, note
 
 
 def _read_error(message: str) -> Diagnostic:

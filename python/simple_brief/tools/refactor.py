@@ -22,7 +22,8 @@ from simple_brief.intel import path_to_uri
 from simple_brief.model import TextEdit
 from simple_brief.render import lsp as view
 from simple_brief.tools import Call, Param, ToolResult, tool
-from simple_brief.tools.lsp import COL, LINE, PATH, ask, error_notes, locate
+from simple_brief.tools.lsp import COL, LINE, PATH
+from simple_brief.tools.servers import ask, error_notes, locate
 
 APPLY = Param(
     "apply",

@@ -1,0 +1,215 @@
+"""Asking language servers, for the tools of every toolset: who answers a method for a file
+(the editor's LSP clients, else the session's language servers from the configs), the
+question with its positions converted, their findings and fix-its.
+
+The session's servers come from the disk-mode client (`simple_brief.lsp`), which
+registers itself with `intel.provide_server_pool` when an adapter imports it: the engine
+does not import its adapters.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any
+
+from simple_brief import config
+from simple_brief import intel as lsp
+from simple_brief.errors import UserError
+from simple_brief.intel import LanguageIntel, LspReply
+from simple_brief.model import Diagnostic, FixIt
+from simple_brief.render.diagnostics import OWN_SOURCE
+from simple_brief.render.lsp import diagnostic_from_lsp, diagnostic_to_lsp, fixit_from_action
+from simple_brief.source import Source
+from simple_brief.tools import Call
+
+#: How long one request may wait for its servers, seconds.
+TIMEOUT = 10.0
+
+#: Code actions are asked for at most this many diagnostics of one call (one request each).
+MAX_FIXIT_REQUESTS = 40
+#: And for at most this long in all, seconds.
+FIXIT_SECONDS = 15.0
+
+
+def session_pool(call: Call) -> LanguageIntel:
+    """The session's language servers from the configs (the user's own, and the workspace's
+    once trusted), created on first use; started anew when the servers named change (the
+    person trusted the workspace config, or edited it)."""
+    settings = config.load(call.workspace.root)
+    call.session.untrusted = settings.untrusted
+    start = lsp.server_pool_factory()
+    if start is None:
+        return _NO_SERVERS
+    current = call.session.language_servers
+    if current is not None and current.config.servers != settings.servers:
+        current.close()
+        current = None
+    if current is None:
+        current = call.session.language_servers = start(call.workspace, settings)
+    pool: LanguageIntel = current
+    return pool
+
+
+class _NoServers:
+    """The session's servers when no adapter provided a way to start them."""
+
+    def servers(self, path: Path, method: str) -> list[str]:
+        return []
+
+    def request(self, path: Path, method: str, params: dict[str, Any], timeout: float = TIMEOUT) -> list[LspReply]:
+        return []
+
+    def diagnostics(self, path: Path, timeout: float = TIMEOUT) -> list[LspReply] | None:
+        return []
+
+    def close(self) -> None:
+        return None
+
+
+_NO_SERVERS = _NoServers()
+
+
+def no_server_hint(call: Call) -> str:
+    """How to get a language server for a file: trust the workspace config that names one,
+    or name one (the end of a sentence)."""
+    untrusted: str | None = getattr(call.session, "untrusted", None)
+    if untrusted:
+        return untrusted
+    return "attach one in Neovim or name one in .simple-brief.toml ([servers.NAME] command = [...])."
+
+
+def provider(call: Call, real: Path, method: str, shown: str) -> LanguageIntel:
+    """Who answers `method` for `real`: the editor's LSP clients when they serve it, else the
+    session's configured servers.
+
+    Raises:
+        UserError: nobody answers the method for the file (the sentence says how to fix it).
+    """
+    editor = call.editor.intel()
+    if editor is not None and editor.servers(real, method):
+        return editor
+    pool = session_pool(call)
+    if pool.servers(real, method):
+        return pool
+    raise UserError(f"no language server answers {method} for {shown}; {no_server_hint(call)}")
+
+
+def text_reader(call: Call, intel: LanguageIntel) -> Any:
+    """`text_of(uri)` for position conversion: the workspace's view (overlays first), else the
+    provider's own reader for files outside the workspace (library sources)."""
+    outside = getattr(intel, "text_of", None)
+
+    def text_of(uri: str) -> str | None:
+        path = lsp.uri_to_path(uri)
+        if path is None:
+            return None
+        try:
+            return call.workspace.read(path)[1].text
+        except UserError:
+            return outside(uri) if outside is not None else None
+
+    return text_of
+
+
+def ask(
+    call: Call, real: Path, shown: str, method: str, params: dict[str, Any], timeout: float = TIMEOUT
+) -> tuple[LanguageIntel, list[LspReply]]:
+    """Send a request through the provider; replies with positions in code points. Raises a
+    UserError when every server failed (their errors named)."""
+    intel = provider(call, real, method, shown)
+    replies = intel.request(real, method, params, timeout)
+    text_of = text_reader(call, intel)
+    uri = lsp.path_to_uri(real)
+    for reply in replies:
+        if reply.error is None and reply.result is not None:
+            reply.result = lsp.convert_positions(reply.result, text_of, reply.encoding, uri)
+    if replies and all(r.error is not None for r in replies):
+        failed = "; ".join(f"{r.server}: {r.error}" for r in replies)
+        raise UserError(f"the language server could not answer {method} for {shown} ({failed}); try again or check it.")
+    return intel, replies
+
+
+def locate(call: Call, path: str, line: int, col: int) -> tuple[Path, str, Source, dict[str, int]]:
+    """The file, how it is shown, its text, and the LSP position (0-based) of `line:col`."""
+    real, source = call.workspace.read(path)
+    shown = call.workspace.display(real)
+    count = max(source.line_count, 1)
+    if not 1 <= line <= count:
+        raise UserError(f"line {line} is outside {shown}, which has {count} lines; give a line from 1 to {count}.")
+    width = len(source.lines[line - 1]) if line - 1 < len(source.lines) else 0
+    if not 1 <= col <= width + 1:
+        raise UserError(
+            f"column {col} is outside line {line} of {shown} ({width} characters); give a column from 1 to {width + 1}."
+        )
+    return real, shown, source, {"line": line - 1, "character": col - 1}
+
+
+def error_notes(replies: list[LspReply]) -> list[str]:
+    """One `[server: error]` note per server that failed (shown after the answer)."""
+    return [f"[{r.server}: {r.error}]" for r in replies if r.error is not None]
+
+
+def server_diagnostics(call: Call, real: Path) -> tuple[list[tuple[Diagnostic, dict[str, Any]]], list[str], list[str]]:
+    """Language-server findings for one file with their LSP JSON (for code actions), notes
+    (servers that failed), and who was asked (empty: no server checks this file).
+
+    Neovim mode: the editor's diagnostics (every source). Otherwise the session's configured
+    servers, waiting for their publish after syncing the current text.
+    """
+    if call.editor.name != "disk":
+        # Neovim publishes its clients' findings; a clean buffer has none listed at all.
+        editor_found = call.editor.diagnostics().get(real)
+        editor = call.editor.intel()
+        if editor_found is not None or (editor is not None and editor.servers(real, "textDocument/hover")):
+            return [(d, diagnostic_to_lsp(d)) for d in editor_found or []], [], ["neovim"]
+    pool = session_pool(call)
+    replies = pool.diagnostics(real, TIMEOUT) or []
+    found: list[tuple[Diagnostic, dict[str, Any]]] = []
+    text_of = text_reader(call, pool)
+    for reply in replies:
+        items = lsp.convert_positions(reply.result or [], text_of, reply.encoding, lsp.path_to_uri(real))
+        found.extend((diagnostic_from_lsp(raw, reply.server), raw) for raw in items if isinstance(raw, dict))
+    return found, error_notes(replies), [r.server for r in replies]
+
+
+def add_fixits(call: Call, real: Path, found: list[tuple[Diagnostic, dict[str, Any]]]) -> tuple[list[Diagnostic], str]:
+    """The diagnostics with fix-its from quickfix code actions (one request per diagnostic,
+    bounded by MAX_FIXIT_REQUESTS and FIXIT_SECONDS); a note when not all were asked."""
+    method = "textDocument/codeAction"
+    out = [d for d, _ in found]
+    todo = [i for i, (d, _) in enumerate(found) if d.source != OWN_SOURCE]
+    if not todo:
+        return out, ""
+    try:
+        intel = provider(call, real, method, call.workspace.display(real))
+    except UserError:
+        return out, ""
+    text_of = text_reader(call, intel)
+    deadline = time.monotonic() + FIXIT_SECONDS
+    asked = 0
+    for i in todo[:MAX_FIXIT_REQUESTS]:
+        if time.monotonic() > deadline:
+            break
+        asked += 1
+        diag, raw = found[i]
+        params = {
+            "range": raw.get("range") or diag.range.to_lsp(),
+            "context": {"diagnostics": [raw], "only": ["quickfix"]},
+        }
+        fixes: list[FixIt] = []
+        for reply in intel.request(real, method, params, min(TIMEOUT, max(deadline - time.monotonic(), 0.5))):
+            if reply.error is not None or not isinstance(reply.result, list):
+                continue
+            actions = lsp.convert_positions(reply.result, text_of, reply.encoding, lsp.path_to_uri(real))
+            for action in actions:
+                fix = fixit_from_action(action, raw, real) if isinstance(action, dict) else None
+                if fix is not None:
+                    fixes.append(fix)
+        fixes.sort(key=lambda f: -f.confidence)
+        out[i] = dataclasses.replace(diag, fixits=tuple(fixes))
+    note = ""
+    if asked < len(todo):
+        note = f"[fix-its asked for {asked} of {len(todo)} diagnostics (one request each); the rest have none shown.]"
+    return out, note
