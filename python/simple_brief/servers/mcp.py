@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, get_args
 
 import anyio
 import h11
@@ -86,22 +86,19 @@ STOP_WAIT = 2.0
 IDLE_TIMEOUT = 30.0
 
 
-def _annotation(param: registry.Param) -> Any:
-    base: Any = Literal[param.choices] if param.choices else param.type
-    if not param.required and param.default is None:
-        base = base | None
-    return Annotated[base, Field(description=param.description)]
+def _for_sdk(annotation: Any) -> Any:
+    """A declared `Annotated[type, Doc(...)]` with the Doc as pydantic's Field, which the SDK reads."""
+    base, *extras = get_args(annotation)
+    marks = [Field(description=e.text) if isinstance(e, registry.Doc) else e for e in extras]
+    return Annotated[(base, *marks)]
 
 
 def _signature(tool: registry.Tool) -> inspect.Signature:
+    """The tool function's own signature as the SDK builds its input schema from it: the
+    declared parameters (`call` left out) and, last, the Context the SDK hands a call."""
     params = [
-        inspect.Parameter(
-            p.name,
-            inspect.Parameter.KEYWORD_ONLY,
-            default=inspect.Parameter.empty if p.required else p.default,
-            annotation=_annotation(p),
-        )
-        for p in tool.params
+        p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=_for_sdk(p.annotation))
+        for p in tool.signature.parameters.values()
     ]
     params.append(inspect.Parameter(_CONTEXT, inspect.Parameter.KEYWORD_ONLY, annotation=Context))
     return inspect.Signature(params, return_annotation=CallToolResult)

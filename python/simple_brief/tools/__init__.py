@@ -1,16 +1,21 @@
 """Every agent-facing tool, defined once: typed parameters in, text blocks plus data out.
 
-The CLI (`simple-brief run TOOL --param k=v`) and the MCP server are adapters over
-this registry, so a tool behaves the same from every entry point.
+A tool is a function whose signature is its contract, as in the MCP python-sdk: each
+parameter after `call` is `Annotated[type, Doc("description")]`, `Literal[...]` for
+choices, its default the Python default, `X | None = None` when it may be left out.
+`@tool` reads that signature once; the CLI (`simple-brief run TOOL --param k=v`) and the
+MCP server are adapters over this registry, so a tool behaves the same from every entry point.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import threading
+import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from simple_brief.config import DEFAULT_BUDGET_TOKENS
 from simple_brief.editor import DiskBackend, EditorBackend
@@ -30,6 +35,8 @@ TOOL_MODULES = (
 
 
 _REQUIRED = object()
+#: The parameter types a tool may declare, as JSON-schema types.
+_JSON_TYPES: dict[type, str] = {str: "string", int: "integer", bool: "boolean", float: "number"}
 #: Unknown parameter names an error lists before saying how many more there are.
 _NAMES_SHOWN = 5
 
@@ -46,8 +53,17 @@ class Cancelled(Exception):
 
 
 @dataclass(frozen=True)
+class Doc:
+    """A tool parameter's description, for its schema and its errors:
+    `line: Annotated[int, Doc("1-based line, as Neovim shows it.")]`."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Param:
-    """One parameter: its JSON type, a description for the schema, a default, its choices."""
+    """One parameter as `@tool` reads it from the signature: its JSON type, description,
+    default and choices (never written by hand)."""
 
     name: str
     type: type
@@ -62,7 +78,7 @@ class Param:
 
     def json_schema(self) -> dict[str, Any]:
         """The parameter's JSON-schema property."""
-        kind = {str: "string", int: "integer", bool: "boolean", float: "number"}[self.type]
+        kind = _JSON_TYPES[self.type]
         schema: dict[str, Any] = {"type": kind, "description": self.description}
         if self.choices:
             schema["enum"] = list(self.choices)
@@ -151,7 +167,10 @@ class Call:
 
 @dataclass(frozen=True)
 class Tool:
-    """A tool: name, toolset, description (when to use it and when not), parameters, function."""
+    """A tool: name, toolset, description (when to use it and when not), parameters, function.
+
+    `params` and `signature` are read from the function's signature by `@tool`.
+    """
 
     name: str
     toolset: str
@@ -163,6 +182,9 @@ class Tool:
     #: Whether a tool that changes state may destroy something (MCP `destructiveHint`):
     #: false for the overlay tools, which never touch a file.
     destructive: bool = True
+    #: The function's parameters after `call`, each annotation resolved to
+    #: `Annotated[type, Doc(...)]` (type: a JSON type or a Literal, `| None` if optional).
+    signature: inspect.Signature = field(default_factory=inspect.Signature)
 
     def input_schema(self) -> dict[str, Any]:
         """JSON schema of the arguments object."""
@@ -181,19 +203,73 @@ def tool(
     name: str,
     toolset: str,
     description: str,
-    params: tuple[Param, ...],
     *,
     read_only: bool = True,
     system: bool = False,
     destructive: bool = True,
 ) -> Callable[[Callable[..., ToolResult]], Callable[..., ToolResult]]:
-    """Register `func(call, **args)` as a tool."""
+    """Register `func(call, **args)` as a tool, its parameters read from its signature.
+
+    Raises:
+        TypeError: a parameter without `Doc`, of a type other than str, int, bool, float
+            or a Literal of strings, or optional without the default None.
+    """
 
     def register(func: Callable[..., ToolResult]) -> Callable[..., ToolResult]:
-        REGISTRY[name] = Tool(name, toolset, description, params, func, read_only, system, destructive)
+        signature = declared_signature(func)
+        params = tuple(_param(p, f"tool `{name}`") for p in signature.parameters.values())
+        REGISTRY[name] = Tool(
+            name, toolset, description, params, func, read_only, system, destructive, signature=signature
+        )
         return func
 
     return register
+
+
+def declared_signature(func: Callable[..., Any]) -> inspect.Signature:
+    """`func`'s parameters after the first (`call`), each annotation resolved and written
+    `Annotated[type, Doc(...)]` with `| None` inside, however the declaration nests them."""
+    hints = get_type_hints(func, include_extras=True)
+    own = list(inspect.signature(func).parameters.values())[1:]
+    params = []
+    for p in own:
+        base, docs, optional = _unpack(hints.get(p.name, p.annotation))
+        annotation = base | None if optional else base
+        params.append(p.replace(annotation=Annotated[annotation, *docs] if docs else annotation))
+    return inspect.Signature(params, return_annotation=hints.get("return", inspect.Signature.empty))
+
+
+def _unpack(hint: Any) -> tuple[Any, list[Doc], bool]:
+    """(the type without Annotated and None, the Doc markers, whether None is allowed)."""
+    if get_origin(hint) is Annotated:
+        inner, *extras = get_args(hint)
+        base, docs, optional = _unpack(inner)
+        return base, [*docs, *(e for e in extras if isinstance(e, Doc))], optional
+    if get_origin(hint) in (Union, types.UnionType) and type(None) in get_args(hint):
+        rest = [a for a in get_args(hint) if a is not type(None)]
+        if len(rest) == 1:
+            base, docs, _ = _unpack(rest[0])
+            return base, docs, True
+    return hint, [], False
+
+
+def _param(p: inspect.Parameter, where: str) -> Param:
+    """The registry's record of one declared parameter (see `declared_signature`)."""
+    base, docs, optional = _unpack(p.annotation)
+    choices: tuple[str, ...] = ()
+    if get_origin(base) is Literal:
+        choices = get_args(base)
+        base = str
+    default = _REQUIRED if p.default is inspect.Parameter.empty else p.default
+    if len(docs) != 1:
+        raise TypeError(f"{where}: parameter `{p.name}` needs one description: Annotated[type, Doc(...)].")
+    if base not in _JSON_TYPES or not all(isinstance(c, str) for c in choices):
+        raise TypeError(f"{where}: parameter `{p.name}` must be str, int, bool, float or a Literal of strings.")
+    if optional != (default is None):
+        raise TypeError(f"{where}: parameter `{p.name}` is optional exactly when it is `X | None = None`.")
+    if p.kind not in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY):
+        raise TypeError(f"{where}: parameter `{p.name}` must be passable by name.")
+    return Param(p.name, base, docs[0].text, default, choices)
 
 
 def load() -> dict[str, Tool]:

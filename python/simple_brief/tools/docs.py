@@ -13,7 +13,7 @@ import re
 import textwrap
 import threading
 import time
-from typing import Any
+from typing import Annotated, Any
 
 from rapidfuzz import fuzz, process
 from tree_sitter import Node, Parser
@@ -23,7 +23,7 @@ from simple_brief.docs.index import DocsIndex, RefreshStats
 from simple_brief.docs.model import Example, Item
 from simple_brief.errors import UserError
 from simple_brief.render import docs as render
-from simple_brief.tools import Call, Param, ProgressFn, ToolResult, tool
+from simple_brief.tools import Call, Doc, ProgressFn, ToolResult, tool
 
 #: Calls arrive on worker threads (the MCP server runs the engine off its event loop): two first
 #: calls must not both open the session's index. The index serialises its own use.
@@ -35,8 +35,8 @@ MAX_LIMIT = 100
 #: Ids named in an "unknown id" sentence.
 SUGGESTIONS = 5
 
-ID = Param("id", str, "Item id (from docs_search or docs_resolve).")
-LIBRARY = Param("library", str, "Only this library: workspace, python, site-packages, nvim, a folder's name.", None)
+ItemId = Annotated[str, Doc("Item id (from docs_search or docs_resolve).")]
+Library = Annotated[str | None, Doc("Only this library: workspace, python, site-packages, nvim, a folder's name.")]
 
 
 class _Throttled:
@@ -172,16 +172,14 @@ def _scope(index: DocsIndex, library: str | None) -> str:
     "docs",
     "Search docstrings and doc comments (workspace, indexed libraries) by words; ranked, with id, "
     "signature, snippet. USE FOR: which API does X. DON'T USE FOR: where a name is in code (search).",
-    (
-        Param("query", str, "Words, e.g. `parse config file`."),
-        Param("kind", str, "Only this kind: function, class, method, module...", None),
-        Param("module", str, "Only this module id.", None),
-        LIBRARY,
-        Param("limit", int, "Most results.", 10),
-    ),
 )
 def docs_search(
-    call: Call, query: str, kind: str | None, module: str | None, library: str | None, limit: int
+    call: Call,
+    query: Annotated[str, Doc("Words, e.g. `parse config file`.")],
+    kind: Annotated[str | None, Doc("Only this kind: function, class, method, module...")] = None,
+    module: Annotated[str | None, Doc("Only this module id.")] = None,
+    library: Library = None,
+    limit: Annotated[int, Doc("Most results.")] = 10,
 ) -> ToolResult:
     """Ranked items with id, score, name, kind and snippet."""
     text = _required(query, "query", "words to search the documentation for, e.g. `parse config file`")
@@ -205,9 +203,8 @@ def docs_search(
     "docs",
     "An item's docs: signature, doc, params, returns, raises, examples, see-also, file:line. "
     "USE FOR: how to call an API. DON'T USE FOR: its source (expand_at).",
-    (ID,),
 )
-def docs_get(call: Call, id: str) -> ToolResult:
+def docs_get(call: Call, id: ItemId) -> ToolResult:
     """The item's whole documentation."""
     index, notes = _index(call)
     item, more = _item(index, id)
@@ -221,9 +218,8 @@ def docs_get(call: Call, id: str) -> ToolResult:
     "docs",
     "A module's doc, public items with signatures and summaries, submodules. USE FOR: what a module "
     "offers. DON'T USE FOR: a file's structure (simple_read).",
-    (Param("module", str, "Module id, e.g. `pkg.mod`, `vim.lsp`."),),
 )
-def docs_list(call: Call, module: str) -> ToolResult:
+def docs_list(call: Call, module: Annotated[str, Doc("Module id, e.g. `pkg.mod`, `vim.lsp`.")]) -> ToolResult:
     """The module's item, its items and submodules."""
     name = _required(module, "module", "a module id such as `pkg.mod`, `crate::mod` or `vim.lsp`")
     index, notes = _index(call)
@@ -253,12 +249,12 @@ def docs_list(call: Call, module: str) -> ToolResult:
     "docs",
     "The documented item a name means, with alternatives. USE FOR: a name seen in code -> docs id. "
     "DON'T USE FOR: searching by description (docs_search).",
-    (
-        Param("symbol", str, "A name, e.g. `Config`, `buf.hover`."),
-        Param("context", str, "Module id or file where the name is used.", None),
-    ),
 )
-def docs_resolve(call: Call, symbol: str, context: str | None) -> ToolResult:
+def docs_resolve(
+    call: Call,
+    symbol: Annotated[str, Doc("A name, e.g. `Config`, `buf.hover`.")],
+    context: Annotated[str | None, Doc("Module id or file where the name is used.")] = None,
+) -> ToolResult:
     """The best item for a name and the other candidates."""
     name = _required(symbol, "symbol", "a name such as `Config` or `buf.hover`")
     index, notes = _index(call)
@@ -284,9 +280,8 @@ def docs_resolve(call: Call, symbol: str, context: str | None) -> ToolResult:
     "docs",
     "An item's examples, each marked runnable if it parses. USE FOR: usage to copy. "
     "DON'T USE FOR: the rest of its doc (docs_get).",
-    (ID,),
 )
-def docs_examples(call: Call, id: str) -> ToolResult:
+def docs_examples(call: Call, id: ItemId) -> ToolResult:
     """The examples with code, description and `runnable`."""
     index, notes = _index(call)
     item, more = _item(index, id)
@@ -312,9 +307,8 @@ def docs_examples(call: Call, id: str) -> ToolResult:
     "docs",
     "Items related to one (see_also, same_module, similar_signature, implements). USE FOR: alternatives "
     "and companions of an API. DON'T USE FOR: callers (analyze_references).",
-    (ID,),
 )
-def docs_related(call: Call, id: str) -> ToolResult:
+def docs_related(call: Call, id: ItemId) -> ToolResult:
     """Related items, most relevant first."""
     index, notes = _index(call)
     item, more = _item(index, id)
@@ -333,9 +327,11 @@ def docs_related(call: Call, id: str) -> ToolResult:
     "docs",
     "Index a library for docs_search: python (stdlib), site-packages, nvim (runtime Lua) or a folder listed "
     "in the config. USE FOR: searching a dependency's docs. DON'T USE FOR: the workspace (docs tools refresh it).",
-    (Param("library", str, "python, site-packages, nvim, a listed folder; default: the workspace.", None),),
 )
-def docs_index(call: Call, library: str | None) -> ToolResult:
+def docs_index(
+    call: Call,
+    library: Annotated[str | None, Doc("python, site-packages, nvim, a listed folder; default: the workspace.")] = None,
+) -> ToolResult:
     """What the (re)index did, and every indexed library.
 
     Raises:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from simple_brief import explain as catalogue
 from simple_brief.errors import UserError
@@ -25,7 +25,7 @@ from simple_brief.model import SymbolKind as K
 from simple_brief.render import lsp as view
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, diagnostic_line, render_diagnostics
-from simple_brief.tools import Call, Param, ToolResult, tool
+from simple_brief.tools import Call, Doc, ToolResult, tool
 from simple_brief.tools.read import qualified_names
 from simple_brief.tools.servers import (
     add_fixits,
@@ -43,9 +43,9 @@ TYPE_CHECKERS = frozenset(
 )
 _WORD = re.compile(r"\w+")
 
-PATH = Param("path", str, "File, relative to the workspace root (or absolute inside it).")
-LINE = Param("line", int, "1-based line, as Neovim shows it.")
-COL = Param("col", int, "1-based column counting characters (not bytes), as Neovim shows it.")
+FilePath = Annotated[str, Doc("File, relative to the workspace root (or absolute inside it).")]
+Line = Annotated[int, Doc("1-based line, as Neovim shows it.")]
+Col = Annotated[int, Doc("1-based column counting characters (not bytes), as Neovim shows it.")]
 
 
 # --- hover, definition, references, completion ---------------------------------------------
@@ -57,9 +57,8 @@ COL = Param("col", int, "1-based column counting characters (not bytes), as Neov
     "What the language server says about the symbol at a position: its type or signature and "
     "documentation (hover). USE FOR: the type of a variable, a function's signature and doc before "
     "calling it. DON'T USE FOR: reading a whole definition (expand_at) or finding it (analyze_definition).",
-    (PATH, LINE, COL),
 )
-def analyze_hover(call: Call, path: str, line: int, col: int) -> ToolResult:
+def analyze_hover(call: Call, path: FilePath, line: Line, col: Col) -> ToolResult:
     """Hover text per answering server."""
     real, shown, source, pos = locate(call, path, line, col)
     _, replies = ask(call, real, shown, "textDocument/hover", {"position": pos})
@@ -114,9 +113,8 @@ def _places(call: Call, found: list[tuple[Path, Range]]) -> list[view.Place]:
     "Where the symbol at a position is defined (the language server's go-to-definition): file, "
     "line:col and that line. USE FOR: jumping from a use to its definition, across files and into "
     "libraries. DON'T USE FOR: every use of it (analyze_references), names you know (search).",
-    (PATH, LINE, COL),
 )
-def analyze_definition(call: Call, path: str, line: int, col: int) -> ToolResult:
+def analyze_definition(call: Call, path: FilePath, line: Line, col: Col) -> ToolResult:
     """Definition locations, one line each, with an expand_at hint."""
     real, shown, source, pos = locate(call, path, line, col)
     _, replies = ask(call, real, shown, "textDocument/definition", {"position": pos})
@@ -147,14 +145,14 @@ def analyze_definition(call: Call, path: str, line: int, col: int) -> ToolResult
     "Every use of the symbol at a position (the language server's find-references), grouped by file, "
     "one `line:col text` line each. USE FOR: what breaks if a function changes, who calls it. "
     "DON'T USE FOR: text search (grep), renaming (refactor_rename previews every edit).",
-    (
-        PATH,
-        LINE,
-        COL,
-        Param("include_declaration", bool, "Also list the definition itself.", True),
-    ),
 )
-def analyze_references(call: Call, path: str, line: int, col: int, include_declaration: bool) -> ToolResult:
+def analyze_references(
+    call: Call,
+    path: FilePath,
+    line: Line,
+    col: Col,
+    include_declaration: Annotated[bool, Doc("Also list the definition itself.")] = True,
+) -> ToolResult:
     """References by file, position first."""
     real, shown, source, pos = locate(call, path, line, col)
     params = {"position": pos, "context": {"includeDeclaration": include_declaration}}
@@ -195,9 +193,10 @@ def analyze_references(call: Call, path: str, line: int, col: int, include_decla
     "What the language server would complete at a position: names, their kinds and details. "
     "USE FOR: the attributes of an object (`obj.`), the names a module exports, a half-typed name. "
     "DON'T USE FOR: finding definitions (search, analyze_definition).",
-    (PATH, LINE, COL, Param("limit", int, "Most items shown.", 30)),
 )
-def analyze_completion(call: Call, path: str, line: int, col: int, limit: int) -> ToolResult:
+def analyze_completion(
+    call: Call, path: FilePath, line: Line, col: Col, limit: Annotated[int, Doc("Most items shown.")] = 30
+) -> ToolResult:
     """Completion items, one line each, in the servers' order."""
     if limit < 1:
         raise UserError("parameter `limit` must be at least 1.")
@@ -253,9 +252,8 @@ _TYPES = frozenset({K.Class, K.Struct, K.Enum, K.Interface, K.TypeParameter})
     "Parse a file with simple-brief's own parser (tree-sitter, no language server needed): success, "
     "syntax errors, and its functions, types and imports with positions. USE FOR: does it parse after an "
     "edit, a quick inventory. DON'T USE FOR: reading the structure with bodies folded (simple_read mode=outline).",
-    (PATH,),
 )
-def analyze_parse(call: Call, path: str) -> ToolResult:
+def analyze_parse(call: Call, path: FilePath) -> ToolResult:
     """Syntax check and AST summary from the engine's scan."""
     real, outline = call.workspace.outline(path)
     shown = call.workspace.display(real)
@@ -327,9 +325,8 @@ def _checked(call: Call, path: str, typecheck: bool) -> ToolResult:
     "every error-severity finding, with fix-its from quickfix code actions (confidence 0.95 preferred "
     "quickfix, 0.8 quickfix, 0.5 other action, 0.3 only silences). success=false when any error. "
     "USE FOR: is this file correct after an edit. DON'T USE FOR: style findings (analyze_lint).",
-    (PATH,),
 )
-def analyze_typecheck(call: Call, path: str) -> ToolResult:
+def analyze_typecheck(call: Call, path: FilePath) -> ToolResult:
     """Errors and type-checker findings of one file."""
     return _checked(call, path, True)
 
@@ -340,9 +337,8 @@ def analyze_typecheck(call: Call, path: str) -> ToolResult:
     "A file's lint findings: warnings and hints of linters (ruff, pyflakes, eslint ...), everything "
     "analyze_typecheck does not show; codes kept with their source (`ruff F401`), fix-its as in "
     "analyze_typecheck. USE FOR: cleaning up a file. DON'T USE FOR: errors (analyze_typecheck).",
-    (PATH,),
 )
-def analyze_lint(call: Call, path: str) -> ToolResult:
+def analyze_lint(call: Call, path: FilePath) -> ToolResult:
     """Non-error findings of non-type-checkers for one file."""
     return _checked(call, path, False)
 
@@ -353,9 +349,8 @@ def analyze_lint(call: Call, path: str) -> ToolResult:
     "Explain a simple-brief diagnostic code (E001, E002, W001, W002, H001): cause, rule, an example error "
     "and its fix, what to do. USE FOR: codes shown by diagnostics or simple_read. DON'T USE FOR: other "
     "tools' codes (ruff F401, pyright ...): their docs explain them.",
-    (Param("code", str, "The code, e.g. E002."),),
 )
-def diagnostic_explain(call: Call, code: str) -> ToolResult:
+def diagnostic_explain(call: Call, code: Annotated[str, Doc("The code, e.g. E002.")]) -> ToolResult:
     """The catalogue entry of a code."""
     exp = catalogue.explain(code)
     return ToolResult([catalogue.render_explanation(exp)], catalogue.explanation_data(exp))

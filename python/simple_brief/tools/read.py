@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from rapidfuzz import process
 
@@ -17,12 +17,11 @@ from simple_brief.render.search import Match, render_search, signature_preview
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline
 from simple_brief.symbol_search import rank_symbols
-from simple_brief.tools import Call, Param, ToolResult, name_of, tool
+from simple_brief.tools import Call, Doc, ToolResult, name_of, tool
 from simple_brief.tools.servers import add_fixits, server_diagnostics
 
-PATH = Param("path", str, "File to read, relative to the workspace root (or absolute inside it).")
-FILETYPE = Param("filetype", str, "Language to read the file as (Neovim filetype); default: from the file name.", None)
-MODES = ("full", "outline", "compact", "symbols")
+ReadPath = Annotated[str, Doc("File to read, relative to the workspace root (or absolute inside it).")]
+Filetype = Annotated[str | None, Doc("Language to read the file as (Neovim filetype); default: from the file name.")]
 #: The order views degrade in to fit a token budget (then: counts).
 DEGRADE = ("full", "outline", "compact")
 
@@ -46,28 +45,24 @@ def _render_mode(outline: Outline, mode: str, depth: int | None) -> str:
     "`V*` diagnostic lines), exact source (mode=full), a symbol list with previews (mode=symbols). "
     "DON'T USE FOR: one function's body (expand_at), finding a name across files (search). "
     "Marks: F> function, C> class, S> struct, E> enum, `_` = open; spans are 1-based lines.",
-    (
-        PATH,
-        Param(
-            "mode",
-            str,
-            "full: source with inline diagnostics; outline: block marks; compact: marks and one "
-            "diagnostic summary; symbols: positions, kinds and names.",
-            "full",
-            MODES,
-        ),
-        Param("depth", int, "How many levels of nesting to show (1 = top level only); 0 = all.", 0),
-        Param(
-            "preview",
-            str,
-            "mode=symbols only: none, signature, or expanded (code of leaf symbols).",
-            "none",
-            ("none", "signature", "expanded"),
-        ),
-        FILETYPE,
-    ),
 )
-def simple_read(call: Call, path: str, mode: str, depth: int, preview: str, filetype: str | None) -> ToolResult:
+def simple_read(
+    call: Call,
+    path: ReadPath,
+    mode: Annotated[
+        Literal["full", "outline", "compact", "symbols"],
+        Doc(
+            "full: source with inline diagnostics; outline: block marks; compact: marks and one "
+            "diagnostic summary; symbols: positions, kinds and names."
+        ),
+    ] = "full",
+    depth: Annotated[int, Doc("How many levels of nesting to show (1 = top level only); 0 = all.")] = 0,
+    preview: Annotated[
+        Literal["none", "signature", "expanded"],
+        Doc("mode=symbols only: none, signature, or expanded (code of leaf symbols)."),
+    ] = "none",
+    filetype: Filetype = None,
+) -> ToolResult:
     """The file in the asked mode, degraded (full -> outline -> compact -> counts) to fit the budget."""
     if depth < 0:
         raise UserError("parameter `depth` must be 0 (all levels) or more.")
@@ -81,7 +76,7 @@ def simple_read(call: Call, path: str, mode: str, depth: int, preview: str, file
         "mode": mode,
     }
     if mode == "symbols":
-        blocks = render_symbols_view(outline, shown, preview, depth or 99)  # type: ignore[arg-type]
+        blocks = render_symbols_view(outline, shown, preview, depth or 99)
         return _within_budget(call, blocks, data, f"use depth=1, or expand_at {shown} NAME")
     limit = depth or None
     asked_tokens = 0
@@ -197,20 +192,17 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
     "Open one symbol of a file: its signature, its body, or all of it (`F_` header and source). "
     "USE FOR: reading a function or class found in an outline or search, by name, Class.method or line:N. "
     "DON'T USE FOR: a whole file (simple_read) or finding where a name is (search).",
-    (
-        PATH,
-        Param("selector", str, "Symbol to open: a name, a dotted path like Class.method, or line:N (1-based)."),
-        Param(
-            "what",
-            str,
-            "signature: the mark line and doc; body: the body lines; all: header and source.",
-            "all",
-            ("all", "body", "signature"),
-        ),
-        FILETYPE,
-    ),
 )
-def expand_at(call: Call, path: str, selector: str, what: str, filetype: str | None) -> ToolResult:
+def expand_at(
+    call: Call,
+    path: ReadPath,
+    selector: Annotated[str, Doc("Symbol to open: a name, a dotted path like Class.method, or line:N (1-based).")],
+    what: Annotated[
+        Literal["all", "body", "signature"],
+        Doc("signature: the mark line and doc; body: the body lines; all: header and source."),
+    ] = "all",
+    filetype: Filetype = None,
+) -> ToolResult:
     """One symbol's signature, body or source."""
     real, outline = call.workspace.outline(path, filetype)
     shown = call.workspace.display(real)
@@ -244,29 +236,24 @@ def expand_at(call: Call, path: str, selector: str, what: str, filetype: str | N
     "KIND = LSP SymbolKind number; positions 1-based line:col) or, with format=standard, LSP "
     "DocumentSymbol[] JSON (0-based). USE FOR: exact ranges and the parent of every symbol. "
     "DON'T USE FOR: reading code (simple_read, expand_at).",
-    (
-        PATH,
-        Param(
-            "format", str, "table (compact, 1-based) or standard (LSP JSON, 0-based).", "table", ("table", "standard")
-        ),
-        Param(
-            "return_children",
-            str,
-            "yes: every nested symbol; no: top level only; auto: all unless the file has very many, then two levels.",
-            "auto",
-            ("yes", "no", "auto"),
-        ),
-        Param("include_hover", bool, "Fill HOVER_INFO with the signature and doc.", True),
-        FILETYPE,
-    ),
 )
 def document_symbols(
-    call: Call, path: str, format: str, return_children: str, include_hover: bool, filetype: str | None
+    call: Call,
+    path: ReadPath,
+    format: Annotated[
+        Literal["table", "standard"], Doc("table (compact, 1-based) or standard (LSP JSON, 0-based).")
+    ] = "table",
+    return_children: Annotated[
+        Literal["yes", "no", "auto"],
+        Doc("yes: every nested symbol; no: top level only; auto: all unless the file has very many, then two levels."),
+    ] = "auto",
+    include_hover: Annotated[bool, Doc("Fill HOVER_INFO with the signature and doc.")] = True,
+    filetype: Filetype = None,
 ) -> ToolResult:
     """The seed 003 table or LSP JSON of a file's symbols."""
     real, outline = call.workspace.outline(path, filetype)
     shown = call.workspace.display(real)
-    rc: table.ReturnChildren = return_children  # type: ignore[assignment]
+    rc: table.ReturnChildren = return_children
     # The editor's language servers know more (types, locals) when one is attached.
     symbols = call.editor.symbols(real) or outline.symbols
     json_symbols = table.document_symbols_json(symbols, rc)
@@ -283,13 +270,15 @@ def document_symbols(
     "Find symbols by name across the workspace (case-insensitive substring, camelCase/snake_case aware, "
     "fuzzy), grouped by file with signature previews. USE FOR: where is X defined, what is called like X. "
     "DON'T USE FOR: text inside function bodies (use grep), the current file's structure (simple_read).",
-    (
-        Param("query", str, "Name or part of one: `user`, `findUser`, `find_user`, `User.greet`."),
-        Param("path", str, "Limit to this folder or file of the workspace; default: the whole workspace.", None),
-        Param("limit", int, "Most matches shown.", 50),
-    ),
 )
-def search(call: Call, query: str, path: str | None, limit: int) -> ToolResult:
+def search(
+    call: Call,
+    query: Annotated[str, Doc("Name or part of one: `user`, `findUser`, `find_user`, `User.greet`.")],
+    path: Annotated[
+        str | None, Doc("Limit to this folder or file of the workspace; default: the whole workspace.")
+    ] = None,
+    limit: Annotated[int, Doc("Most matches shown.")] = 50,
+) -> ToolResult:
     """Ranked symbol matches, files by best match, symbols by line."""
     if not query.strip():
         raise UserError("the search query is empty; give a name or part of one.")
@@ -338,12 +327,12 @@ def search(call: Call, query: str, path: str | None, limit: int) -> ToolResult:
     "Fix-its come from quickfix code actions, one request per diagnostic: fetched for a single file or with "
     "fixits=true; confidence 0.95 preferred quickfix, 0.8 quickfix, 0.5 other action, 0.3 only silences. "
     "USE FOR: what is broken before or after an edit. DON'T USE FOR: reading code.",
-    (
-        Param("path", str, "A file or folder of the workspace; default: the whole workspace.", None),
-        Param("fixits", bool, "Fetch fix-its (code actions); default: only when path is one file.", None),
-    ),
 )
-def diagnostics(call: Call, path: str | None, fixits: bool | None) -> ToolResult:
+def diagnostics(
+    call: Call,
+    path: Annotated[str | None, Doc("A file or folder of the workspace; default: the whole workspace.")] = None,
+    fixits: Annotated[bool | None, Doc("Fetch fix-its (code actions); default: only when path is one file.")] = None,
+) -> ToolResult:
     """Syntax and reading findings per file, with the editor's and (one file) the servers'."""
     ws = call.workspace
     found: dict[Path, list[tuple[Diagnostic, dict[str, Any] | None]]] = {}

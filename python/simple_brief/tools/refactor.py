@@ -15,23 +15,23 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from simple_brief.errors import UserError
 from simple_brief.intel import path_to_uri
 from simple_brief.model import TextEdit
 from simple_brief.render import lsp as view
-from simple_brief.tools import Call, Param, ToolResult, tool
-from simple_brief.tools.lsp import COL, LINE, PATH
+from simple_brief.tools import Call, Doc, ToolResult, tool
+from simple_brief.tools.lsp import Col, FilePath, Line
 from simple_brief.tools.servers import ask, error_notes, locate
 
-APPLY = Param(
-    "apply",
+Apply = Annotated[
     bool,
-    "Apply the edits: to Neovim's buffers when an editor is attached, else to in-memory overlays "
-    "(files_apply_overlay); never to disk unless write=true.",
-    False,
-)
+    Doc(
+        "Apply the edits: to Neovim's buffers when an editor is attached, else to in-memory overlays "
+        "(files_apply_overlay); never to disk unless write=true."
+    ),
+]
 
 
 def new_texts(
@@ -117,17 +117,17 @@ def edits_data(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]])
     "comments). Preview by default: per-file edits with each line before (-) and after (+). "
     "USE FOR: renaming a function, class, variable or parameter safely across files. "
     "DON'T USE FOR: text replacement (edit the file). apply=true edits Neovim's buffers or the overlays.",
-    (
-        PATH,
-        LINE,
-        COL,
-        Param("new_name", str, "The new name."),
-        APPLY,
-        Param("write", bool, "With apply=true in disk mode: also write the changed files to disk.", False),
-    ),
     read_only=False,
 )
-def refactor_rename(call: Call, path: str, line: int, col: int, new_name: str, apply: bool, write: bool) -> ToolResult:
+def refactor_rename(
+    call: Call,
+    path: FilePath,
+    line: Line,
+    col: Col,
+    new_name: Annotated[str, Doc("The new name.")],
+    apply: Apply = False,
+    write: Annotated[bool, Doc("With apply=true in disk mode: also write the changed files to disk.")] = False,
+) -> ToolResult:
     """The rename's edits, previewed or applied."""
     if not new_name.strip():
         raise UserError("parameter `new_name` is empty; give the new name.")
@@ -160,10 +160,9 @@ def refactor_rename(call: Call, path: str, line: int, col: int, new_name: str, a
     "Format a file with its language server's formatter (canonical style; formatting twice changes "
     "nothing). Preview by default as a unified diff (`@@ -4 +4,3 @@`, 1-based lines). USE FOR: tidying a "
     "file before or after an edit. DON'T USE FOR: other changes. apply=true edits Neovim's buffer or the overlay.",
-    (PATH, APPLY),
     read_only=False,
 )
-def format_document(call: Call, path: str, apply: bool) -> ToolResult:
+def format_document(call: Call, path: FilePath, apply: Apply = False) -> ToolResult:
     """The formatter's edits as a diff, previewed or applied."""
     real, source = call.workspace.read(path)
     shown = call.workspace.display(real)
@@ -198,7 +197,6 @@ def format_document(call: Call, path: str, apply: bool) -> ToolResult:
     return ToolResult(kept, data)
 
 
-KINDS = ("function", "variable")
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _PLACEHOLDER = re.compile(r"'([^\W\d]\w*)'")
 #: Title words of each kind (`Extract expression into function`, `Extract method`, `Extract constant`).
@@ -213,28 +211,18 @@ _KIND_WORDS = {"function": ("function", "method"), "variable": ("variable", "con
     "before (-) and after (+). USE FOR: pulling an expression or block out into a named function or variable. "
     "DON'T USE FOR: renaming (refactor_rename) or moving code between files. apply=true edits Neovim's "
     "buffers or the overlays.",
-    (
-        PATH,
-        Param("start_line", int, "1-based first line of the code to extract."),
-        Param("start_col", int, "1-based column of its first character (characters, not bytes)."),
-        Param("end_line", int, "1-based last line of the code to extract."),
-        Param("end_col", int, "1-based column just after its last character (exclusive)."),
-        Param("kind", str, "What to extract into.", "function", KINDS),
-        Param("new_name", str, "Name of the new function or variable (default: the server's placeholder).", ""),
-        APPLY,
-    ),
     read_only=False,
 )
 def refactor_extract(
     call: Call,
-    path: str,
-    start_line: int,
-    start_col: int,
-    end_line: int,
-    end_col: int,
-    kind: str,
-    new_name: str,
-    apply: bool,
+    path: FilePath,
+    start_line: Annotated[int, Doc("1-based first line of the code to extract.")],
+    start_col: Annotated[int, Doc("1-based column of its first character (characters, not bytes).")],
+    end_line: Annotated[int, Doc("1-based last line of the code to extract.")],
+    end_col: Annotated[int, Doc("1-based column just after its last character (exclusive).")],
+    kind: Annotated[Literal["function", "variable"], Doc("What to extract into.")] = "function",
+    new_name: Annotated[str, Doc("Name of the new function or variable (default: the server's placeholder).")] = "",
+    apply: Apply = False,
 ) -> ToolResult:
     """The extraction's edits, previewed or applied."""
     if new_name and not _IDENTIFIER.fullmatch(new_name):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from simple_brief import __version__
 from simple_brief.errors import UserError
-from simple_brief.tools import Call, Param, ToolResult, listed, tool
+from simple_brief.tools import Call, Doc, ToolResult, listed, tool
 
 #: Log records kept in memory for the `logs` tool.
 LOG_RECORDS = 500
@@ -38,7 +38,6 @@ _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARN
     "system",
     "simple-brief's own state: version, workspace root, attached editor (or disk mode), tool counts, "
     "uptime. USE FOR: checking the server sees the right editor and folder. DON'T USE FOR: code questions.",
-    (),
     system=True,
 )
 def server_status(call: Call) -> ToolResult:
@@ -69,13 +68,13 @@ def server_status(call: Call) -> ToolResult:
     "system",
     "simple-brief's recent log lines (newest last), e.g. why it runs in disk mode. USE FOR: "
     "diagnosing simple-brief itself. DON'T USE FOR: your program's logs or diagnostics (diagnostics).",
-    (
-        Param("level", str, "Lowest level shown.", "info", tuple(_LEVELS)),
-        Param("limit", int, "Most lines shown.", 50),
-    ),
     system=True,
 )
-def logs(call: Call, level: str, limit: int) -> ToolResult:
+def logs(
+    call: Call,
+    level: Annotated[Literal["debug", "info", "warning", "error"], Doc("Lowest level shown.")] = "info",
+    limit: Annotated[int, Doc("Most lines shown.")] = 50,
+) -> ToolResult:
     """The last log records at or above `level`, one line each: `time LEVEL logger: message`."""
     if limit < 1:
         raise UserError("parameter `limit` must be at least 1.")
@@ -96,7 +95,6 @@ def logs(call: Call, level: str, limit: int) -> ToolResult:
     "person is working now (file, cursor, selection, `Class:A > Method:b`) before an edit; call it at the "
     "start of an editing task. DON'T USE FOR: going to another file or searching code (search, simple_read); "
     "every other tool's answer already carries this context.",
-    (),
 )
 def editor_get_context(call: Call) -> ToolResult:
     """No data of its own (AC3): the adapter adds the editor context to every answer."""

@@ -18,7 +18,7 @@ agent can pass them straight to `simple_read` or `expand_at`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pathspec
 
@@ -29,7 +29,7 @@ from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
 from simple_brief.render.diagnostics import diagnostic_line, render_diagnostics
 from simple_brief.render.search import Match, render_search, signature_preview
 from simple_brief.symbol_search import rank_symbols
-from simple_brief.tools import Call, Param, ToolResult, tool
+from simple_brief.tools import Call, Doc, ToolResult, tool
 from simple_brief.tools.read import qualified_names
 from simple_brief.workspace import Workspace, shown_path
 
@@ -40,7 +40,9 @@ OPEN_CHECK_MAX = 2000
 #: Diagnostic lines shown inside a `files_apply_overlay` answer.
 OVERLAY_DIAG_LINES = 10
 
-ID = Param("id", str, "A workspace id from workspace_open (ws1, ...); default: the server's whole root.", None)
+WorkspaceId = Annotated[
+    str | None, Doc("A workspace id from workspace_open (ws1, ...); default: the server's whole root.")
+]
 
 
 def _fit(call: Call, blocks: list[str], data: dict[str, Any], hint: str) -> ToolResult:
@@ -77,14 +79,14 @@ def _lines(text: str) -> int:
     "editor's buffers are never changed. USE FOR: checking a planned edit (outline, syntax errors, "
     "symbols) before writing it, or a new file that does not exist yet. DON'T USE FOR: saving a file "
     "(write it yourself); undo with files_remove_overlay.",
-    (
-        Param("path", str, "File the text stands for, relative to the workspace root (it need not exist)."),
-        Param("content", str, "The whole new text of the file."),
-    ),
     read_only=False,
     destructive=False,
 )
-def files_apply_overlay(call: Call, path: str, content: str) -> ToolResult:
+def files_apply_overlay(
+    call: Call,
+    path: Annotated[str, Doc("File the text stands for, relative to the workspace root (it need not exist).")],
+    content: Annotated[str, Doc("The whole new text of the file.")],
+) -> ToolResult:
     """Set an agent overlay and report its size and syntax findings."""
     ws = call.workspace
     real = ws.set_overlay(path, content)
@@ -125,11 +127,12 @@ def files_apply_overlay(call: Call, path: str, content: str) -> ToolResult:
     "Drop an overlay set with files_apply_overlay: tools read the disk (or the editor's unsaved "
     "buffer) again. USE FOR: undoing files_apply_overlay. DON'T USE FOR: discarding the editor's own "
     "unsaved changes (simple-brief never changes those).",
-    (Param("path", str, "File whose overlay to drop, relative to the workspace root."),),
     read_only=False,
     destructive=False,
 )
-def files_remove_overlay(call: Call, path: str) -> ToolResult:
+def files_remove_overlay(
+    call: Call, path: Annotated[str, Doc("File whose overlay to drop, relative to the workspace root.")]
+) -> ToolResult:
     """Remove an agent overlay, or say there was none (and list those there are)."""
     ws = call.workspace
     real = ws.resolve(path)
@@ -257,12 +260,12 @@ def _check(call: Call, ws: Workspace, files: list[Path]) -> dict[str, list[Diagn
     "(.gitignore applied) and simple-brief's initial syntax diagnostics for them. USE FOR: starting "
     "work on one package of a big repository, then workspace_files / workspace_symbols with id=. "
     "DON'T USE FOR: reading files (simple_read) or folders outside the root (refused).",
-    (
-        Param("path", str, "Folder to open, relative to the server's root (`.` = the whole root).", "."),
-        Param("limit", int, "Most file names listed in the answer (all are counted).", 50),
-    ),
 )
-def workspace_open(call: Call, path: str, limit: int) -> ToolResult:
+def workspace_open(
+    call: Call,
+    path: Annotated[str, Doc("Folder to open, relative to the server's root (`.` = the whole root).")] = ".",
+    limit: Annotated[int, Doc("Most file names listed in the answer (all are counted).")] = 50,
+) -> ToolResult:
     """Open (or find already open) a folder; list its files and their syntax diagnostics."""
     if limit < 0:
         raise UserError("parameter `limit` must be 0 or more.")
@@ -323,9 +326,8 @@ def workspace_open(call: Call, path: str, limit: int) -> ToolResult:
     "workspace",
     "Close a workspace opened with workspace_open and free its parse cache. USE FOR: done with a "
     "package. DON'T USE FOR: dropping overlays (files_remove_overlay).",
-    (Param("id", str, "The id workspace_open returned (ws1, ...)."),),
 )
-def workspace_close(call: Call, id: str) -> ToolResult:
+def workspace_close(call: Call, id: Annotated[str, Doc("The id workspace_open returned (ws1, ...).")]) -> ToolResult:
     """Forget an opened workspace."""
     ws_id, ws = _opened(call, id)
     if ws_id is None:
@@ -350,23 +352,23 @@ def _matcher(pattern: str) -> pathspec.GitIgnoreSpec:
     "List the workspace's files, .gitignore applied, one line per folder (`pkg/sub/: a.py b.py`). "
     "USE FOR: what files exist, where a kind of file lives (pattern=`*.toml`, `src/**/test_*.py`). "
     "DON'T USE FOR: finding a definition (workspace_symbols, search) or reading a file (simple_read).",
-    (
-        ID,
-        Param("under", str, "Only this folder (relative to the server's root); default: the whole workspace.", None),
-        Param(
-            "pattern",
-            str,
-            "A .gitignore-style glob the relative path must match (`*.py` at any depth, `/docs/*.md`, "
-            "`src/**/x.ts`); with a pattern every file kind is listed, not only source.",
-            None,
-        ),
-        Param("all_files", bool, "Also list files of no known language (text, config, data).", False),
-        Param("offset", int, "Skip this many files (to page through a long list).", 0),
-        Param("limit", int, "Most files listed.", 500),
-    ),
 )
 def workspace_files(
-    call: Call, id: str | None, under: str | None, pattern: str | None, all_files: bool, offset: int, limit: int
+    call: Call,
+    id: WorkspaceId = None,
+    under: Annotated[
+        str | None, Doc("Only this folder (relative to the server's root); default: the whole workspace.")
+    ] = None,
+    pattern: Annotated[
+        str | None,
+        Doc(
+            "A .gitignore-style glob the relative path must match (`*.py` at any depth, `/docs/*.md`, "
+            "`src/**/x.ts`); with a pattern every file kind is listed, not only source."
+        ),
+    ] = None,
+    all_files: Annotated[bool, Doc("Also list files of no known language (text, config, data).")] = False,
+    offset: Annotated[int, Doc("Skip this many files (to page through a long list).")] = 0,
+    limit: Annotated[int, Doc("Most files listed.")] = 500,
 ) -> ToolResult:
     """Files by folder, paged and within the budget."""
     if offset < 0 or limit < 1:
@@ -442,14 +444,18 @@ def _kinds(kind: str | None) -> set[SymbolKind] | None:
     "grouped by file with signature previews. USE FOR: every class in a package (kind=class, query empty), "
     "where X is defined inside an opened workspace. DON'T USE FOR: uses of a name (analyze_references) or "
     "text in bodies (grep).",
-    (
-        Param("query", str, "Name or part of one (`user`, `findUser`, `User.greet`); empty = every symbol of `kind`."),
-        ID,
-        Param("kind", str, "Only these kinds, comma-separated: class, function, method, struct, enum, ...", None),
-        Param("limit", int, "Most matches shown.", 50),
-    ),
 )
-def workspace_symbols(call: Call, query: str, id: str | None, kind: str | None, limit: int) -> ToolResult:
+def workspace_symbols(
+    call: Call,
+    query: Annotated[
+        str, Doc("Name or part of one (`user`, `findUser`, `User.greet`); empty = every symbol of `kind`.")
+    ],
+    id: WorkspaceId = None,
+    kind: Annotated[
+        str | None, Doc("Only these kinds, comma-separated: class, function, method, struct, enum, ...")
+    ] = None,
+    limit: Annotated[int, Doc("Most matches shown.")] = 50,
+) -> ToolResult:
     """Ranked definitions, files by best match, symbols by line (the `search` layout)."""
     kinds = _kinds(kind)
     if not query.strip() and kinds is None:
