@@ -1,5 +1,75 @@
--- Helpers simple-brief installs once per Neovim connection in `_G.simple_brief_rpc`
--- (python/simple_brief/nvim_backend.py); each call is then one short exec_lua.
+--- Helpers simple-brief installs once per Neovim connection in `_G.simple_brief_rpc`
+--- (python/simple_brief/nvim/backend.py); each call is then one short exec_lua.
+---
+--- The chunk's one argument is the source of lua/simple_brief/context.lua (or nil when
+--- the plugin is on 'runtimepath'); it returns a simple_brief.rpc.Installed.
+
+---@class simple_brief.rpc.Installed
+---@field context boolean require('simple_brief.context') works (the plugin or the sent source).
+---@field pid integer Neovim's process id.
+---@field servername string v:servername ('' when Neovim listens on nothing).
+
+---@class simple_brief.SecretRules
+--- The secrets rules in force (python/simple_brief/secret_files.py), sent with every call
+--- that walks the buffers.
+---@field root? string The workspace root (absolute).
+---@field deny? string[] Globs of the files never sent.
+---@field allow? string[] Globs that win over `deny`.
+
+---@class simple_brief.rpc.Glob
+--- A glob compiled as pathspec normalizes it: `all` for a glob that matches every path (or
+--- none), else one anchored Lua pattern per name, ANY / REST for `**`.
+---@field all? boolean
+---@field parts? (string|integer)[]
+---@field glob? string The glob as written (set on the compiled rules).
+
+---@class simple_brief.rpc.CompiledRules
+---@field key string|nil The rules these were compiled from.
+---@field deny? simple_brief.rpc.Glob[]
+---@field allow? simple_brief.rpc.Glob[]
+
+---@class simple_brief.rpc.Snapshot: simple_brief.Snapshot
+---@field withheld? string The secrets glob the file matches: no `lines`, no selection text.
+---@field eol? boolean The file ends with a newline when written ('eol' / 'fixendofline').
+
+---@class simple_brief.rpc.BufferText
+---@field buf integer
+---@field path string The buffer's name (overlays) or the path asked for (buffer_texts).
+---@field tick integer b:changedtick.
+---@field eol boolean The file ends with a newline when written.
+---@field lines? string[] Only when `tick` is not the caller's known one.
+
+--- One diagnostic: 0-based line and character (code point) columns of start and end,
+--- severity, message, source, code ('' when none), the LSP `data` (vim.NIL when none).
+---@alias simple_brief.rpc.DiagnosticRow [integer, integer, integer, integer, integer, string, string, string, any]
+
+---@class simple_brief.rpc.FileDiagnostics
+---@field path string
+---@field items simple_brief.rpc.DiagnosticRow[]
+---@field loaded? boolean Only while gathering: the buffer is loaded (columns can be converted).
+
+---@class simple_brief.rpc.Symbols
+---@field status 'ok'|'no-buffer'|'no-client'|'error'
+---@field client? string The language server asked.
+---@field error? string
+---@field result? table DocumentSymbol[] or SymbolInformation[], positions in code points.
+
+---@class simple_brief.rpc.IntelReply
+---@field name string The client's name.
+---@field encoding string Its position encoding ('utf-8', 'utf-16', 'utf-32').
+---@field result? any The server's answer, positions as it sent them.
+---@field error? string
+
+---@class simple_brief.rpc.FileEdits
+---@field path string
+---@field edits lsp.TextEdit[] Positions in code points (utf-32).
+
+---@class simple_brief.rpc.ApplyResult
+---@field changed? string[] The paths whose buffers changed.
+---@field error? 'load'|'nomodifiable'|'apply' Why nothing (or, for 'apply', not everything) was applied.
+---@field path? string The file refused.
+---@field message? string
+
 local src = ...
 if src ~= vim.NIL and src ~= nil then
   package.preload['simple_brief.context'] = assert(loadstring(src, '=simple_brief/context.lua'))
@@ -7,6 +77,9 @@ end
 local have = pcall(require, 'simple_brief.context')
 local M = {}
 
+--- Whether `buf`'s file ends with a newline when written.
+---@param buf integer
+---@return boolean
 local function eol(buf)
   local bo = vim.bo[buf]
   return bo.eol or (bo.fixendofline and not bo.binary)
@@ -20,12 +93,15 @@ end
 -- matches a name at any depth, one with `/` the path from the root, and a match on a
 -- folder covers everything in it.
 
--- One character of a name (UTF-8), for `?`.
+--- One character of a name (UTF-8), for `?`.
 local CHAR = '[\1-\127\194-\244][\128-\191]*'
--- Segments of a compiled glob that are `**`: any number of names (inner or leading), or at
--- least one more (trailing).
+--- Segments of a compiled glob that are `**`: any number of names (inner or leading), or at
+--- least one more (trailing).
 local ANY, REST = 1, 2
 
+--- One character as a Lua pattern that matches only it.
+---@param c string
+---@return string
 local function literal(c)
   if c:find('^%w$') or c:byte() >= 128 then
     return c
@@ -33,8 +109,11 @@ local function literal(c)
   return '%' .. c
 end
 
--- The bracket expression at seg[i] ('['): a Lua set and the index after its ']', or nil
--- when it is not closed (git then drops the whole glob).
+--- The bracket expression at seg[i] ('['): a Lua set and the index after its ']', or nil
+--- when it is not closed (git then drops the whole glob).
+---@param seg string
+---@param i integer
+---@return string|nil set, integer|nil after
 local function bracket(seg, i)
   local j = i + 1
   if seg:sub(j, j) == '!' or seg:sub(j, j) == '^' then
@@ -72,7 +151,9 @@ local function bracket(seg, i)
   return '[' .. table.concat(items) .. ']', close + 1
 end
 
--- One segment of a glob (no '/') as an anchored Lua pattern; nil when git would drop it.
+--- One segment of a glob (no '/') as an anchored Lua pattern; nil when git would drop it.
+---@param seg string
+---@return string|nil
 local function segment(seg)
   if seg == '*' then
     return '^.+$'
@@ -107,8 +188,10 @@ local function segment(seg)
   return table.concat(out)
 end
 
--- A glob compiled as pathspec normalizes it: { all = true|false } or { parts = {...} }; nil
--- for what matches nothing (blank, comment, negation, a broken bracket).
+--- A glob compiled as pathspec normalizes it: { all = true|false } or { parts = {...} }; nil
+--- for what matches nothing (blank, comment, negation, a broken bracket).
+---@param glob string
+---@return simple_brief.rpc.Glob|nil
 local function compile(glob)
   if glob:sub(-2) ~= '\\ ' then
     glob = glob:gsub('%s+$', '')
@@ -157,6 +240,12 @@ local function compile(glob)
   return { parts = parts }
 end
 
+--- Whether names[ni..] match parts[pi..] (backtracking over ANY).
+---@param parts (string|integer)[]
+---@param names string[]
+---@param pi integer
+---@param ni integer
+---@return boolean
 local function match_parts(parts, names, pi, ni)
   local part = parts[pi]
   if part == nil then
@@ -175,6 +264,10 @@ local function match_parts(parts, names, pi, ni)
   return name ~= nil and name:find(part) ~= nil and match_parts(parts, names, pi + 1, ni + 1)
 end
 
+--- Whether a compiled glob matches a path given as its names.
+---@param glob simple_brief.rpc.Glob
+---@param names string[]
+---@return boolean
 local function matches(glob, names)
   if glob.all ~= nil then
     return glob.all
@@ -182,8 +275,13 @@ local function matches(glob, names)
   return match_parts(glob.parts, names, 1, 1)
 end
 
+--- The rules last compiled (most calls send the same rules).
+---@type simple_brief.rpc.CompiledRules
 local compiled = { key = nil }
 
+--- `rules` compiled, from the cache when they are the last ones.
+---@param rules simple_brief.SecretRules
+---@return simple_brief.rpc.CompiledRules
 local function compiled_rules(rules)
   local deny, allow = rules.deny or {}, rules.allow or {}
   local key = table.concat(deny, '\0') .. '\1' .. table.concat(allow, '\0')
@@ -202,7 +300,10 @@ local function compiled_rules(rules)
   return compiled
 end
 
--- The deny glob that `rel` (a '/'-separated path from the root) matches, unless allowed.
+--- The deny glob that `rel` (a '/'-separated path from the root) matches, unless allowed.
+---@param rules simple_brief.SecretRules
+---@param rel string
+---@return string|nil
 local function rule_for(rules, rel)
   rel = rel:gsub('^/+', ''):gsub('/+$', '')
   if rel == '' or rel == '.' then
@@ -223,9 +324,12 @@ local function rule_for(rules, rel)
   return nil
 end
 
--- The secrets rule a buffer's file matches (its name or the file it leads to), or nil.
--- Inside the root the path from the root counts; outside, the whole path (so a name like
--- `.env` is withheld anywhere).
+--- The secrets rule a buffer's file matches (its name or the file it leads to), or nil.
+--- Inside the root the path from the root counts; outside, the whole path (so a name like
+--- `.env` is withheld anywhere).
+---@param rules simple_brief.SecretRules|any Anything but a table: no rules.
+---@param name string|any The buffer's name.
+---@return string|nil glob The deny glob matched.
 function M.secret_rule(rules, name)
   if type(rules) ~= 'table' or type(name) ~= 'string' or name == '' then
     return nil
@@ -252,6 +356,11 @@ function M.secret_rule(rules, name)
   return nil
 end
 
+--- The editor context (lua/simple_brief/context.lua), a secrets file's text withheld.
+---@param known? integer|table<integer|string, integer> The caller's known changedtick(s).
+---@param want_lines? boolean false: never send the lines.
+---@param rules? simple_brief.SecretRules
+---@return simple_brief.rpc.Snapshot|nil
 function M.snapshot(known, want_lines, rules)
   local snap = require('simple_brief.context').snapshot({ known_tick = known, lines = want_lines })
   if snap then
@@ -270,10 +379,15 @@ function M.snapshot(known, want_lines, rules)
   return snap
 end
 
+--- The modified file buffers (not secrets files): the editor's unsaved text.
+---@param known table<string, integer> Buffer number (as a string) -> the caller's changedtick.
+---@param rules? simple_brief.SecretRules
+---@return simple_brief.rpc.BufferText[]
 function M.overlays(known, rules)
   local out = {}
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(buf)
+    if
+      vim.api.nvim_buf_is_loaded(buf)
       and vim.api.nvim_get_option_value('modified', { buf = buf })
       and vim.api.nvim_get_option_value('buftype', { buf = buf }) == ''
     then
@@ -291,7 +405,10 @@ function M.overlays(known, rules)
   return out
 end
 
--- 0-based byte column -> 0-based character (code point) column.
+--- 0-based byte column -> 0-based character (code point) column.
+---@param line string|nil
+---@param col integer
+---@return integer
 local function chars(line, col)
   if col <= 0 or not line or not line:find('[\128-\255]') then
     return col
@@ -300,6 +417,9 @@ local function chars(line, col)
   return ok and idx or col
 end
 
+--- Every buffer's diagnostics but a secrets file's, columns in code points where loaded.
+---@param rules? simple_brief.SecretRules
+---@return simple_brief.rpc.FileDiagnostics[]
 function M.diagnostics(rules)
   local by_buf, order, ns_names = {}, {}, {}
   for _, d in ipairs(vim.diagnostic.get()) do
@@ -340,8 +460,15 @@ function M.diagnostics(rules)
       local lsp = type(d.user_data) == 'table' and d.user_data.lsp or nil
       local data = type(lsp) == 'table' and lsp.data or nil
       entry.items[#entry.items + 1] = {
-        lnum, col, end_lnum, end_col, d.severity or 1, d.message or '', source,
-        code ~= nil and tostring(code) or '', data == nil and vim.NIL or data,
+        lnum,
+        col,
+        end_lnum,
+        end_col,
+        d.severity or 1,
+        d.message or '',
+        source,
+        code ~= nil and tostring(code) or '',
+        data == nil and vim.NIL or data,
       }
     end
   end
@@ -351,7 +478,9 @@ function M.diagnostics(rules)
   return order
 end
 
--- The loaded buffer of a file, by its name or its resolved name (nil: not loaded).
+--- The loaded buffer of a file, by its name or its resolved name (nil: not loaded).
+---@param path string
+---@return integer|nil
 local function loaded_buf(path)
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(b) then
@@ -363,13 +492,21 @@ local function loaded_buf(path)
   end
 end
 
+--- textDocument/documentSymbol from the first client of `path`'s buffer (another than
+--- `own` when there is one), positions converted to code points.
+---@param path string
+---@param timeout integer Milliseconds.
+---@param own? string simple-brief's own client name.
+---@return simple_brief.rpc.Symbols
 function M.symbols(path, timeout, own)
   local buf = loaded_buf(path)
   if not buf then
     return { status = 'no-buffer' }
   end
   local clients = vim.lsp.get_clients({ bufnr = buf, method = 'textDocument/documentSymbol' })
-  table.sort(clients, function(a, b) return a.id < b.id end)
+  table.sort(clients, function(a, b)
+    return a.id < b.id
+  end)
   local chosen
   for _, c in ipairs(clients) do
     if c.name ~= own then
@@ -431,9 +568,13 @@ function M.symbols(path, timeout, own)
   return { status = 'ok', client = chosen.name, result = result }
 end
 
--- --- language intelligence (python/simple_brief/nvim_intel.py) -----------------------------
+-- --- language intelligence (python/simple_brief/nvim/intel.py) -----------------------------
 
--- The clients of `buf` that support `method`, simple-brief's own (`own`) left out, oldest first.
+--- The clients of `buf` that support `method`, simple-brief's own (`own`) left out, oldest first.
+---@param buf integer
+---@param method string
+---@param own? string
+---@return vim.lsp.Client[]
 local function intel_clients(buf, method, own)
   local out = {}
   for _, c in ipairs(vim.lsp.get_clients({ bufnr = buf })) do
@@ -441,10 +582,17 @@ local function intel_clients(buf, method, own)
       out[#out + 1] = c
     end
   end
-  table.sort(out, function(a, b) return a.id < b.id end)
+  table.sort(out, function(a, b)
+    return a.id < b.id
+  end)
   return out
 end
 
+--- The names of the clients of `path`'s buffer that support `method` (none: not loaded).
+---@param path string
+---@param method string
+---@param own? string
+---@return string[]
 function M.intel_servers(path, method, own)
   local buf = loaded_buf(path)
   if not buf then
@@ -457,8 +605,13 @@ function M.intel_servers(path, method, own)
   return names
 end
 
--- A copy of `value` with every {line, character} position (code points) in encoding `enc`,
--- measured on the buffer's lines.
+--- A copy of `value` with every {line, character} position (code points) in encoding `enc`,
+--- measured on the buffer's lines.
+---@generic T
+---@param value T
+---@param buf integer
+---@param enc string
+---@return T
 local function encode_positions(value, buf, enc)
   if type(value) ~= 'table' then
     return value
@@ -481,6 +634,9 @@ local function encode_positions(value, buf, enc)
   return setmetatable(copy, getmetatable(value))
 end
 
+--- An LSP error (or anything) as one line of text.
+---@param err any
+---@return string
 local function error_text(err)
   if type(err) ~= 'table' then
     return tostring(err)
@@ -489,8 +645,14 @@ local function error_text(err)
   return err.code and (text .. ' (code ' .. tostring(err.code) .. ')') or text
 end
 
--- Send `method` about `path` to every client of its buffer that supports it, at once, and
--- wait up to `timeout` ms for all of them: {name, encoding, result, error} per client.
+--- Send `method` about `path` to every client of its buffer that supports it, at once, and
+--- wait up to `timeout` ms for all of them: {name, encoding, result, error} per client.
+---@param path string
+---@param method string
+---@param params table|any Positions in code points; textDocument is set here.
+---@param timeout integer Milliseconds.
+---@param own? string
+---@return simple_brief.rpc.IntelReply[]
 function M.intel_request(path, method, params, timeout, own)
   local buf = loaded_buf(path)
   if not buf then
@@ -540,7 +702,10 @@ function M.intel_request(path, method, params, timeout, own)
   return replies
 end
 
--- The text of the loaded buffers among `paths` (lines sent only when the changedtick is not `known`).
+--- The text of the loaded buffers among `paths` (lines sent only when the changedtick is not `known`).
+---@param paths string[]
+---@param known table<string, integer> Buffer number (as a string) -> the caller's changedtick.
+---@return simple_brief.rpc.BufferText[]
 function M.buffer_texts(paths, known)
   local out = {}
   for _, path in ipairs(paths) do
@@ -557,8 +722,10 @@ function M.buffer_texts(paths, known)
   return out
 end
 
--- Apply LSP TextEdits (code points) per file: every buffer is found or loaded (hidden) and
--- checked first, so a refusal applies nothing. Never writes a file.
+--- Apply LSP TextEdits (code points) per file: every buffer is found or loaded (hidden) and
+--- checked first, so a refusal applies nothing. Never writes a file.
+---@param items simple_brief.rpc.FileEdits[]
+---@return simple_brief.rpc.ApplyResult
 function M.apply_edits(items)
   local plan = {}
   for _, item in ipairs(items) do
