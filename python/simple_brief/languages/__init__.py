@@ -1,110 +1,94 @@
-"""One registry: filetype <-> extensions <-> tree-sitter grammar <-> outline query.
+"""The language registry: filetype <-> extensions <-> grammar <-> outline query <-> docs rules.
 
-Filetype names are Neovim's (`typescriptreact` for .tsx), so the editor side and the
-engine agree without a mapping table of their own.
+A language is one unit in this package: `<filetype>.py` declares its `SPEC` (a
+`LanguageSpec`: extensions, grammar, comment syntax, docs rules) and `<filetype>.scm` is its
+outline query. `UNITS` lists them. Filetype names are Neovim's (`typescriptreact` for .tsx),
+so the editor side and the engine agree without a mapping table of their own.
+
+A query may start with `; inherits: a, b` (the nvim-treesitter convention): the named
+queries' text comes first, each once (`compose_query`).
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+import re
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from simple_brief.languages.spec import DocRules, LanguageSpec
+
 if TYPE_CHECKING:
     from tree_sitter import Language, Query
 
+__all__ = [
+    "FALLBACK_LANGUAGES",
+    "LANGUAGES",
+    "PLAIN",
+    "UNITS",
+    "DocRules",
+    "LanguageSpec",
+    "QueryInheritanceError",
+    "by_name",
+    "compose_query",
+    "detect",
+    "docs_rules",
+    "filetypes",
+    "for_path",
+    "grammar",
+    "outline_query",
+    "query_source",
+]
 
-@dataclass(frozen=True)
-class LanguageSpec:
-    """What the engine knows about one language.
-
-    Attributes:
-        name: Neovim filetype.
-        extensions: file name endings, with the dot.
-        grammar: `module:function` returning the tree-sitter language pointer, or ""
-            for languages handled by the line-heuristic fallback only.
-        comment: line-comment prefix used for inline markers in `full` mode.
-        comment_end: closing part for block-only comment syntaxes (Markdown).
-        query: the query file's language when another language's is shared (TSX uses TypeScript's).
-        max_start_depth: syntax-tree depth below which no definition is looked for;
-            lets the query skip deep expression trees (scanning stays close to a parse).
-    """
-
-    name: str
-    extensions: tuple[str, ...]
-    grammar: str = ""
-    comment: str = "#"
-    comment_end: str = ""
-    max_start_depth: int = 16
-    query: str = ""
-
-    @property
-    def has_grammar(self) -> bool:
-        """Whether a tree-sitter grammar (and an outline query) serves this language."""
-        return bool(self.grammar)
-
-    @property
-    def query_file(self) -> str:
-        """Name of the outline query in `simple_brief/queries/` (another language's when shared)."""
-        return f"{self.query or self.name}.scm"
-
-
-LANGUAGES: tuple[LanguageSpec, ...] = (
-    LanguageSpec("python", (".py", ".pyi", ".pyw"), "tree_sitter_python:language", "#"),
-    LanguageSpec("lua", (".lua",), "tree_sitter_lua:language", "--"),
-    LanguageSpec("javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript:language", "//"),
-    LanguageSpec("typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript:language_typescript", "//"),
-    # TSX's node types for definitions are TypeScript's: one query serves both.
-    LanguageSpec("typescriptreact", (".tsx",), "tree_sitter_typescript:language_tsx", "//", query="typescript"),
-    LanguageSpec("rust", (".rs",), "tree_sitter_rust:language", "//"),
-    LanguageSpec("go", (".go",), "tree_sitter_go:language", "//"),
-    LanguageSpec("c", (".c", ".h"), "tree_sitter_c:language", "//"),
-    LanguageSpec(
-        "cpp", (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h++", ".c++"), "tree_sitter_cpp:language", "//"
-    ),
-    LanguageSpec("java", (".java",), "tree_sitter_java:language", "//"),
-    LanguageSpec("markdown", (".md", ".markdown"), "tree_sitter_markdown:language", "<!--", " -->"),
+#: The language units (modules of this package), in the order the registry lists them.
+UNITS: tuple[str, ...] = (
+    "python",
+    "lua",
+    "javascript",
+    "typescript",
+    "typescriptreact",
+    "rust",
+    "go",
+    "c",
+    "cpp",
+    "java",
+    "markdown",
 )
 
-#: Languages served by the line-heuristic fallback scanner only.
+#: The languages with a tree-sitter grammar: each unit's `SPEC`.
+LANGUAGES: tuple[LanguageSpec, ...] = tuple(importlib.import_module(f"{__name__}.{unit}").SPEC for unit in UNITS)
+
+_JAVADOC = DocRules(html=True, typed_throws=True)
+
+#: Languages served by the line-heuristic fallback scanner only (no unit: no grammar, no query).
 FALLBACK_LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec("simple", (".spl",), comment="#"),
     LanguageSpec("ruby", (".rb",), comment="#"),
     LanguageSpec("sh", (".sh", ".bash"), comment="#"),
-    LanguageSpec("kotlin", (".kt", ".kts"), comment="//"),
+    LanguageSpec("kotlin", (".kt", ".kts"), comment="//", docs=_JAVADOC),
     LanguageSpec("swift", (".swift",), comment="//"),
     LanguageSpec("cs", (".cs",), comment="//"),
-    LanguageSpec("scala", (".scala",), comment="//"),
+    LanguageSpec("scala", (".scala",), comment="//", docs=_JAVADOC),
     LanguageSpec("zig", (".zig",), comment="//"),
 )
-
-_BY_NAME = {spec.name: spec for spec in LANGUAGES + FALLBACK_LANGUAGES}
-_BY_EXT = {ext: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for ext in spec.extensions}
-#: Filetype aliases other tools use for the same grammar.
-_ALIASES = {
-    "py": "python",
-    "js": "javascript",
-    "ts": "typescript",
-    "tsx": "typescriptreact",
-    "javascriptreact": "javascript",
-    "jsx": "javascript",
-    "c++": "cpp",
-    "md": "markdown",
-    "rs": "rust",
-    "golang": "go",
-}
 
 #: The spec used for files of no known language: the fallback scanner, `#` comments.
 PLAIN = LanguageSpec("text", (), comment="#")
 
+_BY_NAME = {
+    key: spec
+    for spec in LANGUAGES + FALLBACK_LANGUAGES
+    for key in (spec.name, *spec.filetypes, *spec.aliases)
+}
+_BY_EXT = {ext: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for ext in spec.extensions}
+
 
 def by_name(name: str) -> LanguageSpec | None:
     """The language for a Neovim filetype (or a common alias), or None."""
-    key = name.lower()
-    return _BY_NAME.get(_ALIASES.get(key, key))
+    return _BY_NAME.get(name.lower())
 
 
 def for_path(path: str | PurePath) -> LanguageSpec:
@@ -122,6 +106,17 @@ def detect(path: str | PurePath, filetype: str | None = None) -> LanguageSpec:
     return for_path(path)
 
 
+def filetypes() -> list[str]:
+    """The Neovim filetypes with a tree-sitter outline (the Lua side's default `filetypes`)."""
+    return [ft for spec in LANGUAGES for ft in (spec.name, *spec.filetypes)]
+
+
+def docs_rules(language: str) -> DocRules:
+    """The docs rules of a language by its registry name (the defaults for an unknown one)."""
+    spec = by_name(language)
+    return spec.docs if spec is not None else PLAIN.docs
+
+
 @cache
 def grammar(spec: LanguageSpec) -> Language:
     """The tree-sitter Language of `spec` (loaded once per process)."""
@@ -132,9 +127,60 @@ def grammar(spec: LanguageSpec) -> Language:
     return Language(getattr(module, func)())
 
 
+class QueryInheritanceError(ValueError):
+    """A query's `; inherits:` line names an unknown query or makes a loop."""
+
+
+_INHERITS = re.compile(r";+\s*inherits\s*:\s*(.*)")
+
+
+def compose_query(name: str, read: Callable[[str], str | None]) -> str:
+    """The text of query `name` with the queries it inherits first, each once, depth first.
+
+    Args:
+        name: the query's name (`typescript` for `typescript.scm`).
+        read: a query's text by name, or None when there is no such query.
+
+    Raises:
+        QueryInheritanceError: an inherited query does not exist, or inheritance loops.
+    """
+    parts: list[str] = []
+    done: set[str] = set()
+
+    def visit(current: str, chain: tuple[str, ...]) -> None:
+        if current in chain:
+            loop = " -> ".join(f"{q}.scm" for q in (*chain[chain.index(current) :], current))
+            raise QueryInheritanceError(f"the outline queries inherit in a loop ({loop}); remove one `; inherits:`")
+        if current in done:
+            return
+        text = read(current)
+        if text is None and not chain:
+            raise QueryInheritanceError(f"there is no {current}.scm for the language {current}; add one beside it")
+        if text is None:
+            raise QueryInheritanceError(
+                f"{chain[-1]}.scm inherits {current}, but there is no {current}.scm beside it; fix its `; inherits:` line"
+            )
+        first = text.split("\n", 1)[0]
+        found = _INHERITS.match(first)
+        for parent in found.group(1).split(",") if found else ():
+            if parent.strip():
+                visit(parent.strip(), (*chain, current))
+        done.add(current)
+        parts.append(text)
+
+    visit(name, ())
+    return "\n".join(parts)
+
+
+def _read_query(name: str) -> str | None:
+    """A query file shipped as package data, or None."""
+    path = resources.files(__name__).joinpath(f"{name}.scm")
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
 def query_source(spec: LanguageSpec) -> str:
-    """Text of the outline query shipped as package data."""
-    return resources.files("simple_brief.languages").joinpath(spec.query_file).read_text(encoding="utf-8")
+    """Text of the language's outline query, the queries it inherits first."""
+    return compose_query(spec.name, _read_query)
 
 
 @cache

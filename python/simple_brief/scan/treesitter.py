@@ -1,7 +1,7 @@
 """Source text -> Symbol tree (tree-sitter outline queries; line-heuristic fallback).
 
-Queries are data (`queries/<filetype>.scm`) written in one capture vocabulary,
-documented in `queries/README.md`:
+Queries are data (`languages/<filetype>.scm`, composed with the ones they inherit) written
+in one capture vocabulary, documented in `languages/README.md`:
 
 - `@definition.<kind>` the whole definition node (`function`, `method`, `class`, ...)
 - `@name` the node(s) naming it; several are joined by the text between them
@@ -185,7 +185,7 @@ def _outline_query_or_none(language: LanguageSpec) -> Query | None:
 
     try:
         return languages.outline_query(language)
-    except (ImportError, OSError, QueryError) as err:
+    except (ImportError, OSError, QueryError, languages.QueryInheritanceError) as err:
         # A missing grammar wheel or a broken query must not cost the user their outline.
         log.warning("no tree-sitter outline for %s (%s); using the line heuristic", language.name, err)
         return None

@@ -1,0 +1,12 @@
+"""C++: C's rules with `ns::Class::method` ids."""
+
+from simple_brief.languages.spec import DocRules, LanguageSpec
+
+SPEC = LanguageSpec(
+    "cpp",
+    (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h++", ".c++"),
+    "tree_sitter_cpp:language",
+    comment="//",
+    aliases=("c++",),
+    docs=DocRules(separator="::", items="static", doxygen=True, typed_throws=True),
+)

@@ -1,0 +1,116 @@
+"""What a language unit declares: `LanguageSpec` (files, grammar, comments) and `DocRules`
+(how the docs index names, exports, imports and documents its items).
+
+Every field has the default most languages want, so a unit writes only what differs.
+The rules that name a convention (`items="exports"`, `module_id="crate"` …) pick one of
+the implementations in `simple_brief/docs/`; a new language reuses one or adds one there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class DocRules:
+    """How the docs index (`simple_brief/docs/`) reads one language.
+
+    Item ids and visibility (`docs/items.py`):
+        separator: between the parts of an item id (`::` in Rust and C++).
+        items: how items are named and which are public: `everything` (all public),
+            `underscore` (`_x` private, `__all__` decides), `pub` (a bare `pub`; impl
+            blocks), `capitalised` (Go: a capital letter; methods by receiver),
+            `modifiers` (Java's `public`/`protected`), `exports` (JS/TS `export`),
+            `module_table` (Lua: the returned table's members), `static` (C/C++:
+            file-level `static` is private; `ns::` ids), `sections` (Markdown headings).
+        bases: where a type names its bases: `keywords` (`extends`, `implements`, `:`)
+            or `parentheses` (Python's `class A(B)`).
+        kind_words: (kind word, this language's word) pairs: Rust's `trait`, Lua's `table`.
+        macro_prefix: a signature starting with it is a `macro` (Rust's `macro_rules!`).
+    Modules (`docs/modules.py`):
+        module_id: how a file's module id is found: `path` (the path without its
+            ending), `index_path` (JS/TS: `dir/index.js` is `dir`), `packages` (Python's
+            `__init__.py` packages), `lua_path` (the path below `lua/`), `crate` (Rust:
+            `crate::mod`, the crate's Cargo name), `package_clause` (Go), `package_statement`
+            (Java), `file` (the path itself: Markdown).
+        module_item: when the file's module is an item: `always`, `documented` (only with
+            a module doc, or in `package_file`), `never`.
+        package_file: the file that documents a package (`package-info.java`).
+        private_modules: a module with a `_x` part in its id is private (Python).
+        module_doc: where a module's own doc is: `block` (a leading `/** … */`, marked
+            `@module`/`@file`/`@fileoverview` or followed by a blank line),
+            `package_block` (Java: `block`, also when directly above `package`),
+            `docstring` (Python), `inner_lines` (Rust `//!`), `package_comment` (Go),
+            `dash_block` (a Lua file's leading `---` block).
+        imports: a regex whose first non-empty group is what an import names ("": none).
+        import_target: how that becomes a module id: "" (as written), `parent` (without
+            its last `separator` part), `last_path_part` (Go), `relative_path` (JS/TS:
+            `./x` resolved against the file), `from_import` (Python's two forms).
+    Doc comments (`docs/comments.py`, `tags.py`, `prose.py`):
+        docstrings: docstring conventions (Google, NumPy, reST, Epydoc) instead of tags.
+        html: Javadoc/JSDoc HTML (`<p>`, `<pre>`, `<code>`, lists) becomes Markdown.
+        doxygen: Doxygen commands (`\\param`, `\\code` … `\\endcode`, `\\c word`).
+        typed_throws: `@throws` always names the type first (elsewhere it is guessed).
+        luacats: LuaCATS/LDoc `@param name type`, `@tparam type name`, Lua types.
+        indented_code: lines indented after a blank line are code examples (Go).
+        rustdoc_fences: fences tagged `ignore`, `no_run`, `edition2021` … are this
+            language's code (rustdoc).
+    """
+
+    separator: str = "."
+    items: str = "everything"
+    bases: str = "keywords"
+    kind_words: tuple[tuple[str, str], ...] = ()
+    macro_prefix: str = ""
+    module_id: str = "path"
+    module_item: str = "always"
+    package_file: str = ""
+    private_modules: bool = False
+    module_doc: str = "block"
+    imports: str = ""
+    import_target: str = ""
+    docstrings: bool = False
+    html: bool = False
+    doxygen: bool = False
+    typed_throws: bool = False
+    luacats: bool = False
+    indented_code: bool = False
+    rustdoc_fences: bool = False
+
+    def kind_word(self, word: str) -> str:
+        """This language's word for a kind (`interface` -> `trait` in Rust)."""
+        return next((own for common, own in self.kind_words if common == word), word)
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    """What the engine knows about one language.
+
+    Attributes:
+        name: Neovim filetype; its query is `<name>.scm` beside the unit.
+        extensions: file name endings, with the dot.
+        grammar: `module:function` returning the tree-sitter language pointer, or ""
+            for languages handled by the line-heuristic fallback only.
+        comment: line-comment prefix used for inline markers in `full` mode.
+        comment_end: closing part for block-only comment syntaxes (Markdown).
+        max_start_depth: syntax-tree depth below which no definition is looked for;
+            lets the query skip deep expression trees (scanning stays close to a parse).
+        filetypes: other Neovim filetypes this language serves (`javascriptreact`).
+        aliases: names other tools use for it (`py`, `golang`).
+        docs: how the docs index reads it.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    grammar: str = ""
+    comment: str = "#"
+    comment_end: str = ""
+    max_start_depth: int = 16
+    filetypes: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    docs: DocRules = field(default_factory=DocRules)
+
+    @property
+    def has_grammar(self) -> bool:
+        """Whether a tree-sitter grammar (and an outline query) serves this language."""
+        return bool(self.grammar)

@@ -1,0 +1,13 @@
+"""TypeScript: JavaScript's docs rules (`.d.ts` declarations are all public)."""
+
+from simple_brief.languages import javascript
+from simple_brief.languages.spec import LanguageSpec
+
+SPEC = LanguageSpec(
+    "typescript",
+    (".ts", ".mts", ".cts"),
+    "tree_sitter_typescript:language_typescript",
+    comment="//",
+    aliases=("ts",),
+    docs=javascript.DOCS,
+)
