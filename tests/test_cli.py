@@ -291,6 +291,26 @@ def test_tools_lists_every_tool(ws: Path) -> None:
     for tool in listing:
         assert tool["name"] in text.stdout
         assert tool["inputSchema"]["type"] == "object"
+    # Each tool's parameters as its signature declares them: required ones `…`, the rest [default].
+    lines = text.stdout.splitlines()
+    assert "simple_read (read): path=… mode=[full] depth=[0] preview=[none] filetype=[None]" in lines
+    assert "analyze_references (lsp): path=… line=… col=… include_declaration=[True]" in lines
+    assert "logs (system): level=[info] limit=[50]" in lines
+    logs = next(t for t in listing if t["name"] == "logs")
+    assert logs["inputSchema"] == {
+        "type": "object",
+        "properties": {
+            "level": {
+                "type": "string",
+                "description": "Lowest level shown.",
+                "enum": ["debug", "info", "warning", "error"],
+                "default": "info",
+            },
+            "limit": {"type": "integer", "description": "Most lines shown.", "default": 50},
+        },
+        "required": [],
+        "additionalProperties": False,
+    }
 
 
 def test_diagnostics_of_a_broken_file(ws: Path) -> None:
@@ -314,6 +334,10 @@ USER_ERRORS = {
     "unknown param": (["run", "simple_read", "--param", "path=app.py", "--param", "colour=red"], "has no parameter"),
     "bad int param": (["run", "simple_read", "--param", "path=app.py", "--param", "depth=deep"], "whole number"),
     "bad choice param": (["run", "simple_read", "--param", "path=app.py", "--param", "mode=all"], "must be one of"),
+    "bad bool param": (
+        ["run", "document_symbols", "--param", "path=app.py", "--param", "include_hover=maybe"],
+        "parameter `include_hover` must be true or false, not 'maybe'.",
+    ),
     "missing param": (["run", "expand_at", "--param", "path=app.py"], "needs the parameter `selector`"),
     "--param without =": (["run", "simple_read", "--param", "path"], "is not NAME=VALUE"),
     "bad line selector": (["expand", "app.py", "line:x"], "not a line selector"),

@@ -10,6 +10,8 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
+from simple_brief import tools as registry
+from simple_brief.config import KNOWN_TOOLSETS
 from simple_brief.errors import UserError
 from simple_brief.servers.mcp import ServerState, build_server, parse_toolsets
 from simple_brief.workspace import Workspace
@@ -80,6 +82,66 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
     assert read_schema["required"] == ["path"]
     assert read_schema["properties"]["mode"]["enum"] == ["full", "outline", "compact", "symbols"]
     assert by_name["editor_get_context"].input_schema.get("properties", {}) == {}
+
+
+@pytest.mark.anyio
+async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspace: Workspace) -> None:
+    """Written out by hand: `search` as tools/list showed it when a Param tuple declared it."""
+    async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
+        with anyio.fail_after(10):
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert tools["search"].input_schema == {
+        "type": "object",
+        "title": "searchArguments",
+        "properties": {
+            "query": {
+                "type": "string",
+                "title": "Query",
+                "description": "Name or part of one: `user`, `findUser`, `find_user`, `User.greet`.",
+            },
+            "path": {
+                "anyOf": [{"type": "string"}, {"type": "null"}],
+                "default": None,
+                "title": "Path",
+                "description": "Limit to this folder or file of the workspace; default: the whole workspace.",
+            },
+            "limit": {"type": "integer", "default": 50, "title": "Limit", "description": "Most matches shown."},
+        },
+        "required": ["query"],
+    }
+    assert tools["expand_at"].input_schema["properties"]["what"] == {
+        "type": "string",
+        "enum": ["all", "body", "signature"],
+        "default": "all",
+        "title": "What",
+        "description": "signature: the mark line and doc; body: the body lines; all: header and source.",
+    }
+
+
+def _plain(prop: dict[str, Any]) -> dict[str, Any]:
+    """A property of the SDK's schema in the registry's words: no title, `X | None` as X, no default None."""
+    plain = {k: v for k, v in prop.items() if k != "title" and not (k == "default" and v is None)}
+    if "anyOf" in plain:
+        (kind,) = [branch for branch in plain.pop("anyOf") if branch != {"type": "null"}]
+        plain.update(kind)
+    return plain
+
+
+@pytest.mark.anyio
+async def test_every_tool_lists_the_same_parameters_over_mcp_as_in_the_registry(workspace: Workspace) -> None:
+    """Both schemas come from one declaration: names, order, types, descriptions, choices, defaults."""
+    state = ServerState(workspace, toolsets=tuple(KNOWN_TOOLSETS))
+    async with Client(build_server(state), raise_exceptions=True) as client:
+        with anyio.fail_after(10):
+            listed = (await client.list_tools()).tools
+    tools = registry.load()
+    assert [t.name for t in listed] == list(tools)
+    for tool in listed:
+        ours = tools[tool.name].input_schema()
+        properties = tool.input_schema.get("properties", {})
+        assert list(properties) == list(ours["properties"]), tool.name
+        assert {name: _plain(prop) for name, prop in properties.items()} == ours["properties"], tool.name
+        assert tool.input_schema.get("required", []) == ours["required"], tool.name
 
 
 @pytest.mark.anyio

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated, Any, Literal
 
 import pytest
 
+from simple_brief import tools as registry
 from simple_brief.errors import UserError
-from simple_brief.tools import Call, invoke, load
+from simple_brief.tools import Call, Doc, ToolResult, invoke, load, tool
 from simple_brief.workspace import Workspace
 
 from conftest import outline_of
@@ -197,3 +199,211 @@ def test_a_full_name_wins_over_a_method_of_the_same_name(tmp_path: Path) -> None
     (tmp_path / "jobs.py").write_text("class Job:\n    def run(self):\n        pass\n\n\ndef run():\n    pass\n")
     text, _ = run(Workspace.at(tmp_path), "expand_at", path="jobs.py", selector="run")
     assert text.startswith("F_ def run():  L6-7")
+
+
+# --- a tool's parameters are declared once, in its signature ------------------------------
+
+Count = Annotated[int, Doc("How many, at least 1.")]
+
+
+def _sample(
+    call: Call,
+    name: Annotated[str, Doc("A name.")],
+    colour: Annotated[Literal["red", "green"], Doc("Which colour.")] = "red",
+    count: Count = 3,
+    exact: Annotated[bool, Doc("Match exactly.")] = False,
+    ratio: Annotated[float | None, Doc("A share, 0 to 1.")] = None,
+    note: Annotated[str, Doc("A note.")] | None = None,
+) -> ToolResult:
+    return ToolResult([f"{name} {colour} {count} {exact} {ratio} {note}"])
+
+
+def _undescribed(call: Call, name: str) -> ToolResult:
+    return ToolResult([name])
+
+
+def _default_outside_choices(call: Call, colour: Annotated[Literal["red"], Doc("c")] = "blue") -> ToolResult:
+    return ToolResult([colour])
+
+
+def _default_of_another_type(call: Call, count: Annotated[int, Doc("c")] = "3") -> ToolResult:
+    return ToolResult([str(count)])
+
+
+def _optional_without_none(call: Call, name: Annotated[str | None, Doc("n")] = "x") -> ToolResult:
+    return ToolResult([str(name)])
+
+
+def _none_without_optional(call: Call, name: Annotated[str, Doc("n")] = None) -> ToolResult:  # noqa: RUF013
+    return ToolResult([name])
+
+
+def _a_list(call: Call, names: Annotated[list[str], Doc("n")]) -> ToolResult:
+    return ToolResult(names)
+
+
+@pytest.fixture
+def own_registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, registry.Tool]:
+    """An empty registry for tools a test declares (the real one is left as it was)."""
+    fresh: dict[str, registry.Tool] = {}
+    monkeypatch.setattr(registry, "REGISTRY", fresh)
+    monkeypatch.setattr(registry, "TOOL_MODULES", ())
+    return fresh
+
+
+def test_a_tools_schema_and_coercion_come_from_its_signature(
+    own_registry: dict[str, registry.Tool], ws: Workspace
+) -> None:
+    tool("sample", "read", "A sample. USE FOR: tests. DON'T USE FOR: anything else.")(_sample)
+    spec = own_registry["sample"]
+    assert spec.input_schema() == {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "A name."},
+            "colour": {"type": "string", "description": "Which colour.", "enum": ["red", "green"], "default": "red"},
+            "count": {"type": "integer", "description": "How many, at least 1.", "default": 3},
+            "exact": {"type": "boolean", "description": "Match exactly.", "default": False},
+            "ratio": {"type": "number", "description": "A share, 0 to 1."},
+            "note": {"type": "string", "description": "A note."},
+        },
+        "required": ["name"],
+        "additionalProperties": False,
+    }
+    assert [(p.name, p.type, p.required, p.choices) for p in spec.params] == [
+        ("name", str, True, ()),
+        ("colour", str, False, ("red", "green")),
+        ("count", int, False, ()),
+        ("exact", bool, False, ()),
+        ("ratio", float, False, ()),
+        ("note", str, False, ()),
+    ]
+    # CLI strings and JSON values alike become the declared types; left out: the Python default.
+    args: dict[str, Any] = {"name": "x", "count": "7", "exact": "yes", "ratio": "0.5"}
+    assert invoke("sample", args, Call(ws)).text == "x red 7 True 0.5 None"
+    given: dict[str, Any] = {"name": "y", "colour": "green", "note": None}
+    assert invoke("sample", given, Call(ws)).text == "y green 3 False None None"
+    with pytest.raises(UserError, match=r"^parameter `colour` must be one of red, green, not 'blue'\.$"):
+        invoke("sample", {"name": "x", "colour": "blue"}, Call(ws))
+    with pytest.raises(UserError, match=r"^parameter `count` must be a whole number, not 'many'\.$"):
+        invoke("sample", {"name": "x", "count": "many"}, Call(ws))
+    with pytest.raises(UserError, match=r"^`sample` needs the parameter `name` \(A name\.\)\.$"):
+        invoke("sample", {}, Call(ws))
+    with pytest.raises(UserError, match=r"^parameter `exact` must be true or false, not null\.$"):
+        invoke("sample", {"name": "x", "exact": None}, Call(ws))
+
+
+@pytest.mark.parametrize(
+    ("func", "problem"),
+    [
+        (_undescribed, "parameter `name` needs one description: Annotated[type, Doc(...)]"),
+        (_default_outside_choices, "the default of `colour` is not one of its values: 'blue'"),
+        (_default_of_another_type, "the default of `count` is not one of its values: '3'"),
+        (_optional_without_none, "parameter `name` is optional exactly when it is `X | None = None`"),
+        (_none_without_optional, "parameter `name` is optional exactly when it is `X | None = None`"),
+        (_a_list, "parameter `names` must be str, int, bool, float or a Literal of strings"),
+    ],
+)
+def test_a_declaration_the_schema_cannot_say_is_refused_at_registration(
+    own_registry: dict[str, registry.Tool], func: Any, problem: str
+) -> None:
+    with pytest.raises(TypeError) as refused:
+        tool("bad", "read", "Bad.")(func)
+    assert str(refused.value) == f"tool `bad`: {problem}."
+    assert own_registry == {}
+
+
+PATH_IN_ROOT = "File, relative to the workspace root (or absolute inside it)."
+
+
+@pytest.mark.parametrize(
+    ("name", "schema"),
+    [
+        (
+            "simple_read",
+            {
+                "path": {
+                    "type": "string",
+                    "description": "File to read, relative to the workspace root (or absolute inside it).",
+                },
+                "mode": {
+                    "type": "string",
+                    "description": "full: source with inline diagnostics; outline: block marks; compact: marks and "
+                    "one diagnostic summary; symbols: positions, kinds and names.",
+                    "enum": ["full", "outline", "compact", "symbols"],
+                    "default": "full",
+                },
+                "depth": {
+                    "type": "integer",
+                    "description": "How many levels of nesting to show (1 = top level only); 0 = all.",
+                    "default": 0,
+                },
+                "preview": {
+                    "type": "string",
+                    "description": "mode=symbols only: none, signature, or expanded (code of leaf symbols).",
+                    "enum": ["none", "signature", "expanded"],
+                    "default": "none",
+                },
+                "filetype": {
+                    "type": "string",
+                    "description": "Language to read the file as (Neovim filetype); default: from the file name.",
+                },
+            },
+        ),
+        (
+            "analyze_references",
+            {
+                "path": {"type": "string", "description": PATH_IN_ROOT},
+                "line": {"type": "integer", "description": "1-based line, as Neovim shows it."},
+                "col": {
+                    "type": "integer",
+                    "description": "1-based column counting characters (not bytes), as Neovim shows it.",
+                },
+                "include_declaration": {
+                    "type": "boolean",
+                    "description": "Also list the definition itself.",
+                    "default": True,
+                },
+            },
+        ),
+        (
+            "workspace_files",
+            {
+                "id": {
+                    "type": "string",
+                    "description": "A workspace id from workspace_open (ws1, ...); default: the server's whole root.",
+                },
+                "under": {
+                    "type": "string",
+                    "description": "Only this folder (relative to the server's root); default: the whole workspace.",
+                },
+                "pattern": {
+                    "type": "string",
+                    "description": "A .gitignore-style glob the relative path must match (`*.py` at any depth, "
+                    "`/docs/*.md`, `src/**/x.ts`); with a pattern every file kind is listed, not only source.",
+                },
+                "all_files": {
+                    "type": "boolean",
+                    "description": "Also list files of no known language (text, config, data).",
+                    "default": False,
+                },
+                "offset": {
+                    "type": "integer",
+                    "description": "Skip this many files (to page through a long list).",
+                    "default": 0,
+                },
+                "limit": {"type": "integer", "description": "Most files listed.", "default": 500},
+            },
+        ),
+    ],
+)
+def test_real_tools_keep_their_schemas(name: str, schema: dict[str, Any]) -> None:
+    """Written out by hand: what the Param tuples said before the signatures said it."""
+    required = {"simple_read": ["path"], "analyze_references": ["path", "line", "col"], "workspace_files": []}
+    assert load()[name].input_schema() == {
+        "type": "object",
+        "properties": schema,
+        "required": required[name],
+        "additionalProperties": False,
+    }
+    # Property order is the signature's order, as before.
+    assert list(load()[name].input_schema()["properties"]) == list(schema)

@@ -212,7 +212,8 @@ def tool(
 
     Raises:
         TypeError: a parameter without `Doc`, of a type other than str, int, bool, float
-            or a Literal of strings, or optional without the default None.
+            or a Literal of strings, optional without the default None, or with a default
+            of another type or outside its choices.
     """
 
     def register(func: Callable[..., ToolResult]) -> Callable[..., ToolResult]:
@@ -269,7 +270,15 @@ def _param(p: inspect.Parameter, where: str) -> Param:
         raise TypeError(f"{where}: parameter `{p.name}` is optional exactly when it is `X | None = None`.")
     if p.kind not in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY):
         raise TypeError(f"{where}: parameter `{p.name}` must be passable by name.")
-    return Param(p.name, base, docs[0].text, default, choices)
+    param = Param(p.name, base, docs[0].text, default, choices)
+    if default not in (_REQUIRED, None):
+        try:
+            fits = coerce(param, default) == default and type(default) is base
+        except UserError:
+            fits = False
+        if not fits:
+            raise TypeError(f"{where}: the default of `{p.name}` is not one of its values: {default!r}.")
+    return param
 
 
 def load() -> dict[str, Tool]:
