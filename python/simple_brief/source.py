@@ -1,7 +1,8 @@
 """Source text as the engine sees it: decoded once, split once, with position maps.
 
 Tree-sitter reports byte columns; people and agents see character columns (SPEC
-"Positions"); Neovim's LSP client negotiates UTF-8 byte columns. `Source` converts.
+"Positions"); Neovim's LSP client negotiates UTF-8 byte columns. `Source` converts, through
+the one converter (`positions.TextColumns`: linear on long non-ASCII lines).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from simple_brief.errors import UserError
+from simple_brief.positions import TextColumns, split_lines
 
 #: Bytes sniffed for a NUL to tell binary files from text.
 BINARY_SNIFF = 8192
@@ -43,12 +45,13 @@ class Source:
     lossy: bool = False
     _line_starts: list[int] = field(default_factory=list, repr=False)
     _ascii: list[bool] = field(default_factory=list, repr=False)
+    _columns: TextColumns = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.data:
             self.data = self.text.encode("utf-8", "surrogatepass")
-        raw_lines = self.text.split("\n")
-        self.lines = [ln[:-1] if ln.endswith("\r") else ln for ln in raw_lines]
+        self.lines = split_lines(self.text)
+        self._columns = TextColumns(self.lines)
         byte_lines = self.data.split(b"\n")
         self._line_starts = [0, *accumulate(len(bl) + 1 for bl in byte_lines[:-1])]
         self._ascii = [bl.isascii() for bl in byte_lines]
@@ -87,23 +90,37 @@ class Source:
 
     def char_col(self, row: int, byte_col: int) -> int:
         """Character column of a tree-sitter (row, byte column) point."""
-        if row >= len(self._ascii) or self._ascii[row]:
-            return byte_col
-        start = self._line_starts[row]
-        return len(self.data[start : start + byte_col].decode("utf-8", "replace"))
+        return self.decode_col(row, byte_col, "utf-8")
 
     def byte_col(self, row: int, char_col: int) -> int:
         """UTF-8 byte column of a character column (for LSP `utf-8` positions)."""
-        if row >= len(self._ascii) or self._ascii[row]:
-            return char_col
-        return len(self.lines[row][:char_col].encode("utf-8", "surrogatepass"))
+        return self.encode_col(row, char_col, "utf-8")
 
     def utf16_col(self, row: int, char_col: int) -> int:
         """UTF-16 code-unit column of a character column (LSP's default encoding)."""
+        return self.encode_col(row, char_col, "utf-16")
+
+    def encode_col(self, row: int, char_col: int, encoding: str) -> int:
+        """A character column of line `row` in `encoding` (`utf-8`, `utf-16`, `utf-32`)."""
         if row >= len(self._ascii) or self._ascii[row]:
             return char_col
-        prefix = self.lines[row][:char_col]
-        return char_col + sum(1 for ch in prefix if ord(ch) > 0xFFFF)
+        return self._columns.to_encoding(row, char_col, encoding)
+
+    def decode_col(self, row: int, col: int, encoding: str) -> int:
+        """A column in `encoding` of line `row` as a character column."""
+        if row >= len(self._ascii) or self._ascii[row]:
+            return col
+        return self._columns.from_encoding(row, col, encoding)
+
+    def byte_point(self, row: int, col: int, encoding: str) -> tuple[int, tuple[int, int]]:
+        """Byte offset and tree-sitter point (row, byte column) of a (row, column in
+        `encoding`) position, clamped to the line's end; a row past the text: its end."""
+        if row >= len(self.lines):
+            last = len(self.lines) - 1
+            return len(self.data), (last, self.encode_col(last, len(self.lines[last]), "utf-8"))
+        chars = min(self.decode_col(row, col, encoding), len(self.lines[row]))
+        byte_col = self.encode_col(row, chars, "utf-8")
+        return self.line_start(row) + byte_col, (row, byte_col)
 
     def slice_bytes(self, start: int, end: int) -> str:
         """Text between two byte offsets."""

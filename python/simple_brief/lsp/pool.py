@@ -27,8 +27,9 @@ from typing import Any
 from simple_brief import languages
 from simple_brief.config import Config, ServerConfig, load
 from simple_brief.errors import UserError
-from simple_brief.intel import DEFAULT_TIMEOUT, LspReply, encode_positions, path_to_uri, uri_to_path
+from simple_brief.intel import DEFAULT_TIMEOUT, LspReply
 from simple_brief.lsp.process import Server, ServerGone, error_text, find_executable
+from simple_brief.protocol import encode_positions, path_to_uri, uri_to_path
 from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -87,7 +88,7 @@ class ServerPool:
         """Send `method` about `path` to every server of its language that supports it.
 
         `params` lack `textDocument` (added for `textDocument/*` methods) and count code
-        points; each reply says its server's encoding for `intel.convert_positions`.
+        points; each reply says its server's encoding for `protocol.convert_positions`.
         A failure (timeout, error, a server that died or did not start) becomes that
         reply's `error`; an internal error is asked once more first (only methods without
         side effects are sent here).
@@ -175,7 +176,7 @@ class ServerPool:
     # --- helpers for the tools ---------------------------------------------------
 
     def text_of(self, uri: str) -> str | None:
-        """The text a server's URI refers to, for `intel.convert_positions`: the workspace's
+        """The text a server's URI refers to, for `protocol.convert_positions`: the workspace's
         view (overlays first) inside the root; outside it (library sources a definition
         points into) the file on disk through the same no-symlink door; None when unreadable."""
         path = uri_to_path(uri)

@@ -31,8 +31,9 @@ from typing import IO, Any
 from simple_brief import __version__
 from simple_brief.config import FILENAME, ServerConfig
 from simple_brief.errors import UserError
-from simple_brief.intel import ENCODINGS, path_to_uri, uri_to_path
 from simple_brief.lsp.framing import MalformedMessage, Outbox, encode, read_message
+from simple_brief.positions import ENCODINGS
+from simple_brief.protocol import path_to_uri, uri_to_path
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,8 @@
   every call that walks Neovim's buffers (nvim_rpc.lua matches them there, so a secrets
   file's text, selection and diagnostics never leave Neovim), and checked again here.
 - `read_snapshot`, `read_overlays`, `read_diagnostics`: one `exec_lua` each.
-- `symbols_from_lsp`: a documentSymbol answer as engine symbols.
+- `symbols_from_lsp`: a documentSymbol answer as engine symbols (`protocol`, where every
+  LSP and Neovim diagnostic conversion lives; importable from here for the backend).
 
 Everything here runs on the backend's worker thread, with its pynvim session.
 """
@@ -21,7 +22,9 @@ from typing import Any
 from simple_brief import config
 from simple_brief.editor import Selection, Snapshot
 from simple_brief.errors import UserError
-from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind
+from simple_brief.model import Diagnostic
+from simple_brief.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor
+from simple_brief.protocol import symbols_from_lsp as symbols_from_lsp
 from simple_brief.secret_files import SecretRules
 
 log = logging.getLogger(__name__)
@@ -235,88 +238,9 @@ def read_diagnostics(nvim: Any, cache: BufferCache, guard: SecretsGuard) -> dict
 
 
 def _diagnostic(item: list[Any]) -> Diagnostic:
-    lnum, col, end_lnum, end_col, severity, message, source, code, *lsp_data = item
-    try:
-        sev = Severity(int(severity))
-    except ValueError:
-        sev = Severity.Error
-    start = Position(int(lnum), int(col))
-    end = Position(int(end_lnum), int(end_col))
-    return Diagnostic(
-        range=Range(start, max(start, end)),
-        message=str(message),
-        severity=sev,
-        code=str(code or ""),
-        source=str(source or ""),
-        lsp_data=lsp_data[0] if lsp_data else None,
-    )
-
-
-def _range(raw: dict[str, Any]) -> Range:
-    start, end = raw["start"], raw["end"]
-    first = Position(int(start["line"]), int(start["character"]))
-    last = Position(int(end["line"]), int(end["character"]))
-    return Range(first, max(first, last))
-
-
-def _kind(value: Any) -> SymbolKind:
-    try:
-        return SymbolKind(int(value))
-    except (TypeError, ValueError):
-        return SymbolKind.Variable
-
-
-def symbols_from_lsp(result: list[dict[str, Any]]) -> list[Symbol]:
-    """Engine symbols from a documentSymbol answer (positions already in code points).
-
-    Args:
-        result: `DocumentSymbol[]` (nested through `children`) or `SymbolInformation[]`
-            (flat, with `location`; nested here by range containment).
-
-    Returns:
-        Top-level symbols in document order, children nested.
-    """
-    if not result:
-        return []
-    if "location" in result[0]:
-        return _nest_flat(
-            [
-                Symbol(
-                    name=str(item.get("name", "")),
-                    kind=_kind(item.get("kind")),
-                    range=(rng := _range(item["location"]["range"])),
-                    selection_range=rng,
-                )
-                for item in result
-            ]
-        )
-
-    def convert(item: dict[str, Any]) -> Symbol:
-        rng = _range(item["range"])
-        children = [convert(child) for child in item.get("children") or []]
-        children.sort(key=lambda s: (s.range.start, s.range.end))
-        return Symbol(
-            name=str(item.get("name", "")),
-            kind=_kind(item.get("kind")),
-            range=rng,
-            selection_range=_range(item["selectionRange"]) if item.get("selectionRange") else rng,
-            signature=str(item.get("detail") or ""),
-            children=children,
-        )
-
-    top = [convert(item) for item in result]
-    top.sort(key=lambda s: (s.range.start, s.range.end))
-    return top
-
-
-def _nest_flat(symbols: list[Symbol]) -> list[Symbol]:
-    """Nest flat symbols by range containment, outer before inner at equal starts."""
-    ordered = sorted(symbols, key=lambda s: (s.range.start, (-s.range.end.line, -s.range.end.character)))
-    roots: list[Symbol] = []
-    stack: list[Symbol] = []
-    for sym in ordered:
-        while stack and not (stack[-1].range.start <= sym.range.start and sym.range.end <= stack[-1].range.end):
-            stack.pop()
-        (stack[-1].children if stack else roots).append(sym)
-        stack.append(sym)
-    return roots
+    """One diagnostic as nvim/rpc.lua sends it: `EDITOR_DIAGNOSTIC_FIELDS` in order, then
+    optionally the LSP diagnostic's `data`."""
+    fields = dict(zip(EDITOR_DIAGNOSTIC_FIELDS, item, strict=False))
+    if len(item) > len(EDITOR_DIAGNOSTIC_FIELDS):
+        fields["lsp_data"] = item[len(EDITOR_DIAGNOSTIC_FIELDS)]
+    return diagnostic_from_editor(fields)

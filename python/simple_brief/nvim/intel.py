@@ -34,6 +34,7 @@ from simple_brief.errors import UserError
 from simple_brief.intel import DEFAULT_TIMEOUT, LspReply
 from simple_brief.model import TextEdit
 from simple_brief.nvim.buffers import BufferCache
+from simple_brief.protocol import text_edit_to_lsp
 
 T = TypeVar("T")
 
@@ -180,10 +181,6 @@ def _reply(item: dict[str, Any]) -> LspReply:
     )
 
 
-def _edit_json(edit: TextEdit) -> dict[str, Any]:
-    return {"range": edit.range.to_lsp(), "newText": edit.new_text}
-
-
 def apply_edits(backend: NvimBackend, edits: dict[Path, list[TextEdit]]) -> list[Path]:
     """Apply `edits` (positions in code points) to Neovim's buffers; see `EditorBackend.apply_edits`.
 
@@ -197,7 +194,9 @@ def apply_edits(backend: NvimBackend, edits: dict[Path, list[TextEdit]]) -> list
         UserError: Neovim does not answer, a file cannot be loaded, or a buffer is not
             modifiable.
     """
-    items = [{"path": str(path), "edits": [_edit_json(e) for e in found]} for path, found in edits.items() if found]
+    items = [
+        {"path": str(path), "edits": [text_edit_to_lsp(e) for e in found]} for path, found in edits.items() if found
+    ]
     if not items:
         return []
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from simple_brief.model import Diagnostic, FixIt, TextEdit
+from simple_brief.model import Diagnostic, FixIt
+from simple_brief.protocol import text_edit_to_lsp
 from simple_brief.render.blockmarks import severity_counts
 
 #: The source name of simple-brief's own findings (not repeated on every line).
@@ -82,22 +83,17 @@ def render_diagnostics(by_file: dict[str, list[Diagnostic]]) -> list[str]:
     return blocks
 
 
-def edit_json(edit: TextEdit) -> dict[str, Any]:
-    """An edit as LSP JSON (0-based)."""
-    return {"range": edit.range.to_lsp(), "newText": edit.new_text}
-
-
 def fixit_json(fix: FixIt, shown: dict[Any, str] | None = None) -> dict[str, Any]:
     """A fix-it as JSON: title, kind, confidence, edits; `files` when it edits other documents."""
     out: dict[str, Any] = {
         "title": fix.title,
         "kind": fix.kind,
         "confidence": fix.confidence,
-        "edits": [edit_json(e) for e in fix.edits],
+        "edits": [text_edit_to_lsp(e) for e in fix.edits],
     }
     if fix.other_files:
         out["files"] = {
-            (shown or {}).get(path, str(path)): [edit_json(e) for e in edits] for path, edits in fix.other_files
+            (shown or {}).get(path, str(path)): [text_edit_to_lsp(e) for e in edits] for path, edits in fix.other_files
         }
     return out
 

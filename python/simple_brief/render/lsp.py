@@ -1,5 +1,6 @@
-"""Language-server answers as text (seed 002's to-do formats), and the text arithmetic the
-previews need: applying edits, finding the smallest edits between two texts, diffs.
+"""Language-server answers as text (seed 002's to-do formats): rendering only. The LSP JSON
+they come from is read by `simple_brief.protocol`; edits are applied by
+`simple_brief.text_edits`.
 
 Every format is grouped by file, position first, one line per item, paths
 workspace-relative, positions 1-based `line:col` counting characters:
@@ -19,17 +20,23 @@ workspace-relative, positions 1-based `line:col` counting characters:
 from __future__ import annotations
 
 import difflib
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from simple_brief.explain import fixit_confidence
-from simple_brief.intel import uri_to_path
-from simple_brief.model import Diagnostic, FixIt, Position, Range, Severity, Symbol, TextEdit
+from simple_brief.model import Position, Range, Symbol, TextEdit
+
+# `diagnostic_to_lsp`, `hover_text`, `locations`, `workspace_edit` and `minimal_edits` are
+# read through this module by the lsp tools (`view.<name>`); they live in `protocol` and
+# `text_edits`.
+from simple_brief.protocol import diagnostic_to_lsp as diagnostic_to_lsp
+from simple_brief.protocol import hover_text as hover_text
+from simple_brief.protocol import locations as locations
+from simple_brief.protocol import workspace_edit as workspace_edit
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
 from simple_brief.source import Source
+from simple_brief.text_edits import apply_text_edits
+from simple_brief.text_edits import minimal_edits as minimal_edits
 
 #: A shown line of code is cut to this many characters.
 LINE_CHARS = 160
@@ -61,106 +68,6 @@ COMPLETION_KINDS = {
     24: "Operator",
     25: "TypeParameter",
 }
-
-# --- text arithmetic (positions 0-based, characters = code points) ------------------------
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            starts.append(i + 1)
-    return starts
-
-
-def _line_end(text: str, starts: list[int], line: int) -> int:
-    """Offset of the end of `line`'s content (before `\\r\\n` or `\\n`)."""
-    end = starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
-    if end > starts[line] and text[end - 1] == "\r":
-        end -= 1
-    return end
-
-
-def offset_of(text: str, pos: Position, starts: list[int] | None = None) -> int:
-    """The offset of a position; past the end of a line or the text clamps (as LSP says)."""
-    starts = starts if starts is not None else _line_starts(text)
-    if pos.line >= len(starts):
-        return len(text)
-    line = max(pos.line, 0)
-    return min(starts[line] + max(pos.character, 0), _line_end(text, starts, line))
-
-
-def position_at(text: str, offset: int, starts: list[int] | None = None) -> Position:
-    """The position of an offset."""
-    starts = starts if starts is not None else _line_starts(text)
-    line = max(0, _bisect_right(starts, offset) - 1)
-    return Position(line, offset - starts[line])
-
-
-def _bisect_right(items: list[int], value: int) -> int:
-    lo, hi = 0, len(items)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if value < items[mid]:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-def apply_text_edits(text: str, edits: Iterable[TextEdit]) -> str:
-    """`text` with the edits applied (LSP rules: positions refer to the original text; edits
-    at one position apply in the order given)."""
-    starts = _line_starts(text)
-    spans = [
-        (offset_of(text, e.range.start, starts), offset_of(text, e.range.end, starts), i, e.new_text)
-        for i, e in enumerate(edits)
-    ]
-    # From the end backwards, so earlier offsets stay valid; ties keep the given order.
-    for start, end, _, new in sorted(spans, key=lambda s: (s[0], s[2]), reverse=True):
-        text = text[:start] + new + text[max(start, end) :]
-    return text
-
-
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
-
-
-def minimal_edits(old: str, new: str) -> list[TextEdit]:
-    """The small edits that turn `old` into `new`: whole tokens on changed lines (so a rename
-    shows one edit per occurrence even when a server replaced the whole file), whole lines
-    where lines were added or removed. Positions refer to `old`."""
-    if old == new:
-        return []
-    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    starts = _line_starts(old)
-    a_offsets = [0]
-    for line in a:
-        a_offsets.append(a_offsets[-1] + len(line))
-    edits: list[TextEdit] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag == "equal":
-            continue
-        if tag == "replace" and i2 - i1 == j2 - j1:
-            for k in range(i2 - i1):
-                edits.extend(_token_edits(old, starts, a_offsets[i1 + k], a[i1 + k], b[j1 + k]))
-            continue
-        start, end = a_offsets[i1], a_offsets[i2]
-        edits.append(TextEdit(Range(position_at(old, start, starts), position_at(old, end, starts)), "".join(b[j1:j2])))
-    return edits
-
-
-def _token_edits(old: str, starts: list[int], base: int, before: str, after: str) -> list[TextEdit]:
-    ta, tb = _TOKEN.findall(before), _TOKEN.findall(after)
-    offsets = [0]
-    for tok in ta:
-        offsets.append(offsets[-1] + len(tok))
-    out = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes():
-        if tag != "equal":
-            s, e = base + offsets[i1], base + offsets[i2]
-            out.append(TextEdit(Range(position_at(old, s, starts), position_at(old, e, starts)), "".join(tb[j1:j2])))
-    return out
-
 
 # --- shared helpers ------------------------------------------------------------------------
 
@@ -251,30 +158,6 @@ def render_parse(
     lines.append(f"imports ({len(imports)})")
     lines.extend(f"  {n + 1}:1 {cut(text, 120)}" for n, text in imports)
     return "\n".join(lines)
-
-
-# --- hover ---------------------------------------------------------------------------------
-
-_FENCE = re.compile(r"^\s*```")
-
-
-def hover_text(contents: Any) -> str:
-    """Hover contents (MarkupContent, MarkedString or a list of them) as plain text: code
-    fences dropped (their code kept), runs of blank lines squeezed."""
-    if contents is None:
-        return ""
-    if isinstance(contents, list):
-        parts = [hover_text(c) for c in contents]
-        return "\n---\n".join(p for p in parts if p)
-    value = str(contents.get("value", "")) if isinstance(contents, dict) else str(contents)
-    lines = [ln.rstrip() for ln in value.splitlines() if not _FENCE.match(ln)]
-    out: list[str] = []
-    for ln in lines:
-        if ln or (out and out[-1]):
-            out.append(ln)
-    while out and not out[-1]:
-        out.pop()
-    return "\n".join(out)
 
 
 # --- references and definitions ------------------------------------------------------------
@@ -383,107 +266,3 @@ def unified_diff(old: str, new: str) -> list[str]:
     """Hunks of a zero-context unified diff (`@@ -4 +4,3 @@`, 1-based lines), no file header."""
     diff = difflib.unified_diff(old.splitlines(), new.splitlines(), n=0, lineterm="")
     return [ln for ln in diff if not ln.startswith(("---", "+++"))]
-
-
-# --- LSP JSON -> the model (positions already in code points) ------------------------------
-
-
-def _pos(raw: dict[str, Any]) -> Position:
-    return Position(int(raw.get("line", 0)), int(raw.get("character", 0)))
-
-
-def _range(raw: dict[str, Any]) -> Range:
-    return Range(_pos(raw.get("start") or {}), _pos(raw.get("end") or {}))
-
-
-def locations(result: Any) -> list[tuple[Path, Range]]:
-    """Location, Location[] or LocationLink[] as (path, range) pairs (non-file URIs dropped)."""
-    items = result if isinstance(result, list) else [result] if isinstance(result, dict) else []
-    out = []
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        uri = item.get("targetUri") or item.get("uri")
-        raw = item.get("targetSelectionRange") or item.get("range")
-        path = uri_to_path(uri) if isinstance(uri, str) else None
-        if path is not None and isinstance(raw, dict):
-            out.append((path, _range(raw)))
-    return out
-
-
-def workspace_edit(result: Any) -> tuple[dict[Path, list[TextEdit]], list[str]]:
-    """A WorkspaceEdit's text edits by file (`changes` or `documentChanges`), and notes for the
-    file operations (create/rename/delete) it also asks for, which are not applied."""
-    edits: dict[Path, list[TextEdit]] = {}
-    notes: list[str] = []
-    if not isinstance(result, dict):
-        return edits, notes
-
-    def add(uri: Any, items: Any) -> None:
-        path = uri_to_path(uri) if isinstance(uri, str) else None
-        if path is None or not isinstance(items, list):
-            return
-        for e in items:
-            if isinstance(e, dict) and isinstance(e.get("range"), dict):
-                edits.setdefault(path, []).append(TextEdit(_range(e["range"]), str(e.get("newText", ""))))
-
-    for change in result.get("documentChanges") or []:
-        if isinstance(change, dict) and "kind" in change:
-            notes.append(f"{change.get('kind')} {change.get('oldUri') or change.get('uri')} (not applied)")
-        elif isinstance(change, dict):
-            add((change.get("textDocument") or {}).get("uri"), change.get("edits"))
-    if not result.get("documentChanges"):
-        for uri, items in (result.get("changes") or {}).items():
-            add(uri, items)
-    return edits, notes
-
-
-def diagnostic_from_lsp(raw: dict[str, Any], server: str) -> Diagnostic:
-    """An LSP Diagnostic (positions already in code points) in the one model; the code keeps
-    its source (`ruff F401`); a missing severity counts as an error (as Neovim reads it)."""
-    code = raw.get("code")
-    try:
-        severity = Severity(int(raw.get("severity") or 1))
-    except ValueError:
-        severity = Severity.Error
-    return Diagnostic(
-        _range(raw.get("range") or {}),
-        str(raw.get("message", "")),
-        severity,
-        "" if code is None else str(code),
-        str(raw.get("source") or server),
-    )
-
-
-def diagnostic_to_lsp(diag: Diagnostic) -> dict[str, Any]:
-    """A model Diagnostic as LSP JSON, for code-action requests about it."""
-    out: dict[str, Any] = {"range": diag.range.to_lsp(), "message": diag.message, "severity": int(diag.severity)}
-    if diag.code:
-        out["code"] = diag.code
-    if diag.source:
-        out["source"] = diag.source
-    if diag.lsp_data is not None:
-        out["data"] = diag.lsp_data
-    return out
-
-
-def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return a.get("message") == b.get("message") and str(a.get("code")) == str(b.get("code"))
-
-
-def fixit_from_action(action: dict[str, Any], raw: dict[str, Any], real: Path) -> FixIt | None:
-    """A code action about `raw` as a FixIt (None: no edit, or it is about other diagnostics)."""
-    about = action.get("diagnostics")
-    if isinstance(about, list) and about and not any(isinstance(d, dict) and _same(d, raw) for d in about):
-        return None
-    kind = str(action.get("kind") or "")
-    if kind == "refactor" or kind.startswith("refactor."):
-        return None  # a refactoring offered at the range, not a fix of the finding
-    edits, _ = workspace_edit(action.get("edit"))
-    if not edits:
-        return None  # a command-only action cannot be shown as edits
-    title = str(action.get("title", ""))
-    confidence = fixit_confidence(kind, bool(action.get("isPreferred")), title)
-    own = tuple(edits.pop(real, []))
-    others = tuple((path, tuple(items)) for path, items in sorted(edits.items()))
-    return FixIt(title, own, confidence, kind, others)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 from simple_brief.model import Range, Symbol
+from simple_brief.protocol import document_symbol
 
 HEADER = "NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | EOL"
 ROW_END = "<<<"
@@ -93,31 +94,17 @@ def render_table(symbols: list[Symbol], return_children: ReturnChildren = "auto"
     return "\n".join(lines)
 
 
-def to_document_symbol(sym: Symbol, children: bool = True) -> dict[str, Any]:
-    """LSP `DocumentSymbol` (0-based) with `detail` = signature."""
-    out: dict[str, Any] = {
-        "name": sym.name,
-        "detail": sym.signature,
-        "kind": int(sym.kind),
-        "range": sym.range.to_lsp(),
-        "selectionRange": sym.selection_range.to_lsp(),
-    }
-    if children and sym.children:
-        out["children"] = [to_document_symbol(c) for c in sym.children]
-    return out
-
-
 def document_symbols_json(symbols: list[Symbol], return_children: ReturnChildren = "auto") -> list[dict[str, Any]]:
-    """`DocumentSymbol[]` for `format=standard`."""
+    """`DocumentSymbol[]` for `format=standard` (positions in code points; `protocol.document_symbol`)."""
     with_children = return_children != "no"
     if return_children == "auto" and sum(1 for _ in _walk_with_parent(symbols)) > AUTO_CHILDREN_ROWS:
         return [
-            {**to_document_symbol(s, children=False), "children": [to_document_symbol(c, False) for c in s.children]}
+            {**document_symbol(s, children=False), "children": [document_symbol(c, False) for c in s.children]}
             if s.children
-            else to_document_symbol(s, children=False)
+            else document_symbol(s, children=False)
             for s in symbols
         ]
-    return [to_document_symbol(s, children=with_children) for s in symbols]
+    return [document_symbol(s, children=with_children) for s in symbols]
 
 
 def render_standard(symbols: list[Symbol], return_children: ReturnChildren = "auto") -> str:

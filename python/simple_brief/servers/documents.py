@@ -65,8 +65,8 @@ class Document:
     ) -> None:
         """Replace the text between two (line, column) positions, columns in `encoding` units."""
         source = self.source
-        start_byte, start_point = _to_byte(source, start, encoding)
-        end_byte, end_point = _to_byte(source, end, encoding)
+        start_byte, start_point = source.byte_point(*start, encoding)
+        end_byte, end_point = source.byte_point(*end, encoding)
         if end_byte < start_byte:
             start_byte, end_byte, start_point, end_point = end_byte, start_byte, end_point, start_point
         data = source.data
@@ -92,34 +92,6 @@ class Document:
         self.text = new_data.decode("utf-8", "surrogatepass")
         self._source = Source(self.text, data=new_data)
         self._outline = None
-
-
-def _to_byte(source: Source, pos: tuple[int, int], encoding: str) -> tuple[int, tuple[int, int]]:
-    """Byte offset and tree-sitter point of a (line, column-in-encoding) position, clamped to the text."""
-    line, col = pos
-    if line >= len(source.lines):
-        end = len(source.data)
-        last = len(source.lines) - 1
-        return end, (last, len(source.lines[last].encode("utf-8", "surrogatepass")))
-    text = source.lines[line]
-    if encoding == "utf-8":
-        byte_col = min(col, len(text.encode("utf-8", "surrogatepass")))
-    else:
-        chars = _chars_for_units(text, col) if encoding == "utf-16" else min(col, len(text))
-        byte_col = len(text[:chars].encode("utf-8", "surrogatepass"))
-    return source.line_start(line) + byte_col, (line, byte_col)
-
-
-def _chars_for_units(text: str, units: int) -> int:
-    """How many characters of `text` span `units` UTF-16 code units."""
-    if text.isascii():
-        return min(units, len(text))
-    count = 0
-    for i, ch in enumerate(text):
-        if count >= units:
-            return i
-        count += 2 if ord(ch) > 0xFFFF else 1
-    return len(text)
 
 
 @dataclass

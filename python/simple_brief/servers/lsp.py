@@ -14,17 +14,20 @@ import threading
 import time
 from typing import Any
 
-from lsprotocol import types
+from lsprotocol import converters, types
 from pygls.lsp.server import LanguageServer
 
 from simple_brief import __version__
-from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol
+from simple_brief.model import Diagnostic, Symbol
+from simple_brief.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor, document_symbol
 from simple_brief.render import blockmarks
 from simple_brief.servers.documents import Document, Documents
 from simple_brief.servers.folding import folds
 from simple_brief.source import Source
 
 log = logging.getLogger(__name__)
+
+_CONVERTER = converters.get_converter()
 
 #: Custom request: the outline view of an open document (used by `:SimpleBrief outline`).
 RENDER_METHOD = "simpleBrief/render"
@@ -58,49 +61,28 @@ class BriefServer(LanguageServer):
         return doc
 
 
-def _column(source: Source, line: int, char: int, encoding: str) -> int:
-    if encoding == "utf-8":
-        return source.byte_col(line, char)
-    if encoding == "utf-16":
-        return source.utf16_col(line, char)
-    return char
+def _document_symbols(source: Source, symbols: list[Symbol], encoding: str) -> list[types.DocumentSymbol]:
+    """The engine's DocumentSymbol JSON (`protocol.document_symbol`, columns in the client's
+    encoding) as lsprotocol values; an empty `detail` is left out."""
 
+    def column(row: int, char: int) -> int:
+        return source.encode_col(row, char, encoding)
 
-def _lsp_range(source: Source, rng: Range, encoding: str) -> types.Range:
-    return types.Range(
-        types.Position(rng.start.line, _column(source, rng.start.line, rng.start.character, encoding)),
-        types.Position(rng.end.line, _column(source, rng.end.line, rng.end.character, encoding)),
-    )
+    def without_empty_detail(raw: dict[str, Any]) -> dict[str, Any]:
+        out = {key: value for key, value in raw.items() if key != "detail" or value}
+        if "children" in raw:
+            out["children"] = [without_empty_detail(child) for child in raw["children"]]
+        return out
 
-
-def _document_symbol(source: Source, sym: Symbol, encoding: str) -> types.DocumentSymbol:
-    return types.DocumentSymbol(
-        name=sym.name,
-        kind=types.SymbolKind(int(sym.kind)),
-        range=_lsp_range(source, sym.range, encoding),
-        selection_range=_lsp_range(source, sym.selection_range, encoding),
-        detail=sym.signature or None,
-        children=[_document_symbol(source, c, encoding) for c in sym.children] or None,
-    )
+    raw = [without_empty_detail(document_symbol(s, column=column)) for s in symbols]
+    return _CONVERTER.structure(raw, list[types.DocumentSymbol])
 
 
 def editor_diagnostics(items: list[Any]) -> list[Diagnostic]:
     """Neovim `vim.diagnostic` entries (0-based lnum/col, severity 1-4) as engine Diagnostics."""
-    out: list[Diagnostic] = []
-    for item in items:
-        lnum, col = int(getattr(item, "lnum", 0)), int(getattr(item, "col", 0))
-        end = Position(int(getattr(item, "end_lnum", lnum) or lnum), int(getattr(item, "end_col", col) or col))
-        code = getattr(item, "code", None)
-        out.append(
-            Diagnostic(
-                Range(Position(lnum, col), end),
-                str(getattr(item, "message", "")),
-                Severity(int(getattr(item, "severity", 1) or 1)),
-                "" if code is None else str(code),
-                str(getattr(item, "source", "") or ""),
-            )
-        )
-    return out
+    return [
+        diagnostic_from_editor({key: getattr(item, key, None) for key in EDITOR_DIAGNOSTIC_FIELDS}) for item in items
+    ]
 
 
 def create_server() -> BriefServer:
@@ -162,7 +144,7 @@ def create_server() -> BriefServer:
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: BriefServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
         outline = ls.document(params.text_document.uri).outline()
-        return [_document_symbol(outline.source, s, ls.encoding) for s in outline.symbols]
+        return _document_symbols(outline.source, outline.symbols, ls.encoding)
 
     return server
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from simple_brief.errors import UserError
-from simple_brief.intel import path_to_uri
 from simple_brief.model import TextEdit
+from simple_brief.protocol import path_to_uri
 from simple_brief.render import lsp as view
 from simple_brief.tools import Call, Doc, ToolResult, tool
 from simple_brief.tools.lsp import Col, FilePath, Line

@@ -15,12 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from simple_brief import config
-from simple_brief import intel as lsp
 from simple_brief.errors import UserError
-from simple_brief.intel import LanguageIntel, LspReply
+from simple_brief.intel import LanguageIntel, LspReply, server_pool_factory
 from simple_brief.model import Diagnostic, FixIt
+from simple_brief.protocol import (
+    convert_positions,
+    diagnostic_from_lsp,
+    diagnostic_to_lsp,
+    fixit_from_action,
+    path_to_uri,
+    uri_to_path,
+)
 from simple_brief.render.diagnostics import OWN_SOURCE
-from simple_brief.render.lsp import diagnostic_from_lsp, diagnostic_to_lsp, fixit_from_action
 from simple_brief.source import Source
 from simple_brief.tools import Call
 
@@ -39,7 +45,7 @@ def session_pool(call: Call) -> LanguageIntel:
     person trusted the workspace config, or edited it)."""
     settings = config.load(call.workspace.root)
     call.session.untrusted = settings.untrusted
-    start = lsp.server_pool_factory()
+    start = server_pool_factory()
     if start is None:
         return _NO_SERVERS
     current = call.session.language_servers
@@ -102,7 +108,7 @@ def text_reader(call: Call, intel: LanguageIntel) -> Any:
     outside = getattr(intel, "text_of", None)
 
     def text_of(uri: str) -> str | None:
-        path = lsp.uri_to_path(uri)
+        path = uri_to_path(uri)
         if path is None:
             return None
         try:
@@ -121,10 +127,10 @@ def ask(
     intel = provider(call, real, method, shown)
     replies = intel.request(real, method, params, timeout)
     text_of = text_reader(call, intel)
-    uri = lsp.path_to_uri(real)
+    uri = path_to_uri(real)
     for reply in replies:
         if reply.error is None and reply.result is not None:
-            reply.result = lsp.convert_positions(reply.result, text_of, reply.encoding, uri)
+            reply.result = convert_positions(reply.result, text_of, reply.encoding, uri)
     if replies and all(r.error is not None for r in replies):
         failed = "; ".join(f"{r.server}: {r.error}" for r in replies)
         raise UserError(f"the language server could not answer {method} for {shown} ({failed}); try again or check it.")
@@ -169,7 +175,7 @@ def server_diagnostics(call: Call, real: Path) -> tuple[list[tuple[Diagnostic, d
     found: list[tuple[Diagnostic, dict[str, Any]]] = []
     text_of = text_reader(call, pool)
     for reply in replies:
-        items = lsp.convert_positions(reply.result or [], text_of, reply.encoding, lsp.path_to_uri(real))
+        items = convert_positions(reply.result or [], text_of, reply.encoding, path_to_uri(real))
         found.extend((diagnostic_from_lsp(raw, reply.server), raw) for raw in items if isinstance(raw, dict))
     return found, error_notes(replies), [r.server for r in replies]
 
@@ -202,7 +208,7 @@ def add_fixits(call: Call, real: Path, found: list[tuple[Diagnostic, dict[str, A
         for reply in intel.request(real, method, params, min(TIMEOUT, max(deadline - time.monotonic(), 0.5))):
             if reply.error is not None or not isinstance(reply.result, list):
                 continue
-            actions = lsp.convert_positions(reply.result, text_of, reply.encoding, lsp.path_to_uri(real))
+            actions = convert_positions(reply.result, text_of, reply.encoding, path_to_uri(real))
             for action in actions:
                 fix = fixit_from_action(action, raw, real) if isinstance(action, dict) else None
                 if fix is not None:
