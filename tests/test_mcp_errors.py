@@ -16,7 +16,7 @@ from simple_brief import errors
 from simple_brief import tools as registry
 from simple_brief.errors import UserError
 from simple_brief.servers.mcp import ServerState, build_server
-from simple_brief.tools import Param, coerce
+from simple_brief.tools import coerce
 from simple_brief.workspace import Workspace
 
 APP = "class UserService:\n    def find_user(self, name):\n        return name\n"
@@ -174,7 +174,8 @@ def test_excerpt_keeps_short_values_and_cuts_long_or_multi_line_ones() -> None:
 
 def test_coerce_names_a_huge_value_by_an_excerpt() -> None:
     with pytest.raises(UserError) as caught:
-        coerce(Param("limit", int, "Most matches."), "1\n" * 100_000)
+        limit = next(p for p in registry.get("search").params if p.name == "limit")
+        coerce(limit, "1\n" * 100_000)
     message = str(caught.value)
     assert message.startswith("parameter `limit` must be a whole number, not '1\\n1\\n")
     assert message.endswith("(200,000 characters).") and len(message) < 150

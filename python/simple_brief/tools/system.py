@@ -30,7 +30,13 @@ class RingHandler(logging.Handler):
 RING = RingHandler()
 logging.getLogger("simple_brief").addHandler(RING)
 
-_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+Level = Literal["debug", "info", "warning", "error"]
+_LEVELS: dict[Level, int] = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+}
 
 
 @tool(
@@ -72,7 +78,7 @@ def server_status(call: Call) -> ToolResult:
 )
 def logs(
     call: Call,
-    level: Annotated[Literal["debug", "info", "warning", "error"], Doc("Lowest level shown.")] = "info",
+    level: Annotated[Level, Doc("Lowest level shown.")] = "info",
     limit: Annotated[int, Doc("Most lines shown.")] = 50,
 ) -> ToolResult:
     """The last log records at or above `level`, one line each: `time LEVEL logger: message`."""
