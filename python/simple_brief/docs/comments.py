@@ -2,10 +2,11 @@
 
 `parse_doc` takes the text the scanner stores in `Symbol.doc` (a cleaned docstring, or a
 doc comment with its `///`, ` * `, `---` … markers removed) and the language's registry
-name. Python docstrings (plain, Google, NumPy, reST, Epydoc) go through `docstring_parser`
+name. Docstrings (Python's: plain, Google, NumPy, reST, Epydoc) go through `docstring_parser`
 for their fields; every other language goes through one tag-and-Markdown reader that knows
 the dialects: JSDoc/TSDoc, Javadoc (HTML), Doxygen (`\\param`), LuaCATS/LDoc, rustdoc
 sections (`# Arguments`, `# Errors` …), Go's indented code blocks and the seed's own tags.
+Which one a language writes is its unit's `DocRules` (`simple_brief/languages/`).
 
 Body rule: the body is the whole text, Markdown kept, without the tag blocks and without
 the sections whose content went into `params`, `returns`, `raises` or `see_also`; prose
@@ -23,6 +24,7 @@ from simple_brief.docs.docstrings import parse_python
 from simple_brief.docs.model import DocComment
 from simple_brief.docs.prose import first_sentence, safe_first_sentence
 from simple_brief.docs.tags import parse_tagged
+from simple_brief.languages import docs_rules
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +46,7 @@ def parse_doc(raw: str, language: str) -> DocComment:
     if not text.strip():
         return DocComment()
     try:
-        if language == "python":
+        if docs_rules(language).docstrings:
             return parse_python(text)
         return parse_tagged(text, language or "")
     except Exception:  # a parser bug must cost one item its structure, never the index

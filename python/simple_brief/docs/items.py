@@ -12,13 +12,18 @@ dunder, and `__all__` decides at the top level when present; Rust needs a bare `
 members are implicitly public); Lua: members of the returned module table and globals are
 public, `local` names private; C/C++: file-level `static` is private. A member is public
 only when its container is. Symbols inside function bodies are not items.
+
+Which of these a file follows is its language unit's `DocRules` (`simple_brief/languages/`):
+`items` names one of the walkers here (`_Builder.WALKERS`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import ClassVar
 
 from simple_brief.docs.comments import parse_doc
 from simple_brief.docs.model import DocComment, Item
@@ -47,7 +52,6 @@ _KIND_WORDS: dict[SymbolKind, str] = {
     SymbolKind.TypeParameter: "type",
     SymbolKind.String: "section",
 }
-_SEP = {"rust": "::", "cpp": "::"}
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _GENERICS = re.compile(r"<[^<>]*>")
 
@@ -103,7 +107,8 @@ class _Builder:
         self.module = module
         self.library = library
         self.language = language
-        self.sep = _SEP.get(language, ".")
+        self.rules = outline.language.docs
+        self.sep = self.rules.separator
         self.items: list[Item] = []
         self.bases: list[list[str]] = []
         self.raw: list[str] = []
@@ -139,31 +144,26 @@ class _Builder:
 
     def run(self) -> None:
         raw = module_doc(self.outline)
-        lang = self.language
-        wanted = raw or lang not in ("go", "java") or PurePosixPath(self.rel).name == "package-info.java"
-        if wanted and self.module and lang != "markdown":
+        rules = self.rules
+        package_file = bool(rules.package_file) and PurePosixPath(self.rel).name == rules.package_file
+        wanted = {"always": True, "documented": bool(raw) or package_file}.get(rules.module_item, False)
+        if wanted and self.module:
             self.add(None, self.module, _last(self.module, self.sep), "module", self._module_public(), raw=raw)
-        handler = getattr(self, f"_{lang}", None) if lang != "typescriptreact" else self._typescript
-        (handler or self._generic)()
+        self.WALKERS[rules.items](self)
 
     def _module_public(self) -> bool:
-        if self.language == "python":
+        if self.rules.private_modules:
             return not any(p.startswith("_") and not p.startswith("__") for p in self.module.split("."))
         return True
 
     def _kind(self, sym: Symbol) -> str:
         word = _KIND_WORDS.get(sym.kind, "variable")
         sig = sym.signature
-        if self.language == "rust":
-            if sym.kind == SymbolKind.Interface:
-                return "trait"
-            if sig.startswith("macro_rules!"):
-                return "macro"
+        if self.rules.macro_prefix and sig.startswith(self.rules.macro_prefix):
+            return "macro"
         if sig.startswith("#define"):
             return "macro" if sym.kind == SymbolKind.Function else "constant"
-        if self.language == "lua" and sym.kind == SymbolKind.Object:
-            return "table"
-        return word
+        return self.rules.kind_word(word)
 
     def _walk(self, syms: list[Symbol], prefix: str, public: bool, visible: object) -> None:
         """Generic descent: `visible(sym, parent_public)` decides each symbol's visibility."""
@@ -181,7 +181,7 @@ class _Builder:
         if sym.kind not in (SymbolKind.Class, SymbolKind.Struct, SymbolKind.Interface, SymbolKind.Enum):
             return []
         found: list[str] = []
-        if self.language == "python":
+        if self.rules.bases == "parentheses":
             inner = re.search(r"\((.*)\)", sig)
             if inner:
                 for part in _split_top(inner.group(1)):
@@ -198,9 +198,9 @@ class _Builder:
                         found.append(words[-1])
         return found
 
-    # ---------------------------------------------------------------- languages
+    # ------------------------------------------------- walkers (DocRules.items)
 
-    def _python(self) -> None:
+    def _underscore(self) -> None:
         names = python_all(self.text)
 
         def visible(sym: Symbol, parent: bool) -> bool:
@@ -216,10 +216,10 @@ class _Builder:
             if sym.kind not in _FUNCTIONS:
                 self._walk(sym.children, item_id, public, visible)
 
-    def _rust(self) -> None:
-        self._rust_walk(self.outline.symbols, self.module, True, in_trait=False)
+    def _pub(self) -> None:
+        self._pub_walk(self.outline.symbols, self.module, True, in_trait=False)
 
-    def _rust_walk(self, syms: list[Symbol], prefix: str, parent_public: bool, in_trait: bool) -> None:
+    def _pub_walk(self, syms: list[Symbol], prefix: str, parent_public: bool, in_trait: bool) -> None:
         types: dict[str, Item] = {}
         for sym in syms:
             sig = sym.signature
@@ -255,12 +255,12 @@ class _Builder:
             if sym.kind == SymbolKind.Module:
                 item.module = prefix
                 saved, self.module = self.module, item_id
-                self._rust_walk(sym.children, item_id, pub, in_trait=False)
+                self._pub_walk(sym.children, item_id, pub, in_trait=False)
                 self.module = saved
             elif sym.kind not in _FUNCTIONS:
-                self._rust_walk(sym.children, item_id, pub, in_trait=sym.kind == SymbolKind.Interface and pub)
+                self._pub_walk(sym.children, item_id, pub, in_trait=sym.kind == SymbolKind.Interface and pub)
 
-    def _go(self) -> None:
+    def _capitalised(self) -> None:
         if self.rel.endswith("_test.go"):
             return
 
@@ -279,7 +279,7 @@ class _Builder:
             self.add(sym, f"{self.module}.{sym.name}", sym.name, kind, visible(sym, True), bases)
             self._walk(sym.children, f"{self.module}.{sym.name}", visible(sym, True), visible)
 
-    def _java(self) -> None:
+    def _modifiers(self) -> None:
         def visible(sym: Symbol, parent: bool, in_interface: bool = False) -> bool:
             words = set(re.findall(r"\b(public|protected|private)\b", sym.signature.split("(")[0]))
             own = bool(words & {"public", "protected"}) or (in_interface and "private" not in words)
@@ -295,7 +295,7 @@ class _Builder:
 
         walk(self.outline.symbols, self.module, True, False)
 
-    def _javascript(self) -> None:
+    def _exports(self) -> None:
         exported = js_exports(self.text)
         everything = self.rel.endswith(".d.ts")
 
@@ -318,9 +318,7 @@ class _Builder:
             if sym.kind not in _FUNCTIONS:
                 self._walk(sym.children, item_id, pub, member)
 
-    _typescript = _javascript
-
-    def _lua(self) -> None:
+    def _module_table(self) -> None:
         table = lua_module_table(self.outline.source.lines)
         locals_ = {s.name for s in self.outline.symbols if s.signature.startswith("local")}
 
@@ -350,12 +348,10 @@ class _Builder:
             if sym.kind not in _FUNCTIONS:
                 self._walk(sym.children, item_id, pub, member)
 
-    def _c(self) -> None:
-        self._c_walk(self.outline.symbols, "", True)
+    def _static(self) -> None:
+        self._static_walk(self.outline.symbols, "", True)
 
-    _cpp = _c
-
-    def _c_walk(self, syms: list[Symbol], prefix: str, parent: bool) -> None:
+    def _static_walk(self, syms: list[Symbol], prefix: str, parent: bool) -> None:
         for sym in syms:
             if sym.kind == SymbolKind.Constant and re.fullmatch(
                 r"#define\s+\w+_(?:H|H_|HPP|INCLUDED)_*", sym.signature
@@ -368,9 +364,9 @@ class _Builder:
             self.add(sym, item_id, _last(sym.name, "::"), self._kind(sym), pub, self._bases(sym))
             if sym.kind not in _FUNCTIONS:
                 inner = sym.name if (sym.kind == SymbolKind.Namespace and not prefix) else item_id
-                self._c_walk(sym.children, inner, pub)
+                self._static_walk(sym.children, inner, pub)
 
-    def _markdown(self) -> None:
+    def _sections(self) -> None:
         lines = self.outline.source.lines
         for sym in (s for top in self.outline.symbols for s in top.walk()):
             title = sym.name.lstrip("#").strip()
@@ -380,8 +376,21 @@ class _Builder:
             item = self.add(sym, f"{self.module}#{slug(title)}", title, "section", True, raw=body)
             item.signature = sym.name
 
-    def _generic(self) -> None:
+    def _everything(self) -> None:
         self._walk(self.outline.symbols, self.module, True, lambda sym, parent: parent)
+
+    #: `DocRules.items` -> the walker that names a file's items and decides their visibility.
+    WALKERS: ClassVar[dict[str, Callable[[_Builder], None]]] = {
+        "everything": _everything,
+        "underscore": _underscore,
+        "pub": _pub,
+        "capitalised": _capitalised,
+        "modifiers": _modifiers,
+        "exports": _exports,
+        "module_table": _module_table,
+        "static": _static,
+        "sections": _sections,
+    }
 
 
 def _parent_module(item_id: str, sep: str) -> str:

@@ -1,6 +1,9 @@
 """What a file says about its module, per language: the module id (`pkg.mod`,
 `crate::mod`, `vim.lsp.buf`, Go and Java packages), what it exports (`__all__`, a Lua
 module table, JavaScript exports), what it imports, and the module's own doc.
+
+Which convention applies is the language unit's `DocRules` (`simple_brief/languages/`):
+`module_id`, `imports`/`import_target` and `module_doc` name the implementations here.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from simple_brief.errors import UserError
+from simple_brief.languages import docs_rules
 from simple_brief.scan import Outline, clean_docstring
 from simple_brief.workspace import read_beneath
 
@@ -35,18 +39,6 @@ _JS_EXPORT_DEFAULT = re.compile(r"\bexport\s+default\s+([A-Za-z_$][\w$]*)\s*;?\s
 
 _JS_MODULE_EXPORTS = re.compile(r"\bmodule\.exports\s*=\s*(\{[^}]*\}|[A-Za-z_$][\w$]*)")
 
-
-_IMPORTS: dict[str, re.Pattern[str]] = {
-    "python": re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+([\w, ()]+)|import\s+([\w., ]+))", re.M),
-    "lua": re.compile(r"""\brequire\s*\(?\s*['"]([\w.\-/]+)['"]"""),
-    "rust": re.compile(r"^\s*(?:pub\s+)?use\s+([\w:]+)", re.M),
-    "go": re.compile(r'"([\w./\-]+)"'),
-    "java": re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+)", re.M),
-    "javascript": re.compile(r"""(?:from\s+|require\s*\(\s*|import\s*\(?\s*)['"]([^'"]+)['"]"""),
-}
-
-_IMPORTS["typescript"] = _IMPORTS["typescriptreact"] = _IMPORTS["javascript"]
-
 _SLUG = re.compile(r"[^\w\- ]+")
 
 
@@ -63,9 +55,10 @@ def module_id(rel: str, language: str, root: Path | None = None, library: str = 
     path = PurePosixPath(rel)
     parts = list(path.parts)
     stem = path.stem
-    if language == "python":
+    rule = docs_rules(language).module_id
+    if rule == "packages":
         return _python_module(path, root, library)
-    if language == "lua":
+    if rule == "lua_path":
         if "lua" in parts[:-1]:
             cut = len(parts) - 1 - parts[::-1].index("lua", 1)
             parts = parts[cut + 1 :]
@@ -73,18 +66,18 @@ def module_id(rel: str, language: str, root: Path | None = None, library: str = 
         if parts[-1] == "init" and len(parts) > 1:
             parts.pop()
         return ".".join(parts)
-    if language == "rust":
+    if rule == "crate":
         return _rust_module(path, root)
-    if language == "go":
+    if rule == "package_clause":
         found = _GO_PACKAGE.search(text)
         return found.group(1) if found else path.parent.name or stem
-    if language == "java":
+    if rule == "package_statement":
         found = _JAVA_PACKAGE.search(text)
         return found.group(1) if found else ""
-    if language == "markdown":
+    if rule == "file":
         return rel
     base = str(path.with_name(stem.removesuffix(".d")))
-    if language in ("javascript", "typescript", "typescriptreact") and path.stem in ("index", "index.d"):
+    if rule == "index_path" and path.stem in ("index", "index.d"):
         base = str(path.parent) if str(path.parent) != "." else "index"
     return base
 
@@ -177,13 +170,14 @@ def js_exports(text: str) -> set[str]:
 
 def imports_of(text: str, language: str, rel: str = "") -> list[str]:
     """Module ids a file imports, as written (relative JS imports resolved against `rel`)."""
-    pattern = _IMPORTS.get(language)
-    if pattern is None:
+    rules = docs_rules(language)
+    if not rules.imports:
         return []
     out: list[str] = []
-    for match in pattern.finditer(text):
+    target = rules.import_target
+    for match in re.finditer(rules.imports, text):
         groups = [g for g in match.groups() if g]
-        if language == "python":
+        if target == "from_import":
             if match.group(1):
                 base = match.group(1)
                 out.append(base)
@@ -191,35 +185,34 @@ def imports_of(text: str, language: str, rel: str = "") -> list[str]:
                 out.extend(f"{base}.{n}" for n in names if n != "as")
             else:
                 out.extend(p.split(" as ")[0].strip() for p in (match.group(3) or "").split(","))
-        elif language == "rust":
-            out.append(groups[0].rsplit("::", 1)[0] if "::" in groups[0] else groups[0])
-        elif language == "go":
+        elif target == "parent":
+            out.append(groups[0].rsplit(rules.separator, 1)[0])
+        elif target == "last_path_part":
             out.append(groups[0].rsplit("/", 1)[-1])
-        elif language == "java":
-            out.append(groups[0].rsplit(".", 1)[0])
-        elif language in ("javascript", "typescript", "typescriptreact"):
-            target = groups[0]
-            if target.startswith("."):
-                joined = os.path.normpath(os.path.join(os.path.dirname(rel), target))
-                target = re.sub(r"\.(?:[cm]?[jt]sx?)$", "", joined).replace(os.sep, "/")
-            out.append(target)
+        elif target == "relative_path":
+            name = groups[0]
+            if name.startswith("."):
+                joined = os.path.normpath(os.path.join(os.path.dirname(rel), name))
+                name = re.sub(r"\.(?:[cm]?[jt]sx?)$", "", joined).replace(os.sep, "/")
+            out.append(name)
         else:
             out.append(groups[0])
     return list(dict.fromkeys(o for o in out if o))
 
 
 def module_doc(outline: Outline) -> str:
-    """The raw module doc of a file: Python's module docstring, Rust `//!` lines, Go's package
-    comment, a Lua file's leading `---` block, a leading `/** … */` block (with `@module`,
-    `@file` or `@fileoverview`, or followed by a blank line) in JS/TS/C/C++/Java."""
+    """The raw module doc of a file where its language's `DocRules.module_doc` says: Python's
+    module docstring, Rust `//!` lines, Go's package comment, a Lua file's leading `---` block,
+    a leading `/** … */` block (with `@module`, `@file` or `@fileoverview`, or followed by a
+    blank line) in JS/TS/C/C++/Java."""
     tree = outline.tree
     if tree is None:
         return ""
     root = tree.root_node
     source = outline.source
-    language = outline.language.name
+    rule = outline.language.docs.module_doc
     children = root.children
-    if language == "python":
+    if rule == "docstring":
         for child in children:
             if child.type == "comment":
                 continue
@@ -229,7 +222,7 @@ def module_doc(outline: Outline) -> str:
                     return clean_docstring(source.slice_bytes(first.start_byte, first.end_byte))
             return ""
         return ""
-    if language == "rust":
+    if rule == "inner_lines":
         lines = []
         for line in source.lines:
             stripped = line.strip()
@@ -249,11 +242,11 @@ def module_doc(outline: Outline) -> str:
     following = children[len(comments)] if len(comments) < len(children) else None
     gap = following is None or following.start_point[0] > last.end_point[0] + 1
     text = "\n".join(comments)
-    if language == "go":
+    if rule == "package_comment":
         if following is not None and following.type == "package_clause" and not gap:
             return _strip_comment(text)
         return ""
-    if language == "lua":
+    if rule == "dash_block":
         if not text.lstrip().startswith("---"):
             return ""
         marked = re.search(r"@(?:brief|mod|module)\b", text)
@@ -264,8 +257,9 @@ def module_doc(outline: Outline) -> str:
     if not block:
         return ""
     marked = re.search(r"@(?:module|file|fileoverview|package)\b", block)
-    if marked or (gap and len(comments) == 1) or (language == "java" and following is not None):
-        if language == "java" and not marked and following is not None and following.type != "package_declaration":
+    package = rule == "package_block"
+    if marked or (gap and len(comments) == 1) or (package and following is not None):
+        if package and not marked and following is not None and following.type != "package_declaration":
             return ""
         cleaned = _strip_comment(block)
         return re.sub(r"^\s*@(?:module|file|fileoverview)\b[^\n]*\n?", "", cleaned, count=1).strip()

@@ -9,6 +9,7 @@ import re
 import textwrap
 
 from simple_brief.docs.model import Example
+from simple_brief.languages import docs_rules
 
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*\{?\.?([^\s`{}]*)")
 
@@ -165,8 +166,8 @@ def _closes(line: str, fence: str) -> bool:
 def _fence_language(tag: str, language: str) -> str:
     """The language of a fenced block: its tag (`rust,ignore` -> `rust`), else the item's."""
     first = tag.split(",", 1)[0].strip().lower()
-    if language == "rust" and first in _RUSTDOC_ATTRS:
-        return "rust"
+    if first in _RUSTDOC_ATTRS and docs_rules(language).rustdoc_fences:
+        return language
     return first or language
 
 

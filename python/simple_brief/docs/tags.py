@@ -1,7 +1,8 @@
 """The tag-style doc-comment reader: JSDoc/TSDoc, Javadoc (HTML), Doxygen (`\\param`),
 LuaCATS/LDoc, rustdoc sections (`# Arguments`, `# Errors` …), Go's indented code blocks
 and the seed's own `@param`/`@returns`/`@throws`/`@example`/`@see` tags, into a
-`DocComment` (the body rule is in `comments`).
+`DocComment` (the body rule is in `comments`). Which dialect a language writes is its
+unit's `DocRules` (`html`, `doxygen`, `typed_throws`, `luacats`, `indented_code`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from simple_brief.docs.prose import (
     link_target,
     squeeze,
 )
+from simple_brief.languages import DocRules, docs_rules
 
 _TAG = re.compile(r"^\s*@([A-Za-z][\w-]*)(.*)$")
 
@@ -66,36 +68,27 @@ _BODY_TAGS = frozenset({"brief", "short", "summary", "description", "desc", "det
 _NOTE_TAGS = {"note": "Note", "warning": "Warning", "deprecated": "Deprecated", "attention": "Attention"}
 
 
-_DOXYGEN = frozenset({"c", "cpp", "objc", "objcpp", "cuda"})
-
-
-#: Languages whose `@throws` always names the type first (elsewhere it is guessed).
-_TYPED_THROWS = frozenset({"java", "kotlin", "scala"}) | _DOXYGEN
-
-
-_HTML_DOCS = frozenset({"java", "javascript", "typescript", "typescriptreact", "kotlin", "scala"})
-
-
 _DOXY_COMMANDS = (
     _PARAM_TAGS | _RETURN_TAGS | _THROW_TAGS | _SEE_TAGS | _EXAMPLE_TAGS | _BODY_TAGS | set(_NOTE_TAGS)
 ) | {"tparam", "since", "author", "version", "file", "fn", "class", "struct", "def", "var", "todo", "pre", "post"}
 
 
 def parse_tagged(text: str, language: str) -> DocComment:
+    rules = docs_rules(language)
     lines = text.split("\n")
-    if language in _HTML_DOCS:
+    if rules.html:
         lines = _html_to_markdown(lines, language)
-    if language in _DOXYGEN:
+    if rules.doxygen:
         lines = _doxygen_code(lines, language)
     fenced = fenced_lines(lines)
-    lines = [ln if f else _inline(ln, language) for ln, f in zip(lines, fenced, strict=True)]
-    body, tags = _split_tags(lines, language)
+    lines = [ln if f else _inline(ln, rules) for ln, f in zip(lines, fenced, strict=True)]
+    body, tags = _split_tags(lines, rules)
     doc = DocComment()
     for name, tag_lines in tags:
-        _apply_tag(doc, name, tag_lines, language)
+        _apply_tag(doc, name, tag_lines, language, rules)
     examples = fenced_examples(body, language)  # before sections go: a `# Errors` may hold code too
-    if language == "go":
-        examples += _indented_examples(body, fenced_lines(body), "go")
+    if rules.indented_code:
+        examples += _indented_examples(body, fenced_lines(body), language)
     body = _sections(doc, body, language)
     doc.examples = examples + doc.examples
     doc.body = squeeze(body)
@@ -103,7 +96,7 @@ def parse_tagged(text: str, language: str) -> DocComment:
     return doc
 
 
-def _inline(line: str, language: str) -> str:
+def _inline(line: str, rules: DocRules) -> str:
     """Inline tags made readable: `{@link x}` -> `` `x` ``, `{@code x}` -> `` `x` ``."""
     if "{@" in line:
         # Bounded repeats: an unclosed `{@link` must not make each match scan the rest of the line.
@@ -119,7 +112,7 @@ def _inline(line: str, language: str) -> str:
             line,
         )
         line = re.sub(r"\{@literal\s+([^}]{0,200})\}", r"\1", line)
-    if language in _DOXYGEN and "\\" in line:
+    if rules.doxygen and "\\" in line:
         line = re.sub(r"(?<![\w\\])[\\@](?:c|p)\s+([\w:.()<>*&-]*[\w)>])", r"`\1`", line)
         line = re.sub(r"(?<![\w\\])[\\@](?:a|e|em)\s+(\w+)", r"*\1*", line)
         line = re.sub(r"(?<![\w\\])[\\@]b\s+(\w+)", r"**\1**", line)
@@ -186,7 +179,7 @@ def _doxygen_code(lines: list[str], language: str) -> list[str]:
     return out
 
 
-def _split_tags(lines: list[str], language: str) -> tuple[list[str], list[tuple[str, list[str]]]]:
+def _split_tags(lines: list[str], rules: DocRules) -> tuple[list[str], list[tuple[str, list[str]]]]:
     """Body lines, and the tag blocks (`@name` + its lines until the next tag) outside fences."""
     body: list[str] = []
     tags: list[tuple[str, list[str]]] = []
@@ -195,8 +188,8 @@ def _split_tags(lines: list[str], language: str) -> tuple[list[str], list[tuple[
     for i, line in enumerate(lines):
         match = None
         if not fenced[i]:
-            match = (_DOXY_TAG if language in _DOXYGEN else _TAG).match(line)
-            if match and language in _DOXYGEN and match.group(1).lower() not in _DOXY_COMMANDS:
+            match = (_DOXY_TAG if rules.doxygen else _TAG).match(line)
+            if match and rules.doxygen and match.group(1).lower() not in _DOXY_COMMANDS:
                 match = None
         if match is None:
             # Code, or a heading after a blank line, ends a tag's description (not an example's).
@@ -206,7 +199,7 @@ def _split_tags(lines: list[str], language: str) -> tuple[list[str], list[tuple[
             (body if current is None else current).append(line)
             continue
         name = match.group(1).lower()
-        rest = match.group(3) if language in _DOXYGEN else match.group(2)
+        rest = match.group(3) if rules.doxygen else match.group(2)
         rest = rest[1:] if rest.startswith(" ") else rest
         if name in _BODY_TAGS:
             current = None
@@ -222,20 +215,20 @@ def _split_tags(lines: list[str], language: str) -> tuple[list[str], list[tuple[
     return body, tags
 
 
-def _apply_tag(doc: DocComment, name: str, lines: list[str], language: str) -> None:
+def _apply_tag(doc: DocComment, name: str, lines: list[str], language: str, rules: DocRules) -> None:
     """Put one tag block into the model (unknown tags, flags and `@field`s are dropped)."""
     text = join_lines(lines)
-    if name in _PARAM_TAGS or (name == "tparam" and language == "lua"):
-        param = _lua_param(text, typed_first=name == "tparam") if language == "lua" else _param(text)
+    if name in _PARAM_TAGS or (name == "tparam" and rules.luacats):
+        param = _lua_param(text, typed_first=name == "tparam") if rules.luacats else _param(text)
         if param.name:
             doc.params.append(param)
     elif name in _RETURN_TAGS or (name in _YIELD_TAGS and doc.returns is None):
-        add_return(doc, *(_lua_type(text) if language == "lua" else _braced_type(text)))
+        add_return(doc, *(_lua_type(text) if rules.luacats else _braced_type(text)))
     elif name in _THROW_TAGS:
         kind, rest = _braced_type(text)
         if not kind:
             first = rest.split(None, 1)
-            if first and (language in _TYPED_THROWS or _looks_like_type(first[0])):
+            if first and (rules.typed_throws or _looks_like_type(first[0])):
                 kind, rest = first[0], first[1] if len(first) > 1 else ""
         doc.raises.append(DocParam(name=kind, doc=rest.strip().lstrip("-").strip()))
     elif name in _SEE_TAGS:

@@ -78,11 +78,7 @@ FALLBACK_LANGUAGES: tuple[LanguageSpec, ...] = (
 #: The spec used for files of no known language: the fallback scanner, `#` comments.
 PLAIN = LanguageSpec("text", (), comment="#")
 
-_BY_NAME = {
-    key: spec
-    for spec in LANGUAGES + FALLBACK_LANGUAGES
-    for key in (spec.name, *spec.filetypes, *spec.aliases)
-}
+_BY_NAME = {key: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for key in (spec.name, *spec.filetypes, *spec.aliases)}
 _BY_EXT = {ext: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for ext in spec.extensions}
 
 
@@ -158,7 +154,7 @@ def compose_query(name: str, read: Callable[[str], str | None]) -> str:
             raise QueryInheritanceError(f"there is no {current}.scm for the language {current}; add one beside it")
         if text is None:
             raise QueryInheritanceError(
-                f"{chain[-1]}.scm inherits {current}, but there is no {current}.scm beside it; fix its `; inherits:` line"
+                f"{chain[-1]}.scm inherits {current}, but there is no {current}.scm beside it; fix its `; inherits:`"
             )
         first = text.split("\n", 1)[0]
         found = _INHERITS.match(first)
