@@ -210,8 +210,8 @@ def test_a_language_servers_outside_file_is_read_through_the_door(layout: tuple[
     """A definition in a library source outside the root: its text (for positions and the
     lines shown) is read from `/` without following links, and never from a secrets file."""
     from simple_brief.config import Config
-    from simple_brief.intel import path_to_uri
     from simple_brief.lsp.pool import ServerPool
+    from simple_brief.protocol import path_to_uri
 
     root, outside = layout
     (outside / ".env").write_text("API_KEY=1\n")

@@ -51,6 +51,7 @@ from typing import Any
 
 from simple_brief import languages, trust
 from simple_brief.errors import UserError
+from simple_brief.positions import ENCODINGS
 from simple_brief.secret_files import DEFAULT_DENY, SecretRules
 
 #: The config file's name, at the workspace root.
@@ -68,7 +69,7 @@ MAX_CONFIG_BYTES = 256 * 1024
 
 _TOP_KEYS = ("servers", "tasks", "limits", "mcp", "docs", "secrets")
 _SERVER_KEYS = ("command", "filetypes", "init_options", "settings", "position_encoding")
-_ENCODINGS = ("utf-8", "utf-16", "utf-32")
+_ENCODINGS = tuple(sorted(ENCODINGS))  # utf-8, utf-16, utf-32: the order messages name them
 _LIMIT_KEYS = ("budget",)
 _MCP_KEYS = ("toolsets",)
 _DOCS_KEYS = ("folders",)

@@ -20,10 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-# Kept importable from here (older callers and tests); they live in `protocol` now.
-from simple_brief.protocol import path_to_uri as path_to_uri
-from simple_brief.protocol import uri_to_path as uri_to_path
-
 #: How long one request may wait for its servers, seconds.
 DEFAULT_TIMEOUT = 5.0
 

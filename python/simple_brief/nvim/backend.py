@@ -60,10 +60,10 @@ from simple_brief.nvim.buffers import (
     read_diagnostics,
     read_overlays,
     read_snapshot,
-    symbols_from_lsp,
     workspace_secrets,
 )
 from simple_brief.nvim.intel import OWN_CLIENT
+from simple_brief.protocol import symbols_from_lsp
 from simple_brief.secret_files import SecretRules
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ _INSTALL_LUA = resources.files("simple_brief.nvim").joinpath("rpc.lua").read_tex
 
 _SYMBOLS = "return simple_brief_rpc.symbols(...)"
 
-__all__ = ["OWN_CLIENT", "NvimBackend", "symbols_from_lsp"]
+__all__ = ["OWN_CLIENT", "NvimBackend"]
 
 
 class _Worker:

@@ -24,7 +24,6 @@ from simple_brief.editor import Selection, Snapshot
 from simple_brief.errors import UserError
 from simple_brief.model import Diagnostic
 from simple_brief.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor
-from simple_brief.protocol import symbols_from_lsp as symbols_from_lsp
 from simple_brief.secret_files import SecretRules
 
 log = logging.getLogger(__name__)

@@ -29,14 +29,9 @@ from simple_brief.model import Position, Range, Symbol, TextEdit
 # `diagnostic_to_lsp`, `hover_text`, `locations`, `workspace_edit` and `minimal_edits` are
 # read through this module by the lsp tools (`view.<name>`); they live in `protocol` and
 # `text_edits`.
-from simple_brief.protocol import diagnostic_to_lsp as diagnostic_to_lsp
-from simple_brief.protocol import hover_text as hover_text
-from simple_brief.protocol import locations as locations
-from simple_brief.protocol import workspace_edit as workspace_edit
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
 from simple_brief.source import Source
 from simple_brief.text_edits import apply_text_edits
-from simple_brief.text_edits import minimal_edits as minimal_edits
 
 #: A shown line of code is cut to this many characters.
 LINE_CHARS = 160

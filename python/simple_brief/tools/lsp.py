@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from simple_brief import explain as catalogue
+from simple_brief import protocol
 from simple_brief.errors import UserError
 from simple_brief.model import Diagnostic, Range, Severity, Symbol
 from simple_brief.model import SymbolKind as K
@@ -69,7 +70,7 @@ def analyze_hover(call: Call, path: FilePath, line: Line, col: Col) -> ToolResul
     data: dict[str, Any] = {"path": shown, "position": pos, "hovers": []}
     for reply in replies:
         result = reply.result if isinstance(reply.result, dict) else {}
-        text = view.hover_text(result.get("contents"))
+        text = protocol.hover_text(result.get("contents"))
         if not text:
             continue
         data["hovers"].append({"server": reply.server, "text": text, "range": result.get("range")})
@@ -120,7 +121,7 @@ def analyze_definition(call: Call, path: FilePath, line: Line, col: Col) -> Tool
     _, replies = ask(call, real, shown, "textDocument/definition", {"position": pos})
     found: list[tuple[Path, Range]] = []
     for reply in replies:
-        for item in view.locations(reply.result):
+        for item in protocol.locations(reply.result):
             if item not in found:
                 found.append(item)
     places = _places(call, found)
@@ -159,7 +160,7 @@ def analyze_references(
     _, replies = ask(call, real, shown, "textDocument/references", params)
     found: list[tuple[Path, Range]] = []
     for reply in replies:
-        for item in view.locations(reply.result):
+        for item in protocol.locations(reply.result):
             if item not in found:
                 found.append(item)
     if not include_declaration and found:
@@ -168,7 +169,7 @@ def analyze_references(
             _, defs = ask(call, real, shown, "textDocument/definition", {"position": pos})
         except UserError:
             defs = []
-        declared = {item for reply in defs for item in view.locations(reply.result)}
+        declared = {item for reply in defs for item in protocol.locations(reply.result)}
         found = [item for item in found if item not in declared]
     places = _places(call, found)
     word = view.word_at(source, pos)
@@ -291,7 +292,7 @@ def is_typecheck(diag: Diagnostic) -> bool:
 def _checked(call: Call, path: str, typecheck: bool) -> ToolResult:
     real, outline = call.workspace.outline(path)
     shown = call.workspace.display(real)
-    found = [(d, view.diagnostic_to_lsp(d)) for d in outline.diagnostics]
+    found = [(d, protocol.diagnostic_to_lsp(d)) for d in outline.diagnostics]
     served, notes, asked = server_diagnostics(call, real)
     found.extend(served)
     keep = [pair for pair in found if is_typecheck(pair[0]) == typecheck]

@@ -9,10 +9,10 @@ from rapidfuzz import process
 
 from simple_brief.errors import UserError
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, walk_with_parent
+from simple_brief.protocol import diagnostic_to_lsp
 from simple_brief.render import blockmarks, table
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, render_diagnostics
-from simple_brief.render.lsp import diagnostic_to_lsp
 from simple_brief.render.search import Match, render_search, signature_preview
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from simple_brief import protocol, text_edits
 from simple_brief.errors import UserError
 from simple_brief.model import TextEdit
 from simple_brief.protocol import path_to_uri
@@ -49,7 +50,7 @@ def new_texts(
             continue
         new = view.apply_text_edits(source.text, items)
         if new != source.text:
-            out[real] = (source.text, new, view.minimal_edits(source.text, new))
+            out[real] = (source.text, new, text_edits.minimal_edits(source.text, new))
     return out, notes
 
 
@@ -139,7 +140,7 @@ def refactor_rename(
     old_name = view.word_at(source, pos)
     if chosen is None:
         return ToolResult([f"Nothing to rename at {shown}:{line}:{col} (`{old_name}`).", *error_notes(replies)], {})
-    edits, notes = view.workspace_edit(chosen.result)
+    edits, notes = protocol.workspace_edit(chosen.result)
     changed, outside = new_texts(call, edits)
     if apply and (outside or notes):
         raise UserError(
@@ -173,7 +174,7 @@ def format_document(call: Call, path: FilePath, apply: Apply = False) -> ToolRes
     chosen = next((r for r in replies if r.error is None and isinstance(r.result, list | None)), None)
     if chosen is None:
         return ToolResult([f"{shown}: no formatter answered.", *error_notes(replies)], {"path": shown})
-    edits, _ = view.workspace_edit({"changes": {path_to_uri(real): chosen.result or []}})
+    edits, _ = protocol.workspace_edit({"changes": {path_to_uri(real): chosen.result or []}})
     changed, _ = new_texts(call, edits)
     data: dict[str, Any] = {"path": shown, "server": chosen.server, "edits": edits_data(call, changed)}
     if not changed:
@@ -250,7 +251,7 @@ def refactor_extract(
             {"path": shown, "kind": kind},
         )
     server, action = chosen
-    edits, notes = view.workspace_edit(action.get("edit") or {})
+    edits, notes = protocol.workspace_edit(action.get("edit") or {})
     changed, outside = new_texts(call, edits)
     if not changed:
         return ToolResult([f"The {server} extraction at {where} changes nothing.", *notes, *outside], {"path": shown})
@@ -294,5 +295,5 @@ def _renamed(
                 "extract without new_name and rename it with refactor_rename."
             )
         renamed = word.sub(new_name, new)
-        out[path] = (old, renamed, view.minimal_edits(old, renamed))
+        out[path] = (old, renamed, text_edits.minimal_edits(old, renamed))
     return out
