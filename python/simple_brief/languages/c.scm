@@ -1,4 +1,6 @@
-; C outline. Vocabulary: queries/README.md.
+; inherits: c_family
+; C outline: the preprocessor and enumerators are in c_family.scm, shared with
+; C++. Vocabulary: README.md.
 ;
 ; Declarator chains are spelled out (tree-sitter queries do not recurse): a
 ; name sits under up to two pointer/array/init declarators, and a function name
@@ -42,12 +44,6 @@
   .
   declarator: (type_identifier) @name) @definition.struct
 
-(type_definition
-  "typedef" @body
-  type: (enum_specifier !name body: (_))
-  .
-  declarator: (type_identifier) @name) @definition.enum
-
 ; `typedef struct node { ... } node_t, *node_ptr;`: the struct is listed as
 ; `struct node`; each typedef name is a small symbol of its own after it (its
 ; definition is the declarator, so it does not swallow the struct).
@@ -73,54 +69,10 @@
     (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))
   ]) @definition.field
 
-(enumerator
-  name: (identifier) @name) @definition.enum_member
-
-; Macros: object-like ones are constants, function-like ones functions. An
-; include guard (`#ifndef X_H` / `#define X_H`) names nothing.
-(preproc_def
-  name: (identifier) @name
-  value: (_)) @definition.constant
-
-(translation_unit
-  (preproc_def
-    name: (identifier) @name
-    !value) @definition.constant)
-
-((preproc_ifdef
-  name: (identifier) @_guard
-  (preproc_def
-    name: (identifier) @name
-    !value) @definition.constant)
-  (#not-eq? @_guard @name))
-
-(preproc_if
-  (preproc_def
-    name: (identifier) @name
-    !value) @definition.constant)
-(preproc_else
-  (preproc_def
-    name: (identifier) @name
-    !value) @definition.constant)
-(preproc_elif
-  (preproc_def
-    name: (identifier) @name
-    !value) @definition.constant)
 (preproc_elifdef
   (preproc_def
     name: (identifier) @name
     !value) @definition.constant)
-
-; The replacement text stands in for a body: the signature is `#define NAME(args)`.
-(preproc_function_def
-  name: (identifier) @name
-  value: (_) @body) @definition.function
-
-(preproc_function_def
-  name: (identifier) @name
-  !value) @definition.function
-
-(preproc_include) @import
 
 ; File-scope declarations: prototypes (functions without a body), global
 ; variables and typedefs (`typedef int (*cb_t)(void *);`, `typedef struct node
@@ -423,4 +375,3 @@
       (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
       (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
     ]) @definition.type)
-

@@ -1,4 +1,6 @@
-; C++ outline. Vocabulary: queries/README.md.
+; inherits: c_family
+; C++ outline: the preprocessor and enumerators are in c_family.scm, shared with
+; C. Vocabulary: README.md.
 ;
 ; Declarator chains are spelled out (tree-sitter queries do not recurse): a
 ; function name sits in a function_declarator, possibly behind `*`/`&`
@@ -24,9 +26,6 @@
   name: [(type_identifier) (qualified_identifier)] @name
   body: (enumerator_list) @body) @definition.enum
 
-(enumerator
-  name: (identifier) @name) @definition.enum_member
-
 ; Anonymous namespaces are not listed: their members show at the top level.
 (namespace_definition
   name: [(namespace_identifier) (nested_namespace_specifier)] @name
@@ -41,12 +40,6 @@
   type: [(struct_specifier !name body: (_)) (union_specifier !name body: (_)) (class_specifier !name body: (_))]
   .
   declarator: (type_identifier) @name) @definition.struct
-
-(type_definition
-  "typedef" @body
-  type: (enum_specifier !name body: (_))
-  .
-  declarator: (type_identifier) @name) @definition.enum
 
 ; `typedef struct node { ... } node_t;`: the struct is listed as `struct node`,
 ; each typedef name as a small symbol of its own after it.
@@ -161,7 +154,6 @@
       ]
       body: (_)? @body) @definition.method))
 
-
 ; ---- Functions ----------------------------------------------------------------
 
 ; Free functions, friends defined in a class, and members under `#if` in a class
@@ -256,51 +248,6 @@
   declarator: (identifier) @name
   body: (compound_statement) @body) @definition.namespace
   (#eq? @_keyword "namespace"))
-
-; ---- Preprocessor ---------------------------------------------------------------
-
-; Macros: object-like ones are constants, function-like ones functions (the
-; replacement text stands in for a body). An include guard names nothing.
-(preproc_def
-  name: (identifier) @name
-  value: (_)) @definition.constant
-
-(translation_unit
-  (preproc_def
-    name: (identifier) @name
-    !value) @definition.constant)
-
-((preproc_ifdef
-  name: (identifier) @_guard
-  (preproc_def
-    name: (identifier) @name
-    !value) @definition.constant)
-  (#not-eq? @_guard @name))
-
-(preproc_if
-  (preproc_def
-    name: (identifier) @name
-    !value) @definition.constant)
-
-(preproc_else
-  (preproc_def
-    name: (identifier) @name
-    !value) @definition.constant)
-
-(preproc_elif
-  (preproc_def
-    name: (identifier) @name
-    !value) @definition.constant)
-
-(preproc_function_def
-  name: (identifier) @name
-  value: (_) @body) @definition.function
-
-(preproc_function_def
-  name: (identifier) @name
-  !value) @definition.function
-
-(preproc_include) @import
 
 ; ---- File and namespace scope -------------------------------------------------
 
@@ -723,4 +670,3 @@
 (field_declaration_list
   (alias_declaration
     name: (type_identifier) @name) @definition.type)
-
