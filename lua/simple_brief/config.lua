@@ -22,7 +22,8 @@ local M = {}
 
 ---@type simple_brief.Config
 M.defaults = {
-  -- Filetypes with a tree-sitter outline in the engine.
+  -- Filetypes with a tree-sitter outline in the engine: the language units' filetypes
+  -- (simple_brief.languages.filetypes(), checked by tests/test_languages.py).
   filetypes = {
     'python',
     'lua',

@@ -32,7 +32,7 @@ from simple_brief.model import Symbol, SymbolKind
 from simple_brief.scan import Outline
 
 _FUNCTIONS = frozenset({SymbolKind.Function, SymbolKind.Method, SymbolKind.Constructor})
-_KIND_WORDS: dict[SymbolKind, str] = {
+KIND_WORDS: dict[SymbolKind, str] = {
     SymbolKind.Function: "function",
     SymbolKind.Method: "method",
     SymbolKind.Constructor: "constructor",
@@ -52,6 +52,9 @@ _KIND_WORDS: dict[SymbolKind, str] = {
     SymbolKind.TypeParameter: "type",
     SymbolKind.String: "section",
 }
+#: The `DocRules.module_item` choices and `DocRules.bases` styles this module knows.
+MODULE_ITEMS = frozenset({"always", "documented", "never"})
+BASES = frozenset({"keywords", "parentheses"})
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _GENERICS = re.compile(r"<[^<>]*>")
 
@@ -157,7 +160,7 @@ class _Builder:
         return True
 
     def _kind(self, sym: Symbol) -> str:
-        word = _KIND_WORDS.get(sym.kind, "variable")
+        word = KIND_WORDS.get(sym.kind, "variable")
         sig = sym.signature
         if self.rules.macro_prefix and sig.startswith(self.rules.macro_prefix):
             return "macro"
@@ -391,6 +394,10 @@ class _Builder:
         "static": _static,
         "sections": _sections,
     }
+
+
+#: The `DocRules.items` walkers this module knows.
+ITEM_RULES = frozenset(_Builder.WALKERS)
 
 
 def _parent_module(item_id: str, sep: str) -> str:

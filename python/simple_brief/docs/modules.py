@@ -41,6 +41,17 @@ _JS_MODULE_EXPORTS = re.compile(r"\bmodule\.exports\s*=\s*(\{[^}]*\}|[A-Za-z_$][
 
 _SLUG = re.compile(r"[^\w\- ]+")
 
+#: The `DocRules.module_id` conventions `module_id` knows.
+MODULE_IDS = frozenset(
+    {"path", "index_path", "packages", "lua_path", "crate", "package_clause", "package_statement", "file"}
+)
+
+#: The `DocRules.import_target` forms `imports_of` knows.
+IMPORT_TARGETS = frozenset({"", "parent", "last_path_part", "relative_path", "from_import"})
+
+#: The `DocRules.module_doc` places `module_doc` knows.
+MODULE_DOCS = frozenset({"block", "package_block", "docstring", "inner_lines", "package_comment", "dash_block"})
+
 
 def module_id(rel: str, language: str, root: Path | None = None, library: str = "workspace", text: str = "") -> str:
     """The module id of the file at `rel` (POSIX, relative to the library's root).
