@@ -1,4 +1,4 @@
-; Go outline. Vocabulary: queries/README.md.
+; Go outline. Vocabulary: README.md.
 ;
 ; Only package-level declarations are listed: types, constants and variables
 ; declared inside function bodies (and anonymous struct/interface types) are

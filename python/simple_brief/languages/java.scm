@@ -1,4 +1,4 @@
-; Java outline. Vocabulary: queries/README.md.
+; Java outline. Vocabulary: README.md.
 ;
 ; Members are matched through their owner's body so that anonymous classes
 ; (`new Runnable() { public void run() {} }`) inside method bodies add nothing.

@@ -1,4 +1,4 @@
-; Lua outline. Vocabulary: queries/README.md.
+; Lua outline. Vocabulary: README.md.
 ; Names keep their table path (`M.f`, `M:method`) as lua-language-server and
 ; ctags show them. `function M.f()` does not nest under `local M = {}`: nesting
 ; follows source ranges. Function definitions are listed at any depth; tables,

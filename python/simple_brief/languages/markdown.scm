@@ -1,4 +1,4 @@
-; Markdown outline (tree-sitter-markdown block grammar). Vocabulary: queries/README.md.
+; Markdown outline (tree-sitter-markdown block grammar). Vocabulary: README.md.
 ; The grammar wraps every ATX heading and what follows it, up to the next
 ; heading of the same or a higher level, in a `section`; sections nest, so the
 ; section is the definition. The scanner names a heading symbol by its full

@@ -1,4 +1,4 @@
-; Python outline. Vocabulary: queries/README.md.
+; Python outline. Vocabulary: README.md.
 ; Decorators need no pattern: the scanner widens a definition to its
 ; `decorated_definition` wrapper.
 

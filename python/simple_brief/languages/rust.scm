@@ -1,4 +1,4 @@
-; Rust outline. Vocabulary: queries/README.md.
+; Rust outline. Vocabulary: README.md.
 
 ; Functions; inside `impl` and `trait` blocks the scanner makes them methods.
 (function_item
