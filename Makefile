@@ -67,7 +67,7 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 	$(PY) bench/run.py
 
 update-snapshots: $(VENV)/.installed-dev ## rewrite golden snapshots (review the diff like code)
-	UPDATE_SNAPSHOTS=1 $(PY) -m pytest -q tests/test_snapshots.py
+	UPDATE_SNAPSHOTS=1 $(PY) -m pytest -q tests/engine/test_snapshots.py
 
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -15,7 +15,7 @@ from simple_brief.docs import items, modules
 from simple_brief.languages import DocRules, QueryInheritanceError, compose_query
 
 FOLDER = Path(languages.__file__).parent
-CONFIG_LUA = Path(__file__).resolve().parent.parent / "lua" / "simple_brief" / "config.lua"
+CONFIG_LUA = Path(__file__).resolve().parents[2] / "lua" / "simple_brief" / "config.lua"
 UNIT_IDS = [spec.name for spec in languages.LANGUAGES]
 
 

@@ -18,7 +18,7 @@ from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import scan
 from simple_brief.source import Source
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[1]  # tests/
 FIXTURES = sorted((HERE / "fixtures" / "outline").glob("*.*"))
 SNAPSHOTS = HERE / "snapshots"
 

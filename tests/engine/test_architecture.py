@@ -11,7 +11,7 @@ import ast
 from collections.abc import Iterable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent / "python"
+ROOT = Path(__file__).resolve().parents[2] / "python"
 PACKAGE = ROOT / "simple_brief"
 #: The adapters: our LSP client, the Neovim backend, what we serve, the command line.
 ADAPTERS = (

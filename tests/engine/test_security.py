@@ -28,7 +28,7 @@ from simple_brief.servers.mcp import ServerState, build_server
 from simple_brief.tools import Call, ToolResult, invoke
 from simple_brief.workspace import MAX_NAME_BYTES, MAX_PATH_BYTES, Workspace
 
-PACKAGE = Path(__file__).resolve().parent.parent / "python" / "simple_brief"
+PACKAGE = Path(__file__).resolve().parents[2] / "python" / "simple_brief"
 #: Modules that may start programs: language servers from `.simple-brief.toml`, argv lists only.
 #: A module that runs the user's declared tasks joins this list, under the same argv-only rule.
 MAY_START_PROGRAMS = frozenset({"lsp/pool.py", "lsp/process.py"})

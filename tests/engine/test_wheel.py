@@ -28,7 +28,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "simple_brief"
 #: Never in the copy the wheel is built from (nor in the wheel).
 _IGNORED = (".git", ".venv", "node_modules", "build", "dist", "*.egg-info", "__pycache__", "*.pyc")

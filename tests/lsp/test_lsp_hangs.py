@@ -32,7 +32,7 @@ from simple_brief.workspace import Workspace
 
 from conftest import write_trusted_config
 
-FAKES = Path(__file__).parent / "fixtures" / "lsp"
+FAKES = Path(__file__).resolve().parents[1] / "fixtures" / "lsp"
 HOVER = "textDocument/hover"
 AT = {"position": {"line": 0, "character": 0}}
 SMALL = Path("a.py")
