@@ -20,6 +20,7 @@ from typing import Any
 import anyio
 import pynvim
 import pytest
+
 from mcp import Client, StdioServerParameters
 
 from nvim_session import nvim

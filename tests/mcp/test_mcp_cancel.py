@@ -12,8 +12,8 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
 
+from mcp import Client
 from simple_brief import tools as registry
 from simple_brief.servers.mcp import ServerState, build_server
 from simple_brief.workspace import Workspace

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+
 from mcp import Client, StdioServerParameters
 
 from nvim_session import nvim

@@ -10,6 +10,7 @@ src/user.py (2 results)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from simple_brief.model import Symbol
 
@@ -27,6 +28,20 @@ class Match:
     symbol: Symbol
     score: float
     preview: str = ""
+
+    def to_json(self, with_score: bool = True) -> dict[str, Any]:
+        """The match as structured data: path, name, kind, 1-based line and character, preview."""
+        data: dict[str, Any] = {
+            "path": self.path,
+            "name": self.symbol.name,
+            "kind": int(self.symbol.kind),
+            "line": self.symbol.range.start.line + 1,
+            "character": self.symbol.range.start.character + 1,
+            "preview": self.preview,
+        }
+        if with_score:
+            data["score"] = round(self.score, 2)
+        return data
 
 
 def signature_preview(lines: list[str], sym: Symbol) -> str:

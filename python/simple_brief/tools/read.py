@@ -302,18 +302,7 @@ def search(
     data = {
         "query": query,
         "total": len(found),
-        "matches": [
-            {
-                "path": m.path,
-                "name": m.symbol.name,
-                "kind": int(m.symbol.kind),
-                "line": m.symbol.range.start.line + 1,
-                "character": m.symbol.range.start.character + 1,
-                "preview": m.preview,
-                "score": round(m.score, 2),
-            }
-            for m in best
-        ],
+        "matches": [m.to_json() for m in best],
     }
     return _within_budget(call, blocks, data, "narrow the query, pass path=, or lower limit")
 

@@ -494,16 +494,6 @@ def workspace_symbols(
         "query": query,
         "id": ws_id,
         "total": len(found),
-        "matches": [
-            {
-                "path": m.path,
-                "name": m.symbol.name,
-                "kind": int(m.symbol.kind),
-                "line": m.symbol.range.start.line + 1,
-                "character": m.symbol.range.start.character + 1,
-                "preview": m.preview,
-            }
-            for m in best
-        ],
+        "matches": [m.to_json(with_score=False) for m in best],
     }
     return _fit(call, blocks, data, "narrow the query, give kind=, or lower limit")
