@@ -2,14 +2,13 @@
 
 Some primitives cost time in the size of what surrounds a node, so asking them once per
 definition makes a scan quadratic: `Node.parent` walks down from the root (linear in the
-node's depth), `Node.prev_sibling` scans its parent's children, and `Source.char_col`
-decodes a non-ASCII line from its start. `Family` and `Columns` answer the same questions
-from what one scan has already seen.
+node's depth) and `Node.prev_sibling` scans its parent's children. `Family` answers the
+same questions from what one scan has already seen; `Columns` turns tree-sitter points
+into character ranges.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from simple_brief.model import Position, Range
@@ -17,10 +16,6 @@ from simple_brief.source import Source
 
 if TYPE_CHECKING:
     from tree_sitter import Node
-
-#: Bytes between the column marks of a long non-ASCII line (see `Columns`).
-COLUMN_STEP = 4096
-
 
 class Family:
     """Parents and siblings of definition nodes, found without asking tree-sitter for them.
@@ -73,58 +68,20 @@ class Family:
 
 
 class Columns:
-    """Ranges of tree-sitter points for one scan, in time independent of the line's length.
-
-    `Source.char_col` decodes a non-ASCII line from its start for every position: on a long
-    line holding many definitions (minified code) that is quadratic. A line with positions
-    past `COLUMN_STEP` bytes gets marks once, at character starts every `COLUMN_STEP`
-    bytes, with the characters before them; a position decodes from the nearest mark (UTF-8
-    decoding starts afresh at a character start, so the count is the same).
-    """
+    """Ranges of tree-sitter points for one scan: byte columns as characters through
+    `Source.char_col` (the one converter, `positions`, which stays linear on long lines)."""
 
     def __init__(self, source: Source) -> None:
         self.source = source
-        self._marks: dict[int, tuple[list[int], list[int]] | None] = {}
 
     def range(self, start: tuple[int, int], end: tuple[int, int]) -> Range:
         """A Range from tree-sitter points, columns in characters and never past the line's end
         (a token may hold the `\r` of a CRLF line ending)."""
         source = self.source
         return Range(
-            Position(start[0], min(self._char_col(start[0], start[1]), _line_len(source, start[0]))),
-            Position(end[0], min(self._char_col(end[0], end[1]), _line_len(source, end[0]))),
+            Position(start[0], min(source.char_col(start[0], start[1]), _line_len(source, start[0]))),
+            Position(end[0], min(source.char_col(end[0], end[1]), _line_len(source, end[0]))),
         )
-
-    def _char_col(self, row: int, byte_col: int) -> int:
-        if byte_col <= COLUMN_STEP or row >= len(self.source.lines):
-            return self.source.char_col(row, byte_col)
-        if row not in self._marks:
-            self._marks[row] = self._mark(row)
-        marks = self._marks[row]
-        if marks is None:  # an ASCII line: characters are bytes
-            return byte_col
-        offsets, chars = marks
-        i = bisect_right(offsets, byte_col) - 1
-        begin = self.source.line_start(row)
-        return chars[i] + len(self.source.data[begin + offsets[i] : begin + byte_col].decode("utf-8", "replace"))
-
-    def _mark(self, row: int) -> tuple[list[int], list[int]] | None:
-        data = self.source.data
-        begin = self.source.line_start(row)
-        end = data.find(b"\n", begin)
-        size = (len(data) if end < 0 else end) - begin
-        if data[begin : begin + size].isascii():
-            return None
-        offsets, chars = [0], [0]
-        at = 0
-        while at + COLUMN_STEP < size:
-            cut = at + COLUMN_STEP
-            while cut < size and data[begin + cut] & 0xC0 == 0x80:  # not inside a character
-                cut += 1
-            chars.append(chars[-1] + len(data[begin + at : begin + cut].decode("utf-8", "replace")))
-            offsets.append(cut)
-            at = cut
-        return offsets, chars
 
 
 def _line_len(source: Source, row: int) -> int:
