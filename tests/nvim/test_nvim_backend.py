@@ -489,7 +489,7 @@ def test_attach_order_explicit_then_env_then_registry_then_disk(
             monkeypatch.setenv("NVIM", dead)  # a stale $NVIM falls through to the registry
             chosen = attach(workspace)
             backends.append(chosen)
-            assert isinstance(chosen, NvimBackend) and (chosen.address, chosen.origin) == (reg_addr, "registry")
+            assert isinstance(chosen, NvimBackend) and (chosen.address, chosen.origin) == (reg_addr, "instances")
             monkeypatch.delenv("NVIM")
             chosen = attach(workspace)
             backends.append(chosen)

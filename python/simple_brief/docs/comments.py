@@ -1,7 +1,7 @@
 """Doc comments and docstrings -> `DocComment` (seed 004 "Doc Comment Syntax").
 
 `parse_doc` takes the text the scanner stores in `Symbol.doc` (a cleaned docstring, or a
-doc comment with its `///`, ` * `, `---` … markers removed) and the language's registry
+doc comment with its `///`, ` * `, `---` … markers removed) and the language's
 name. Docstrings (Python's: plain, Google, NumPy, reST, Epydoc) go through `docstring_parser`
 for their fields; every other language goes through one tag-and-Markdown reader that knows
 the dialects: JSDoc/TSDoc, Javadoc (HTML), Doxygen (`\\param`), LuaCATS/LDoc, rustdoc
@@ -36,7 +36,7 @@ def parse_doc(raw: str, language: str) -> DocComment:
 
     Args:
         raw: the doc text as stored in `Symbol.doc` (comment markers already removed).
-        language: the language registry name (`python`, `rust`, `lua`, `java` …).
+        language: the language name (`python`, `rust`, `lua`, `java` …).
 
     Returns:
         The normalised doc; an empty `DocComment` for empty text. Never raises.

@@ -91,7 +91,7 @@ class Item:
         kind: `module`, `function`, `method`, `class`, `struct`, `enum`, `interface`,
             `type`, `trait`, `constant`, `field`, `variable`, `section` …
         module: the id of the module the item is in ('' for a module of no parent).
-        language: the language registry name.
+        language: the language name (a Neovim filetype).
         path: the file, relative to the library's root (POSIX).
         line: 1-based line of the definition.
         signature: the declaration up to the body.

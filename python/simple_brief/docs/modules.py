@@ -58,7 +58,7 @@ def module_id(rel: str, language: str, root: Path | None = None, library: str = 
 
     Args:
         rel: the path relative to the root.
-        language: the registry's language name.
+        language: the language name (a Neovim filetype).
         root: the root on disk (Python walks `__init__.py` packages, Rust reads Cargo.toml).
         library: `workspace` or a library name (libraries' roots are import roots).
         text: the file's text (Go and Java take their package from it).

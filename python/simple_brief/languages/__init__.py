@@ -1,4 +1,4 @@
-"""The language registry: filetype <-> extensions <-> grammar <-> outline query <-> docs rules.
+"""The languages: filetype <-> extensions <-> grammar <-> outline query <-> docs rules.
 
 A language is one unit in this package: `<filetype>.py` declares its `SPEC` (a
 `LanguageSpec`: extensions, grammar, comment syntax, docs rules) and `<filetype>.scm` is its
@@ -43,7 +43,7 @@ __all__ = [
     "query_source",
 ]
 
-#: The language units (modules of this package), in the order the registry lists them.
+#: The language units (modules of this package), in the order they are listed.
 UNITS: tuple[str, ...] = (
     "python",
     "lua",
@@ -108,7 +108,7 @@ def filetypes() -> list[str]:
 
 
 def docs_rules(language: str) -> DocRules:
-    """The docs rules of a language by its registry name (the defaults for an unknown one)."""
+    """The docs rules of a language by its name (the defaults for an unknown one)."""
     spec = by_name(language)
     return spec.docs if spec is not None else PLAIN.docs
 

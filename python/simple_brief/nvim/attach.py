@@ -74,7 +74,7 @@ def attach(
         log.exception("reading the Neovim instances failed")
         entry = None
     if entry is not None:
-        candidates.append((entry["servername"], "registry"))
+        candidates.append((entry["servername"], "instances"))
     stalled: NvimBackend | None = None
     for address, origin in candidates:
         backend = NvimBackend.connect(address, origin=origin, **options)

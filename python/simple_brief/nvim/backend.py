@@ -160,7 +160,7 @@ class NvimBackend:
         lsp_timeout_ms: how long a documentSymbol request may take in Neovim.
         call_timeout: seconds a call waits for Neovim before answering empty.
         retry_interval: seconds between reconnection attempts while disconnected.
-        origin: how the address was found (`--nvim`, `$NVIM`, `registry`), for `status()`.
+        origin: how the address was found (`--nvim`, `$NVIM`, `instances`), for `status()`.
         root: the workspace root; buffers' files are matched against the secrets rules
             from it (None: whole paths are matched, so `.env` is withheld anywhere).
         secrets: the secrets rules in force; None: `config.load(root).secrets` (the

@@ -1,4 +1,4 @@
-"""The instance registry: the running Neovims `simple-brief mcp` can attach to.
+"""The Neovim instances: the running Neovims `simple-brief mcp` can attach to.
 
 Each Neovim with the plugin writes `<state>/instances/<pid>.json` (lua/simple_brief/instances.lua)
 holding `servername`, `cwd`, `pid`, `started` (Unix time) and `version`, and removes it on exit.

@@ -17,6 +17,7 @@ from simple_brief.source import Source
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+
 class Family:
     """Parents and siblings of definition nodes, found without asking tree-sitter for them.
 
