@@ -96,9 +96,31 @@ function H.mark(range)
   return text:match('^([FCSE])[>_] ')
 end
 
+--- Close the fold that starts on 1-based line `first` and ends on `last`: `:foldclose`
+--- closes the innermost open fold there, so close again while the closed fold starts on
+--- that line and ends short of `last` (another client's range starting on the same
+--- line); a closed fold reaching above `first` is an enclosing one and opens again.
+function H.close_fold(first, last)
+  for _ = 1, 10 do
+    local start = vim.fn.foldclosed(first)
+    if start ~= -1 and start < first then
+      vim.cmd(('silent! %dfoldopen'):format(first))
+      return
+    end
+    local stop = vim.fn.foldclosedend(first)
+    if start == first and stop >= last then
+      return
+    end
+    vim.cmd(('silent! %dfoldclose'):format(first))
+    if vim.fn.foldclosed(first) == start and vim.fn.foldclosedend(first) == stop then
+      return
+    end
+  end
+end
+
 --- Close the folds an outline shows closed: every body but containers; Markdown sections
---- below the top level; import and comment blocks. Only outermost ones: inner folds of a
---- closed fold stay as they are.
+--- below the top level; import and comment blocks, docstrings, multi-line values. Only
+--- outermost ones: inner folds of a closed fold stay as they are.
 function H.close_to_outline(win, ranges)
   table.sort(ranges, function(a, b)
     if a.startLine ~= b.startLine then
@@ -111,6 +133,9 @@ function H.close_to_outline(win, ranges)
     keep[letter] = true
   end
   local closed_until, open_stack = -1, {}
+  -- Sections are Markdown's region folds without a block mark; elsewhere such a fold is a
+  -- multi-line value (a long literal list), which closes.
+  local sections = vim.bo[vim.api.nvim_win_get_buf(win)].filetype == 'markdown'
   vim.api.nvim_win_call(win, function()
     for _, r in ipairs(ranges) do
       while #open_stack > 0 and open_stack[#open_stack] < r.startLine do
@@ -118,14 +143,12 @@ function H.close_to_outline(win, ranges)
       end
       if r.startLine > closed_until then
         local letter = H.mark(r)
-        local is_heading = r.kind == 'region' and not letter
+        local is_heading = sections and r.kind == 'region' and not letter
         local stays_open = (letter and keep[letter]) or (is_heading and #open_stack == 0)
         if stays_open then
           open_stack[#open_stack + 1] = r.endLine
-        elseif vim.fn.foldclosed(r.startLine + 1) == -1 then
-          vim.cmd(('silent! %dfoldclose'):format(r.startLine + 1))
-          closed_until = r.endLine
         else
+          H.close_fold(r.startLine + 1, r.endLine + 1)
           closed_until = r.endLine
         end
       end

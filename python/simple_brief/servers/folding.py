@@ -2,15 +2,20 @@
 
 The same spans the outline view folds; `collapsed_text` is the symbol's block-mark
 line, so an editor showing a closed fold shows what an agent sees.
+
+The ranges nest properly and no two start on the same line: Neovim's
+`vim.lsp.foldexpr()` turns them into fold levels line by line, so two ranges starting on
+one line become one line with two fold starts, and closing it closes the inner one only.
+A doc comment inside its definition's range therefore folds together with it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
-from simple_brief.model import walk_all
+from simple_brief.model import CLASS_KINDS, Symbol, walk_all
 from simple_brief.render.blockmarks import mark_line
 from simple_brief.scan import Outline
 
@@ -27,6 +32,7 @@ class Fold:
     kind: str
     collapsed_text: str = ""
     depth: int = 0
+    container: bool = False
 
 
 def folds(outline: Outline) -> list[Fold]:
@@ -36,19 +42,77 @@ def folds(outline: Outline) -> list[Fold]:
     stack: list[tuple[int, int]] = []
     for sym in walk_all(outline.symbols):
         first, last = sym.range.start.line, sym.range.end.line
-        if last <= first or not (sym.is_block or sym.kind.name == "String"):
+        if last <= first or not _folds_alone(sym):
             continue
         while stack and not (stack[-1][0] <= first and last <= stack[-1][1]):
             stack.pop()
         text = mark_line(sym).rsplit("  ", 1)[0]
-        found.append(Fold(first, last, REGION, text, depth=len(stack)))
+        found.append(Fold(first, last, REGION, text, depth=len(stack), container=sym.kind in CLASS_KINDS))
         stack.append((first, last))
     for first, last in outline.imports:
         if last > first:
             found.append(Fold(first, last, IMPORTS, f".. {last - first + 1} import lines"))
-    found.extend(comment_folds(outline))
-    found.sort(key=lambda f: (f.start_line, -f.end_line))
-    return found
+    notes = comment_folds(outline) + docstring_folds(outline)
+    _after_leading_comments(found, notes)
+    found.extend(notes)
+    found.sort(key=lambda f: (f.start_line, -f.end_line, f.kind == COMMENT))
+    return _nested(found)
+
+
+def _folds_alone(sym: Symbol) -> bool:
+    """Blocks, Markdown sections, and multi-line values (long literal lists, tables) that
+    hold no block of their own: a value holding methods is a container, left unfolded."""
+    if sym.is_block or sym.kind.name == "String":
+        return True
+    return not any(c.is_block for c in sym.walk() if c is not sym)
+
+
+def _after_leading_comments(found: list[Fold], notes: list[Fold]) -> None:
+    """A container (a class, which stays open) whose range opens with its doc comment
+    folds from the line after it, so the comment closes on its own."""
+    containers = {f.start_line: i for i, f in enumerate(found) if f.container}
+    for note in notes:
+        i = containers.get(note.start_line)
+        if i is not None and note.end_line < found[i].end_line - 1:
+            found[i] = replace(found[i], start_line=note.end_line + 1)
+
+
+def _nested(found: list[Fold]) -> list[Fold]:
+    """Properly nested folds, at most one starting on a line (the longest, a definition
+    before a comment). A comment that runs into a definition ends before it; one that runs
+    out of its enclosing fold ends with it; other overlaps are dropped."""
+    kept: list[Fold | None] = []
+    stack: list[int] = []
+    for f in found:
+        while True:
+            while stack and (kept[stack[-1]] is None or _end(kept[stack[-1]]) < f.start_line):
+                stack.pop()
+            if not stack:
+                break
+            top = kept[stack[-1]]
+            assert top is not None
+            if f.end_line <= top.end_line or top.start_line == f.start_line:
+                break
+            if top.kind == COMMENT and f.kind != COMMENT:
+                trimmed = replace(top, end_line=f.start_line - 1)
+                kept[stack.pop()] = trimmed if trimmed.end_line > trimmed.start_line else None
+                continue
+            break
+        top = kept[stack[-1]] if stack else None
+        if top is not None:
+            if top.start_line == f.start_line:
+                continue
+            if f.end_line > top.end_line:
+                if f.kind != COMMENT or top.end_line - f.start_line < 1:
+                    continue
+                f = replace(f, end_line=top.end_line)
+        kept.append(replace(f, depth=len(stack)))
+        stack.append(len(kept) - 1)
+    return [f for f in kept if f is not None]
+
+
+def _end(f: Fold | None) -> int:
+    return -1 if f is None else f.end_line
 
 
 def comment_folds(outline: Outline) -> list[Fold]:
@@ -61,15 +125,32 @@ def comment_folds(outline: Outline) -> list[Fold]:
     patterns = [_line_comment_runs(prefix)]
     if prefix == "//":
         patterns.append(_BLOCK_COMMENT)
+    elif prefix == "--":
+        patterns.append(_LONG_COMMENT)
     for pattern in patterns:
-        line, seen = 0, 0
-        for m in pattern.finditer(text):
-            line += text.count("\n", seen, m.start())
-            seen = m.start()
-            first, last = line, line + m.group(0).count("\n")
-            if last > first:
-                head = m.group(0).split("\n", 1)[0]
-                found.append(Fold(first, last, COMMENT, " ".join(head.split())[:60]))
+        found.extend(_matches(text, pattern))
+    return found
+
+
+def docstring_folds(outline: Outline) -> list[Fold]:
+    """Triple-quoted strings standing as statements (docstrings) in languages that write
+    them: a module's or class's docstring closes while the class stays open."""
+    if not outline.language.docs.docstrings:
+        return []
+    return _matches("\n".join(outline.source.lines), _DOCSTRING)
+
+
+def _matches(text: str, pattern: re.Pattern[str]) -> list[Fold]:
+    """Folds of the multi-line matches of `pattern` in `text`."""
+    found: list[Fold] = []
+    line, seen = 0, 0
+    for m in pattern.finditer(text):
+        line += text.count("\n", seen, m.start())
+        seen = m.start()
+        first, last = line, line + m.group(0).count("\n")
+        if last > first:
+            head = m.group(0).split("\n", 1)[0]
+            found.append(Fold(first, last, COMMENT, " ".join(head.split())[:60]))
     return found
 
 
@@ -81,3 +162,7 @@ def _line_comment_runs(prefix: str) -> re.Pattern[str]:
 
 
 _BLOCK_COMMENT = re.compile(r"^[ \t]*/\*.*?\*/", re.MULTILINE | re.DOTALL)
+#: Lua's long comments: `--[[ … ]]`, `--[==[ … ]==]`.
+_LONG_COMMENT = re.compile(r"^[ \t]*--\[(=*)\[.*?\]\1\]", re.MULTILINE | re.DOTALL)
+#: A line that opens with a triple-quoted string (optionally prefixed) up to its close.
+_DOCSTRING = re.compile(r"^[ \t]*[rRuUbBfF]{0,2}(\"\"\"|\'\'\').*?\1", re.MULTILINE | re.DOTALL)
