@@ -236,6 +236,8 @@ def test_real_file_folds(tmp_path: Path, name: str, path: Path | None, source: s
         owner = _outermost_closable(s)
         if c == -1:
             problems.append(f"{s.name} (line {s.first}-{s.last}) is open")
+        elif e < s.last:
+            problems.append(f"{s.name} (line {s.first}-{s.last}) is open below its closed lines {c}-{e}")
         elif c > s.first or e > owner.last or c <= _previous_end(owner, roots):
             problems.append(f"{s.name} (line {s.first}-{s.last}) sits in the closed fold {c}-{e}")
     for s in containers:
@@ -248,12 +250,15 @@ def test_real_file_folds(tmp_path: Path, name: str, path: Path | None, source: s
         for a, b in spans:
             if closed[a][0] == -1:
                 problems.append(f"{kind} {a}-{b} is open")
-    closed_defs = len(expected) - sum(
-        1 for p in problems if not p.startswith(("container", "docstring", "literal", "comment"))
-    )
+
+    def shut(total: int, *prefixes: str) -> str:
+        return f"{total - sum(1 for p in problems if p.startswith(prefixes))}/{total}"
+
     print(
-        f"{name}: {len(definitions)} definitions of 2+ lines, {closed_defs}/{len(expected)} closed, "
-        f"{len(containers)} containers, {len(docs)} docstrings, {len(literals)} literals, {len(comments)} comments"
+        f"{name}: {len(definitions)} definitions of 2+ lines; closed: definitions"
+        f" {len(expected) - sum(1 for s in expected if any(p.startswith(s.name + ' (line') for p in problems))}"
+        f"/{len(expected)}, docstrings {shut(len(docs), 'docstring')}, literals {shut(len(literals), 'literal')},"
+        f" comment blocks {shut(len(comments), 'comment')}; containers open {shut(len(containers), 'container')}"
     )
     assert not problems, f"{name}: " + "; ".join(problems[:12]) + f" ({len(problems)} problems)"
 
