@@ -149,3 +149,22 @@ async def test_utf8_columns_count_bytes(client: LanguageClient) -> None:
     cls = next(s for s in symbols if s.name == "Ä")
     assert isinstance(cls, types.DocumentSymbol)
     assert cls.selection_range.end == types.Position(1, 8)  # `class Ä` is 8 bytes in UTF-8
+
+
+def _spans(text: str, language: str) -> list[tuple[int, int, str]]:
+    return [(f.start_line, f.end_line, f.kind) for f in folds(outline_of(text, language))]
+
+
+def test_folds_nest_with_one_per_start_line() -> None:
+    # Neovim's vim.lsp.foldexpr() makes ranges starting on one line one fold start with
+    # two levels, and closing it closes the inner one: a doc comment inside its function's
+    # range folds together with the function, never as a second fold on the same line.
+    lua = "--[==[\nlicence\n]==]\n\n--- Adds.\n-- @param a\nlocal function add(a)\n  return a\nend\n"
+    assert _spans(lua, "lua") == [(0, 2, "comment"), (4, 8, "region")]
+    # A class stays open: its doc comment folds on its own and the class from after it.
+    ts = "/**\n * A shape.\n */\nexport class Shape {\n  area(): number {\n    return 1;\n  }\n}\n"
+    assert _spans(ts, "typescript") == [(0, 2, "comment"), (3, 7, "region"), (4, 6, "region")]
+    # Docstrings and long literal lists fold; a class with a long docstring stays a container.
+    py = '"""Module.\n\nMore.\n"""\n__all__ = [\n    "a",\n    "b",\n]\n\n\n'
+    py += 'class A:\n    """Doc.\n\n    More.\n    """\n'
+    assert _spans(py, "python") == [(0, 3, "comment"), (4, 7, "region"), (10, 14, "region"), (11, 14, "comment")]
