@@ -137,7 +137,20 @@ def docstring_folds(outline: Outline) -> list[Fold]:
     them: a module's or class's docstring closes while the class stays open."""
     if not outline.language.docs.docstrings:
         return []
-    return _matches("\n".join(outline.source.lines), _DOCSTRING)
+    text = "\n".join(outline.source.lines)
+    found: list[Fold] = []
+    line, seen = 0, 0
+    for m in _PY_TOKENS.finditer(text):
+        token = m.group(0)
+        if "\n" not in token or token.startswith("#"):
+            continue
+        line += text.count("\n", seen, m.start())
+        seen = m.start()
+        if text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
+            continue  # a value (`x = """…"""`), not a statement
+        head = token.split("\n", 1)[0]
+        found.append(Fold(line, line + token.count("\n"), COMMENT, " ".join(head.split())[:60]))
+    return found
 
 
 def _matches(text: str, pattern: re.Pattern[str]) -> list[Fold]:
@@ -164,5 +177,11 @@ def _line_comment_runs(prefix: str) -> re.Pattern[str]:
 _BLOCK_COMMENT = re.compile(r"^[ \t]*/\*.*?\*/", re.MULTILINE | re.DOTALL)
 #: Lua's long comments: `--[[ … ]]`, `--[==[ … ]==]`.
 _LONG_COMMENT = re.compile(r"^[ \t]*--\[(=*)\[.*?\]\1\]", re.MULTILINE | re.DOTALL)
-#: A line that opens with a triple-quoted string (optionally prefixed) up to its close.
-_DOCSTRING = re.compile(r"^[ \t]*[rRuUbBfF]{0,2}(\"\"\"|\'\'\').*?\1", re.MULTILINE | re.DOTALL)
+#: Python's comments and string literals in order, so a quote inside one is not read as
+#: the start of another; triple-quoted strings may span lines.
+_PY_TOKENS = re.compile(
+    r"#[^\n]*"
+    r"|[rRuUbBfF]{0,2}(?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'''(?:\\.|[^\\])*?'''"
+    r"|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')",
+    re.DOTALL,
+)
