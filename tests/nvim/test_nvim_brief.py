@@ -232,3 +232,27 @@ def test_outline_split_shows_the_live_buffer_and_follows_edits(tmp_path: Path) -
             "return vim.tbl_contains(f(), 'F> def added(x) { ... }  L21-22') end, 20)"
         )
         assert "F> def added(x) { ... }  L21-22" in nv.exec_lua(read_view)
+
+
+MARKDOWN = """# Title
+
+Intro.
+
+## Usage
+
+Run it.
+Twice.
+
+## Install
+
+Copy it.
+"""
+
+
+def test_markdown_top_section_stays_open_and_subsections_close(tmp_path: Path) -> None:
+    # Sections are region folds without a block mark, which only Markdown has; elsewhere
+    # such a fold is a multi-line value and closes (tests/nvim/test_folds_real.py).
+    with nvim(tmp_path) as nv:
+        _open(nv, tmp_path / "README.md", MARKDOWN)
+        nv.command("SimpleBrief")
+        assert [(a, b) for a, b, _ in closed_folds(nv)] == [(5, 9), (10, 12)]
