@@ -1,5 +1,8 @@
 """C: `dir/file.name` ids, file-level `static` is private, Doxygen."""
 
+import bisect
+import re
+
 from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
@@ -9,3 +12,195 @@ SPEC = LanguageSpec(
     comment="//",
     docs=DocRules(items="static", doxygen=True, typed_throws=True),
 )
+
+
+# --- Unexpanded macros -------------------------------------------------------------------
+# tree-sitter-c cannot expand macros, so `__BEGIN_DECLS`, `PyObject_HEAD`, `__THROW`,
+# `__nonnull ((1))`, `PyAPI_FUNC(int)` … read as syntax errors although the compiler accepts
+# them. `mask_macros` blanks such macro invocations (spaces, so every byte offset and every
+# line stays where it was) on the lines where the first parse found an error; the scanner
+# parses the masked bytes again and keeps that tree. Nothing else changes: the outline's
+# names and signatures are still cut from the real text.
+
+_ID = r"[A-Za-z_]\w*"
+#: A macro-shaped name: `__x`, ALL_CAPS, or `Prefix_CAPS` (`PyObject_HEAD`, `PyAPI_FUNC`).
+_MACRO = r"(?:__\w+|_?[A-Z][A-Z0-9_]+|[A-Z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Z][A-Z0-9_]*)"
+#: A parenthesised argument list, up to three levels deep.
+_ARGS = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
+_KEYWORDS = frozenset(
+    [
+        "auto",
+        "break",
+        "case",
+        "char",
+        "const",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extern",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "register",
+        "restrict",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "struct",
+        "switch",
+        "typedef",
+        "union",
+        "unsigned",
+        "void",
+        "volatile",
+        "while",
+        "_Bool",
+        "_Complex",
+        "_Atomic",
+        "_Noreturn",
+        "_Alignas",
+        "_Thread_local",
+        "__attribute__",
+        "__attribute",
+        "__declspec",
+        "__asm__",
+        "__asm",
+        "asm",
+        "__extension__",
+        "__inline",
+        "__inline__",
+        "__restrict",
+        "__restrict__",
+        "__volatile__",
+        "__const",
+        "__signed__",
+        "__typeof__",
+        "__thread",
+        "__cdecl",
+        "__stdcall",
+        "__fastcall",
+        "__based",
+        "__unaligned",
+        "__forceinline",
+        "_Nullable",
+        "_Nonnull",
+        "NULL",
+    ]
+)
+_LINE_MACRO = re.compile(rf"^[ \t]*(?P<m>{_MACRO}(?:[ \t]*{_ARGS})?)[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?$", re.M)
+#: Macros after a declarator's `)` and before `;`, `{`, `,`, `=` or the end of the line.
+_TRAILING = re.compile(rf"\)(?P<m>(?:\s*{_MACRO}(?:\s*{_ARGS})?)+)(?=\s*(?:[;{{,=]|$|/[/*]))", re.M)
+#: `MACRO(args)` before a declaration's name: `PyAPI_FUNC(int) f`, `Py_DEPRECATED(3.9) int`.
+_LEADING = re.compile(
+    r"(?:^[ \t]*|\b(?:extern|static|inline)[ \t]+|\)[ \t]+)"
+    rf"(?P<m>{_MACRO})(?P<sp>[ \t]*)(?P<args>{_ARGS})(?=[ \t]*(?:{_ID}|\*))",
+    re.M,
+)
+_TYPEISH = re.compile(r"^\(\s*[A-Za-z_][\w\s*]*\)$")
+#: A bare macro between two names: `void XMLCALL XML_Parse(`, `extern GCC_NORETURN void`.
+_BARE = re.compile(rf"(?<=[\w*])(?P<pre>[ \t]+)(?P<m>{_MACRO})(?=[ \t]+(?P<next>{_ID})\b(?![ \t]*[;,)=\[:]))")
+#: Type keywords: a macro right before one cannot itself be the type.
+_TYPE_WORDS = frozenset(
+    [
+        "void",
+        "char",
+        "short",
+        "int",
+        "long",
+        "float",
+        "double",
+        "signed",
+        "unsigned",
+        "struct",
+        "union",
+        "enum",
+        "_Bool",
+    ]
+)
+#: Words after which the next name is the type, so a macro-shaped name there is kept.
+_BEFORE_TYPE = frozenset(
+    ["extern", "static", "inline", "const", "volatile", "register", "typedef", "struct", "union", "enum", "return"]
+)
+#: glibc's `__REDIRECT (name, (params), alias)` declares `name (params)`.
+_REDIRECT = re.compile(rf"\b__REDIRECT\w*\s*\(\s*(?P<name>{_ID})\s*,\s*(?P<params>{_ARGS})\s*,\s*{_ID}\s*\)")
+#: Compiler extensions the grammar knows, masked along with the macros around them.
+_EXTENSIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "asm"})
+_CPLUSPLUS = re.compile(
+    r"^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[ \t]*(?://.*|/\*.*)?$"
+    r"(?P<body>(?:\n(?![ \t]*#[ \t]*(?:endif|else|elif)).*)*)",
+    re.M,
+)
+_LINKAGE_LINE = re.compile(r'^[ \t]*(?:extern[ \t]+"C\+?\+?"[ \t]*\{|\})[ \t]*(?://.*|/\*.*\*/)?[ \t]*$', re.M)
+
+
+def _blank(buf: bytearray, start: int, end: int) -> None:
+    """Spaces over buf[start:end], newlines kept."""
+    for i in range(start, end):
+        if buf[i] not in (10, 13):
+            buf[i] = 32
+
+
+def _is_macro(name: str) -> bool:
+    return name not in _KEYWORDS and re.fullmatch(_MACRO, name) is not None
+
+
+def mask_macros(data: bytes, rows: set[int]) -> bytes:
+    """`data` with the macro invocations on the 0-based `rows` blanked (same length, same lines).
+
+    Masked: a line that is only a macro (`__BEGIN_DECLS`, `PyObject_HEAD`,
+    `PyVarObject_HEAD_INIT(NULL, 0)`); macros after a declarator (`__THROW __wur`,
+    `__nonnull ((1))`); a macro wrapping a declaration's type (`PyAPI_FUNC(int)` keeps `int`)
+    or before it (`Py_DEPRECATED(3.9)`); a bare macro between two names (`void XMLCALL f(`);
+    and the `extern "C" {` / `}` lines of `#ifdef __cplusplus` blocks (not C, never compiled).
+    """
+    text = data.decode("latin-1")  # one character per byte: offsets are byte offsets
+    buf = bytearray(data)
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def row_of(offset: int) -> int:
+        return bisect.bisect_right(line_starts, offset) - 1
+
+    def wanted(start: int) -> bool:
+        return row_of(start) in rows
+
+    for m in _CPLUSPLUS.finditer(text):
+        body_start = m.start("body")
+        for line in _LINKAGE_LINE.finditer(m.group("body")):
+            _blank(buf, body_start + line.start(), body_start + line.end())
+    for m in _REDIRECT.finditer(text):
+        if wanted(m.start()):
+            _blank(buf, m.start(), m.start("name"))
+            _blank(buf, m.end("name"), m.start("params"))
+            _blank(buf, m.end("params"), m.end())
+    for m in _LINE_MACRO.finditer(text):
+        name = re.match(_ID, m.group("m"))
+        if name and _is_macro(name.group()) and wanted(m.start("m")):
+            _blank(buf, m.start("m"), m.end("m"))
+    for m in _TRAILING.finditer(text):
+        names = re.findall(rf"(?<![\w(]){_ID}(?=\s*(?:\(|$|\s|[;{{,=]))", re.sub(_ARGS, "", m.group("m")))
+        if names and all(_is_macro(n) or n in _EXTENSIONS for n in names) and wanted(m.start("m")):
+            _blank(buf, m.start("m"), m.end("m"))
+    for m in _LEADING.finditer(text):
+        if not _is_macro(m.group("m")) or not wanted(m.start()):
+            continue
+        if _TYPEISH.match(m.group("args")):
+            _blank(buf, m.start("m"), m.start("args") + 1)  # `PyAPI_FUNC(` ... keep the type
+            _blank(buf, m.end("args") - 1, m.end("args"))
+        else:
+            _blank(buf, m.start("m"), m.end("args"))
+    for m in _BARE.finditer(text):
+        if _is_macro(m.group("m")) and wanted(m.start("m")):
+            before = text[max(0, m.start() - 40) : m.start()].split()
+            if m.group("next") not in _TYPE_WORDS and (not before or before[-1] in _BEFORE_TYPE):
+                continue
+            _blank(buf, m.start("m"), m.end("m"))
+    return bytes(buf)

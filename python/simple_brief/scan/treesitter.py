@@ -34,7 +34,7 @@ from simple_brief.scan.tree_index import Columns, Family
 from simple_brief.source import Source
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Query, Tree
+    from tree_sitter import Node, Parser, Query, Tree
 
     from simple_brief.languages import LanguageSpec
 
@@ -137,6 +137,8 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
         return Outline(source, language, symbols=symbols, diagnostics=[too_deep_hint(too_deep)] if too_deep else [])
     parser = Parser(languages.grammar(language))
     tree = parser.parse(source.data, old_tree) if old_tree is not None else parser.parse(source.data)
+    if tree.root_node.has_error and language.name in _MACRO_LANGUAGES:
+        tree = _parse_unexpanded_macros(parser, source.data, tree)
     found: dict[tuple[int, int, str], Symbol] = {}
     imports: list[tuple[int, int]] = []
     limit = language.max_start_depth
@@ -176,6 +178,59 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     if tree.root_node.has_error:
         outline.diagnostics.extend(syntax_diagnostics(source, tree.root_node))
     return outline
+
+
+#: Languages whose macro invocations read as syntax errors (`languages/c.py: mask_macros`).
+_MACRO_LANGUAGES = frozenset({"c", "cpp"})
+#: Masking rounds: each masks the macros on the lines the last parse still finds wrong.
+_MACRO_ROUNDS = 8
+
+
+def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree) -> Tree:
+    """Parse again with the macro invocations on erroneous lines blanked (C, C++).
+
+    tree-sitter cannot expand macros, so `__BEGIN_DECLS`, `PyObject_HEAD` or `__THROW`
+    read as errors the compiler never reports. Masking keeps every byte offset, so the
+    tree's ranges are the real text's; a round is kept only when it leaves fewer errors.
+    """
+    from simple_brief.languages.c import mask_macros
+
+    errors = _error_nodes(tree.root_node)
+    best, best_cost = tree, _error_cost(errors)
+    for _ in range(_MACRO_ROUNDS):
+        rows: set[int] = set()
+        for node in errors:
+            first, last = node.start_point[0], node.end_point[0]
+            rows.update(range(max(0, first - 1), min(last, first + 40) + 1))
+        masked = mask_macros(data, rows)
+        if masked == data:
+            break
+        data = masked
+        tree = parser.parse(data)
+        errors = _error_nodes(tree.root_node) if tree.root_node.has_error else []
+        if _error_cost(errors) < best_cost:
+            best, best_cost = tree, _error_cost(errors)
+        if not errors:
+            break
+    return best
+
+
+def _error_cost(errors: list[Node]) -> int:
+    """How much of the text is in error: the bytes under ERROR nodes, one per MISSING node."""
+    return sum(max(1, node.end_byte - node.start_byte) for node in errors)
+
+
+def _error_nodes(root: Node, limit: int = 500) -> list[Node]:
+    """The ERROR and MISSING nodes under `root` (outermost ones), at most `limit`."""
+    found: list[Node] = []
+    stack = [root]
+    while stack and len(found) < limit:
+        node = stack.pop()
+        if node.is_missing or node.type == "ERROR":
+            found.append(node)
+        elif node.has_error:
+            stack.extend(node.children)
+    return found
 
 
 @cache
