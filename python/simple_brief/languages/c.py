@@ -23,8 +23,8 @@ SPEC = LanguageSpec(
 # names and signatures are still cut from the real text.
 
 _ID = r"[A-Za-z_]\w*"
-#: A macro-shaped name: `__x`, ALL_CAPS, or `Prefix_CAPS` (`PyObject_HEAD`, `PyAPI_FUNC`).
-_MACRO = r"(?:__\w+|_?[A-Z][A-Z0-9_]+|[A-Z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Z][A-Z0-9_]*)"
+#: A macro-shaped name: `__x`, ALL_CAPS, or `Prefix_CAPS` (`PyObject_HEAD`, `PyAPI_FUNC`, `_PyObject_HEAD_EXTRA`).
+_MACRO = r"(?:__\w+|_?[A-Z][A-Z0-9_]+|_?[A-Z][A-Za-z0-9]*_[A-Z0-9_]*[A-Z][A-Z0-9_]*)"
 #: A parenthesised argument list, up to three levels deep.
 _ARGS = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
 _KEYWORDS = frozenset(
@@ -192,9 +192,12 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
     for m in _LEADING.finditer(text):
         if not _is_macro(m.group("m")) or not wanted(m.start()):
             continue
-        if _TYPEISH.match(m.group("args")):
-            _blank(buf, m.start("m"), m.start("args") + 1)  # `PyAPI_FUNC(` ... keep the type
-            _blank(buf, m.end("args") - 1, m.end("args"))
+        inner = m.group("args")[1:-1].strip()
+        if _TYPEISH.match(m.group("args")) and "\n" not in inner:
+            # `PyAPI_FUNC(int)` -> `int` moved to where the macro starts, so the
+            # declaration still starts there (its range and signature are the real text's)
+            _blank(buf, m.start("m"), m.end("args"))
+            buf[m.start("m") : m.start("m") + len(inner)] = inner.encode("latin-1")
         else:
             _blank(buf, m.start("m"), m.end("args"))
     for m in _BARE.finditer(text):

@@ -201,7 +201,7 @@ def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree) -> Tree:
         rows: set[int] = set()
         for node in errors:
             first, last = node.start_point[0], node.end_point[0]
-            rows.update(range(max(0, first - 1), min(last, first + 40) + 1))
+            rows.update(range(max(0, first - 3), min(last, first + 40) + 1))
         masked = mask_macros(data, rows)
         if masked == data:
             break
