@@ -24,7 +24,7 @@ SPEC = LanguageSpec(
 
 _ID = r"[A-Za-z_]\w*"
 #: A macro-shaped name: `__x`, ALL_CAPS, or `Prefix_CAPS` (`PyObject_HEAD`, `PyAPI_FUNC`, `_PyObject_HEAD_EXTRA`).
-_MACRO = r"(?:__\w+|_?[A-Z][A-Z0-9_]+|_?[A-Z][A-Za-z0-9]*_[A-Z0-9_]*[A-Z][A-Z0-9_]*)"
+_MACRO = r"(?:__\w+|_?[A-Z][A-Z0-9_]+|_?[A-Z][A-Za-z0-9]*_[A-Z0-9_]*[A-Z][A-Z0-9_]*|_[A-Z]\w*)"
 #: A parenthesised argument list, up to three levels deep.
 _ARGS = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
 _KEYWORDS = frozenset(
@@ -107,7 +107,7 @@ _LEADING = re.compile(
 )
 _TYPEISH = re.compile(r"^\(\s*[A-Za-z_][\w\s*]*\)$")
 #: A bare macro between two names: `void XMLCALL XML_Parse(`, `extern GCC_NORETURN void`.
-_BARE = re.compile(rf"(?<=[\w*])(?P<pre>[ \t]+)(?P<m>{_MACRO})(?=[ \t]+(?P<next>{_ID})\b(?![ \t]*[;,)=\[:]))")
+_BARE = re.compile(rf"(?:(?<=[\w*])[ \t]+|^[ \t]*)(?P<m>{_MACRO})(?=[ \t]+(?P<next>{_ID})\b(?![ \t]*[;,)=\[:]))", re.M)
 #: Type keywords: a macro right before one cannot itself be the type.
 _TYPE_WORDS = frozenset(
     [
@@ -134,6 +134,8 @@ _BEFORE_TYPE = frozenset(
 _REDIRECT = re.compile(rf"\b__REDIRECT\w*\s*\(\s*(?P<name>{_ID})\s*,\s*(?P<params>{_ARGS})\s*,\s*{_ID}\s*\)")
 #: Compiler extensions the grammar knows, masked along with the macros around them.
 _EXTENSIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "asm"})
+#: A `#define` where the grammar expects no directive (inside an enum: glibc's `#define SHUT_RD SHUT_RD`).
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define\b(?:\\\n|.)*$", re.M)
 _CPLUSPLUS = re.compile(
     r"^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[ \t]*(?://.*|/\*.*)?$"
     r"(?P<body>(?:\n(?![ \t]*#[ \t]*(?:endif|else|elif)).*)*)",
@@ -147,6 +149,15 @@ def _blank(buf: bytearray, start: int, end: int) -> None:
     for i in range(start, end):
         if buf[i] not in (10, 13):
             buf[i] = 32
+
+
+def _directive_at_top_level(text: str, start: int) -> bool:
+    """True when the previous line of code ends a statement or block (`;`, `}`) or is a directive."""
+    for line in reversed(text[max(0, start - 2000) : start].splitlines()):
+        code = re.sub(r"/\*.*?\*/|//.*", "", line).strip()
+        if code and not code.startswith(("*", "/*")):
+            return code.startswith("#") or code.endswith((";", "}", "*/"))
+    return True
 
 
 def _is_macro(name: str) -> bool:
@@ -176,6 +187,9 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
         body_start = m.start("body")
         for line in _LINKAGE_LINE.finditer(m.group("body")):
             _blank(buf, body_start + line.start(), body_start + line.end())
+    for m in _DEFINE.finditer(text):
+        if wanted(m.start()) and wanted(m.end()) and not _directive_at_top_level(text, m.start()):
+            _blank(buf, m.start(), m.end())
     for m in _REDIRECT.finditer(text):
         if wanted(m.start()):
             _blank(buf, m.start(), m.start("name"))
@@ -202,7 +216,9 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
             _blank(buf, m.start("m"), m.end("args"))
     for m in _BARE.finditer(text):
         if _is_macro(m.group("m")) and wanted(m.start("m")):
-            before = text[max(0, m.start() - 40) : m.start()].split()
+            start = m.start("m")
+            line_start = text.rfind("\n", 0, start) + 1
+            before = [] if not text[line_start:start].strip() else text[max(0, start - 40) : start].split()
             if m.group("next") not in _TYPE_WORDS and (not before or before[-1] in _BEFORE_TYPE):
                 continue
             _blank(buf, m.start("m"), m.end("m"))
