@@ -407,3 +407,94 @@ def test_real_tools_keep_their_schemas(name: str, schema: dict[str, Any]) -> Non
     }
     # Property order is the signature's order, as before.
     assert list(load()[name].input_schema()["properties"]) == list(schema)
+
+
+# --- Markdown headings as selectors, on a README nobody here wrote -------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+BODY_PARSER = ROOT / "node_modules" / "body-parser" / "README.md"
+
+
+@pytest.fixture
+def readme(tmp_path: Path) -> Workspace:
+    if not BODY_PARSER.is_file():
+        pytest.skip("body-parser's README comes with the npm devDependencies (npm ci)")
+    (tmp_path / "README.md").write_text(BODY_PARSER.read_text(encoding="utf-8"), encoding="utf-8")
+    return Workspace.at(tmp_path)
+
+
+def _heading_lines() -> dict[str, int]:
+    """`## Text` → 1-based line of its first occurrence, read from the file itself."""
+    out: dict[str, int] = {}
+    fence = False
+    for number, line in enumerate(BODY_PARSER.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence and line.startswith("#"):
+            out.setdefault(line.strip(), number)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("selector", "heading"),
+    [
+        ("Installation", "## Installation"),
+        ("## Installation", "## Installation"),
+        ("installation", "## Installation"),
+        ("API", "## API"),
+        ("bodyParser.json([options])", "### bodyParser.json([options])"),
+        ("### bodyParser.raw([options])", "### bodyParser.raw([options])"),
+        ('unsupported charset "BOGUS"', '### unsupported charset "BOGUS"'),
+        ("Errors > request aborted", "### request aborted"),
+        ("body-parser > Errors", "## Errors"),
+        ("# body-parser > ## Examples", "## Examples"),
+        ("bodyParser.text([options]) > Options", "#### Options"),
+        ("extended", "##### extended"),
+    ],
+)
+def test_a_markdown_heading_is_named_by_its_text_with_or_without_hashes(
+    readme: Workspace, selector: str, heading: str
+) -> None:
+    text, data = run(readme, "expand_at", path="README.md", selector=selector)
+    lines = _heading_lines()
+    if heading == "#### Options":  # the third `#### Options`: the one under bodyParser.text
+        assert data["range"]["start"]["line"] + 1 > lines["### bodyParser.text([options])"]
+    else:
+        assert data["range"]["start"]["line"] + 1 == lines[heading]
+    assert data["name"] == heading
+    assert text.startswith(heading + "  L")
+
+
+def test_an_ambiguous_heading_lists_typeable_paths(readme: Workspace) -> None:
+    with pytest.raises(UserError) as err:
+        run(readme, "expand_at", path="README.md", selector="Options")
+    message = str(err.value)
+    assert "names 4 symbols" in message
+    assert "bodyParser.json([options]) > Options (line:" in message
+    # Every path listed opens that heading.
+    for path in ("bodyParser.json([options]) > Options", "bodyParser.urlencoded([options]) > Options"):
+        _, data = run(readme, "expand_at", path="README.md", selector=path)
+        assert data["name"] == "#### Options"
+
+
+def test_a_heading_by_line_is_that_section(readme: Workspace) -> None:
+    line = _heading_lines()["### entity parse failed"]
+    text, data = run(readme, "expand_at", path="README.md", selector=f"line:{line}")
+    assert data["name"] == "### entity parse failed"
+    assert "### entity verify failed" not in text
+
+
+def test_the_cli_takes_a_heading_with_or_without_hashes(readme: Workspace) -> None:
+    import subprocess
+    import sys
+
+    for selector in ("## Errors", "Errors"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "simple_brief", "expand", "README.md", selector],
+            cwd=readme.root,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.startswith("## Errors  L")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from rapidfuzz import process
 
 from simple_brief.errors import UserError
-from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, walk_with_parent
+from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, walk_with_parent
 from simple_brief.protocol import diagnostic_to_lsp
 from simple_brief.render import blockmarks, table
 from simple_brief.render.budget import approx_tokens
@@ -148,8 +149,68 @@ def qualified_names(symbols: list[Symbol]) -> list[tuple[Symbol, str]]:
     return out
 
 
+_HASHES = re.compile(r"^#{1,6}(?:\s+|$)|\s+#+\s*$")
+
+
+def heading_text(name: str) -> str:
+    """A Markdown heading's text without its `#`s, spaces collapsed: `## Usage` → `Usage`."""
+    return " ".join(_HASHES.sub("", name.strip()).split())
+
+
+def _heading_paths(symbols: list[Symbol]) -> dict[int, list[str]]:
+    """Each heading's texts from the top section down to it, by id (`["Title", "Usage"]`)."""
+    out: dict[int, list[str]] = {}
+    stack: list[tuple[list[Symbol], list[str]]] = [(symbols, [])]
+    while stack:
+        items, above = stack.pop()
+        for sym in items:
+            if sym.kind != SymbolKind.String:
+                continue
+            path = [*above, heading_text(sym.name)]
+            out[id(sym)] = path
+            if sym.children:
+                stack.append((sym.children, path))
+    return out
+
+
+def _heading_matches(symbols: list[Symbol], named: list[tuple[Symbol, str]], sel: str) -> list[Symbol]:
+    """Markdown headings a selector names: the heading text with or without `#`s
+    (`Usage`, `## Usage`), or a path of them from any level down (`Title > Usage`, then
+    `Title.Usage`); exact case first, then any case."""
+    paths = _heading_paths(symbols)
+    if not paths:
+        return []
+    by_id = {id(s): s for s, _ in named}
+
+    def find(parts: list[str], fold: bool) -> list[Symbol]:
+        want = [p.casefold() for p in parts] if fold else parts
+        hits = []
+        for key, path in paths.items():
+            tail = path[-len(want) :]
+            if len(path) >= len(want) and ([p.casefold() for p in tail] if fold else tail) == want:
+                hits.append(by_id[key])
+        return hits
+
+    whole = [heading_text(sel)]
+    split = [heading_text(p) for p in sel.split(">")] if ">" in sel else None
+    dotted = [heading_text(p) for p in sel.split(".")] if "." in sel else None
+    for fold in (False, True):
+        for parts in (whole, split, dotted):
+            if parts and all(parts) and (hits := find(parts, fold)):
+                return sorted(hits, key=lambda s: s.range.start)
+    return []
+
+
+def _heading_path(symbols: list[Symbol], sym: Symbol) -> str:
+    return " > ".join(_heading_paths(symbols).get(id(sym), [sym.name]))
+
+
 def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
     """The symbol a selector names: `name`, `Class.method`, or `line:N` (the innermost there).
+
+    A Markdown heading is named by its text with or without `#`s (`Usage`, `## Usage`)
+    or by a path of heading texts (`Title > Usage`, or `Title.Usage` when no heading
+    text holds that dot).
 
     Raises:
         UserError: nothing there, or an ambiguous name (the candidates are listed).
@@ -169,6 +230,8 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
     # A full name wins: `run` is the top-level run even when Job.run exists.
     exact = [s for s, q in named if q == sel] or [s for s, q in named if s.name == sel]
     if not exact:
+        exact = _heading_matches(outline.symbols, named, sel)
+    if not exact:
         exact = [s for s, q in named if q.endswith("." + sel) or s.name.lower() == sel.lower()]
     if len(exact) == 1:
         return exact[0]
@@ -177,9 +240,16 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
         if len(blocks) == 1:
             return blocks[0]
         qual = dict((id(s), q) for s, q in named)
-        options = "; ".join(f"{qual[id(s)]} (line:{s.range.start.line + 1})" for s in exact[:10])
+        shown_names = [
+            _heading_path(outline.symbols, s) if s.kind == SymbolKind.String else qual[id(s)] for s in exact[:10]
+        ]
+        options = "; ".join(f"{n} (line:{s.range.start.line + 1})" for n, s in zip(shown_names, exact, strict=False))
         raise UserError(f"{name_of(sel)} names {len(exact)} symbols in {shown}: {options}; ask for one of those.")
-    names = sorted({q for _, q in named} | {s.name for s, _ in named})
+    headings = _heading_paths(outline.symbols)
+    names = sorted(
+        {" > ".join(headings[id(s)][-2:]) if id(s) in headings else q for s, q in named}
+        | {heading_text(s.name) if id(s) in headings else s.name for s, _ in named}
+    )
     # A name is short: a long selector has no near names worth the fuzzy matcher's time.
     near = [m[0] for m in process.extract(sel, names, limit=5, score_cutoff=50)] if len(sel) <= 200 else []
     hint = f"nearby names: {', '.join(near)}" if near else "use simple_read mode=outline to see its symbols"
@@ -196,7 +266,13 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
 def expand_at(
     call: Call,
     path: ReadPath,
-    selector: Annotated[str, Doc("Symbol to open: a name, a dotted path like Class.method, or line:N (1-based).")],
+    selector: Annotated[
+        str,
+        Doc(
+            "Symbol to open: a name, a dotted path like Class.method, or line:N (1-based); a Markdown "
+            "heading by its text with or without #s (Usage, ## Usage) or a path (Title > Usage)."
+        ),
+    ],
     what: Annotated[
         Literal["all", "body", "signature"],
         Doc("signature: the mark line and doc; body: the body lines; all: header and source."),
