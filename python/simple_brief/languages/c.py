@@ -151,13 +151,29 @@ def _blank(buf: bytearray, start: int, end: int) -> None:
             buf[i] = 32
 
 
-def _directive_at_top_level(text: str, start: int) -> bool:
-    """True when the previous line of code ends a statement or block (`;`, `}`) or is a directive."""
-    for line in reversed(text[max(0, start - 2000) : start].splitlines()):
-        code = re.sub(r"/\*.*?\*/|//.*", "", line).strip()
-        if code and not code.startswith(("*", "/*")):
-            return code.startswith("#") or code.endswith((";", "}", "*/"))
+def _directive_at_top_level(lines: list[str], row: int, directive_rows: set[int]) -> bool:
+    """True when the code before `row` ends a statement or block (`;`, `}`) or is a directive."""
+    before = "\n".join("#" if r in directive_rows else lines[r] for r in range(max(0, row - 200), row))
+    before = re.sub(r"/\*.*?\*/|//[^\n]*", "", before, flags=re.S)
+    for line in reversed(before.splitlines()):
+        code = line.strip()
+        if code:
+            return code.startswith("#") or code.endswith((";", "}"))
     return True
+
+
+def _in_enum(text: str, start: int) -> bool:
+    """True when the innermost `{` open at `start` is an enum's (`enum {`, `enum name {`)."""
+    depth = 0
+    for i in range(start - 1, max(-1, start - 20000), -1):
+        char = text[i]
+        if char == "}":
+            depth += 1
+        elif char == "{":
+            if depth == 0:
+                return "enum" in text[max(0, i - 80) : i].split()[-2:]
+            depth -= 1
+    return False
 
 
 def _is_macro(name: str) -> bool:
@@ -180,15 +196,24 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
     def row_of(offset: int) -> int:
         return bisect.bisect_right(line_starts, offset) - 1
 
+    lines = text.split("\n")
+    directive_rows: set[int] = set()
+    inside = False
+    for row, line in enumerate(lines):
+        if inside or line.lstrip().startswith("#"):
+            directive_rows.add(row)
+            inside = line.rstrip().endswith("\\")
+
     def wanted(start: int) -> bool:
-        return row_of(start) in rows
+        row = row_of(start)
+        return row in rows and row not in directive_rows
 
     for m in _CPLUSPLUS.finditer(text):
         body_start = m.start("body")
         for line in _LINKAGE_LINE.finditer(m.group("body")):
             _blank(buf, body_start + line.start(), body_start + line.end())
     for m in _DEFINE.finditer(text):
-        if wanted(m.start()) and wanted(m.end()) and not _directive_at_top_level(text, m.start()):
+        if row_of(m.start()) in rows and not _directive_at_top_level(lines, row_of(m.start()), directive_rows):
             _blank(buf, m.start(), m.end())
     for m in _REDIRECT.finditer(text):
         if wanted(m.start()):
@@ -197,7 +222,12 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
             _blank(buf, m.end("params"), m.end())
     for m in _LINE_MACRO.finditer(text):
         name = re.match(_ID, m.group("m"))
-        if name and _is_macro(name.group()) and wanted(m.start("m")):
+        if (
+            name
+            and _is_macro(name.group())
+            and wanted(m.start("m"))
+            and ("(" in m.group("m") or not _in_enum(text, m.start()))
+        ):
             _blank(buf, m.start("m"), m.end("m"))
     for m in _TRAILING.finditer(text):
         names = re.findall(rf"(?<![\w(]){_ID}(?=\s*(?:\(|$|\s|[;{{,=]))", re.sub(_ARGS, "", m.group("m")))
@@ -218,6 +248,8 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
         if _is_macro(m.group("m")) and wanted(m.start("m")):
             start = m.start("m")
             line_start = text.rfind("\n", 0, start) + 1
+            if text[line_start:start].lstrip().startswith("#"):
+                continue
             before = [] if not text[line_start:start].strip() else text[max(0, start - 40) : start].split()
             if m.group("next") not in _TYPE_WORDS and (not before or before[-1] in _BEFORE_TYPE):
                 continue
