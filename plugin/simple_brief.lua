@@ -18,13 +18,13 @@ end, {
 })
 
 vim.api.nvim_create_user_command('ExpandAt', function(args)
-  require('simple_brief').expand_command(args)
+  require('simple_brief.expand').command(args)
 end, {
   nargs = '*',
   complete = function(arglead, cmdline)
     return require('simple_brief.expand').complete(arglead, cmdline)
   end,
-  desc = 'Open one symbol: name, Class.method or line:N, then body|signature|all',
+  desc = 'Open one symbol: name, Class.method, line:N or a Markdown heading, then body|signature|all',
 })
 
 vim.api.nvim_create_user_command('SimpleBriefServe', function()

@@ -1,4 +1,4 @@
---- :ExpandAt {name | Class.method | line:N} [body|signature|all] — open one symbol's folds.
+--- :ExpandAt {name | Class.method | line:N | heading} [body|signature|all] — open one symbol's folds.
 ---
 --- Symbols come from the simple-brief server (textDocument/documentSymbol), so names
 --- and ranges are the ones the outline shows. Only the folds around and of the chosen
@@ -12,6 +12,90 @@ local H = {}
 
 M.whats = { 'all', 'body', 'signature' }
 
+--- SymbolKind String: Markdown headings (`## Usage`), the only symbols of that kind.
+M.HEADING = 15
+
+--- A heading's text without its `#`s, spaces collapsed: `## Usage` → `Usage`.
+---@param name string
+---@return string
+function M.heading_text(name)
+  local text = vim.trim(name):gsub('^#+%s+', ''):gsub('^#+$', ''):gsub('%s+#+%s*$', '')
+  return vim.trim((text:gsub('%s+', ' ')))
+end
+
+--- Headings whose path from the top ends with `parts` (exact case, or any case).
+function H.heading_hits(symbols, parts, fold)
+  local want = {}
+  for i, p in ipairs(parts) do
+    want[i] = fold and p:lower() or p
+  end
+  local hits = {}
+  for _, s in ipairs(symbols) do
+    if s.path and #s.path >= #want then
+      local ok = true
+      for i = 1, #want do
+        local got = s.path[#s.path - #want + i]
+        if (fold and got:lower() or got) ~= want[i] then
+          ok = false
+          break
+        end
+      end
+      if ok then
+        hits[#hits + 1] = s
+      end
+    end
+  end
+  return hits
+end
+
+--- Markdown headings a selector names: the text with or without `#`s, or a path of
+--- heading texts `Title > Usage` (then `Title.Usage`).
+function H.headings(symbols, selector)
+  local function parts(sep)
+    if sep and not selector:find(sep, 1, true) then
+      return nil
+    end
+    local out = {}
+    for _, p in ipairs(sep and vim.split(selector, sep, { plain = true }) or { selector }) do
+      local t = M.heading_text(p)
+      if t == '' then
+        return nil
+      end
+      out[#out + 1] = t
+    end
+    return out
+  end
+  local candidates = { parts(nil), parts('>'), parts('.') }
+  for _, fold in ipairs({ false, true }) do
+    for i = 1, 3 do
+      local p = candidates[i]
+      if p then
+        local hits = H.heading_hits(symbols, p, fold)
+        if #hits > 0 then
+          return hits
+        end
+      end
+    end
+  end
+  return {}
+end
+
+--- The name a symbol is shown and completed by: a heading's shortest unambiguous path
+--- (`Usage`, `Install > Usage`), else its dotted name; nil when no path is unambiguous.
+function H.display(symbols, s)
+  if not s.path then
+    return s.qualified
+  end
+  for n = 1, #s.path do
+    local parts = vim.list_slice(s.path, #s.path - n + 1)
+    local hits = H.heading_hits(symbols, parts, false)
+    if #hits == 1 then
+      return table.concat(parts, ' > ')
+    end
+  end
+  return nil
+end
+
 --- Flattened symbols with dotted qualified names, in document order.
 ---@param buf integer
 ---@return {name: string, qualified: string, start: integer, stop: integer, sel: integer}[]|nil, string|nil
@@ -23,22 +107,37 @@ function M.symbols(buf)
     return nil, err
   end
   local out = {}
-  local function walk(items, prefix)
+  local function walk(items, prefix, parent)
     for _, s in ipairs(items) do
       local qualified = prefix and (prefix .. '.' .. s.name) or s.name
-      out[#out + 1] = {
+      local stop = s.range['end'].line + 1
+      if s.range['end'].character == 0 and s.range['end'].line > s.range.start.line then
+        stop = stop - 1 -- a half-open end at the start of a line: the line before is the last
+      end
+      local sym = {
         name = s.name,
         qualified = qualified,
         kind = s.kind,
         start = s.range.start.line + 1,
-        stop = s.range['end'].line + 1,
+        stop = stop,
         sel = s.selectionRange.start.line + 1,
         block = s.children ~= nil or (s.range['end'].line > s.range.start.line),
+        parent = parent,
+        children = {},
       }
-      walk(s.children or {}, qualified)
+      if s.kind == M.HEADING then
+        sym.heading = M.heading_text(s.name)
+        local above = parent and parent.path or {}
+        sym.path = vim.list_extend(vim.list_slice(above), { sym.heading })
+      end
+      if parent then
+        parent.children[#parent.children + 1] = sym
+      end
+      out[#out + 1] = sym
+      walk(s.children or {}, qualified, sym)
     end
   end
-  walk(result, nil)
+  walk(result, nil, nil)
   table.sort(out, function(a, b)
     return a.start < b.start
   end)
@@ -78,17 +177,35 @@ function M.find(symbols, selector, cursor_line)
       end
     end
   end
+  if #matches == 0 then
+    matches = H.headings(symbols, selector)
+  end
   if #matches == 1 then
     return matches[1]
   end
   if #matches > 1 then
     local names = {}
     for _, s in ipairs(matches) do
-      names[#names + 1] = ('%s (line:%d)'):format(s.qualified, s.start)
+      names[#names + 1] = ('%s (line:%d)'):format(H.display(symbols, s) or s.qualified, s.start)
     end
     return nil, ('%s names %d symbols: %s; ask for one of those'):format(selector, #matches, table.concat(names, ', '))
   end
   return nil, ('no symbol %s here; press <Tab> after :ExpandAt for the names'):format(selector)
+end
+
+--- Close the fold of a symbol that starts on its first line and reaches its last.
+function H.close(sym)
+  for _ = 1, 10 do
+    local start = vim.fn.foldclosed(sym.start)
+    if start ~= -1 and (start < sym.start or vim.fn.foldclosedend(sym.start) >= sym.stop) then
+      return
+    end
+    local before = vim.fn.foldclosedend(sym.start)
+    vim.cmd(('silent! %dfoldclose'):format(sym.start))
+    if vim.fn.foldclosed(sym.start) == start and vim.fn.foldclosedend(sym.start) == before then
+      return
+    end
+  end
 end
 
 --- Open the folds that hide a symbol, then its own as `what` asks.
@@ -96,12 +213,32 @@ function H.open(win, sym, what)
   vim.api.nvim_win_call(win, function()
     local s = sym.start
     -- Enclosing folds that start above the symbol: open them, outermost first.
+    local opened = {}
     for _ = 1, 100 do
       local closed = vim.fn.foldclosed(s)
       if closed == -1 or closed >= s then
         break
       end
+      opened[closed] = true
       vim.cmd(('silent! %dfoldopen'):format(s))
+    end
+    -- Markdown sections opened on the way show their other subsections closed, as they
+    -- were while hidden, down to the chosen heading: only its own section opens.
+    local chain, up = { sym }, sym.parent
+    while sym.path and up do
+      table.insert(chain, 1, up)
+      up = up.parent
+    end
+    local revealed = false
+    for i = 1, #chain - 1 do
+      revealed = revealed or opened[chain[i].start] == true
+      if revealed then
+        for _, sib in ipairs(chain[i].children) do
+          if sib ~= chain[i + 1] and sib.stop > sib.start then
+            H.close(sib)
+          end
+        end
+      end
     end
     if what == 'signature' then
       if vim.fn.foldclosed(s) == -1 and vim.fn.foldlevel(s) > 0 then
@@ -144,14 +281,74 @@ function M.expand_at(selector, what)
   return sym
 end
 
---- Command-line completion: symbol names and dotted paths, then the `what` words.
+--- A completion word: spaces and backslashes escaped, so it stays one argument.
+---@param name string
+---@return string
+function M.escape(name)
+  return (name:gsub('\\', '\\\\'):gsub(' ', '\\ '))
+end
+
+--- Split :ExpandAt's argument line into the selector and `what`. The selector may be
+--- quoted (`"## Usage"`) or have escaped spaces (`Getting\ Started`); otherwise the rest
+--- of the line is the selector, but a last word body|signature|all is `what`.
+---@param line string
+---@return string|nil selector, string|nil what
+function M.parse(line)
+  line = vim.trim(line or '')
+  if line == '' then
+    return nil, nil
+  end
+  local q = line:sub(1, 1)
+  if q == '"' or q == "'" then
+    local close = line:find(q, 2, true)
+    if close then
+      local rest = vim.trim(line:sub(close + 1))
+      return line:sub(2, close - 1), rest ~= '' and rest or nil
+    end
+  end
+  local words, word, i = {}, {}, 1
+  while i <= #line do
+    local c = line:sub(i, i)
+    if c == '\\' and i < #line then
+      word[#word + 1] = line:sub(i + 1, i + 1)
+      i = i + 1
+    elseif c:match('%s') then
+      if #word > 0 then
+        words[#words + 1] = table.concat(word)
+        word = {}
+      end
+    else
+      word[#word + 1] = c
+    end
+    i = i + 1
+  end
+  if #word > 0 then
+    words[#words + 1] = table.concat(word)
+  end
+  local what
+  if #words > 1 and vim.tbl_contains(M.whats, words[#words]) then
+    what = table.remove(words)
+  end
+  return table.concat(words, ' '), what
+end
+
+--- :ExpandAt's handler: `args.args` is the whole argument line.
+function M.command(args)
+  local sym, why = M.expand_at(M.parse(args.args))
+  if not sym then
+    vim.notify('simple-brief: ' .. why, vim.log.levels.ERROR)
+  end
+end
+
+--- Command-line completion: names (Markdown headings by text or `Parent > Text` path,
+--- spaces escaped), then the `what` words.
 ---@param arglead string
 ---@param cmdline string
 ---@return string[]
 function M.complete(arglead, cmdline)
-  local args = vim.split(vim.trim(cmdline), '%s+')
-  local nargs = #args - (arglead == '' and 0 or 1)
-  if nargs >= 2 then
+  local rest = cmdline:gsub('^%s*%S+%s*', '', 1)
+  local before = rest:sub(1, #rest - #arglead)
+  if vim.trim(before) ~= '' then
     return vim.tbl_filter(function(w)
       return vim.startswith(w, arglead)
     end, M.whats)
@@ -160,7 +357,12 @@ function M.complete(arglead, cmdline)
   local symbols = M.symbols(buf) or {}
   local seen, out = {}, {}
   for _, s in ipairs(symbols) do
-    for _, name in ipairs({ s.name, s.qualified }) do
+    local names = { s.name, s.qualified }
+    if s.path then
+      names = { H.display(symbols, s) } -- nil: no unambiguous path (line:N names it)
+    end
+    for _, name in ipairs(names) do
+      name = M.escape(name)
       if not seen[name] and vim.startswith(name, arglead) then
         seen[name] = true
         out[#out + 1] = name
