@@ -199,10 +199,10 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
     lines = text.split("\n")
     directive_rows: set[int] = set()
     inside = False
-    for row, line in enumerate(lines):
-        if inside or line.lstrip().startswith("#"):
+    for row, code_line in enumerate(lines):
+        if inside or code_line.lstrip().startswith("#"):
             directive_rows.add(row)
-            inside = line.rstrip().endswith("\\")
+            inside = code_line.rstrip().endswith("\\")
 
     def wanted(start: int) -> bool:
         row = row_of(start)
@@ -210,8 +210,8 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
 
     for m in _CPLUSPLUS.finditer(text):
         body_start = m.start("body")
-        for line in _LINKAGE_LINE.finditer(m.group("body")):
-            _blank(buf, body_start + line.start(), body_start + line.end())
+        for linkage in _LINKAGE_LINE.finditer(m.group("body")):
+            _blank(buf, body_start + linkage.start(), body_start + linkage.end())
     for m in _DEFINE.finditer(text):
         if row_of(m.start()) in rows and not _directive_at_top_level(lines, row_of(m.start()), directive_rows):
             _blank(buf, m.start(), m.end())
