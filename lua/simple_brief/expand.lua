@@ -110,16 +110,12 @@ function M.symbols(buf)
   local function walk(items, prefix, parent)
     for _, s in ipairs(items) do
       local qualified = prefix and (prefix .. '.' .. s.name) or s.name
-      local stop = s.range['end'].line + 1
-      if s.range['end'].character == 0 and s.range['end'].line > s.range.start.line then
-        stop = stop - 1 -- a half-open end at the start of a line: the line before is the last
-      end
       local sym = {
         name = s.name,
         qualified = qualified,
         kind = s.kind,
         start = s.range.start.line + 1,
-        stop = stop,
+        stop = s.range['end'].line + 1,
         sel = s.selectionRange.start.line + 1,
         block = s.children ~= nil or (s.range['end'].line > s.range.start.line),
         parent = parent,

@@ -76,9 +76,7 @@ def _headings(nv: pynvim.Nvim) -> list[Heading]:
 
     def walk(items: list[dict[str, Any]], parent: Heading | None) -> None:
         for d in items:
-            end = d["range"]["end"]
-            last = end["line"] + (0 if end["character"] == 0 and end["line"] > d["range"]["start"]["line"] else 1)
-            h = Heading(d["name"], d["range"]["start"]["line"] + 1, last, parent)
+            h = Heading(d["name"], d["range"]["start"]["line"] + 1, d["range"]["end"]["line"] + 1, parent)
             if parent:
                 parent.children.append(h)
             out.append(h)
