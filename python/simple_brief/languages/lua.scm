@@ -392,3 +392,17 @@
               name: (identifier) @_require))
         ]))) @import)
   (#eq? @_require "require"))
+
+; ------------------------------------------------------------ module function
+
+; A module that is one function (`return function(options) ... end`, busted's
+; runner): the returned function is the definition, named `return function`,
+; so its local functions nest inside it.
+(chunk
+  (return_statement
+    "return" @name
+    (expression_list
+      .
+      (function_definition
+        "function" @name
+        body: (block)? @body) .)) @definition.function)

@@ -13,6 +13,7 @@ show their declaration and line. Lines outside any definition are summarised.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 
@@ -23,6 +24,7 @@ from simple_brief.model import (
     Severity,
     Symbol,
     SymbolKind,
+    walk_all,
 )
 from simple_brief.scan import Outline
 
@@ -135,10 +137,41 @@ def _is_member(sym: Symbol) -> bool:
     return not sym.is_block and sym.kind != SymbolKind.String
 
 
+#: `local a, b, c` / `var a, b int` / `a, b`: keywords, then two or more names, then a type.
+_MULTI_NAME = re.compile(r"^(?P<kw>(?:\w+\s+)*?)(?P<names>[\w.$]+(?:\s*,\s*[\w.$]+)+)(?P<rest>[^,]*)$")
+
+
+def _multi_name_text(target: str, has_value: bool) -> str | None:
+    """A too-long declaration of several names, cut at a name: `local a, b (+7 names) = …`."""
+    match = _MULTI_NAME.match(target.strip())
+    if not match:
+        return None
+    names = [n.strip() for n in match["names"].split(",")]
+    text = match["kw"] + names[0]
+    shown = 1
+    while shown < len(names) and len(text) + len(names[shown]) + 2 <= MEMBER_TEXT_CHARS - 16:
+        text += ", " + names[shown]
+        shown += 1
+    if shown < len(names):
+        text += f" (+{len(names) - shown} names)"
+    else:
+        text += match["rest"].rstrip()
+    return text + (" = …" if has_value else "")
+
+
 def member_text(sym: Symbol) -> str:
-    """A member as the outline shows it: `name: int`, `LIMIT = 10`, `self.name` (value dropped)."""
+    """A member as the outline shows it: `name: int`, `LIMIT = 10`, `self.name` (value dropped).
+
+    A declaration of several names too long to show is cut at a name and says how many
+    names are left out; every name of it then shares that one text (shown once)."""
     sig = sym.signature or sym.name
     target, eq, _value = sig.partition(" = ")
+    if not eq and sig.rstrip().endswith("=") and not sig.rstrip().endswith(("==", "!=", "<=", ">=")):
+        target, eq = sig.rstrip()[:-1], "="
+    if len(target) + 4 > MEMBER_TEXT_CHARS and not target.startswith(("self.", "this.")):
+        multi = _multi_name_text(target, bool(eq))
+        if multi is not None:
+            return multi
     if eq and (target.startswith(("self.", "this.")) or len(sig) > MEMBER_TEXT_CHARS):
         text = target if target.startswith(("self.", "this.")) else f"{target} = …"
     else:
@@ -190,6 +223,8 @@ class _OutlineWriter:
         self.per_symbol = per_symbol
         self.pending = _Pending(diagnostics)
         self.out: list[str] = []
+        #: Symbols the outline shows: as a line, a member, or named or counted in braces.
+        self.listed = 0
         # Import spans are sorted and disjoint (`scan._merge_import_lines`): found by bisection.
         self._import_ends = [last for _first, last in outline.imports]
         lines = outline.source.lines
@@ -213,6 +248,14 @@ class _OutlineWriter:
             cursor = max(cursor, sym.range.end.line + 1)
         self._members(run, 1)
         self._gap(cursor, len(lines) - 1)
+        hidden = sum(1 for _ in walk_all(self.outline.symbols)) - self.listed
+        if hidden > 0:
+            # Nothing is cut silently (SPEC): definitions inside collapsed blocks are counted.
+            self.out.append(
+                f".. +{hidden} nested {'definition' if hidden == 1 else 'definitions'} not listed"
+                " (inside collapsed blocks, one-line, or past depth): expand_at NAME or line:N"
+                " opens one, a larger depth=N lists deeper"
+            )
         if self.per_symbol:
             for diag in self.pending.rest():
                 self.out.append(diag_line(diag))
@@ -232,6 +275,7 @@ class _OutlineWriter:
                 seen.add(key)
                 unique.append(sym)
         diag_run, run = run, unique
+        self.listed += len(diag_run)
         prefix = INDENT * (level - 1)
         line: list[str] = []
         first = last = run[0]
@@ -256,7 +300,11 @@ class _OutlineWriter:
     def _symbol(self, sym: Symbol, level: int) -> None:
         prefix = INDENT * (level - 1)
         opens = _opens(sym, level, self.depth)
+        self.listed += 1
         if not opens or not sym.children:
+            if mark_letter(sym) and sym.kind not in FUNCTION_KINDS:
+                # A collapsed container names or counts its members in its braces.
+                self.listed += sum(1 for c in sym.children if c.kind != SymbolKind.String)
             self.out.append(prefix + mark_line(sym))
             self._take_diags(sym.range.start.line, sym.range.end.line, prefix)
             return
@@ -299,9 +347,9 @@ class _OutlineWriter:
             end = min(last, spans[k][0] - 1) if k < len(spans) else last
             while end > row and not lines[end].strip():
                 end -= 1
-            count = sum(1 for i in range(row, end + 1) if lines[i].strip())
             head = _cut(" ".join(lines[row].split()), GAP_TEXT_CHARS)
-            more = f" (+{count - 1} lines)" if count > 1 else ""
+            # `+N lines`: the lines of the span after the one shown, so it agrees with `L{a}-{b}`.
+            more = f" (+{end - row} lines)" if end > row else ""
             self.out.append(f".. {head}{more}  {_span(row, end)}")
             self._take_diags(row, end, "")
             row = end + 1
@@ -324,11 +372,42 @@ class _OutlineWriter:
             size += len(part) + 2
             k += 1
         # What is left out only lies past the cut, so the cut text is the same.
-        return _cut("; ".join(parts), limit)
+        return _cut(_join_import_lines(parts), limit)
+
+
+def _join_import_lines(parts: list[str]) -> str:
+    """Import lines as one line: statements joined with `; `, the lines of a bracketed group
+    (`import (` … `)`, `import {` … `} from 'x'`) with `, ` inside their brackets."""
+    text = ""
+    depth = 0
+    opened = False
+    for part in parts:
+        if depth and part[:1] in ")}]":
+            text += part
+            depth -= 1
+        elif depth:
+            text += ("" if opened else ", ") + part.rstrip(",")
+            opened = False
+        else:
+            text += ("; " if text else "") + part
+        if part[-1:] in "({[" and not depth:
+            depth, opened = 1, True
+    return text
+
+
+_WORD_TAIL = re.compile(r"[\w.$]+$")
 
 
 def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """`text` within `limit` characters, cut at a name boundary (never mid-name), `…` last."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    if re.match(r"[\w.$]", text[limit - 1]):
+        tail = _WORD_TAIL.search(head)
+        if tail and tail.start() >= limit // 2:
+            head = head[: tail.start()]
+    return head.rstrip(" ,") + "…"
 
 
 def _span(first: int, last: int) -> str:
