@@ -288,7 +288,7 @@ end
 --- quoted (`"## Usage"`) or have escaped spaces (`Getting\ Started`); otherwise the rest
 --- of the line is the selector, but a last word body|signature|all is `what`.
 ---@param line string
----@return string|nil selector, string|nil what
+---@return string|nil selector, string|nil what, string|nil whole the line with `what` kept
 function M.parse(line)
   line = vim.trim(line or '')
   if line == '' then
@@ -321,16 +321,22 @@ function M.parse(line)
   if #word > 0 then
     words[#words + 1] = table.concat(word)
   end
-  local what
+  local what, whole
   if #words > 1 and vim.tbl_contains(M.whats, words[#words]) then
+    whole = table.concat(words, ' ')
     what = table.remove(words)
   end
-  return table.concat(words, ' '), what
+  return table.concat(words, ' '), what, whole
 end
 
 --- :ExpandAt's handler: `args.args` is the whole argument line.
 function M.command(args)
-  local sym, why = M.expand_at(M.parse(args.args))
+  local selector, what, whole = M.parse(args.args)
+  local sym, why = M.expand_at(selector, what)
+  if not sym and whole and why and why:match('^no symbol ') then
+    -- `Run body` with no heading `Run`: the whole line is the name.
+    sym = M.expand_at(whole)
+  end
   if not sym then
     vim.notify('simple-brief: ' .. why, vim.log.levels.ERROR)
   end
@@ -355,7 +361,8 @@ function M.complete(arglead, cmdline)
   for _, s in ipairs(symbols) do
     local names = { s.name, s.qualified }
     if s.path then
-      names = { H.display(symbols, s) } -- nil: no unambiguous path (line:N names it)
+      -- Two headings with one path (`# Configuration` twice): line:N tells them apart.
+      names = { H.display(symbols, s) or ('line:%d'):format(s.start) }
     end
     for _, name in ipairs(names) do
       name = M.escape(name)

@@ -116,7 +116,8 @@ def _command_forms(headings: list[Heading], h: Heading) -> list[str]:
     """Ways a user types this heading: as the text (rest of the line), with its `#`s,
     quoted, with escaped spaces, or as a path when the text alone is ambiguous."""
     path = _shortest_path(headings, h)
-    assert path is not None, f"{h.name} (line {h.first}) has no unambiguous name"
+    if path is None:  # the same path twice: only its line names it
+        return [f"line:{h.first}"]
     if len(path) > 1:
         return [" > ".join(path), f"line:{h.first}"]
     forms = [f"line:{h.first}", h.text.replace("\\", "\\\\").replace(" ", "\\ ")]
@@ -186,8 +187,9 @@ def test_completion_offers_typeable_names_that_each_open_their_heading(tmp_path:
         # Every heading with an unambiguous name is offered, by that name.
         expected = {
             " > ".join(p).replace("\\", "\\\\").replace(" ", "\\ ")
-            for h in headings
             if (p := _shortest_path(headings, h))
+            else f"line:{h.first}"
+            for h in headings
         }
         assert set(words) == expected
         # A typed prefix with escaped spaces completes; after the name come the `what` words.
@@ -199,7 +201,7 @@ def test_completion_offers_typeable_names_that_each_open_their_heading(tmp_path:
         failures = []
         for word in words:
             parts = _unescape(word).split(" > ")
-            (h,) = _named(headings, parts)
+            (h,) = [x for x in headings if f"line:{x.first}" == word] or _named(headings, parts)
             try:
                 nv.command(f"ExpandAt {word}")
             except pynvim.NvimError as err:
@@ -213,7 +215,10 @@ def test_completion_offers_typeable_names_that_each_open_their_heading(tmp_path:
 
 
 def test_a_heading_ending_in_a_what_word_and_signature(tmp_path: Path) -> None:
-    text = "# Tool\n\n## Install all\n\nEverything.\n\n## Install\n\nOne.\n\n## Usage\n\nRun.\nTwice.\n"
+    text = (
+        "# Tool\n\n## Install all\n\nEverything.\n\n## Install\n\nOne.\n\n"
+        "## Usage\n\nRun.\nTwice.\n\n## Run body\n\nText.\n"
+    )
     (tmp_path / "README.md").write_text(text)
     with nvim(tmp_path) as nv:
         nv.command(f"edit {tmp_path / 'README.md'}")
@@ -228,3 +233,7 @@ def test_a_heading_ending_in_a_what_word_and_signature(tmp_path: Path) -> None:
         assert _closed(nv, [11]) == [-1]
         nv.command("ExpandAt line:11 signature")
         assert _closed(nv, [3, 7, 11]) == [3, -1, 11]
+        nv.command("ExpandAt Install all body")
+        assert nv.exec_lua("return vim.api.nvim_win_get_cursor(0)[1]") == 3
+        nv.command("ExpandAt Run body")  # no heading `Run`: the whole line names the heading
+        assert nv.exec_lua("return vim.api.nvim_win_get_cursor(0)[1]") == 16
