@@ -107,7 +107,13 @@ _LEADING = re.compile(
 )
 _TYPEISH = re.compile(r"^\(\s*[A-Za-z_][\w\s*]*\)$")
 #: A bare macro between two names: `void XMLCALL XML_Parse(`, `extern GCC_NORETURN void`.
-_BARE = re.compile(rf"(?:(?<=[\w*])[ \t]+|^[ \t]*)(?P<m>{_MACRO})(?=[ \t]+(?P<next>{_ID})\b(?![ \t]*[;,)=\[:]))", re.M)
+_BARE = re.compile(
+    rf"(?:(?<=[\w*])[ \t]+|^[ \t]*)(?P<m>{_MACRO})(?=[ \t]+(?P<next>{_ID})\b(?P<decl>[ \t]*[;,)=\[:])?)", re.M
+)
+#: A macro after a field's or variable's name: `long int __align __LOCK_ALIGNMENT;`.
+_AFTER_NAME = re.compile(rf"(?<=[a-z_][a-z0-9_])(?P<m>[ \t]+{_MACRO})(?=[ \t]*;)")
+#: Words a macro before a type may be followed by (`__extern_always_inline const void *`).
+_QUALIFIERS = frozenset(["const", "volatile", "static", "inline", "extern", "__inline", "__inline__"])
 #: Type keywords: a macro right before one cannot itself be the type.
 _TYPE_WORDS = frozenset(
     [
@@ -251,7 +257,17 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
             if text[line_start:start].lstrip().startswith("#"):
                 continue
             before = [] if not text[line_start:start].strip() else text[max(0, start - 40) : start].split()
-            if m.group("next") not in _TYPE_WORDS and (not before or before[-1] in _BEFORE_TYPE):
+            after_pointer = bool(before) and before[-1].endswith("*")
+            if m.group("decl") and not after_pointer:
+                continue  # `const DWORD x;`: the macro-shaped name is the type
+            if m.group("next") in _QUALIFIERS and not before:
+                pass  # `__extern_always_inline const void *` at a line's start
+            elif m.group("next") not in _TYPE_WORDS and (not before or before[-1] in _BEFORE_TYPE):
                 continue
+            _blank(buf, m.start("m"), m.end("m"))
+    for m in _AFTER_NAME.finditer(text):
+        name = re.search(_ID, m.group("m"))
+        word = re.findall(_ID, text[max(0, m.start() - 40) : m.start()])
+        if name and _is_macro(name.group()) and wanted(m.start("m")) and word and word[-1] not in _KEYWORDS:
             _blank(buf, m.start("m"), m.end("m"))
     return bytes(buf)
