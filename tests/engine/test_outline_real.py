@@ -84,6 +84,25 @@ def test_go_import_block_reads_as_one_list() -> None:
     assert "(;" not in line and "; )" not in line and '";' not in line
 
 
+def test_go_import_block_too_long_counts_the_imports_left_out() -> None:
+    """No Go file here has an import block longer than the line shown; this one is embedded
+    (the usual shape of a Go command's imports: standard packages, then module paths)."""
+    source = "package main\n\nimport (\n" + "".join(
+        f'\t"{name}"\n'
+        for name in (
+            "bufio", "errors", "fmt", "net", "net/url", "os", "os/exec", "strings", "syscall", "time",
+            "golang.org/x/sys/unix", "golang.org/x/term", "github.com/spf13/cobra",
+        )
+    ) + ")\n\nfunc main() {\n}\n"  # fmt: skip
+    path = Path("main.go")
+    outline = scan(Source.from_bytes(source.encode()), languages.detect(path, "main"))
+    line = blockmarks.render_outline(outline, []).splitlines()[0]
+    assert line.startswith('.. package main; import ("bufio", "errors", '), line
+    shown = re.findall(r'"[^"]+"', line)
+    left = int(re.search(r" … \(\+(\d+) more\)  L1-17$", line)[1])  # type: ignore[index]
+    assert len(shown) + left == 13, line
+
+
 # ---------------------------------------------------------- d. cut at a name
 
 

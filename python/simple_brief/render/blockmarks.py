@@ -14,7 +14,7 @@ show their declaration and line. Lines outside any definition are summarised.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 
 from simple_brief.model import (
@@ -372,7 +372,36 @@ class _OutlineWriter:
             size += len(part) + 2
             k += 1
         # What is left out only lies past the cut, so the cut text is the same.
-        return _cut(_join_import_lines(parts), limit)
+        text = _join_import_lines(parts)
+        if len(text) <= limit:
+            return text
+        # Cut after a whole item (`; ` between statements, `, ` between names) and count
+        # the items left out: those cut off, and the import lines not read at all.
+        head = text[: limit - 12]
+        cut = max(head.rfind("; "), head.rfind(", "))
+        if cut < limit // 2:
+            return _cut(text, limit)
+        end = bisect_right(rows, last)
+        unread = max(0, end - k)
+        if unread and lines[rows[end - 1]].strip().rstrip(";") in (")", "}", "]"):
+            unread -= 1  # a group's closing line is no item of its own
+        return f"{head[:cut]} … (+{_items_after(text, cut) + unread} more)"
+
+
+def _items_after(text: str, cut: int) -> int:
+    """Items of `text` after the separator at `cut`: statements (`; `), and the names of a
+    bracketed group (`, ` inside `(` … `)`) — not the names of one `from x import a, b`."""
+    depth = sum(text.count(o, 0, cut) - text.count(c, 0, cut) for o, c in ("()", "{}", "[]"))
+    items = 1
+    for i in range(cut + 2, len(text) - 1):
+        ch = text[i]
+        if ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+        elif text[i : i + 2] == "; " or (depth > 0 and text[i : i + 2] == ", "):
+            items += 1
+    return items
 
 
 def _join_import_lines(parts: list[str]) -> str:
