@@ -135,7 +135,7 @@ def test_definitions_left_out_are_counted_with_how_to_see_them() -> None:
     outline, text = _outline(RXJS_SUBJECT)
     total = sum(1 for _ in walk_all(outline.symbols))
     last = text.splitlines()[-1]
-    match = re.match(r"\.\. \+(\d+) nested definitions not listed .*expand_at .*depth=N", last)
+    match = re.match(r"\.\. \+(\d+) nested definitions not listed .*mode=symbols .*expand_at .*depth=N", last)
     assert match, last
     hidden = int(match[1])
     assert 0 < hidden < total

@@ -253,8 +253,8 @@ class _OutlineWriter:
             # Nothing is cut silently (SPEC): definitions inside collapsed blocks are counted.
             self.out.append(
                 f".. +{hidden} nested {'definition' if hidden == 1 else 'definitions'} not listed"
-                " (inside collapsed blocks, one-line, or past depth): expand_at NAME or line:N"
-                " opens one, a larger depth=N lists deeper"
+                " (one-line, inside collapsed blocks or past depth): mode=symbols lists them,"
+                " expand_at NAME or line:N opens one, a larger depth=N opens containers"
             )
         if self.per_symbol:
             for diag in self.pending.rest():
