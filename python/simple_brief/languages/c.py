@@ -2,6 +2,7 @@
 
 import bisect
 import re
+from collections.abc import Iterator
 
 from simple_brief.languages.spec import DocRules, LanguageSpec
 
@@ -214,19 +215,36 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
         row = row_of(start)
         return row in rows and row not in directive_rows
 
+    blocks: list[tuple[int, int]] = []  # (first, last) runs of wanted rows
+    for row in sorted(r for r in rows if 0 <= r < len(lines)):
+        if blocks and row == blocks[-1][1] + 1:
+            blocks[-1] = (blocks[-1][0], row)
+        else:
+            blocks.append((row, row))
+
+    def matches(pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        """The pattern's matches that start on a wanted row (searched only there: linear)."""
+        for first, last in blocks:
+            start = line_starts[first]
+            end = line_starts[last + 1] if last + 1 < len(line_starts) else len(text)
+            for m in pattern.finditer(text, start, min(len(text), end + 400)):
+                if m.start() >= end:
+                    break
+                yield m
+
     for m in _CPLUSPLUS.finditer(text):
         body_start = m.start("body")
         for linkage in _LINKAGE_LINE.finditer(m.group("body")):
             _blank(buf, body_start + linkage.start(), body_start + linkage.end())
-    for m in _DEFINE.finditer(text):
+    for m in matches(_DEFINE):
         if row_of(m.start()) in rows and not _directive_at_top_level(lines, row_of(m.start()), directive_rows):
             _blank(buf, m.start(), m.end())
-    for m in _REDIRECT.finditer(text):
+    for m in matches(_REDIRECT):
         if wanted(m.start()):
             _blank(buf, m.start(), m.start("name"))
             _blank(buf, m.end("name"), m.start("params"))
             _blank(buf, m.end("params"), m.end())
-    for m in _LINE_MACRO.finditer(text):
+    for m in matches(_LINE_MACRO):
         name = re.match(_ID, m.group("m"))
         if (
             name
@@ -235,11 +253,11 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
             and ("(" in m.group("m") or not _in_enum(text, m.start()))
         ):
             _blank(buf, m.start("m"), m.end("m"))
-    for m in _TRAILING.finditer(text):
+    for m in matches(_TRAILING):
         names = re.findall(rf"(?<![\w(]){_ID}(?=\s*(?:\(|$|\s|[;{{,=]))", re.sub(_ARGS, "", m.group("m")))
         if names and all(_is_macro(n) or n in _EXTENSIONS for n in names) and wanted(m.start("m")):
             _blank(buf, m.start("m"), m.end("m"))
-    for m in _LEADING.finditer(text):
+    for m in matches(_LEADING):
         if not _is_macro(m.group("m")) or not wanted(m.start()):
             continue
         inner = m.group("args")[1:-1].strip()
@@ -250,7 +268,7 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
             buf[m.start("m") : m.start("m") + len(inner)] = inner.encode("latin-1")
         else:
             _blank(buf, m.start("m"), m.end("args"))
-    for m in _BARE.finditer(text):
+    for m in matches(_BARE):
         if _is_macro(m.group("m")) and wanted(m.start("m")):
             start = m.start("m")
             line_start = text.rfind("\n", 0, start) + 1
@@ -265,7 +283,7 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
             elif m.group("next") not in _TYPE_WORDS and (not before or before[-1] in _BEFORE_TYPE):
                 continue
             _blank(buf, m.start("m"), m.end("m"))
-    for m in _AFTER_NAME.finditer(text):
+    for m in matches(_AFTER_NAME):
         name = re.search(_ID, m.group("m"))
         word = re.findall(_ID, text[max(0, m.start() - 40) : m.start()])
         if name and _is_macro(name.group()) and wanted(m.start("m")) and word and word[-1] not in _KEYWORDS:
