@@ -146,3 +146,13 @@ def test_definitions_left_out_are_counted_with_how_to_see_them() -> None:
 def test_no_footer_when_everything_is_listed() -> None:
     _, text = _outline(BUSTED_CLI)
     assert "not listed" not in text
+
+
+def test_lua_locals_aliasing_setmetatable_are_definitions() -> None:
+    """pl/List.lua: `local setmetatable, getmetatable,type,tostring,string = setmetatable,…`
+    declares five names (only a `setmetatable(...)` call is an object, `require(...)` an import)."""
+    outline, text = _outline(PL_LIST)
+    names = {s.name for s in outline.symbols if s.range.start.line == 21}
+    assert names == {"setmetatable", "getmetatable", "type", "tostring", "string"}, names
+    assert "local setmetatable, getmetatable,type,tostring,string = …" in text
+    assert ".. local tablex = require 'pl.tablex'  L23" in text.splitlines()

@@ -322,7 +322,7 @@
         .
         value: (_) @_value))) @definition.constant)
   (#match? @name "^_*[A-Z][A-Z0-9_]*$")
-  (#not-match? @_value "^(function|\\{|require\\b|setmetatable\\b)"))
+  (#not-match? @_value "^(function|\\{|require\\s*[(\"'[{]|setmetatable\\s*\\()"))
 
 ((chunk
   (variable_declaration
@@ -333,7 +333,7 @@
         .
         value: (_) @_value))) @definition.variable)
   (#not-match? @name "^_*[A-Z][A-Z0-9_]*$")
-  (#not-match? @_value "^(function|\\{|require\\b|setmetatable\\b)"))
+  (#not-match? @_value "^(function|\\{|require\\s*[(\"'[{]|setmetatable\\s*\\()"))
 
 ; `local x` / `local a, b` without a value.
 (chunk
