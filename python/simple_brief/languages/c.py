@@ -143,6 +143,9 @@ _REDIRECT = re.compile(rf"\b__REDIRECT\w*\s*\(\s*(?P<name>{_ID})\s*,\s*(?P<param
 _EXTENSIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "asm"})
 #: A `#define` where the grammar expects no directive (inside an enum: glibc's `#define SHUT_RD SHUT_RD`).
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define\b(?:\\\n|.)*$", re.M)
+_CPLUSPLUS_ONLY = re.compile(
+    r"^(?:ifdef\s+__cplusplus|if\s+(?:defined\s*\(?\s*__cplusplus\s*\)?|__cplusplus)(?:\s*&&[^|?]*)?)$"
+)
 _CPLUSPLUS = re.compile(
     r"^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[ \t]*(?://.*|/\*.*)?$"
     r"(?P<body>(?:\n(?![ \t]*#[ \t]*(?:endif|else|elif)).*)*)",
@@ -187,14 +190,44 @@ def _is_macro(name: str) -> bool:
     return name not in _KEYWORDS and re.fullmatch(_MACRO, name) is not None
 
 
-def mask_macros(data: bytes, rows: set[int]) -> bytes:
+def _cplusplus_only_rows(lines: list[str]) -> set[int]:
+    """Rows inside `#ifdef __cplusplus` / `#if defined __cplusplus [&& …]` branches (never C)."""
+    found: set[int] = set()
+    stack: list[bool] = []  # per open conditional: is this branch C++ only?
+    continued = False
+    for row, line in enumerate(lines):
+        code = re.sub(r"/\*.*?\*/|//.*", "", line).strip()
+        directive = None if continued else re.match(r"#\s*(\w+)\s*(.*)", code)
+        was_continued, continued = continued, line.rstrip().endswith("\\")
+        if was_continued or (directive and continued):
+            if directive and directive.group(1) in ("if", "ifdef", "ifndef"):
+                stack.append(False)  # a condition over several lines: not judged
+            continue
+        if directive:
+            word, cond = directive.group(1), directive.group(2).strip()
+            if word in ("if", "ifdef", "ifndef"):
+                stack.append(word != "ifndef" and _CPLUSPLUS_ONLY.match(f"{word} {cond}") is not None)
+                continue
+            if word in ("else", "elif") and stack:
+                stack[-1] = False
+                continue
+            if word == "endif" and stack:
+                stack.pop()
+                continue
+        if any(stack):
+            found.add(row)
+    return found
+
+
+def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     """`data` with the macro invocations on the 0-based `rows` blanked (same length, same lines).
 
     Masked: a line that is only a macro (`__BEGIN_DECLS`, `PyObject_HEAD`,
     `PyVarObject_HEAD_INIT(NULL, 0)`); macros after a declarator (`__THROW __wur`,
     `__nonnull ((1))`); a macro wrapping a declaration's type (`PyAPI_FUNC(int)` keeps `int`)
     or before it (`Py_DEPRECATED(3.9)`); a bare macro between two names (`void XMLCALL f(`);
-    and the `extern "C" {` / `}` lines of `#ifdef __cplusplus` blocks (not C, never compiled).
+    and the `extern "C" {` / `}` lines of `#ifdef __cplusplus` blocks; with `c_only`, those
+    blocks' whole C++-only branches (a C compiler never sees them).
     """
     text = data.decode("latin-1")  # one character per byte: offsets are byte offsets
     buf = bytearray(data)
@@ -232,6 +265,10 @@ def mask_macros(data: bytes, rows: set[int]) -> bytes:
                     break
                 yield m
 
+    if c_only:  # C never compiles these branches (`template<>`, overloads in glibc's math.h)
+        for row in _cplusplus_only_rows(lines):
+            start = line_starts[row]
+            _blank(buf, start, start + len(lines[row]))
     for m in _CPLUSPLUS.finditer(text):
         body_start = m.start("body")
         for linkage in _LINKAGE_LINE.finditer(m.group("body")):

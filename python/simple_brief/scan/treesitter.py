@@ -138,7 +138,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     parser = Parser(languages.grammar(language))
     tree = parser.parse(source.data, old_tree) if old_tree is not None else parser.parse(source.data)
     if tree.root_node.has_error and language.name in _MACRO_LANGUAGES:
-        tree = _parse_unexpanded_macros(parser, source.data, tree)
+        tree = _parse_unexpanded_macros(parser, source.data, tree, c_only=language.name == "c")
     found: dict[tuple[int, int, str], Symbol] = {}
     imports: list[tuple[int, int]] = []
     limit = language.max_start_depth
@@ -186,7 +186,7 @@ _MACRO_LANGUAGES = frozenset({"c", "cpp"})
 _MACRO_ROUNDS = 8
 
 
-def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree) -> Tree:
+def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree, c_only: bool) -> Tree:
     """Parse again with the macro invocations on erroneous lines blanked (C, C++).
 
     tree-sitter cannot expand macros, so `__BEGIN_DECLS`, `PyObject_HEAD` or `__THROW`
@@ -202,7 +202,7 @@ def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree) -> Tree:
         for node in errors:
             first, last = node.start_point[0], node.end_point[0]
             rows.update(range(max(0, first - 3), min(last, first + 40) + 1))
-        masked = mask_macros(data, rows)
+        masked = mask_macros(data, rows, c_only=c_only)
         if masked == data:
             break
         data = masked
