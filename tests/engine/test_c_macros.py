@@ -137,3 +137,21 @@ def test_masking_keeps_every_offset() -> None:
 )
 def test_a_real_syntax_error_is_still_reported(text: str) -> None:
     assert _errors(text) != []
+
+
+def test_cplusplus_only_branches_are_not_c_syntax_errors() -> None:
+    text = (
+        "#ifdef __cplusplus\n"
+        'extern "C" {\n'
+        "#endif\n"
+        "int isnan_f (double x) __THROW;\n"
+        "#if defined __cplusplus && __GNUC__ >= 4\n"
+        "template<typename T> inline int isnan_t (T x) { return x != x; }\n"
+        "#endif\n"
+        "#ifdef __cplusplus\n"
+        "}\n"
+        "#endif\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert "isnan_f" in _names(scan(text, C).symbols)
