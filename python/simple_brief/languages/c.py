@@ -144,7 +144,8 @@ _EXTENSIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "as
 #: A `#define` where the grammar expects no directive (inside an enum: glibc's `#define SHUT_RD SHUT_RD`).
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define\b(?:\\\n|.)*$", re.M)
 _CPLUSPLUS_ONLY = re.compile(
-    r"^(?:ifdef\s+__cplusplus|if\s+(?:defined\s*\(?\s*__cplusplus\s*\)?|__cplusplus)(?:\s*&&[^|?]*)?)$"
+    r"^(?:ifdef\s+__cplusplus|if\s+(?:defined\s*\(?\s*__cplusplus\s*\)?|__cplusplus)(?:\s*&&[^|?]*)?"
+    r"|if\s+(?:[^|?!]|!=)*&&\s*defined\s*\(?\s*__cplusplus\s*\)?\s*)$"
 )
 _CPLUSPLUS = re.compile(
     r"^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[ \t]*(?://.*|/\*.*)?$"
