@@ -349,7 +349,7 @@ class _OutlineWriter:
                 end -= 1
             head = _cut(" ".join(lines[row].split()), GAP_TEXT_CHARS)
             # `+N lines`: the lines of the span after the one shown, so it agrees with `L{a}-{b}`.
-            more = f" (+{end - row} lines)" if end > row else ""
+            more = f" (+{end - row} line{'s' if end - row > 1 else ''})" if end > row else ""
             self.out.append(f".. {head}{more}  {_span(row, end)}")
             self._take_diags(row, end, "")
             row = end + 1
