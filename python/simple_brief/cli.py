@@ -28,10 +28,11 @@ from typing import Any
 from simple_brief import __version__, config, trust
 from simple_brief import lsp as _disk_servers  # noqa: F401  (registers the disk-mode language servers)
 from simple_brief import tools as registry
+from simple_brief.beneath import shown_path
 from simple_brief.config import DEFAULT_BUDGET_TOKENS
 from simple_brief.errors import UserError
 from simple_brief.source import DEFAULT_MAX_BYTES
-from simple_brief.workspace import Workspace, shown_path
+from simple_brief.workspace import Workspace
 
 EXIT_USER_ERROR = 2
 

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from simple_brief import config
+from simple_brief.beneath import read_beneath
 from simple_brief.errors import UserError
 from simple_brief.tools import Call, invoke
-from simple_brief.workspace import Workspace, read_beneath
+from simple_brief.workspace import Workspace
 
 OUTSIDE_TEXT = "TOKEN = 'outside the root'\n"
 

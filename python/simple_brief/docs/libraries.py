@@ -33,10 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simple_brief import languages
+from simple_brief.beneath import DIR_FLAGS, read_beneath, shown_path
 from simple_brief.config import user_config_path
 from simple_brief.errors import UserError
 from simple_brief.secret_files import SecretRules
-from simple_brief.workspace import ALWAYS_SKIPPED, LISTING_MAX_BYTES, read_beneath, shown_path
+from simple_brief.workspace import ALWAYS_SKIPPED, LISTING_MAX_BYTES
 
 #: Files larger than this are skipped (generated tables, vendored bundles).
 MAX_FILE_BYTES = LISTING_MAX_BYTES
@@ -47,7 +48,6 @@ WORKSPACE = "workspace"
 KNOWN = ("python", "site-packages", "nvim")
 
 #: Each folder of a library walk is opened from its parent's descriptor, never through a symlink.
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 @dataclass(frozen=True)
@@ -216,7 +216,7 @@ def _walk(fd: int, prefix: str, library: Library, rules: SecretRules) -> Iterato
             if entry.name in library.skipped or entry.name.startswith("."):
                 continue
             try:
-                inner = os.open(entry.name, _DIR_FLAGS, dir_fd=fd)
+                inner = os.open(entry.name, DIR_FLAGS, dir_fd=fd)
             except OSError:
                 continue  # gone, or swapped for a symlink since the listing
             try:

@@ -12,10 +12,10 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
+from simple_brief.beneath import read_beneath
 from simple_brief.errors import UserError
 from simple_brief.languages import docs_rules
 from simple_brief.scan import Outline, clean_docstring
-from simple_brief.workspace import read_beneath
 
 #: A Cargo.toml larger than this is not read for the crate's name.
 MAX_MANIFEST_BYTES = 256 * 1024

@@ -23,6 +23,7 @@ from typing import Annotated, Any
 import pathspec
 
 from simple_brief import languages
+from simple_brief.beneath import shown_path
 from simple_brief.errors import UserError
 from simple_brief.model import Diagnostic, Position, Range, Severity, SymbolKind, walk_with_parent
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
@@ -31,7 +32,7 @@ from simple_brief.render.search import Match, render_search, signature_preview
 from simple_brief.symbol_search import rank_symbols
 from simple_brief.tools import Call, Doc, ToolResult, tool
 from simple_brief.tools.read import qualified_names
-from simple_brief.workspace import Workspace, shown_path
+from simple_brief.workspace import Workspace
 
 #: Workspaces one session may hold open at once (each keeps a parse cache).
 MAX_OPEN = 8
