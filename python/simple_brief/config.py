@@ -42,6 +42,7 @@ naming the file and the key, because a half-read config would start the wrong pr
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tomllib
@@ -208,7 +209,7 @@ def _read(path: Path, follow: bool) -> bytes | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        reason = "it is a symlink; make it a plain file" if exc.strerror and not follow and _is_link(path) else None
+        reason = "it is a symlink; make it a plain file" if exc.errno == errno.ELOOP and not follow else None
         raise UserError(f"{path} cannot be read ({reason or exc.strerror}); check the file.") from None
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
@@ -218,10 +219,6 @@ def _read(path: Path, follow: bool) -> bytes | None:
     if len(data) > MAX_CONFIG_BYTES:
         raise UserError(f"{path} is over {MAX_CONFIG_BYTES // 1024} KB; a config is a few lines of TOML.")
     return data
-
-
-def _is_link(path: Path) -> bool:
-    return path.is_symlink()
 
 
 def parse(text: str, path: Path, user: bool = False) -> Config:
