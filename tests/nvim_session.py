@@ -56,6 +56,21 @@ def nvim(tmp: Path, *args: str, **env: str) -> Iterator[pynvim.Nvim]:
         session.close()
 
 
+def document_symbols(session: pynvim.Nvim) -> list[dict[str, Any]]:
+    """The current buffer's `textDocument/documentSymbol` answer (the first client's), LSP JSON."""
+    result: Any = session.exec_lua(
+        """
+        local params = { textDocument = vim.lsp.util.make_text_document_params(0) }
+        local res = vim.lsp.buf_request_sync(0, 'textDocument/documentSymbol', params, 10000) or {}
+        for _, r in pairs(res) do
+          if r.result then return r.result end
+        end
+        return {}
+        """
+    )
+    return list(result or [])
+
+
 def closed_folds(session: pynvim.Nvim) -> list[tuple[int, int, str]]:
     """(first, last, fold text) of every closed fold of the current window, top-level first."""
     result: Any = session.exec_lua(

@@ -19,7 +19,7 @@ from typing import Any
 import pynvim
 import pytest
 
-from nvim_session import nvim
+from nvim_session import document_symbols, nvim
 
 ROOT = Path(__file__).resolve().parents[2]
 PYENV = Path.home() / ".pyenv"
@@ -62,16 +62,7 @@ class Heading:
 
 
 def _headings(nv: pynvim.Nvim) -> list[Heading]:
-    raw = nv.exec_lua(
-        """
-        local params = { textDocument = vim.lsp.util.make_text_document_params(0) }
-        local res = vim.lsp.buf_request_sync(0, 'textDocument/documentSymbol', params, 10000) or {}
-        for _, r in pairs(res) do
-          if r.result then return r.result end
-        end
-        return {}
-        """
-    )
+    raw = document_symbols(nv)
     out: list[Heading] = []
 
     def walk(items: list[dict[str, Any]], parent: Heading | None) -> None:

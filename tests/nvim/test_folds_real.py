@@ -24,7 +24,7 @@ import pytest
 
 from simple_brief.model import BLOCK_KINDS, CLASS_KINDS
 
-from nvim_session import nvim
+from nvim_session import document_symbols, nvim
 
 ROOT = Path(__file__).resolve().parents[2]
 LUA = Path("/usr/share/lua/5.1")
@@ -95,16 +95,7 @@ def _walk(symbols: list[Sym]) -> list[Sym]:
 
 
 def _document_symbols(nv: pynvim.Nvim) -> list[Sym]:
-    raw = nv.exec_lua(
-        """
-        local params = { textDocument = vim.lsp.util.make_text_document_params(0) }
-        local res = vim.lsp.buf_request_sync(0, 'textDocument/documentSymbol', params, 10000) or {}
-        for _, r in pairs(res) do
-          if r.result then return r.result end
-        end
-        return {}
-        """
-    )
+    raw = document_symbols(nv)
     return _symbols(raw)
 
 
