@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 DEMO_FILE = $$($(PY) -c 'import json.decoder as m; print(m.__file__)')
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test test-python test-lua lint format bench update-snapshots clean
+.PHONY: help demo test test-python test-lua lint format bench update-snapshots languages clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-17s %s\n", $$1, $$2}'
@@ -68,6 +68,9 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 
 update-snapshots: $(VENV)/.installed-dev ## rewrite golden snapshots (review the diff like code)
 	UPDATE_SNAPSHOTS=1 $(PY) -m pytest -q tests/engine/test_snapshots.py
+
+languages: $(VENV)/.installed ## write lua/simple_brief/filetypes.lua from the engine's language units
+	$(PY) -c "from simple_brief.languages import filetypes_lua; print(filetypes_lua(), end='')" > lua/simple_brief/filetypes.lua
 
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -22,22 +22,8 @@ local M = {}
 
 ---@type simple_brief.Config
 M.defaults = {
-  -- Filetypes with a tree-sitter outline in the engine: the language units' filetypes
-  -- (simple_brief.languages.filetypes(), checked by tests/test_languages.py).
-  filetypes = {
-    'python',
-    'lua',
-    'javascript',
-    'javascriptreact',
-    'typescript',
-    'typescriptreact',
-    'rust',
-    'go',
-    'c',
-    'cpp',
-    'java',
-    'markdown',
-  },
+  -- Filetypes with a tree-sitter outline in the engine (generated from its language units).
+  filetypes = vim.deepcopy(require('simple_brief.filetypes')),
   -- nil: `simple-brief lsp` from PATH, else `python3 -m simple_brief lsp`.
   cmd = nil,
   -- auto: the Python host when the remote plugin is registered, else a child process.

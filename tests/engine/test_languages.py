@@ -15,6 +15,7 @@ from simple_brief.docs import items, modules
 from simple_brief.languages import DocRules, QueryInheritanceError, compose_query
 
 FOLDER = Path(languages.__file__).parent
+FILETYPES_LUA = Path(__file__).resolve().parents[2] / "lua" / "simple_brief" / "filetypes.lua"
 CONFIG_LUA = Path(__file__).resolve().parents[2] / "lua" / "simple_brief" / "config.lua"
 UNIT_IDS = [spec.name for spec in languages.LANGUAGES]
 
@@ -75,11 +76,9 @@ def test_inheritance_that_loops_or_names_no_query_is_one_clear_error() -> None:
     assert str(err.value) == "there is no zz.scm for the language zz; add one beside it"
 
 
-def test_the_lua_default_filetypes_are_the_registrys() -> None:
-    text = CONFIG_LUA.read_text(encoding="utf-8")
-    block = re.search(r"filetypes = \{(.*?)\}", text, re.S)
-    assert block is not None
-    assert re.findall(r"'([^']+)'", block.group(1)) == languages.filetypes()
+def test_the_lua_default_filetypes_are_generated_from_the_units() -> None:
+    assert FILETYPES_LUA.read_text(encoding="utf-8") == languages.filetypes_lua(), "run `make languages`"
+    assert "require('simple_brief.filetypes')" in CONFIG_LUA.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("spec", languages.LANGUAGES + languages.FALLBACK_LANGUAGES, ids=lambda s: s.name)

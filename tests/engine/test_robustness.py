@@ -30,7 +30,8 @@ from simple_brief.source import Source
 
 PYTHON = languages.by_name("python")
 JAVASCRIPT = languages.by_name("javascript")
-KOTLIN = languages.by_name("kotlin")
+#: A braces language the line heuristic reads (no grammar): `//` comments, Kotlin-like members.
+BRACES = languages.LanguageSpec("braces", (".braces",), comment="//")
 ALL_LANGUAGES = [*languages.LANGUAGES, languages.PLAIN]
 LANGUAGE_IDS = [spec.name for spec in ALL_LANGUAGES]
 #: Diagnostic codes the scanner itself produces.
@@ -574,7 +575,7 @@ def test_deeply_nested_javascript_functions_do_not_recurse_too_deep() -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "style"), [(languages.PLAIN, "indent"), (KOTLIN, "braces")], ids=["text-indent", "kotlin-braces"]
+    ("spec", "style"), [(languages.PLAIN, "indent"), (BRACES, "braces")], ids=["text-indent", "braces"]
 )
 def test_deep_nesting_in_the_fallback_scanner_is_capped(spec: languages.LanguageSpec, style: str) -> None:
     """The line heuristic nests blocks too; it must stop at MAX_NESTING like the tree scanner.
@@ -598,7 +599,7 @@ def test_deep_nesting_in_the_fallback_scanner_is_capped(spec: languages.Language
 
 def test_fallback_member_columns_point_at_the_name() -> None:
     """`val v: Int` names `v` at column 8, not the `v` of `val` at column 4."""
-    outline = scan(Source("class P {\n    val v: Int\n    var a = 1\n}\n"), KOTLIN)
+    outline = scan(Source("class P {\n    val v: Int\n    var a = 1\n}\n"), BRACES)
     members = {c.name: c for c in outline.symbols[0].children}
     assert members["v"].selection_range.start.character == 8
     assert members["a"].selection_range.start.character == 8
