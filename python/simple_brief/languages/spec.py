@@ -93,6 +93,9 @@ class LanguageSpec:
             for languages handled by the line-heuristic fallback only.
         comment: line-comment prefix used for inline markers in `full` mode.
         comment_end: closing part for block-only comment syntaxes (Markdown).
+        block_comment: a block comment's opening and closing marks (`("/*", "*/")`,
+            OCaml's `("(*", "*)")`): a multi-line one folds as a comment block. Empty: only
+            runs of line comments fold (C-like `//` languages get `/* */` by default).
         max_start_depth: syntax-tree depth below which no definition is looked for;
             lets the query skip deep expression trees (scanning stays close to a parse).
         filetypes: other Neovim filetypes this language serves (`javascriptreact`).
@@ -105,6 +108,7 @@ class LanguageSpec:
     grammar: str = ""
     comment: str = "#"
     comment_end: str = ""
+    block_comment: tuple[str, str] | tuple[()] = ()
     max_start_depth: int = 16
     filetypes: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()

@@ -116,17 +116,22 @@ def _end(f: Fold | None) -> int:
 
 
 def comment_folds(outline: Outline) -> list[Fold]:
-    """Runs of two or more comment lines (line comments, or a /* */ block)."""
-    prefix = outline.language.comment.strip()
-    if not prefix or prefix == "<!--":
+    """Runs of two or more comment lines (line comments, or a multi-line block comment)."""
+    language = outline.language
+    prefix = language.comment.strip()
+    patterns = []
+    if prefix and not language.comment_end:
+        patterns.append(_line_comment_runs(prefix))
+    if language.block_comment:
+        patterns.append(_block_comments(*language.block_comment))
+    elif prefix == "//":
+        patterns.append(_block_comments("/*", "*/"))
+    elif prefix == "--":
+        patterns.append(_LONG_COMMENT)
+    if not patterns:
         return []
     text = "\n".join(outline.source.lines)
     found: list[Fold] = []
-    patterns = [_line_comment_runs(prefix)]
-    if prefix == "//":
-        patterns.append(_BLOCK_COMMENT)
-    elif prefix == "--":
-        patterns.append(_LONG_COMMENT)
     for pattern in patterns:
         found.extend(_matches(text, pattern))
     return found
@@ -174,7 +179,12 @@ def _line_comment_runs(prefix: str) -> re.Pattern[str]:
     return re.compile(rf"^[ \t]*{p}[^\n]*(?:\n[ \t]*{p}[^\n]*)+", re.MULTILINE)
 
 
-_BLOCK_COMMENT = re.compile(r"^[ \t]*/\*.*?\*/", re.MULTILINE | re.DOTALL)
+@cache
+def _block_comments(opening: str, closing: str) -> re.Pattern[str]:
+    """A block comment starting a line (after indentation), to its first closing mark."""
+    return re.compile(rf"^[ \t]*{re.escape(opening)}.*?{re.escape(closing)}", re.MULTILINE | re.DOTALL)
+
+
 #: Lua's long comments: `--[[ … ]]`, `--[==[ … ]==]`.
 _LONG_COMMENT = re.compile(r"^[ \t]*--\[(=*)\[.*?\]\1\]", re.MULTILINE | re.DOTALL)
 #: Python's comments and string literals in order, so a quote inside one is not read as
