@@ -43,9 +43,11 @@ __all__ = [
     "query_source",
 ]
 
+
 def _unit_names() -> tuple[str, ...]:
     """The language units: every `<filetype>.py` of this package (not `spec.py`, not `_x.py`)."""
-    found = (entry.name.removesuffix(".py") for entry in resources.files(__name__).iterdir() if entry.name.endswith(".py"))
+    names = (entry.name for entry in resources.files(__name__).iterdir())
+    found = (name.removesuffix(".py") for name in names if name.endswith(".py"))
     return tuple(sorted(name for name in found if name != "spec" and not name.startswith("_")))
 
 
@@ -57,9 +59,7 @@ UNITS: tuple[str, ...] = _unit_names()
 LANGUAGES: tuple[LanguageSpec, ...] = tuple(importlib.import_module(f"{__name__}.{unit}").SPEC for unit in UNITS)
 
 #: Languages served by the line-heuristic fallback scanner only (no unit: no grammar, no query).
-FALLBACK_LANGUAGES: tuple[LanguageSpec, ...] = (
-    LanguageSpec("simple", (".spl",), comment="#"),
-)
+FALLBACK_LANGUAGES: tuple[LanguageSpec, ...] = (LanguageSpec("simple", (".spl",), comment="#"),)
 
 #: The spec used for files of no known language: the fallback scanner, `#` comments.
 PLAIN = LanguageSpec("text", (), comment="#")
