@@ -101,3 +101,20 @@ def test_a_units_docs_rules_name_what_docs_implements(spec: languages.LanguageSp
 def test_unknown_names_get_the_default_rules() -> None:
     assert languages.docs_rules("") == languages.docs_rules("objc") == DocRules()
     assert languages.docs_rules("TSX") is languages.by_name("javascript").docs  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("spec", languages.LANGUAGES, ids=UNIT_IDS)
+def test_a_units_file_names_find_it(spec: languages.LanguageSpec) -> None:
+    for name in spec.file_names:
+        example = name.replace("*", "x").replace("?", "x")
+        assert languages.for_path(f"some/dir/{example}") is spec, name
+    for ext in spec.extensions:
+        assert languages.for_path(f"some/dir/file{ext.upper()}") is spec, ext
+
+
+def test_the_docs_index_reads_code_and_prose_only() -> None:
+    assert languages.documented("pkg/mod.py") and languages.documented("README.md")
+    assert not languages.documented("notes.txt")
+    data = [spec for spec in languages.LANGUAGES if not spec.docs.indexed]
+    for spec in data:
+        assert not languages.documented(f"x{spec.extensions[0]}" if spec.extensions else spec.file_names[0])

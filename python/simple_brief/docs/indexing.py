@@ -204,7 +204,7 @@ def workspace_changes(
             rel = Path(real).relative_to(root).as_posix()
         except ValueError:
             continue
-        if languages.for_path(real) is not languages.PLAIN and workspace.secrets.rule_for(rel) is None:
+        if languages.documented(real) and workspace.secrets.rule_for(rel) is None:
             overlays[rel] = text
     todo: list[Todo] = []
     for rel, text in overlays.items():
@@ -222,7 +222,7 @@ def workspace_changes(
                 complete = False
                 break
             rel = path.relative_to(root).as_posix()
-            if rel in overlays:
+            if rel in overlays or not languages.documented(rel):
                 continue
             seen.add(rel)
             todo.append((rel, None, None))

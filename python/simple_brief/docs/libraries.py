@@ -223,9 +223,5 @@ def _walk(fd: int, prefix: str, library: Library, rules: SecretRules) -> Iterato
                 yield from _walk(inner, f"{rel}/", library, rules)
             finally:
                 os.close(inner)
-        elif (
-            stat.S_ISREG(info.st_mode)
-            and info.st_size <= MAX_FILE_BYTES
-            and languages.for_path(rel) is not languages.PLAIN
-        ):
+        elif stat.S_ISREG(info.st_mode) and info.st_size <= MAX_FILE_BYTES and languages.documented(rel):
             yield rel, info

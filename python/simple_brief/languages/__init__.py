@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable
+from fnmatch import fnmatchcase
 from functools import cache
 from importlib import resources
 from pathlib import PurePath
@@ -36,12 +37,17 @@ __all__ = [
     "compose_query",
     "detect",
     "docs_rules",
+    "documented",
     "filetypes",
     "for_path",
     "grammar",
     "outline_query",
     "query_source",
 ]
+
+
+def _is_glob(name: str) -> bool:
+    return any(c in name for c in "*?[")
 
 
 def _unit_names() -> tuple[str, ...]:
@@ -66,6 +72,8 @@ PLAIN = LanguageSpec("text", (), comment="#")
 
 _BY_NAME = {key: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for key in (spec.name, *spec.filetypes, *spec.aliases)}
 _BY_EXT = {ext: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for ext in spec.extensions}
+_BY_FILE_NAME = {name: spec for spec in LANGUAGES for name in spec.file_names if not _is_glob(name)}
+_FILE_NAME_GLOBS = [(name, spec) for spec in LANGUAGES for name in spec.file_names if _is_glob(name)]
 
 
 def by_name(name: str) -> LanguageSpec | None:
@@ -74,9 +82,21 @@ def by_name(name: str) -> LanguageSpec | None:
 
 
 def for_path(path: str | PurePath) -> LanguageSpec:
-    """The language of a file by its ending; PLAIN when none is known."""
-    suffix = PurePath(path).suffix.lower()
-    return _BY_EXT.get(suffix, PLAIN)
+    """The language of a file by its name (`Makefile`) or else its ending; PLAIN when none is known."""
+    name = PurePath(path).name
+    spec = _BY_FILE_NAME.get(name)
+    if spec is not None:
+        return spec
+    for pattern, spec in _FILE_NAME_GLOBS:
+        if fnmatchcase(name, pattern):
+            return spec
+    return _BY_EXT.get(PurePath(name).suffix.lower(), PLAIN)
+
+
+def documented(path: str | PurePath) -> bool:
+    """Whether the docs index reads this file: a known language whose docs rules index it."""
+    spec = for_path(path)
+    return spec is not PLAIN and spec.docs.indexed
 
 
 def detect(path: str | PurePath, filetype: str | None = None) -> LanguageSpec:

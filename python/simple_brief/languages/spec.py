@@ -27,6 +27,8 @@ class DocRules:
             or `parentheses` (Python's `class A(B)`).
         kind_words: (kind word, this language's word) pairs: Rust's `trait`, Lua's `table`.
         macro_prefix: a signature starting with it is a `macro` (Rust's `macro_rules!`).
+        indexed: whether the docs index reads this language's files at all (data and
+            markup such as JSON or HTML are outlined, not documented).
     Modules (`docs/modules.py`):
         module_id: how a file's module id is found: `path` (the path without its
             ending), `index_path` (JS/TS: `dir/index.js` is `dir`), `packages` (Python's
@@ -57,6 +59,7 @@ class DocRules:
             language's code (rustdoc).
     """
 
+    indexed: bool = True
     separator: str = "."
     items: str = "everything"
     bases: str = "keywords"
@@ -101,6 +104,8 @@ class LanguageSpec:
         filetypes: other Neovim filetypes this language serves (`javascriptreact`).
         aliases: names other tools use for it (`py`, `golang`).
         docs: how the docs index reads it.
+        file_names: whole file names, or glob patterns of them (`Makefile`,
+            `Dockerfile.*`), for files named rather than typed by their ending.
     """
 
     name: str
@@ -113,6 +118,7 @@ class LanguageSpec:
     filetypes: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     docs: DocRules = field(default_factory=DocRules)
+    file_names: tuple[str, ...] = ()
 
     @property
     def has_grammar(self) -> bool:
