@@ -1,0 +1,12 @@
+"""JSON (and JSONC, JSON with comments): object keys, nested by containment; outlined, not documented."""
+
+from simple_brief.languages.spec import DocRules, LanguageSpec
+
+SPEC = LanguageSpec(
+    "json",
+    (".json", ".jsonc"),
+    "tree_sitter_json:language",
+    comment="//",
+    filetypes=("jsonc",),
+    docs=DocRules(indexed=False),
+)
