@@ -1,0 +1,11 @@
+"""C#: namespaces, types and their members; `///` XML doc comments (read as plain text)."""
+
+from simple_brief.languages.spec import LanguageSpec
+
+SPEC = LanguageSpec(
+    "cs",
+    (".cs", ".csx"),
+    "tree_sitter_c_sharp:language",
+    comment="//",
+    aliases=("csharp", "c#"),
+)
