@@ -1,0 +1,13 @@
+"""YAML: mapping keys nested by containment, sequence items of mappings, Kubernetes-style
+documents; outlined, not documented."""
+
+from simple_brief.languages.spec import DocRules, LanguageSpec
+
+SPEC = LanguageSpec(
+    "yaml",
+    (".yaml", ".yml"),
+    "tree_sitter_yaml:language",
+    comment="#",
+    aliases=("yml",),
+    docs=DocRules(indexed=False),
+)
