@@ -1,0 +1,12 @@
+"""TOML: tables, arrays of tables and their keys; outlined, not documented."""
+
+from simple_brief.languages.spec import DocRules, LanguageSpec
+
+SPEC = LanguageSpec(
+    "toml",
+    (".toml",),
+    "tree_sitter_toml:language",
+    comment="#",
+    file_names=("Cargo.lock", "Pipfile", "uv.lock", "Gopkg.lock"),
+    docs=DocRules(indexed=False),
+)
