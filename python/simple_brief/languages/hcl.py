@@ -1,0 +1,14 @@
+"""HCL and Terraform: blocks named by their type and labels, as terraform-ls names them."""
+
+from simple_brief.languages.spec import DocRules, LanguageSpec
+
+SPEC = LanguageSpec(
+    "hcl",
+    (".hcl", ".tf", ".tfvars"),
+    "tree_sitter_hcl:language",
+    comment="#",
+    block_comment=("/*", "*/"),
+    filetypes=("terraform", "terraform-vars"),
+    aliases=("tf", "tfvars"),
+    docs=DocRules(indexed=False),
+)
