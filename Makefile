@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 DEMO_FILE = $$($(PY) -c 'import json.decoder as m; print(m.__file__)')
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test test-python test-lua lint format bench update-snapshots languages clean
+.PHONY: help demo test test-python test-lua lint format bench conformance update-snapshots languages clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-17s %s\n", $$1, $$2}'
@@ -65,6 +65,10 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 	  || echo "bench: universal-ctags is not installed and could not be; its columns are skipped"
 	$(PIP) install -e '.[bench]'
 	$(PY) bench/run.py
+
+conformance: $(VENV)/.installed-dev ## real files in every language: ctags coverage, false syntax errors, folds and :ExpandAt in Neovim
+	$(PY) bench/conformance.py --install
+	$(PY) bench/conformance.py
 
 update-snapshots: $(VENV)/.installed-dev ## rewrite golden snapshots (review the diff like code)
 	UPDATE_SNAPSHOTS=1 $(PY) -m pytest -q tests/engine/test_snapshots.py

