@@ -155,3 +155,48 @@ def test_cplusplus_only_branches_are_not_c_syntax_errors() -> None:
     assert _errors(text) == []
     assert C is not None
     assert "isnan_f" in _names(scan(text, C).symbols)
+
+
+BELOW_THE_MACRO = """\
+__BEGIN_DECLS
+
+/* Open the shared object FILE and map it in; return a handle that can be
+   passed to `dlsym' to get symbol values from it.  */
+extern void *dlopen (const char *__file, int __mode) __THROWNL;
+
+typedef struct __dirstream DIR;
+
+PyAPI_FUNC(int) _PyOS_IsMainThread(void);
+
+__END_DECLS
+"""
+
+
+def test_a_macro_lines_above_the_error_is_masked_and_names_after_macros_are_kept() -> None:
+    # the parser errs at `void`, three lines below `__BEGIN_DECLS`; `DIR` (a typedef's name)
+    # and `_PyOS_IsMainThread` (after `PyAPI_FUNC(int)`) look like macros but are names
+    assert _errors(BELOW_THE_MACRO) == []
+    assert C is not None
+    assert {"dlopen", "DIR", "_PyOS_IsMainThread"} <= _names(scan(BELOW_THE_MACRO, C).symbols)
+
+
+def test_a_define_after_a_lone_macro_is_kept_but_one_inside_an_enum_is_masked() -> None:
+    text = (
+        "__BEGIN_DECLS\n#define __need_size_t\nextern int f (void) __THROW;\n"
+        "enum\n{\n  SHUT_RD = 0,\n#define SHUT_RD SHUT_RD\n  SHUT_WR\n#define SHUT_WR SHUT_WR\n};\n__END_DECLS\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"__need_size_t", "f", "SHUT_RD", "SHUT_WR"} <= _names(scan(text, C).symbols)
+
+
+def test_masking_does_not_backtrack_into_long_names() -> None:
+    import time
+
+    from simple_brief.languages.c import mask_macros
+
+    # a name after `)` once split into every run of macro-shaped parts (seconds per line)
+    data = ("int f(void) " + "ABCDEFGHIJ_" * 3 + " x;\n").encode()
+    started = time.process_time()
+    mask_macros(data, {0})
+    assert time.process_time() - started < 0.5

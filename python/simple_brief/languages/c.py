@@ -25,9 +25,10 @@ SPEC = LanguageSpec(
 
 _ID = r"[A-Za-z_]\w*"
 #: A macro-shaped name: `__x`, ALL_CAPS, or `Prefix_CAPS` (`PyObject_HEAD`, `PyAPI_FUNC`, `_PyObject_HEAD_EXTRA`).
-_MACRO = r"(?:__\w+|_?[A-Z][A-Z0-9_]+|_?[A-Z][A-Za-z0-9]*_[A-Z0-9_]*[A-Z][A-Z0-9_]*|_[A-Z]\w*)"
+#: Atomic and ending at a word's end: a name is never split, so no regex backtracks into it.
+_MACRO = r"(?>(?:__\w+|_?[A-Z][A-Z0-9_]+|_?[A-Z][A-Za-z0-9]*_[A-Z0-9_]*[A-Z][A-Z0-9_]*|_[A-Z]\w*)\b)"
 #: A parenthesised argument list, up to three levels deep.
-_ARGS = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
+_ARGS = r"\((?:[^()]++|\((?:[^()]++|\([^()]*+\))*+\))*+\)"
 _KEYWORDS = frozenset(
     [
         "auto",
@@ -106,6 +107,8 @@ _LEADING = re.compile(
     rf"(?P<m>{_MACRO})(?P<sp>[ \t]*)(?P<args>{_ARGS})(?=[ \t]*(?:{_ID}|\*))",
     re.M,
 )
+#: A line that starts with a macro wrapping a type, up to its `)`: `PyAPI_FUNC(int)`.
+_TYPE_MACRO_BEFORE = re.compile(rf"[ \t]*(?:(?:extern|static|inline)[ \t]+)*{_MACRO}[ \t]*\([^()\n]*\)$")
 _TYPEISH = re.compile(r"^\(\s*[A-Za-z_][\w\s*]*\)$")
 #: A bare macro between two names: `void XMLCALL XML_Parse(`, `extern GCC_NORETURN void`.
 _BARE = re.compile(
@@ -162,15 +165,42 @@ def _blank(buf: bytearray, start: int, end: int) -> None:
             buf[i] = 32
 
 
-def _directive_at_top_level(lines: list[str], row: int, directive_rows: set[int]) -> bool:
-    """True when the code before `row` ends a statement or block (`;`, `}`) or is a directive."""
-    before = "\n".join("#" if r in directive_rows else lines[r] for r in range(max(0, row - 200), row))
-    before = re.sub(r"/\*.*?\*/|//[^\n]*", "", before, flags=re.S)
-    for line in reversed(before.splitlines()):
-        code = line.strip()
-        if code:
-            return code.startswith("#") or code.endswith((";", "}"))
-    return True
+def _code_above(code: list[str], row: int, directive_rows: set[int]) -> int | None:
+    """The nearest row above `row` with code, None when a directive (or the start) comes first."""
+    for above in range(row - 1, max(-1, row - 400), -1):
+        if above in directive_rows:
+            return None
+        if code[above].strip():
+            return above
+    return None
+
+
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def _code_lines(text: str) -> list[str]:
+    """The text's lines with comments blanked (rows kept, columns not)."""
+    return _COMMENT.sub(lambda m: " " + "\n" * m.group().count("\n"), text).split("\n")
+
+
+def _with_code_above(code: list[str], rows: set[int], directive_rows: set[int]) -> set[int]:
+    """`rows` and, above each run of them, the rows up to the nearest line of code.
+
+    The parser reports an error where the text stops making sense, often below the macro
+    that caused it: `__BEGIN_DECLS`, then a comment, then `extern int f (void);` errs at `int`.
+    """
+    found = set(rows)
+    for row in sorted(rows):
+        if row - 1 in rows:
+            continue
+        above = row - 1
+        while above >= 0 and row - above <= 60 and (above in directive_rows or not code[above].strip()):
+            if above not in directive_rows:
+                found.add(above)
+            above -= 1
+        if above >= 0:
+            found.add(above)
+    return found
 
 
 def _in_enum(text: str, start: int) -> bool:
@@ -197,7 +227,12 @@ def _cplusplus_only_rows(lines: list[str]) -> set[int]:
     stack: list[bool] = []  # per open conditional: is this branch C++ only?
     continued = False
     for row, line in enumerate(lines):
-        code = re.sub(r"/\*.*?\*/|//.*", "", line).strip()
+        if not continued and not line.lstrip().startswith("#"):  # the common case: code
+            continued = line.endswith("\\") or line.rstrip().endswith("\\")
+            if stack and any(stack):
+                found.add(row)
+            continue
+        code = _COMMENT.sub("", line).strip()
         directive = None if continued else re.match(r"#\s*(\w+)\s*(.*)", code)
         was_continued, continued = continued, line.rstrip().endswith("\\")
         if was_continued or (directive and continued):
@@ -245,6 +280,9 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             directive_rows.add(row)
             inside = code_line.rstrip().endswith("\\")
 
+    code = _code_lines(text)
+    rows = _with_code_above(code, rows, directive_rows)
+
     def wanted(start: int) -> bool:
         row = row_of(start)
         return row in rows and row not in directive_rows
@@ -275,8 +313,12 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
         for linkage in _LINKAGE_LINE.finditer(m.group("body")):
             _blank(buf, body_start + linkage.start(), body_start + linkage.end())
     for m in matches(_DEFINE):
-        if row_of(m.start()) in rows and not _directive_at_top_level(lines, row_of(m.start()), directive_rows):
-            _blank(buf, m.start(), m.end())
+        above = _code_above(code, row_of(m.start()), directive_rows)
+        if row_of(m.start()) not in rows or above is None or code[above].rstrip().endswith((";", "}", "{")):
+            continue  # a `#define` between declarations, where the grammar takes it
+        if _LINE_MACRO.match(code[above]) and not _in_enum(text, line_starts[above]):
+            continue  # after `__BEGIN_DECLS`
+        _blank(buf, m.start(), m.end())
     for m in matches(_REDIRECT):
         if wanted(m.start()):
             _blank(buf, m.start(), m.start("name"))
@@ -293,6 +335,8 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             _blank(buf, m.start("m"), m.end("m"))
     for m in matches(_TRAILING):
         names = re.findall(rf"(?<![\w(]){_ID}(?=\s*(?:\(|$|\s|[;{{,=]))", re.sub(_ARGS, "", m.group("m")))
+        if _TYPE_MACRO_BEFORE.match(text, text.rfind("\n", 0, m.start()) + 1, m.start() + 1):
+            continue  # `PyAPI_FUNC(int) _PyOS_IsMainThread(void);`: the name follows the type's macro
         if names and all(_is_macro(n) or n in _EXTENSIONS for n in names) and wanted(m.start("m")):
             _blank(buf, m.start("m"), m.end("m"))
     for m in matches(_LEADING):
@@ -324,6 +368,13 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     for m in matches(_AFTER_NAME):
         name = re.search(_ID, m.group("m"))
         word = re.findall(_ID, text[max(0, m.start() - 40) : m.start()])
-        if name and _is_macro(name.group()) and wanted(m.start("m")) and word and word[-1] not in _KEYWORDS:
+        if (
+            name
+            and _is_macro(name.group())
+            and wanted(m.start("m"))
+            and word
+            and word[-1] not in _KEYWORDS
+            and (len(word) < 2 or word[-2] not in ("struct", "union", "enum", "typedef"))
+        ):
             _blank(buf, m.start("m"), m.end("m"))
     return bytes(buf)
