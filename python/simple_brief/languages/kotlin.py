@@ -1,0 +1,16 @@
+"""Kotlin: classes, objects, functions and properties; KDoc (`@throws` names the type first)."""
+
+from simple_brief.languages.spec import DocRules, LanguageSpec
+
+SPEC = LanguageSpec(
+    "kotlin",
+    (".kt", ".kts"),
+    "tree_sitter_kotlin:language",
+    comment="//",
+    aliases=("kt",),
+    docs=DocRules(
+        imports=r"(?m)^\s*import\s+([\w.]+)",
+        import_target="parent",
+        typed_throws=True,
+    ),
+)
