@@ -74,6 +74,26 @@
       (simple_symbol) @name)) @definition.method
   (#eq? @_alias "alias_method"))
 
+; Rake: `task :build => :deps do ... end` (also `file`, `multitask`, `rule`) is a
+; function named by its first argument, `namespace :db do ... end` a module.
+((call
+  !receiver
+  method: (identifier) @_task
+  arguments: (argument_list
+    .
+    [(simple_symbol) (string) (pair key: (_) @name)] @name)
+  block: (_)? @body) @definition.function
+  (#any-of? @_task "task" "multitask" "file" "rule"))
+
+((call
+  !receiver
+  method: (identifier) @_namespace
+  arguments: (argument_list
+    .
+    [(simple_symbol) (string)] @name)
+  block: (_) @body) @definition.module
+  (#eq? @_namespace "namespace"))
+
 ((program
   (call
     !receiver
