@@ -200,3 +200,84 @@ def test_masking_does_not_backtrack_into_long_names() -> None:
     started = time.process_time()
     mask_macros(data, {0})
     assert time.process_time() - started < 0.5
+
+
+ENUM_WITH_IF = """\
+enum
+{
+  PTHREAD_MUTEX_TIMED_NP,
+  PTHREAD_MUTEX_ADAPTIVE_NP
+#if defined __USE_UNIX98 || defined __USE_XOPEN2K8
+  ,
+  PTHREAD_MUTEX_NORMAL = PTHREAD_MUTEX_TIMED_NP
+#endif
+#ifdef __USE_GNU
+  /* For compatibility.  */
+  , PTHREAD_MUTEX_FAST_NP = PTHREAD_MUTEX_TIMED_NP
+#endif
+};
+
+enum
+{
+  FTW_NS,		/* Unstatable file.  */
+#define FTW_NS	 FTW_NS
+
+#if defined __USE_MISC || defined __USE_XOPEN_EXTENDED
+
+  FTW_SL,		/* Symbolic link.  */
+# define FTW_SL	 FTW_SL
+#endif
+};
+"""
+
+STRUCT_WITH_IF = """\
+typedef struct pagenode
+#if !NCURSES_OPAQUE_FORM
+{
+  short pmin;
+  short pmax;
+}
+#endif /* !NCURSES_OPAQUE_FORM */
+_PAGE;
+
+typedef struct fieldnode
+#if 1
+{
+  unsigned short status;
+  NCURSES_FIELD_INTERNALS
+}
+#else
+*
+#endif
+FIELD;
+
+extern int f (void);
+"""
+
+
+@pytest.mark.parametrize("text", [ENUM_WITH_IF, STRUCT_WITH_IF], ids=["enum", "struct"])
+def test_conditionals_inside_a_declaration_are_not_syntax_errors(text: str) -> None:
+    assert _errors(text) == []
+
+
+def test_conditionals_inside_a_declaration_keep_the_first_branchs_names() -> None:
+    assert C is not None
+    assert {"PTHREAD_MUTEX_NORMAL", "PTHREAD_MUTEX_FAST_NP", "FTW_SL"} <= _names(scan(ENUM_WITH_IF, C).symbols)
+    names = _names(scan(STRUCT_WITH_IF, C).symbols)
+    assert {"_PAGE", "pmin", "FIELD", "status", "f"} <= names
+
+
+def test_a_macro_alone_in_a_union_body_after_its_brace() -> None:
+    # glibc's sys/socket.h: `typedef union { __SOCKADDR_ALLTYPES` / `} __SOCKADDR_ARG …;`
+    # inside an `#if … #else` that makes one long ERROR of the whole file
+    text = (
+        "#ifndef X_H\n#define X_H\n__BEGIN_DECLS\n"
+        "#if defined __cplusplus || !defined __USE_GNU\n# define __SOCKADDR_ARG struct sockaddr *__restrict\n#else\n"
+        "typedef union { __SOCKADDR_ALLTYPES\n\t      } __SOCKADDR_ARG __attribute__ ((__transparent_union__));\n"
+        "#endif\n"
+        + "".join(f"extern int f{i} (int __fd, __SOCKADDR_ARG __addr) __THROW;\n" for i in range(60))
+        + "__END_DECLS\n#endif\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"__SOCKADDR_ARG", "f0", "f59"} <= _names(scan(text, C).symbols)

@@ -98,7 +98,7 @@ _KEYWORDS = frozenset(
         "NULL",
     ]
 )
-_LINE_MACRO = re.compile(rf"^[ \t]*(?P<m>{_MACRO}(?:[ \t]*{_ARGS})?)[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?$", re.M)
+_LINE_MACRO = re.compile(rf"(?:^|[{{])[ \t]*(?P<m>{_MACRO}(?:[ \t]*{_ARGS})?)[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?$", re.M)
 #: Macros after a declarator's `)` and before `;`, `{`, `,`, `=` or the end of the line.
 _TRAILING = re.compile(rf"\)(?P<m>(?:\s*{_MACRO}(?:\s*{_ARGS})?)+)(?=\s*(?:[;{{,=]|$|/[/*]))", re.M)
 #: `MACRO(args)` before a declaration's name: `PyAPI_FUNC(int) f`, `Py_DEPRECATED(3.9) int`.
@@ -195,8 +195,7 @@ def _with_code_above(code: list[str], rows: set[int], directive_rows: set[int]) 
             continue
         above = row - 1
         while above >= 0 and row - above <= 60 and (above in directive_rows or not code[above].strip()):
-            if above not in directive_rows:
-                found.add(above)
+            found.add(above)
             above -= 1
         if above >= 0:
             found.add(above)
@@ -215,6 +214,67 @@ def _in_enum(text: str, start: int) -> bool:
                 return "enum" in text[max(0, i - 80) : i].split()[-2:]
             depth -= 1
     return False
+
+
+_CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def _conditional_groups(lines: list[str]) -> list[list[tuple[int, int, str]]]:
+    """Each `#if … #endif` group as its directives: (first row, last row, word)."""
+    groups: list[list[tuple[int, int, str]]] = []
+    stack: list[list[tuple[int, int, str]]] = []
+    continued = False
+    for row, line in enumerate(lines):
+        was_continued, continued = continued, line.rstrip().endswith("\\")
+        if was_continued or "#" not in line:
+            continue
+        m = _CONDITIONAL.match(line)
+        if m is None:
+            continue
+        last = row
+        while last + 1 < len(lines) and lines[last].rstrip().endswith("\\"):
+            last += 1
+        word = m.group(1)
+        if word.startswith("if"):
+            stack.append([(row, last, word)])
+        elif stack:
+            stack[-1].append((row, last, word))
+            if word == "endif":
+                groups.append(stack.pop())
+    return groups
+
+
+def _mid_declaration_rows(
+    lines: list[str], code: list[str], rows: set[int], directive_rows: set[int], text: str, line_starts: list[int]
+) -> list[tuple[int, int]]:
+    """Row spans to blank: the conditionals in erroneous rows that cut a declaration or a list.
+
+    `typedef struct x` / `#if …` / `{ … }` / `#endif` / `X;` and an enum's `A` / `#if …` / `, B`
+    / `#endif` read as errors. A compiler keeps one branch; here the directives are
+    blanked, the first branch kept and the others blanked.
+    """
+    spans: list[tuple[int, int]] = []
+    for group in _conditional_groups(lines):
+        if not any(row in rows for first, last, _ in group for row in range(first, last + 1)):
+            continue
+        cut = False
+        for first, _last, _word in group:
+            above = first - 1
+            while above >= 0 and (above in directive_rows or not code[above].strip()):
+                above -= 1
+            if above < 0 or code[above].rstrip().endswith((";", "}", "{")):
+                continue
+            if _LINE_MACRO.match(code[above]) and not _in_enum(text, line_starts[above]):
+                continue
+            cut = True
+            break
+        if not cut:
+            continue
+        for index, (first, last, word) in enumerate(group):
+            spans.append((first, last))
+            if word in ("elif", "else") and index + 1 < len(group):
+                spans.append((last + 1, group[index + 1][0] - 1))
+    return spans
 
 
 def _is_macro(name: str) -> bool:
@@ -308,6 +368,9 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
         for row in _cplusplus_only_rows(lines):
             start = line_starts[row]
             _blank(buf, start, start + len(lines[row]))
+    for first, last in _mid_declaration_rows(lines, code, rows, directive_rows, text, line_starts) if c_only else []:
+        for row in range(first, last + 1):
+            _blank(buf, line_starts[row], line_starts[row] + len(lines[row]))
     for m in _CPLUSPLUS.finditer(text):
         body_start = m.start("body")
         for linkage in _LINKAGE_LINE.finditer(m.group("body")):

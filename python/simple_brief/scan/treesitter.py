@@ -202,6 +202,11 @@ def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree, c_only: bo
         for node in errors:
             first, last = node.start_point[0], node.end_point[0]
             rows.update(range(max(0, first - 3), min(last, first + 40) + 1))
+            if last - first > 40:  # a long ERROR: the stray tokens in it show where parsing failed
+                for child in node.children:
+                    if child.has_error or (child.child_count == 0 and child.type != "comment"):
+                        row = child.start_point[0]
+                        rows.update(range(max(0, row - 3), row + 2))
         masked = mask_macros(data, rows, c_only=c_only)
         if masked == data:
             break
