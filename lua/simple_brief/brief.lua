@@ -120,8 +120,13 @@ end
 
 --- Close the folds an outline shows closed: every body but containers; Markdown sections
 --- below the top level; import and comment blocks, docstrings, multi-line values. Only
---- outermost ones: inner folds of a closed fold stay as they are.
-function H.close_to_outline(win, ranges)
+--- outermost ones: inner folds of a closed fold stay as they are. `inside`: the ranges lie
+--- inside a fold :ExpandAt opened to reveal a symbol: all of them close, containers and
+--- sections too, so only the symbol's own lines come into view.
+---@param win integer
+---@param ranges lsp.FoldingRange[]
+---@param inside boolean|nil
+function M.close_to_outline(win, ranges, inside)
   table.sort(ranges, function(a, b)
     if a.startLine ~= b.startLine then
       return a.startLine < b.startLine
@@ -144,7 +149,7 @@ function H.close_to_outline(win, ranges)
       if r.startLine > closed_until then
         local letter = H.mark(r)
         local is_heading = sections and r.kind == 'region' and not letter
-        local stays_open = (letter and keep[letter]) or (is_heading and #open_stack == 0)
+        local stays_open = not inside and ((letter and keep[letter]) or (is_heading and #open_stack == 0))
         if stays_open then
           open_stack[#open_stack + 1] = r.endLine
         else
@@ -210,7 +215,7 @@ function M.enable(win)
       return vim.fn.foldlevel(probe) > 0
     end)
   end, 10)
-  H.close_to_outline(win, ranges)
+  M.close_to_outline(win, ranges)
   return 'lsp'
 end
 

@@ -147,11 +147,14 @@ end
 function M.find(symbols, selector, cursor_line)
   local line = selector and tonumber(selector:match('^line:(%d+)$'))
   if not selector or line then
+    -- `line:N` also names a one-line symbol starting on line N (an overload, a prototype:
+    -- what only its line tells apart); the cursor names the definition around it.
+    local exact = line ~= nil
     line = line or cursor_line
     local best
     for _, s in ipairs(symbols) do
-      if s.start <= line and line <= s.stop and s.block then
-        best = s -- document order: a later enclosing match is more inner
+      if s.start <= line and line <= s.stop and (s.block or (exact and s.start == line)) then
+        best = s -- document order: a later match is more inner
       end
     end
     if not best then
@@ -189,53 +192,69 @@ function M.find(symbols, selector, cursor_line)
   return nil, ('no symbol %s here; press <Tab> after :ExpandAt for the names'):format(selector)
 end
 
---- Close the fold of a symbol that starts on its first line and reaches its last.
-function H.close(sym)
-  for _ = 1, 10 do
-    local start = vim.fn.foldclosed(sym.start)
-    if start ~= -1 and (start < sym.start or vim.fn.foldclosedend(sym.start) >= sym.stop) then
+--- Open every fold within lines first..last, nested ones too, and none that only
+--- encloses them (`:first,lastfoldopen!` also opens every fold of an enclosing one: a
+--- class's other methods).
+function H.open_within(first, last)
+  local line = first
+  for _ = 1, 100000 do
+    if line > last then
       return
     end
-    local before = vim.fn.foldclosedend(sym.start)
-    vim.cmd(('silent! %dfoldclose'):format(sym.start))
-    if vim.fn.foldclosed(sym.start) == start and vim.fn.foldclosedend(sym.start) == before then
-      return
+    local closed = vim.fn.foldclosed(line)
+    if closed == -1 then
+      line = line + 1
+    else
+      local stop = vim.fn.foldclosedend(line)
+      vim.cmd(('silent! %dfoldopen'):format(line))
+      if vim.fn.foldclosed(line) == closed and vim.fn.foldclosedend(line) == stop then
+        line = stop + 1 -- cannot be opened: step over it
+      end
     end
   end
 end
 
+--- Close, as :SimpleBrief shows them, the folds inside the folds opened to reveal a
+--- symbol, except those holding it: its siblings stay closed.
+function H.reclose(win, buf, sym, spans)
+  if #spans == 0 then
+    return
+  end
+  local ranges = lsp.request_sync(buf, 'textDocument/foldingRange', {
+    textDocument = vim.lsp.util.make_text_document_params(buf),
+  })
+  local inside = {}
+  for _, r in ipairs(ranges or {}) do
+    local first, last = r.startLine + 1, r.endLine + 1
+    local holds = first <= sym.start and sym.start <= last
+    for _, span in ipairs(spans) do
+      if not holds and first > span[1] and last <= span[2] then
+        inside[#inside + 1] = r
+        break
+      end
+    end
+  end
+  brief.close_to_outline(win, inside, true)
+end
+
 --- Open the folds that hide a symbol, then its own as `what` asks.
 function H.open(win, sym, what)
+  local buf = vim.api.nvim_win_get_buf(win)
   vim.api.nvim_win_call(win, function()
     local s = sym.start
-    -- Enclosing folds that start above the symbol: open them, outermost first.
-    local opened = {}
+    -- Enclosing folds that start above the symbol: open them, outermost first; what they
+    -- hid besides the symbol closes again as :SimpleBrief shows it (Markdown sections too:
+    -- only the chosen heading's own section opens).
+    local spans = {}
     for _ = 1, 100 do
       local closed = vim.fn.foldclosed(s)
       if closed == -1 or closed >= s then
         break
       end
-      opened[closed] = true
+      spans[#spans + 1] = { closed, vim.fn.foldclosedend(s) }
       vim.cmd(('silent! %dfoldopen'):format(s))
     end
-    -- Markdown sections opened on the way show their other subsections closed, as they
-    -- were while hidden, down to the chosen heading: only its own section opens.
-    local chain, up = { sym }, sym.parent
-    while sym.path and up do
-      table.insert(chain, 1, up)
-      up = up.parent
-    end
-    local revealed = false
-    for i = 1, #chain - 1 do
-      revealed = revealed or opened[chain[i].start] == true
-      if revealed then
-        for _, sib in ipairs(chain[i].children) do
-          if sib ~= chain[i + 1] and sib.stop > sib.start then
-            H.close(sib)
-          end
-        end
-      end
-    end
+    H.reclose(win, buf, sym, spans)
     if what == 'signature' then
       if vim.fn.foldclosed(s) == -1 and vim.fn.foldlevel(s) > 0 then
         vim.cmd(('silent! %dfoldclose'):format(s))
@@ -245,7 +264,7 @@ function H.open(win, sym, what)
         vim.cmd(('silent! %dfoldopen'):format(s))
       end
     else
-      vim.cmd(('silent! %d,%dfoldopen!'):format(s, sym.stop))
+      H.open_within(s, sym.stop)
     end
     vim.api.nvim_win_set_cursor(win, { sym.sel, 0 })
   end)
@@ -281,14 +300,16 @@ end
 ---@param name string
 ---@return string
 function M.escape(name)
-  return (name:gsub('\\', '\\\\'):gsub(' ', '\\ '))
+  local word = name:gsub('\\', '\\\\'):gsub(' ', '\\ ')
+  -- A leading quote would make the rest a quoted selector: `"tower-http"` is typed `\"tower-http"`.
+  return (word:gsub('^(["\'])', '\\%1'))
 end
 
 --- Split :ExpandAt's argument line into the selector and `what`. The selector may be
 --- quoted (`"## Usage"`) or have escaped spaces (`Getting\ Started`); otherwise the rest
 --- of the line is the selector, but a last word body|signature|all is `what`.
 ---@param line string
----@return string|nil selector, string|nil what, string|nil whole the line with `what` kept
+---@return string|nil selector, string|nil what, string|nil whole the line with `what` kept, string|nil quoted the quoted selector with its quotes (a TOML key `"tower-http"`)
 function M.parse(line)
   line = vim.trim(line or '')
   if line == '' then
@@ -299,7 +320,7 @@ function M.parse(line)
     local close = line:find(q, 2, true)
     if close then
       local rest = vim.trim(line:sub(close + 1))
-      return line:sub(2, close - 1), rest ~= '' and rest or nil
+      return line:sub(2, close - 1), rest ~= '' and rest or nil, nil, line:sub(1, close)
     end
   end
   local words, word, i = {}, {}, 1
@@ -331,8 +352,17 @@ end
 
 --- :ExpandAt's handler: `args.args` is the whole argument line.
 function M.command(args)
-  local selector, what, whole = M.parse(args.args)
+  local selector, what, whole, quoted = M.parse(args.args)
   local sym, why = M.expand_at(selector, what)
+  if not sym and quoted then
+    -- `"tower-http"` with no symbol `tower-http`: the quotes are part of the name, and
+    -- `"quoted" heading` is a name, not a quoted one and `what`.
+    sym = M.expand_at(quoted, what)
+    if not sym and what then
+      local plain, plain_what = M.parse('\\' .. vim.trim(args.args))
+      sym = M.expand_at(plain, plain_what)
+    end
+  end
   if not sym and whole and why and why:match('^no symbol ') then
     -- `Run body` with no heading `Run`: the whole line is the name.
     sym = M.expand_at(whole)

@@ -49,8 +49,13 @@ describe('expand.find', function()
     assert.are.equal('Outer.helper', expand.find(symbols, 'line:15', 1).qualified)
   end)
 
-  it('skips one-line symbols that are not blocks for line:N', function()
-    assert.are.equal('Outer', expand.find(symbols, 'line:2', 1).qualified)
+  it('names a one-line symbol by the line it starts on, the definition around other lines', function()
+    assert.are.equal('Outer.LIMIT', expand.find(symbols, 'line:2', 1).qualified)
+    assert.are.equal('Outer', expand.find(symbols, 'line:9', 1).qualified)
+  end)
+
+  it('skips one-line symbols that are not blocks for the cursor line', function()
+    assert.are.equal('Outer', expand.find(symbols, nil, 2).qualified)
   end)
 
   it('uses the cursor line when no selector is given', function()
