@@ -258,7 +258,8 @@ def selector_for(symbols: list[DocSym], s: DocSym) -> tuple[str, str]:
     """
 
     def typed(text: str) -> str:
-        return text.replace("\\", "\\\\").replace(" ", "\\ ")
+        word = text.replace("\\", "\\\\").replace(" ", "\\ ")
+        return "\\" + word if word[:1] in ('"', "'") else word
 
     if s.kind == HEADING and s.name.startswith("#"):
         path = s.heading_path
