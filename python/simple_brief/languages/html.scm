@@ -1,0 +1,157 @@
+; HTML outline. Vocabulary: README.md.
+;
+; Elements with an `id` (and old-style `<a name="...">` anchors) are containers
+; (`object`) named by the id; the signature is the start tag
+; (`<section id="usage" class="docs">`), so an element holding others nests
+; them. A void element (`<img id="logo">`, `<input id="q">`) is its start tag:
+; the grammar stretches the element to the next tag.
+;
+; Headings `<h1>`..`<h6>` are members (`field`) named by their text: the text
+; they start with, or the text of the element they start with (`<h2><a
+; href="#x">Title</a></h2>`, mdBook; `<h1><code><span>json</span></code>`,
+; Sphinx), or the text after an empty anchor or a `§`/`¶`/`#` link (`<h2><a
+; name="x"/>Title</h2>`, rustdoc's `<a href="#x">§</a>Title`). A heading with
+; an id is listed once, as a heading. Text is text and entities (`&amp;`),
+; as written.
+;
+; Inline `<script>` and `<style>` blocks fold (their code is the body);
+; `<link>` and `<script src>` are imports. A comment directly above an element
+; is its doc.
+
+; Elements with an id (not headings: they are listed below): with content or
+; an end tag (closed or not: `<li id=x>`), void, or self-closing.
+(element
+  (start_tag
+    (tag_name) @_tag
+    (attribute
+      (attribute_name) @_attr
+      [(attribute_value) @name (quoted_attribute_value (attribute_value) @name)]))
+  .
+  (_)
+  (#any-of? @_attr "id" "ID" "Id")
+  (#not-match? @_tag "^[hH][1-6]$")) @definition.object
+
+((element
+  (start_tag
+    (tag_name) @_tag
+    (attribute
+      (attribute_name) @_attr
+      [(attribute_value) @name (quoted_attribute_value (attribute_value) @name)])) @definition.object .)
+  (#any-of? @_attr "id" "ID" "Id")
+  (#not-match? @_tag "^[hH][1-6]$"))
+
+(element
+  (self_closing_tag
+    (tag_name) @_tag
+    (attribute
+      (attribute_name) @_attr
+      [(attribute_value) @name (quoted_attribute_value (attribute_value) @name)]))
+  (#any-of? @_attr "id" "ID" "Id")
+  (#not-match? @_tag "^[hH][1-6]$")) @definition.object
+
+; `<a name="x">` anchors.
+(element
+  [
+    (start_tag
+      (tag_name) @_tag
+      (attribute
+        (attribute_name) @_attr
+        [(attribute_value) @name (quoted_attribute_value (attribute_value) @name)]))
+    (self_closing_tag
+      (tag_name) @_tag
+      (attribute
+        (attribute_name) @_attr
+        [(attribute_value) @name (quoted_attribute_value (attribute_value) @name)]))
+  ]
+  (#any-of? @_tag "a" "A")
+  (#any-of? @_attr "name" "NAME" "Name")) @definition.object
+
+; Headings, by the text they start with ...
+(element
+  (start_tag
+    (tag_name) @_tag)
+  .
+  [(text) (entity)]+ @name
+  (#match? @_tag "^[hH][1-6]$")) @definition.field
+
+; ... or the text of the element they start with (one or two levels down),
+; unless that is only a link mark ...
+(element
+  (start_tag
+    (tag_name) @_tag)
+  .
+  (element
+    (start_tag)
+    .
+    [(text) (entity)]+ @name)
+  (#match? @_tag "^[hH][1-6]$")
+  (#not-match? @name "^\\s*[§¶#]\\s*$")) @definition.field
+
+(element
+  (start_tag
+    (tag_name) @_tag)
+  .
+  (element
+    (start_tag)
+    .
+    (element
+      (start_tag)
+      .
+      [(text) (entity)]+ @name))
+  (#match? @_tag "^[hH][1-6]$")) @definition.field
+
+; ... or the text after an empty element or a link mark (`<a id="x"></a>Title`,
+; `<a name="x"/>Title`, `<a href="#x">§</a>Title`) ...
+(element
+  (start_tag
+    (tag_name) @_tag)
+  .
+  [
+    (element (start_tag) . (end_tag))
+    (element (self_closing_tag))
+    (element (start_tag) . (text) @_mark . (end_tag))
+  ]
+  .
+  [(text) (entity)]+ @name
+  (#match? @_tag "^[hH][1-6]$")
+  (#match? @_mark "^\\s*[§¶#]\\s*$")) @definition.field
+
+; ... or the text of the element after an empty anchor (DocBook:
+; `<h3><a name="x"></a><tt>name</tt></h3>`).
+(element
+  (start_tag
+    (tag_name) @_tag)
+  .
+  [
+    (element (start_tag) . (end_tag))
+    (element (self_closing_tag))
+  ]
+  .
+  (element
+    (start_tag)
+    .
+    [(text) (entity)]+ @name)
+  (#match? @_tag "^[hH][1-6]$")) @definition.field
+
+; Inline scripts and styles fold; the start tag is the signature.
+(script_element
+  (start_tag
+    (tag_name) @name) @_start
+  (raw_text) @body
+  (#not-match? @_start "\\ssrc\\s*=")) @definition.field
+
+(style_element
+  (start_tag
+    (tag_name) @name)
+  (raw_text) @body) @definition.field
+
+; Stylesheets, icons and scripts linked in (the start tag: the grammar
+; stretches a void element to the next tag).
+(element
+  (start_tag
+    (tag_name) @_tag) @import
+  (#any-of? @_tag "link" "LINK"))
+
+(script_element
+  (start_tag) @import
+  (#match? @import "\\ssrc\\s*="))
