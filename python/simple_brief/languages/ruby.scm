@@ -1,9 +1,10 @@
 ; Ruby outline. Vocabulary: README.md.
 ;
 ; `def` is a function at the top level and a method inside a class or module
-; (the scanner decides); `initialize` is the constructor. Blocks (`do ... end`) are not definitions, except the
-; block of `X = Struct.new(...) do` / `Class.new` / `Data.define`, which defines
-; a class.
+; (the scanner decides); `initialize` is the constructor. Blocks (`do ... end`)
+; are not definitions, except the block of `X = Struct.new(...) do` /
+; `Class.new` / `Data.define`, which defines a class, and Rake's task blocks.
+; Names written as symbols keep their colon (`attr_reader :name` is `:name`).
 
 (method
   name: (_) @name
