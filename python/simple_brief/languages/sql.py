@@ -1,0 +1,13 @@
+"""SQL: CREATE statements (tables with their columns, views, functions, procedures,
+triggers, types, indexes, schemas); other statements are not definitions."""
+
+from simple_brief.languages.spec import DocRules, LanguageSpec
+
+SPEC = LanguageSpec(
+    "sql",
+    (".sql",),
+    "tree_sitter_sql:language",
+    comment="--",
+    block_comment=("/*", "*/"),
+    docs=DocRules(indexed=False),
+)
