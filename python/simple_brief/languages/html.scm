@@ -1,10 +1,11 @@
 ; HTML outline. Vocabulary: README.md.
 ;
-; Elements with an `id` (and old-style `<a name="...">` anchors) are containers
-; (`object`) named by the id; the signature is the start tag
-; (`<section id="usage" class="docs">`), so an element holding others nests
-; them. A void element (`<img id="logo">`, `<input id="q">`) is its start tag:
+; Elements with an `id` are containers (`object`) named by the id; the
+; signature is the start tag (`<section id="usage" class="docs">`), so an
+; element holding others nests them. A void element (`<img id="logo">`, `<input id="q">`) is its start tag:
 ; the grammar stretches the element to the next tag.
+;
+; Anchors (`<a name="x">`, `<a id="x">`) are members named by the name.
 ;
 ; Headings `<h1>`..`<h6>` are members (`field`) named by their text: the text
 ; they start with, or the text of the element they start with (`<h2><a
@@ -29,7 +30,7 @@
   .
   (_)
   (#any-of? @_attr "id" "ID" "Id")
-  (#not-match? @_tag "^[hH][1-6]$")) @definition.object
+  (#not-match? @_tag "^([hH][1-6]|[aA])$")) @definition.object
 
 ((element
   (start_tag
@@ -38,7 +39,7 @@
       (attribute_name) @_attr
       [(attribute_value) @name (quoted_attribute_value (attribute_value) @name)])) @definition.object .)
   (#any-of? @_attr "id" "ID" "Id")
-  (#not-match? @_tag "^[hH][1-6]$"))
+  (#not-match? @_tag "^([hH][1-6]|[aA])$"))
 
 (element
   (self_closing_tag
@@ -47,9 +48,11 @@
       (attribute_name) @_attr
       [(attribute_value) @name (quoted_attribute_value (attribute_value) @name)]))
   (#any-of? @_attr "id" "ID" "Id")
-  (#not-match? @_tag "^[hH][1-6]$")) @definition.object
+  (#not-match? @_tag "^([hH][1-6]|[aA])$")) @definition.object
 
-; `<a name="x">` anchors.
+; Anchors: `<a name="x">`, `<a id="x">`: link targets, often inside a heading
+; (`<h2><a name="x"></a>Title</h2>`), so members, not containers: the heading
+; still folds.
 (element
   [
     (start_tag
@@ -64,7 +67,7 @@
         [(attribute_value) @name (quoted_attribute_value (attribute_value) @name)]))
   ]
   (#any-of? @_tag "a" "A")
-  (#any-of? @_attr "name" "NAME" "Name")) @definition.object
+  (#any-of? @_attr "name" "NAME" "Name" "id" "ID" "Id")) @definition.field
 
 ; Headings, by the text they start with ...
 (element
