@@ -118,3 +118,12 @@ def test_the_docs_index_reads_code_and_prose_only() -> None:
     data = [spec for spec in languages.LANGUAGES if not spec.docs.indexed]
     for spec in data:
         assert not languages.documented(f"x{spec.extensions[0]}" if spec.extensions else spec.file_names[0])
+
+
+def test_files_named_rather_than_typed() -> None:
+    assert languages.for_path("src/Makefile").name == "make"
+    assert languages.for_path("Dockerfile.dev").name == "dockerfile"
+    assert languages.for_path("Gemfile").name == "ruby"
+    # The ending wins over a name pattern, as in Neovim: cargo-make's file is TOML.
+    assert languages.for_path("Makefile.toml").name == "toml"
+    assert languages.for_path("Dockerfile.yaml").name == "yaml"

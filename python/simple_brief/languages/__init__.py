@@ -82,15 +82,14 @@ def by_name(name: str) -> LanguageSpec | None:
 
 
 def for_path(path: str | PurePath) -> LanguageSpec:
-    """The language of a file by its name (`Makefile`) or else its ending; PLAIN when none is known."""
+    """The language of a file by its name (`Makefile`), its ending, or a name pattern (`Dockerfile.*`);
+    PLAIN when none is known."""
     name = PurePath(path).name
-    spec = _BY_FILE_NAME.get(name)
+    spec = _BY_FILE_NAME.get(name) or _BY_EXT.get(PurePath(name).suffix.lower())
     if spec is not None:
         return spec
-    for pattern, spec in _FILE_NAME_GLOBS:
-        if fnmatchcase(name, pattern):
-            return spec
-    return _BY_EXT.get(PurePath(name).suffix.lower(), PLAIN)
+    # A pattern only where the ending says nothing (`Makefile.toml` is TOML, as in Neovim).
+    return next((spec for pattern, spec in _FILE_NAME_GLOBS if fnmatchcase(name, pattern)), PLAIN)
 
 
 def documented(path: str | PurePath) -> bool:
