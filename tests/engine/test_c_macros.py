@@ -281,3 +281,47 @@ def test_a_macro_alone_in_a_union_body_after_its_brace() -> None:
     assert _errors(text) == []
     assert C is not None
     assert {"__SOCKADDR_ARG", "f0", "f59"} <= _names(scan(text, C).symbols)
+
+
+ZLIB_STYLE = """\
+typedef voidpf (*alloc_func) OF((voidpf opaque, uInt items, uInt size));
+typedef unsigned (*in_func) OF((void FAR *,
+                                z_const unsigned char FAR * FAR *));
+typedef struct z_stream_s {
+    z_const Bytef *next_in;
+    z_const char *msg;
+    struct internal_state FAR *state;
+} z_stream;
+typedef Byte  FAR Bytef;
+typedef char  FAR charf;
+ZEXTERN const char * ZEXPORT zlibVersion OF((void));
+ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));
+"""
+
+EXPORT_STYLE = """\
+SQLITE_API sqlite3_int64 sqlite3_last_insert_rowid(sqlite3*);
+typedef void(XMLCALL *XML_ElementDeclHandler)(void *userData, XML_Content *model);
+extern ASN1_API const char *asn1_strerror (int error);
+API_EXPORT int api_call(int x);
+EXPORT void exported(void);
+typedef __u16 __bitwise __le16;
+long int __align __LOCK_ALIGNMENT;
+  FT_EXPORT( FT_Error )
+  FT_Bitmap_Copy( FT_Library        library,
+                  FT_Bitmap        *target );
+"""
+
+
+@pytest.mark.parametrize("text", [ZLIB_STYLE, EXPORT_STYLE], ids=["zlib", "exports"])
+def test_zlib_and_export_macros_are_not_syntax_errors(text: str) -> None:
+    assert _errors(text) == []
+
+
+def test_zlib_and_export_macros_keep_the_declared_names() -> None:
+    assert C is not None
+    names = _names(scan(ZLIB_STYLE, C).symbols)
+    assert {"alloc_func", "in_func", "next_in", "msg", "state", "z_stream", "Bytef", "charf", "zlibVersion"} <= names
+    assert "OF" not in names and "FAR" not in names
+    names = _names(scan(EXPORT_STYLE, C).symbols)
+    assert {"sqlite3_last_insert_rowid", "XML_ElementDeclHandler", "asn1_strerror", "api_call", "exported"} <= names
+    assert {"__le16", "__align", "FT_Bitmap_Copy"} <= names

@@ -193,7 +193,7 @@ def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree, c_only: bo
     read as errors the compiler never reports. Masking keeps every byte offset, so the
     tree's ranges are the real text's; a round is kept only when it leaves fewer errors.
     """
-    from simple_brief.languages.c import mask_macros
+    from simple_brief.languages._c_macros import mask_macros
 
     errors = _error_nodes(tree.root_node)
     best, best_cost = tree, _error_cost(errors)

@@ -1,0 +1,497 @@
+"""C and C++: unexpanded macro invocations blanked, so the grammar reads what a compiler would."""
+
+import bisect
+import re
+from collections.abc import Iterator
+
+# --- Unexpanded macros -------------------------------------------------------------------
+# tree-sitter-c cannot expand macros, so `__BEGIN_DECLS`, `PyObject_HEAD`, `__THROW`,
+# `__nonnull ((1))`, `PyAPI_FUNC(int)` … read as syntax errors although the compiler accepts
+# them. `mask_macros` blanks such macro invocations (spaces, so every byte offset and every
+# line stays where it was) on the lines where the first parse found an error; the scanner
+# parses the masked bytes again and keeps that tree. Nothing else changes: the outline's
+# names and signatures are still cut from the real text.
+
+_ID = r"[A-Za-z_]\w*"
+#: A macro-shaped name: `__x`, ALL_CAPS, or `Prefix_CAPS` (`PyObject_HEAD`, `PyAPI_FUNC`, `_PyObject_HEAD_EXTRA`).
+#: Atomic and ending at a word's end: a name is never split, so no regex backtracks into it.
+_MACRO = r"(?<!\w)(?>(?:__\w+|_?[A-Z][A-Z0-9_]+|_?[A-Z][A-Za-z0-9]*_[A-Z0-9_]*[A-Z][A-Z0-9_]*|_[A-Z]\w*)\b)"
+#: A parenthesised argument list, up to three levels deep.
+_ARGS = r"\((?:[^()]++|\((?:[^()]++|\([^()]*+\))*+\))*+\)"
+_KEYWORDS = frozenset(
+    [
+        "auto",
+        "break",
+        "case",
+        "char",
+        "const",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extern",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "register",
+        "restrict",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "struct",
+        "switch",
+        "typedef",
+        "union",
+        "unsigned",
+        "void",
+        "volatile",
+        "while",
+        "_Bool",
+        "_Complex",
+        "_Atomic",
+        "_Noreturn",
+        "_Alignas",
+        "_Thread_local",
+        "__attribute__",
+        "__attribute",
+        "__declspec",
+        "__asm__",
+        "__asm",
+        "asm",
+        "__extension__",
+        "__inline",
+        "__inline__",
+        "__restrict",
+        "__restrict__",
+        "__volatile__",
+        "__const",
+        "__signed__",
+        "__typeof__",
+        "__thread",
+        "__cdecl",
+        "__stdcall",
+        "__fastcall",
+        "__based",
+        "__unaligned",
+        "__forceinline",
+        "_Nullable",
+        "_Nonnull",
+        "NULL",
+    ]
+)
+_LINE_MACRO = re.compile(rf"(?:^|[{{])[ \t]*(?P<m>{_MACRO}(?:[ \t]*{_ARGS})?)[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?$", re.M)
+#: Macros after a declarator's `)` and before `;`, `{`, `,`, `=` or the end of the line.
+_TRAILING = re.compile(rf"\)(?P<m>(?:\s*{_MACRO}(?:\s*{_ARGS})?)+)(?=\s*(?:[;{{,=]|$|/[/*]))", re.M)
+#: `MACRO(args)` before a declaration's name: `PyAPI_FUNC(int) f`, `Py_DEPRECATED(3.9) int`.
+_LEADING = re.compile(
+    r"(?:^[ \t]*|\b(?:extern|static|inline)[ \t]+|\)[ \t]+)"
+    rf"(?P<m>{_MACRO})(?P<sp>[ \t]*)(?P<args>{_ARGS})(?=[ \t]*(?:{_ID}|\*))",
+    re.M,
+)
+#: A line that starts with a macro wrapping a type, up to its `)`: `PyAPI_FUNC(int)`.
+_TYPE_MACRO_BEFORE = re.compile(rf"[ \t]*(?:(?:extern|static|inline)[ \t]+)*{_MACRO}[ \t]*\([^()\n]*\)$")
+#: The rest of a line, then a declarator starting the next one: `\n  FT_Bitmap_Copy( …`.
+_DECLARATOR_NEXT = re.compile(rf"[^\n]*\n[ \t]*[*\s]*{_ID}[ \t]*\(")
+_TYPEISH = re.compile(r"^\(\s*[A-Za-z_][\w\s*]*\)$")
+#: A bare macro between two names: `void XMLCALL XML_Parse(`, `extern GCC_NORETURN void`.
+_BARE = re.compile(
+    rf"(?:(?<=[\w*])[ \t]+|^[ \t]*)(?P<m>{_MACRO})"
+    rf"(?=[ \t]+(?P<ptr>\*[ \t*]*)?(?P<next>{_ID}\b)?(?P<decl>[ \t]*[;,)=\[:])?)",
+    re.M,
+)
+#: A macro wrapping a parameter list: zlib's `f OF((int x))`, `(*alloc_func) OF((voidpf p))`.
+_WRAPPED_PARAMS = re.compile(
+    rf"(?<=[\w)])(?P<sp>[ \t]*)(?P<m>{_MACRO})[ \t]*\([ \t]*(?P<inner>\("
+    r"(?:[^()]++|\((?:[^()]++|\([^()]*+\))*+\))*+\))[ \t]*\)"
+)
+#: A calling convention before a function pointer's name: `void (XMLCALL *handler)(…)`.
+_CALLING = re.compile(rf"\([ \t]*(?P<m>{_MACRO})[ \t]+(?=\*?[ \t]*{_ID}[ \t]*\)[ \t]*\()")
+#: A declaration's first word before its type and name: `z_const char *msg`, `SQLITE_API sqlite3_int64 f(`.
+_FIRST_WORD = re.compile(
+    rf"(?:^|(?<=[;{{}}(,]))[ \t]*(?:(?:extern|static|inline|const|volatile)[ \t]+)*(?P<m>{_ID})[ \t]+(?P<next>{_ID})\b"
+    rf"(?P<tail>(?=[ \t*]*(?P<third>{_ID})?[ \t]*[;,=\[()]))?",
+    re.M,
+)
+#: A statement's start, and a typedef's (whose last name is the type's, never a macro).
+_STATEMENT_START = re.compile(r"[;{}]")
+_TYPEDEF_START = re.compile(r"(?:^|\n)[ \t]*typedef\b")
+_TOKEN = re.compile(rf"{_ID}|\S")
+#: A macro after a field's or variable's name: `long int __align __LOCK_ALIGNMENT;`.
+_AFTER_NAME = re.compile(rf"(?<=[a-z_][a-z0-9_])(?P<m>[ \t]+{_MACRO})(?=[ \t]*;)")
+#: Words a macro before a type may be followed by (`__extern_always_inline const void *`).
+_QUALIFIERS = frozenset(["const", "volatile", "static", "inline", "extern", "__inline", "__inline__"])
+#: Type keywords: a macro right before one cannot itself be the type.
+_TYPE_WORDS = frozenset(
+    [
+        "void",
+        "char",
+        "short",
+        "int",
+        "long",
+        "float",
+        "double",
+        "signed",
+        "unsigned",
+        "struct",
+        "union",
+        "enum",
+        "_Bool",
+    ]
+)
+#: Words after which the next name is the type, so a macro-shaped name there is kept.
+_BEFORE_TYPE = frozenset(
+    ["extern", "static", "inline", "const", "volatile", "register", "typedef", "struct", "union", "enum", "return"]
+)
+#: glibc's `__REDIRECT (name, (params), alias)` declares `name (params)`.
+_REDIRECT = re.compile(rf"\b__REDIRECT\w*\s*\(\s*(?P<name>{_ID})\s*,\s*(?P<params>{_ARGS})\s*,\s*{_ID}\s*\)")
+#: Compiler extensions the grammar knows, masked along with the macros around them.
+_EXTENSIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "asm"})
+#: A `#define` where the grammar expects no directive (inside an enum: glibc's `#define SHUT_RD SHUT_RD`).
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define\b(?:\\\n|.)*$", re.M)
+_CPLUSPLUS_ONLY = re.compile(
+    r"^(?:ifdef\s+__cplusplus|if\s+(?:defined\s*\(?\s*__cplusplus\s*\)?|__cplusplus)(?:\s*&&[^|?]*)?"
+    r"|if\s+(?:[^|?!]|!=)*&&\s*defined\s*\(?\s*__cplusplus\s*\)?\s*)$"
+)
+_CPLUSPLUS = re.compile(
+    r"^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[ \t]*(?://.*|/\*.*)?$"
+    r"(?P<body>(?:\n(?![ \t]*#[ \t]*(?:endif|else|elif)).*)*)",
+    re.M,
+)
+_LINKAGE_LINE = re.compile(r'^[ \t]*(?:extern[ \t]+"C\+?\+?"[ \t]*\{|\})[ \t]*(?://.*|/\*.*\*/)?[ \t]*$', re.M)
+
+
+def _blank(buf: bytearray, start: int, end: int) -> None:
+    """Spaces over buf[start:end], newlines kept."""
+    for i in range(start, end):
+        if buf[i] not in (10, 13):
+            buf[i] = 32
+
+
+def _code_above(code: list[str], row: int, directive_rows: set[int]) -> int | None:
+    """The nearest row above `row` with code, None when a directive (or the start) comes first."""
+    for above in range(row - 1, max(-1, row - 400), -1):
+        if above in directive_rows:
+            return None
+        if code[above].strip():
+            return above
+    return None
+
+
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def _code_lines(text: str) -> list[str]:
+    """The text's lines with comments blanked (rows kept, columns not)."""
+    return _COMMENT.sub(lambda m: " " + "\n" * m.group().count("\n"), text).split("\n")
+
+
+def _with_code_above(code: list[str], rows: set[int], directive_rows: set[int]) -> set[int]:
+    """`rows` and, above each run of them, the rows up to the nearest line of code.
+
+    The parser reports an error where the text stops making sense, often below the macro
+    that caused it: `__BEGIN_DECLS`, then a comment, then `extern int f (void);` errs at `int`.
+    """
+    found = set(rows)
+    for row in sorted(rows):
+        if row - 1 in rows:
+            continue
+        above = row - 1
+        while above >= 0 and row - above <= 60 and (above in directive_rows or not code[above].strip()):
+            found.add(above)
+            above -= 1
+        if above >= 0:
+            found.add(above)
+    return found
+
+
+def _in_enum(text: str, start: int) -> bool:
+    """True when the innermost `{` open at `start` is an enum's (`enum {`, `enum name {`)."""
+    depth = 0
+    for i in range(start - 1, max(-1, start - 20000), -1):
+        char = text[i]
+        if char == "}":
+            depth += 1
+        elif char == "{":
+            if depth == 0:
+                return "enum" in text[max(0, i - 80) : i].split()[-2:]
+            depth -= 1
+    return False
+
+
+_CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def _conditional_groups(lines: list[str]) -> list[list[tuple[int, int, str]]]:
+    """Each `#if … #endif` group as its directives: (first row, last row, word)."""
+    groups: list[list[tuple[int, int, str]]] = []
+    stack: list[list[tuple[int, int, str]]] = []
+    continued = False
+    for row, line in enumerate(lines):
+        was_continued, continued = continued, line.rstrip().endswith("\\")
+        if was_continued or "#" not in line:
+            continue
+        m = _CONDITIONAL.match(line)
+        if m is None:
+            continue
+        last = row
+        while last + 1 < len(lines) and lines[last].rstrip().endswith("\\"):
+            last += 1
+        word = m.group(1)
+        if word.startswith("if"):
+            stack.append([(row, last, word)])
+        elif stack:
+            stack[-1].append((row, last, word))
+            if word == "endif":
+                groups.append(stack.pop())
+    return groups
+
+
+def _mid_declaration_rows(
+    lines: list[str], code: list[str], rows: set[int], directive_rows: set[int], text: str, line_starts: list[int]
+) -> list[tuple[int, int]]:
+    """Row spans to blank: the conditionals in erroneous rows that cut a declaration or a list.
+
+    `typedef struct x` / `#if …` / `{ … }` / `#endif` / `X;` and an enum's `A` / `#if …` / `, B`
+    / `#endif` read as errors. A compiler keeps one branch; here the directives are
+    blanked, the first branch kept and the others blanked.
+    """
+    spans: list[tuple[int, int]] = []
+    for group in _conditional_groups(lines):
+        if not any(row in rows for first, last, _ in group for row in range(first, last + 1)):
+            continue
+        cut = False
+        for first, _last, _word in group:
+            above = first - 1
+            while above >= 0 and (above in directive_rows or not code[above].strip()):
+                above -= 1
+            if above < 0 or code[above].rstrip().endswith((";", "}", "{")):
+                continue
+            if _LINE_MACRO.match(code[above]) and not _in_enum(text, line_starts[above]):
+                continue
+            cut = True
+            break
+        if not cut:
+            continue
+        for index, (first, last, word) in enumerate(group):
+            spans.append((first, last))
+            if word in ("elif", "else") and index + 1 < len(group):
+                spans.append((last + 1, group[index + 1][0] - 1))
+    return spans
+
+
+def _is_macro(name: str) -> bool:
+    return name not in _KEYWORDS and re.fullmatch(_MACRO, name) is not None
+
+
+def _cplusplus_only_rows(lines: list[str]) -> set[int]:
+    """Rows inside `#ifdef __cplusplus` / `#if defined __cplusplus [&& …]` branches (never C)."""
+    found: set[int] = set()
+    stack: list[bool] = []  # per open conditional: is this branch C++ only?
+    continued = False
+    for row, line in enumerate(lines):
+        if not continued and not line.lstrip().startswith("#"):  # the common case: code
+            continued = line.endswith("\\") or line.rstrip().endswith("\\")
+            if stack and any(stack):
+                found.add(row)
+            continue
+        code = _COMMENT.sub("", line).strip()
+        directive = None if continued else re.match(r"#\s*(\w+)\s*(.*)", code)
+        was_continued, continued = continued, line.rstrip().endswith("\\")
+        if was_continued or (directive and continued):
+            if directive and directive.group(1) in ("if", "ifdef", "ifndef"):
+                stack.append(False)  # a condition over several lines: not judged
+            continue
+        if directive:
+            word, cond = directive.group(1), directive.group(2).strip()
+            if word in ("if", "ifdef", "ifndef"):
+                stack.append(word != "ifndef" and _CPLUSPLUS_ONLY.match(f"{word} {cond}") is not None)
+                continue
+            if word in ("else", "elif") and stack:
+                stack[-1] = False
+                continue
+            if word == "endif" and stack:
+                stack.pop()
+                continue
+        if any(stack):
+            found.add(row)
+    return found
+
+
+def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
+    """`data` with the macro invocations on the 0-based `rows` blanked (same length, same lines).
+
+    Masked: a line that is only a macro (`__BEGIN_DECLS`, `PyObject_HEAD`,
+    `PyVarObject_HEAD_INIT(NULL, 0)`); macros after a declarator (`__THROW __wur`,
+    `__nonnull ((1))`); a macro wrapping a declaration's type (`PyAPI_FUNC(int)` keeps `int`)
+    or before it (`Py_DEPRECATED(3.9)`); a bare macro between two names (`void XMLCALL f(`);
+    and the `extern "C" {` / `}` lines of `#ifdef __cplusplus` blocks; with `c_only`, those
+    blocks' whole C++-only branches (a C compiler never sees them).
+    """
+    text = data.decode("latin-1")  # one character per byte: offsets are byte offsets
+    buf = bytearray(data)
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def row_of(offset: int) -> int:
+        return bisect.bisect_right(line_starts, offset) - 1
+
+    lines = text.split("\n")
+    directive_rows: set[int] = set()
+    inside = False
+    for row, code_line in enumerate(lines):
+        if inside or code_line.lstrip().startswith("#"):
+            directive_rows.add(row)
+            inside = code_line.rstrip().endswith("\\")
+
+    code = _code_lines(text)
+    rows = _with_code_above(code, rows, directive_rows)
+
+    def wanted(start: int) -> bool:
+        row = row_of(start)
+        return row in rows and row not in directive_rows
+
+    blocks: list[tuple[int, int]] = []  # (first, last) runs of wanted rows
+    for row in sorted(r for r in rows if 0 <= r < len(lines)):
+        if blocks and row == blocks[-1][1] + 1:
+            blocks[-1] = (blocks[-1][0], row)
+        else:
+            blocks.append((row, row))
+
+    def matches(pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        """The pattern's matches that start on a wanted row (searched only there: linear)."""
+        for first, last in blocks:
+            start = line_starts[first]
+            end = line_starts[last + 1] if last + 1 < len(line_starts) else len(text)
+            for m in pattern.finditer(text, start, min(len(text), end + 400)):
+                if m.start() >= end:
+                    break
+                yield m
+
+    if c_only:  # C never compiles these branches (`template<>`, overloads in glibc's math.h)
+        for row in _cplusplus_only_rows(lines):
+            start = line_starts[row]
+            _blank(buf, start, start + len(lines[row]))
+    for first, last in _mid_declaration_rows(lines, code, rows, directive_rows, text, line_starts) if c_only else []:
+        for row in range(first, last + 1):
+            _blank(buf, line_starts[row], line_starts[row] + len(lines[row]))
+    for m in _CPLUSPLUS.finditer(text):
+        body_start = m.start("body")
+        for linkage in _LINKAGE_LINE.finditer(m.group("body")):
+            _blank(buf, body_start + linkage.start(), body_start + linkage.end())
+    for m in matches(_DEFINE):
+        above = _code_above(code, row_of(m.start()), directive_rows)
+        if row_of(m.start()) not in rows or above is None or code[above].rstrip().endswith((";", "}", "{")):
+            continue  # a `#define` between declarations, where the grammar takes it
+        if _LINE_MACRO.match(code[above]) and not _in_enum(text, line_starts[above]):
+            continue  # after `__BEGIN_DECLS`
+        _blank(buf, m.start(), m.end())
+    for m in matches(_REDIRECT):
+        if wanted(m.start()):
+            _blank(buf, m.start(), m.start("name"))
+            _blank(buf, m.end("name"), m.start("params"))
+            _blank(buf, m.end("params"), m.end())
+    for m in matches(_LINE_MACRO):
+        name = re.match(_ID, m.group("m"))
+        if (
+            name
+            and _is_macro(name.group())
+            and wanted(m.start("m"))
+            and ("(" in m.group("m") or not _in_enum(text, m.start()))
+        ):
+            _blank(buf, m.start("m"), m.end("m"))
+            args = m.group("m")[name.end() :].strip()
+            after = _DECLARATOR_NEXT.match(text, m.end())
+            if _TYPEISH.match(args) and after and not _LINE_MACRO.match(text, text.find("\n", m.end()) + 1):
+                # `FT_EXPORT( FT_Error )` / `FT_Bitmap_Copy( …`: the type stays, where the macro started
+                inner = args[1:-1].strip().encode("latin-1")
+                buf[m.start("m") : m.start("m") + len(inner)] = inner
+    unwrapped: list[int] = []
+    for m in matches(_WRAPPED_PARAMS):
+        preceding = text[max(0, m.start() - 120) : m.start()]
+        name = re.search(rf"(?:(?<![\w*])(?P<name>{_ID})|\([ \t]*\*[ \t]*{_ID}[ \t]*\))$", preceding)
+        if not name or (name.group("name") and (_is_macro(name.group("name")) or name.group("name") in _KEYWORDS)):
+            continue  # after a parameter list or a macro: `f (int) __THROW __nonnull ((1))`
+        if _is_macro(m.group("m")) and wanted(m.start("m")):
+            _blank(buf, m.start("m"), m.start("inner"))
+            _blank(buf, m.end("inner"), m.end())
+            unwrapped.append(m.start("m"))
+    for m in matches(_CALLING):
+        if _is_macro(m.group("m")) and wanted(m.start("m")):
+            _blank(buf, m.start("m"), m.end("m"))
+    for m in matches(_FIRST_WORD):
+        word, second, third = m.group("m"), m.group("next"), m.group("third")
+        if word in _KEYWORDS or not wanted(m.start("m")) or (_is_macro(second) and not _is_macro(word)):
+            continue
+        if second in _TYPE_WORDS or (
+            m.group("tail") is not None and third and second not in _KEYWORDS and third not in _KEYWORDS
+        ):
+            _blank(buf, m.start("m"), m.end("m"))  # two types before a name: the first is a macro
+    for m in matches(_TRAILING):
+        if any(m.start("m") <= at < m.end("m") for at in unwrapped):
+            continue
+        names = re.findall(rf"(?<![\w(]){_ID}(?=\s*(?:\(|$|\s|[;{{,=]))", re.sub(_ARGS, "", m.group("m")))
+        if _TYPE_MACRO_BEFORE.match(text, text.rfind("\n", 0, m.start()) + 1, m.start() + 1):
+            continue  # `PyAPI_FUNC(int) _PyOS_IsMainThread(void);`: the name follows the type's macro
+        if names and all(_is_macro(n) or n in _EXTENSIONS for n in names) and wanted(m.start("m")):
+            _blank(buf, m.start("m"), m.end("m"))
+    for m in matches(_LEADING):
+        if not _is_macro(m.group("m")) or not wanted(m.start()):
+            continue
+        inner = m.group("args")[1:-1].strip()
+        if _TYPEISH.match(m.group("args")) and "\n" not in inner:
+            # `PyAPI_FUNC(int)` -> `int` moved to where the macro starts, so the
+            # declaration still starts there (its range and signature are the real text's)
+            _blank(buf, m.start("m"), m.end("args"))
+            buf[m.start("m") : m.start("m") + len(inner)] = inner.encode("latin-1")
+        else:
+            _blank(buf, m.start("m"), m.end("args"))
+    for m in matches(_BARE):
+        if _is_macro(m.group("m")) and wanted(m.start("m")):
+            start = m.start("m")
+            line_start = text.rfind("\n", 0, start) + 1
+            if text[line_start:start].lstrip().startswith("#"):
+                continue
+            before = [] if not text[line_start:start].strip() else _TOKEN.findall(text, max(0, start - 40), start)
+            after_pointer = bool(before) and before[-1] == "*"
+            prev = before[-1] if before else ""
+            after_type = (re.fullmatch(_ID, prev) is not None and prev not in _KEYWORDS) or (
+                prev in _TYPE_WORDS and prev not in ("struct", "union", "enum")
+            )
+            if prev in _TYPE_WORDS and m.group("decl") and m.group("next") and _is_macro(m.group("next")):
+                continue  # `long int __align __LOCK_ALIGNMENT;`: the name, then a macro
+            if after_type and (m.group("ptr") or m.group("next")):
+                _blank(buf, m.start("m"), m.end("m"))  # `Byte FAR Bytef;`, `void FAR *`: a type is already there
+                continue
+            if m.group("next") is None:
+                if m.group("ptr") and after_pointer:
+                    _blank(buf, m.start("m"), m.end("m"))  # `char FAR * FAR *`
+                continue
+            if (m.group("decl") and not after_pointer) or m.group("ptr"):
+                continue  # `const DWORD x;`, `DWORD *x`: the macro-shaped name is the type
+            then = _TOKEN.findall(text, m.end("next"), m.end("next") + 40)[:1] if m.group("next") else []
+            if m.group("next") in _QUALIFIERS and (not before or (then and then[0] in _TYPE_WORDS)):
+                pass  # `__extern_always_inline const void *` at a line's start, `extern API const char *f`
+            elif m.group("next") not in _TYPE_WORDS and (not before or before[-1] in _BEFORE_TYPE):
+                continue
+            _blank(buf, m.start("m"), m.end("m"))
+    for m in matches(_AFTER_NAME):
+        name = re.search(_ID, m.group("m"))
+        word = re.findall(_ID, text[max(0, m.start() - 40) : m.start()])
+        if (
+            name
+            and _is_macro(name.group())
+            and wanted(m.start("m"))
+            and word
+            and word[-1] not in _KEYWORDS
+            and (len(word) < 2 or word[-2] not in ("struct", "union", "enum", "typedef"))
+            and not _TYPEDEF_START.search(_STATEMENT_START.split(text[max(0, m.start() - 300) : m.start()])[-1])
+        ):
+            _blank(buf, m.start("m"), m.end("m"))
+    return bytes(buf)
