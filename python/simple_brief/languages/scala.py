@@ -1,0 +1,16 @@
+"""Scala 2 and 3: packages, classes, traits, objects, enums, givens, extensions and their
+members; Scaladoc (`@throws` names the type first)."""
+
+from simple_brief.languages.spec import DocRules, LanguageSpec
+
+SPEC = LanguageSpec(
+    "scala",
+    (".scala", ".sc"),
+    "tree_sitter_scala:language",
+    comment="//",
+    docs=DocRules(
+        imports=r"(?m)^\s*import\s+([\w.]+)",
+        import_target="parent",
+        typed_throws=True,
+    ),
+)
