@@ -325,3 +325,30 @@ def test_zlib_and_export_macros_keep_the_declared_names() -> None:
     names = _names(scan(EXPORT_STYLE, C).symbols)
     assert {"sqlite3_last_insert_rowid", "XML_ElementDeclHandler", "asn1_strerror", "api_call", "exported"} <= names
     assert {"__le16", "__align", "FT_Bitmap_Copy"} <= names
+
+
+QUEUE_STYLE = """\
+#define\tLIST_HEAD(name, type)\t\t\t\t\t\t\\
+struct name {\t\t\t\t\t\t\t\t\\
+\tstruct type *lh_first;\t/* first element */\t\t\t\\
+}
+
+#define\tLIST_INIT(head) do {\t\t\t\t\t\t\\
+\t(head)->lh_first = NULL;\t\t\t\t\t\\
+} while (/*CONSTCOND*/0)
+
+#if defined __cplusplus ? __cplusplus >= 201402L : defined __USE_ISOC11
+# define __GLIBC_USE_DEPRECATED_GETS 0
+#endif
+# if __has_include ("linux/rseq.h")
+#  define HAVE_RSEQ 1
+# endif
+extern int after (void);
+"""
+
+
+def test_comments_inside_macro_bodies_and_hard_if_conditions_are_not_syntax_errors() -> None:
+    assert _errors(QUEUE_STYLE) == []
+    assert C is not None
+    names = _names(scan(QUEUE_STYLE, C).symbols)
+    assert {"LIST_HEAD", "LIST_INIT", "__GLIBC_USE_DEPRECATED_GETS", "HAVE_RSEQ", "after"} <= names

@@ -287,6 +287,21 @@ def _mid_declaration_rows(
     return spans
 
 
+#: An `#if`/`#elif` condition the grammar cannot read: `a ? b : c`, `__has_include ("x.h")`.
+_HARD_CONDITION = re.compile(r"[ \t]*#[ \t]*(?:el)?if\b(?P<cond>(?=[^\n]*(?:\\\n[^\n]*)*[?\"<])[\s\S]*)")
+
+
+def _directive_runs(lines: list[str], rows: set[int], directive_rows: set[int]) -> list[tuple[int, int]]:
+    """The (first, last) rows of each directive, continuations included, that touches `rows`."""
+    runs: list[tuple[int, int]] = []
+    for row in sorted(directive_rows):
+        if runs and row == runs[-1][1] + 1 and lines[row - 1].rstrip().endswith("\\"):
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return [(a, b) for a, b in runs if any(r in rows for r in range(a, b + 1))]
+
+
 def _is_macro(name: str) -> bool:
     return name not in _KEYWORDS and re.fullmatch(_MACRO, name) is not None
 
@@ -374,8 +389,22 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
                     break
                 yield m
 
+    for first, last in _directive_runs(lines, rows, directive_rows):
+        # a comment inside a continued directive ends it for the grammar: `#define H(t) \`
+        # `struct t { \` / `int *p; /* first */ \` / `}`; an `#if` condition with `?:` or a
+        # string (`__has_include ("x.h")`) is not in its expression grammar: read as `1`
+        start, end = line_starts[first], line_starts[last] + len(lines[last])
+        for comment in _COMMENT.finditer(text, start, end):
+            if text[comment.end() : end].split("\n", 1)[0].strip():  # text follows: not a trailing comment
+                _blank(buf, comment.start(), comment.end())
+        condition = _HARD_CONDITION.match(text, start, end)
+        if condition:
+            _blank(buf, condition.start("cond"), condition.end("cond"))
+            buf[condition.start("cond") + 1] = ord("1")
+            for row in range(first, last):  # the continuations stay
+                buf[line_starts[row] + len(lines[row].rstrip()) - 1] = ord("\\")
     if c_only:  # C never compiles these branches (`template<>`, overloads in glibc's math.h)
-        for row in _cplusplus_only_rows(lines):
+        for row in _cplusplus_only_rows(lines) - directive_rows:  # their `#define`s stay in the outline
             start = line_starts[row]
             _blank(buf, start, start + len(lines[row]))
     for first, last in _mid_declaration_rows(lines, code, rows, directive_rows, text, line_starts) if c_only else []:
