@@ -352,3 +352,29 @@ def test_comments_inside_macro_bodies_and_hard_if_conditions_are_not_syntax_erro
     assert C is not None
     names = _names(scan(QUEUE_STYLE, C).symbols)
     assert {"LIST_HEAD", "LIST_INIT", "__GLIBC_USE_DEPRECATED_GETS", "HAVE_RSEQ", "after"} <= names
+
+
+PNG_STYLE = """\
+typedef png_struct * PNG_RESTRICT png_structrp;
+typedef PNG_CALLBACK(void, *png_error_ptr, (png_structp, png_const_charp));
+PNG_EXPORT(17, void, png_write_chunk_end, (png_structrp png_ptr));
+PNG_EXPORTA(18, png_infop, png_create_info_struct, (png_const_structrp png_ptr),
+    PNG_ALLOCATED);
+"""
+
+
+def test_declaring_macros_read_as_their_declarations() -> None:
+    assert _errors(PNG_STYLE) == []
+    assert C is not None
+    names = _names(scan(PNG_STYLE, C).symbols)
+    assert {"png_structrp", "png_write_chunk_end", "png_create_info_struct"} <= names
+    assert "PNG_RESTRICT" not in names
+
+
+def test_errors_past_the_first_five_hundred_do_not_hide_the_first() -> None:
+    # the rows to mask come from the first errors in the file, not the last ones
+    text = "__BEGIN_DECLS\n" + "".join(f"extern int f{i} (int (x) y z) __THROW;\n" for i in range(600))
+    assert C is not None
+    outline = scan(text, C)
+    first = [d.message for d in outline.diagnostics if d.code.startswith("E") and d.range.start.line < 10]
+    assert first and not any("__THROW" in message or "extern" in message for message in first)

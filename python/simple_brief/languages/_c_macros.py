@@ -302,6 +302,52 @@ def _directive_runs(lines: list[str], rows: set[int], directive_rows: set[int]) 
     return [(a, b) for a, b in runs if any(r in rows for r in range(a, b + 1))]
 
 
+#: A macro that declares a function: libpng's `PNG_EXPORT(17, void, png_write_chunk_end, (png_structrp p));`
+#: or a function type: `typedef PNG_CALLBACK(void, *png_rw_ptr, (png_structp, png_bytep, size_t));`.
+_DECLARING = re.compile(
+    rf"^[ \t]*(?:typedef[ \t]+)?(?P<m>{_MACRO})[ \t]*\((?P<args>(?:[^()]++|\((?:[^()]++|\([^()]*+\))*+\))*+)\)[ \t]*;",
+    re.M,
+)
+
+
+def _arguments(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The (start, end) offsets of the top-level, comma-separated arguments in text[start:end], trimmed."""
+    found: list[tuple[int, int]] = []
+    depth, begin = 0, start
+    for i in range(start, end + 1):
+        char = text[i] if i < end else ","
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "," and depth == 0:
+            chunk = text[begin:i]
+            left = begin + len(chunk) - len(chunk.lstrip())
+            found.append((left, left + len(chunk.strip())))
+            begin = i + 1
+    return found
+
+
+def _unwrap_declaring(buf: bytearray, text: str, m: re.Match[str]) -> bool:
+    """`MACRO(…, type, name, (params), …);` -> `type name (params);` in place (offsets kept)."""
+    args = _arguments(text, m.start("args"), m.end("args"))
+    for i in range(2, len(args)):
+        (t0, t1), (n0, n1), (p0, p1) = args[i - 2], args[i - 1], args[i]
+        kind, name, params = text[t0:t1], text[n0:n1], text[p0:p1]
+        if not (params.startswith("(") and params.endswith(")") and re.fullmatch(rf"\**[ \t]*{_ID}", name)):
+            continue
+        if not _TYPEISH.match(f"({kind})") or "\n" in kind or kind in _KEYWORDS - _TYPE_WORDS - {"void"}:
+            continue
+        if t0 - m.start("m") < 0:
+            continue
+        _blank(buf, m.start("m"), m.end() - 1)
+        buf[m.start("m") : m.start("m") + len(kind)] = kind.encode("latin-1")
+        buf[n0:n1] = name.encode("latin-1")
+        buf[p0:p1] = params.encode("latin-1")
+        return True
+    return False
+
+
 def _is_macro(name: str) -> bool:
     return name not in _KEYWORDS and re.fullmatch(_MACRO, name) is not None
 
@@ -426,6 +472,9 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             _blank(buf, m.start(), m.start("name"))
             _blank(buf, m.end("name"), m.start("params"))
             _blank(buf, m.end("params"), m.end())
+    for m in matches(_DECLARING):
+        if _is_macro(m.group("m")) and wanted(m.start("m")):
+            _unwrap_declaring(buf, text, m)
     for m in matches(_LINE_MACRO):
         name = re.match(_ID, m.group("m"))
         if (

@@ -234,7 +234,7 @@ def _error_nodes(root: Node, limit: int = 500) -> list[Node]:
         if node.is_missing or node.type == "ERROR":
             found.append(node)
         elif node.has_error:
-            stack.extend(node.children)
+            stack.extend(reversed(node.children))  # in document order: the first `limit`
     return found
 
 
