@@ -378,3 +378,22 @@ def test_errors_past_the_first_five_hundred_do_not_hide_the_first() -> None:
     outline = scan(text, C)
     first = [d.message for d in outline.diagnostics if d.code.startswith("E") and d.range.start.line < 10]
     assert first and not any("__THROW" in message or "extern" in message for message in first)
+
+
+def test_undef_first_in_an_enum_and_the_cplusplus_else_branch() -> None:
+    text = (
+        "enum\n{\n#undef MS_RDONLY\n  MS_RDONLY = 1,\n#define MS_RDONLY MS_RDONLY\n"
+        "#undef MS_NOSUID\n  MS_NOSUID = 2,\n#define MS_NOSUID MS_NOSUID\n};\n"
+        "#if !defined __cplusplus || (__cplusplus < 201103L && !defined __GNUC__)\n"
+        "# define iseqsig(x, y) __iseqsig ((x), (y))\n"
+        "#else\n"
+        'extern "C++" {\n'
+        "template<typename> struct __iseqsig_type;\n"
+        "template<> struct __iseqsig_type<float> { static int __call (float x, float y) throw () { return 0; } };\n"
+        "}\n"
+        "#endif\n"
+        "extern int after (void) __THROW;\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"MS_RDONLY", "MS_NOSUID", "iseqsig", "after"} <= _names(scan(text, C).symbols)

@@ -155,11 +155,13 @@ _REDIRECT = re.compile(rf"\b__REDIRECT\w*\s*\(\s*(?P<name>{_ID})\s*,\s*(?P<param
 #: Compiler extensions the grammar knows, masked along with the macros around them.
 _EXTENSIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "asm"})
 #: A `#define` where the grammar expects no directive (inside an enum: glibc's `#define SHUT_RD SHUT_RD`).
-_DEFINE = re.compile(r"^[ \t]*#[ \t]*define\b(?:\\\n|.)*$", re.M)
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef)\b(?:\\\n|.)*$", re.M)
 _CPLUSPLUS_ONLY = re.compile(
     r"^(?:ifdef\s+__cplusplus|if\s+(?:defined\s*\(?\s*__cplusplus\s*\)?|__cplusplus)(?:\s*&&[^|?]*)?"
     r"|if\s+(?:[^|?!]|!=)*&&\s*defined\s*\(?\s*__cplusplus\s*\)?\s*)$"
 )
+_C_ALWAYS = re.compile(r"^(?:ifndef\s+__cplusplus|if\s+!\s*defined\s*\(?\s*__cplusplus\s*\)?(?:\s*\|\|.*)?)$")
+_ENUMERATOR_NEXT = re.compile(rf"\s*{_ID}\s*[,=}}]")
 _CPLUSPLUS = re.compile(
     r"^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[ \t]*(?://.*|/\*.*)?$"
     r"(?P<body>(?:\n(?![ \t]*#[ \t]*(?:endif|else|elif)).*)*)",
@@ -353,9 +355,11 @@ def _is_macro(name: str) -> bool:
 
 
 def _cplusplus_only_rows(lines: list[str]) -> set[int]:
-    """Rows inside `#ifdef __cplusplus` / `#if defined __cplusplus [&& …]` branches (never C)."""
+    """Rows a C compiler never sees: `#ifdef __cplusplus` / `#if defined __cplusplus [&& …]`
+    branches, and the `#else` of `#ifndef __cplusplus` / `#if !defined __cplusplus [|| …]`."""
     found: set[int] = set()
     stack: list[bool] = []  # per open conditional: is this branch C++ only?
+    c_always: list[bool] = []  # per open conditional: is its first branch always taken in C?
     continued = False
     for row, line in enumerate(lines):
         if not continued and not line.lstrip().startswith("#"):  # the common case: code
@@ -369,17 +373,20 @@ def _cplusplus_only_rows(lines: list[str]) -> set[int]:
         if was_continued or (directive and continued):
             if directive and directive.group(1) in ("if", "ifdef", "ifndef"):
                 stack.append(False)  # a condition over several lines: not judged
+                c_always.append(False)
             continue
         if directive:
             word, cond = directive.group(1), directive.group(2).strip()
             if word in ("if", "ifdef", "ifndef"):
                 stack.append(word != "ifndef" and _CPLUSPLUS_ONLY.match(f"{word} {cond}") is not None)
+                c_always.append(_C_ALWAYS.match(f"{word} {cond}") is not None)
                 continue
             if word in ("else", "elif") and stack:
-                stack[-1] = False
+                stack[-1] = c_always[-1]  # after `#ifndef __cplusplus`: C++ only
                 continue
             if word == "endif" and stack:
                 stack.pop()
+                c_always.pop()
                 continue
         if any(stack):
             found.add(row)
@@ -462,8 +469,14 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             _blank(buf, body_start + linkage.start(), body_start + linkage.end())
     for m in matches(_DEFINE):
         above = _code_above(code, row_of(m.start()), directive_rows)
-        if row_of(m.start()) not in rows or above is None or code[above].rstrip().endswith((";", "}", "{")):
+        if row_of(m.start()) not in rows or above is None:
+            continue
+        if code[above].rstrip().endswith((";", "}")):
             continue  # a `#define` between declarations, where the grammar takes it
+        if code[above].rstrip().endswith("{") and not (
+            _in_enum(text, m.start()) and _ENUMERATOR_NEXT.match(text, m.end())
+        ):
+            continue  # first in a block; in an enum it must be followed by an enumerator
         if _LINE_MACRO.match(code[above]) and not _in_enum(text, line_starts[above]):
             continue  # after `__BEGIN_DECLS`
         _blank(buf, m.start(), m.end())
