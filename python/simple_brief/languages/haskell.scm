@@ -1,0 +1,99 @@
+; Haskell outline. Vocabulary: README.md.
+;
+; A function is its equations (and the type signature above them). Equations are
+; siblings, not one node, so the symbol of a function is the first equation of
+; its run: the one after a signature, after an equation of another name, or
+; after any other declaration. Later clauses of the same function are not listed
+; again. The equation's `= ...` / guards are the body. Top-level signatures are
+; not listed on their own (the equations are); class method signatures are.
+; Equations in `where` clauses (local_binds) are listed when they take arguments
+; (helper functions), not when they bind a value.
+
+; ---------------------------------------------------------------- functions
+
+; (No alternation may precede an anchor: tree-sitter then matches only its first branch.)
+((signature) . (function name: (variable) @name match: (match) @body) @definition.function)
+
+(((function name: (variable) @_previous)
+  .
+  (function name: (variable) @name match: (match) @body) @definition.function)
+  (#not-eq? @_previous @name))
+
+(((bind name: (variable) @_previous)
+  .
+  (function name: (variable) @name match: (match) @body) @definition.function)
+  (#not-eq? @_previous @name))
+
+; After any other declaration, a comment or a pragma.
+(((_) @_previous
+  .
+  (function name: (variable) @name match: (match) @body) @definition.function)
+  (#match? @_previous "^((data|newtype|type|class|instance|infix[lr]?|foreign|pattern|deriving|default)\\b|\\{-|--|#)"))
+
+((top_splice) . (function name: (variable) @name match: (match) @body) @definition.function)
+
+(_ . (function name: (variable) @name match: (match) @body) @definition.function)
+
+; Value bindings (`main = do ...`) have one equation each: all are listed at the
+; top level and in classes and instances; in `where` clauses they are locals.
+(declarations (bind name: (variable) @name match: (match) @body) @definition.function)
+(instance_declarations (bind name: (variable) @name match: (match) @body) @definition.function)
+(class_declarations (bind name: (variable) @name match: (match) @body) @definition.function)
+
+; Operators defined infix (`a <+> b = ...`): every equation (their runs are not told apart).
+(function
+  (infix operator: [(operator) (constructor_operator)] @name)
+  match: (match) @body) @definition.function
+
+; Class methods; foreign imports.
+(class_declarations
+  (signature name: [(variable) (prefix_id)] @name) @definition.function)
+
+(foreign_import
+  (signature name: [(variable) (prefix_id)] @name)) @definition.function
+
+; ---------------------------------------------------------------- types
+
+; `data Maybe a = Nothing | Just a`: the constructors (or GADT `where` block) fold.
+(data_type
+  name: (name) @name
+  constructors: (_)? @body) @definition.struct
+
+(newtype
+  name: (name) @name
+  constructor: (_)? @body) @definition.struct
+
+; Constructors are listed as members (a function kind would move record fields
+; out of them).
+(data_constructor
+  constructor: (_ name: (constructor) @name)) @definition.enum_member
+
+(newtype_constructor
+  name: (constructor) @name) @definition.enum_member
+
+(gadt_constructor
+  name: (constructor) @name) @definition.enum_member
+
+(field
+  name: (field_name (variable) @name)) @definition.field
+
+(type_synonym name: (name) @name) @definition.type
+(type_family name: (name) @name) @definition.type
+(data_family name: (name) @name) @definition.type
+
+(class
+  name: (name) @name
+  declarations: (class_declarations)? @body) @definition.interface
+
+; `instance Show a => Show (Tree a)` is named `Show (Tree a)`.
+(instance
+  name: (name) @name
+  patterns: (type_patterns)? @name
+  declarations: (instance_declarations)? @body) @definition.impl
+
+; ---------------------------------------------------------------- module
+
+(header
+  module: (module) @name) @definition.module
+
+(import) @import
