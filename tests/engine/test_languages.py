@@ -4,6 +4,7 @@ filetypes, and its docs rules name only what `simple_brief/docs/` implements."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from importlib import import_module, resources
 from pathlib import Path
@@ -31,8 +32,9 @@ def test_every_language_is_a_unit_with_a_query_that_compiles(spec: languages.Lan
 
 
 def test_the_registry_lists_every_unit_in_the_folder() -> None:
-    found = {p.stem for p in FOLDER.glob("*.py")} - {"__init__", "spec"}
+    found = {p.stem for p in FOLDER.glob("*.py") if not p.stem.startswith("_")} - {"spec"}
     assert found == set(languages.UNITS)
+    assert all(hasattr(importlib.import_module(f"simple_brief.languages.{unit}"), "SPEC") for unit in found)
     names = [spec.name for spec in languages.LANGUAGES + languages.FALLBACK_LANGUAGES]
     assert len(names) == len(set(names))
     extensions = [ext for spec in languages.LANGUAGES + languages.FALLBACK_LANGUAGES for ext in spec.extensions]
