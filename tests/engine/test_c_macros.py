@@ -397,3 +397,19 @@ def test_undef_first_in_an_enum_and_the_cplusplus_else_branch() -> None:
     assert _errors(text) == []
     assert C is not None
     assert {"MS_RDONLY", "MS_NOSUID", "iseqsig", "after"} <= _names(scan(text, C).symbols)
+
+
+CURSES_STYLE = """\
+NCURSES_WRAPPED_VAR(chtype*, acs_map);
+NCURSES_WRAPPED_VAR(WINDOW *, curscr);
+extern NCURSES_EXPORT(int) mvprintw (int,int, const char *,...)\t\t/* implemented */
+\t\tGCC_PRINTFLIKE(3,4);
+extern GCC_NORETURN NCURSES_EXPORT(void) exit_curses (int);
+extern __pid_t __getpgid (__pid_t __pid) __THROW;
+"""
+
+
+def test_curses_style_macros_are_not_syntax_errors() -> None:
+    assert _errors(CURSES_STYLE) == []
+    assert C is not None
+    assert {"acs_map", "curscr", "mvprintw", "exit_curses", "__getpgid"} <= _names(scan(CURSES_STYLE, C).symbols)

@@ -89,7 +89,14 @@ _KEYWORDS = frozenset(
 )
 _LINE_MACRO = re.compile(rf"(?:^|[{{])[ \t]*(?P<m>{_MACRO}(?:[ \t]*{_ARGS})?)[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?$", re.M)
 #: Macros after a declarator's `)` and before `;`, `{`, `,`, `=` or the end of the line.
-_TRAILING = re.compile(rf"\)(?P<m>(?:\s*{_MACRO}(?:\s*{_ARGS})?)+)(?=\s*(?:[;{{,=]|$|/[/*]))", re.M)
+_TRAILING = re.compile(
+    rf"\)(?P<m>(?:(?:\s|/\*(?:[^*]|\*(?!/))*+\*/)*{_MACRO}(?:\s*{_ARGS})?)+)(?=\s*(?:[;{{,=]|$|/[/*]))", re.M
+)
+#: `MACRO(type)` after another macro: `extern GCC_NORETURN NCURSES_EXPORT(void) f`.
+_LEADING_AFTER_MACRO = re.compile(
+    rf"\b(?:extern|static|inline)[ \t]+{_MACRO}[ \t]+(?P<m>\b[A-Z][A-Z0-9_]*\b)(?P<sp>[ \t]*)(?P<args>\([\w \t*]*\))"
+    rf"(?=[ \t]*(?:{_ID}|\*))"
+)
 #: `MACRO(args)` before a declaration's name: `PyAPI_FUNC(int) f`, `Py_DEPRECATED(3.9) int`.
 _LEADING = re.compile(
     r"(?:^[ \t]*|\b(?:extern|static|inline)[ \t]+|\)[ \t]+)"
@@ -333,6 +340,14 @@ def _arguments(text: str, start: int, end: int) -> list[tuple[int, int]]:
 def _unwrap_declaring(buf: bytearray, text: str, m: re.Match[str]) -> bool:
     """`MACRO(…, type, name, (params), …);` -> `type name (params);` in place (offsets kept)."""
     args = _arguments(text, m.start("args"), m.end("args"))
+    if len(args) == 2:  # `NCURSES_WRAPPED_VAR(WINDOW *, curscr);` -> `WINDOW * curscr;`
+        (t0, t1), (n0, n1) = args
+        kind, name = text[t0:t1], text[n0:n1]
+        if "*" in kind and _TYPEISH.match(f"({kind})") and re.fullmatch(_ID, name) and "\n" not in kind:
+            _blank(buf, m.start("m"), m.end() - 1)
+            buf[m.start("m") : m.start("m") + len(kind)] = kind.encode("latin-1")
+            buf[n0:n1] = name.encode("latin-1")
+            return True
     for i in range(2, len(args)):
         (t0, t1), (n0, n1), (p0, p1) = args[i - 2], args[i - 1], args[i]
         kind, name, params = text[t0:t1], text[n0:n1], text[p0:p1]
@@ -527,12 +542,14 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     for m in matches(_TRAILING):
         if any(m.start("m") <= at < m.end("m") for at in unwrapped):
             continue
-        names = re.findall(rf"(?<![\w(]){_ID}(?=\s*(?:\(|$|\s|[;{{,=]))", re.sub(_ARGS, "", m.group("m")))
+        names = re.findall(
+            rf"(?<![\w(]){_ID}(?=\s*(?:\(|$|\s|[;{{,=]))", re.sub(_ARGS, "", _COMMENT.sub(" ", m.group("m")))
+        )
         if _TYPE_MACRO_BEFORE.match(text, text.rfind("\n", 0, m.start()) + 1, m.start() + 1):
             continue  # `PyAPI_FUNC(int) _PyOS_IsMainThread(void);`: the name follows the type's macro
         if names and all(_is_macro(n) or n in _EXTENSIONS for n in names) and wanted(m.start("m")):
             _blank(buf, m.start("m"), m.end("m"))
-    for m in matches(_LEADING):
+    for m in [*matches(_LEADING), *matches(_LEADING_AFTER_MACRO)]:
         if not _is_macro(m.group("m")) or not wanted(m.start()):
             continue
         inner = m.group("args")[1:-1].strip()
