@@ -94,7 +94,15 @@ def mark_line(sym: Symbol, open_: bool = False) -> str:
     summary = container_summary(sym)
     if summary:
         return f"{letter}> {signature} {{ {summary} }}  {span}"
-    return f"{letter}> {signature} {{ }}  {span}" if sym.body is not None else f"{letter}> {signature}  {span}"
+    if sym.body is None:
+        return f"{letter}> {signature}  {span}"
+    # Nothing listed inside: `{ }` only where the body is one line (`struct Empty {}`); a
+    # longer one holds what the outline does not list (a CSS rule's declarations).
+    return (
+        f"{letter}> {signature} {{ ... }}  {span}"
+        if sym.body.end.line > sym.body.start.line
+        else f"{letter}> {signature} {{ }}  {span}"
+    )
 
 
 def _opens(sym: Symbol, level: int, depth: int | None) -> bool:
@@ -483,8 +491,8 @@ def render_expanded(outline: Outline, sym: Symbol, what: str = "all") -> str:
     if what == "signature":
         out = [mark_line(sym)]
         if sym.doc:
-            comment = outline.language.comment
-            out.extend(f"{INDENT}{comment} {ln}".rstrip() for ln in sym.doc.splitlines())
+            comment, end = outline.language.comment, outline.language.comment_end
+            out.extend(f"{INDENT}{comment} {ln}".rstrip() + end for ln in sym.doc.splitlines())
         return "\n".join(out)
     header = sym.selection_range.start.line
     if what == "body":
