@@ -4,6 +4,19 @@ import bisect
 import re
 from collections.abc import Iterator
 
+from simple_brief.languages._c_preprocessor import (
+    _COMMENT,
+    _CPLUSPLUS,
+    _HARD_CONDITION,
+    _LINKAGE_LINE,
+    _code_above,
+    _code_lines,
+    _conditional_groups,
+    _cplusplus_only_rows,
+    _directive_runs,
+    _with_code_above,
+)
+
 # --- Unexpanded macros -------------------------------------------------------------------
 # tree-sitter-c cannot expand macros, so `__BEGIN_DECLS`, `PyObject_HEAD`, `__THROW`,
 # `__nonnull ((1))`, `PyAPI_FUNC(int)` … read as syntax errors although the compiler accepts
@@ -163,18 +176,8 @@ _REDIRECT = re.compile(rf"\b__REDIRECT\w*\s*\(\s*(?P<name>{_ID})\s*,\s*(?P<param
 _EXTENSIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "asm"})
 #: A `#define` where the grammar expects no directive (inside an enum: glibc's `#define SHUT_RD SHUT_RD`).
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef)\b(?:\\\n|.)*$", re.M)
-_CPLUSPLUS_ONLY = re.compile(
-    r"^(?:ifdef\s+__cplusplus|if\s+(?:defined\s*\(?\s*__cplusplus\s*\)?|__cplusplus)(?:\s*&&[^|?]*)?"
-    r"|if\s+(?:[^|?!]|!=)*&&\s*defined\s*\(?\s*__cplusplus\s*\)?\s*)$"
-)
-_C_ALWAYS = re.compile(r"^(?:ifndef\s+__cplusplus|if\s+!\s*defined\s*\(?\s*__cplusplus\s*\)?(?:\s*\|\|.*)?)$")
+
 _ENUMERATOR_NEXT = re.compile(rf"\s*{_ID}\s*[,=}}]")
-_CPLUSPLUS = re.compile(
-    r"^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[ \t]*(?://.*|/\*.*)?$"
-    r"(?P<body>(?:\n(?![ \t]*#[ \t]*(?:endif|else|elif)).*)*)",
-    re.M,
-)
-_LINKAGE_LINE = re.compile(r'^[ \t]*(?:extern[ \t]+"C\+?\+?"[ \t]*\{|\})[ \t]*(?://.*|/\*.*\*/)?[ \t]*$', re.M)
 
 
 def _blank(buf: bytearray, start: int, end: int) -> None:
@@ -182,43 +185,6 @@ def _blank(buf: bytearray, start: int, end: int) -> None:
     for i in range(start, end):
         if buf[i] not in (10, 13):
             buf[i] = 32
-
-
-def _code_above(code: list[str], row: int, directive_rows: set[int]) -> int | None:
-    """The nearest row above `row` with code, None when a directive (or the start) comes first."""
-    for above in range(row - 1, max(-1, row - 400), -1):
-        if above in directive_rows:
-            return None
-        if code[above].strip():
-            return above
-    return None
-
-
-_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-
-
-def _code_lines(text: str) -> list[str]:
-    """The text's lines with comments blanked (rows kept, columns not)."""
-    return _COMMENT.sub(lambda m: " " + "\n" * m.group().count("\n"), text).split("\n")
-
-
-def _with_code_above(code: list[str], rows: set[int], directive_rows: set[int]) -> set[int]:
-    """`rows` and, above each run of them, the rows up to the nearest line of code.
-
-    The parser reports an error where the text stops making sense, often below the macro
-    that caused it: `__BEGIN_DECLS`, then a comment, then `extern int f (void);` errs at `int`.
-    """
-    found = set(rows)
-    for row in sorted(rows):
-        if row - 1 in rows:
-            continue
-        above = row - 1
-        while above >= 0 and row - above <= 60 and (above in directive_rows or not code[above].strip()):
-            found.add(above)
-            above -= 1
-        if above >= 0:
-            found.add(above)
-    return found
 
 
 def _in_enum(text: str, start: int) -> bool:
@@ -233,34 +199,6 @@ def _in_enum(text: str, start: int) -> bool:
                 return "enum" in text[max(0, i - 80) : i].split()[-2:]
             depth -= 1
     return False
-
-
-_CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
-
-
-def _conditional_groups(lines: list[str]) -> list[list[tuple[int, int, str]]]:
-    """Each `#if … #endif` group as its directives: (first row, last row, word)."""
-    groups: list[list[tuple[int, int, str]]] = []
-    stack: list[list[tuple[int, int, str]]] = []
-    continued = False
-    for row, line in enumerate(lines):
-        was_continued, continued = continued, line.rstrip().endswith("\\")
-        if was_continued or "#" not in line:
-            continue
-        m = _CONDITIONAL.match(line)
-        if m is None:
-            continue
-        last = row
-        while last + 1 < len(lines) and lines[last].rstrip().endswith("\\"):
-            last += 1
-        word = m.group(1)
-        if word.startswith("if"):
-            stack.append([(row, last, word)])
-        elif stack:
-            stack[-1].append((row, last, word))
-            if word == "endif":
-                groups.append(stack.pop())
-    return groups
 
 
 def _mid_declaration_rows(
@@ -294,21 +232,6 @@ def _mid_declaration_rows(
             if word in ("elif", "else") and index + 1 < len(group):
                 spans.append((last + 1, group[index + 1][0] - 1))
     return spans
-
-
-#: An `#if`/`#elif` condition the grammar cannot read: `a ? b : c`, `__has_include ("x.h")`.
-_HARD_CONDITION = re.compile(r"[ \t]*#[ \t]*(?:el)?if\b(?P<cond>(?=[^\n]*(?:\\\n[^\n]*)*[?\"<])[\s\S]*)")
-
-
-def _directive_runs(lines: list[str], rows: set[int], directive_rows: set[int]) -> list[tuple[int, int]]:
-    """The (first, last) rows of each directive, continuations included, that touches `rows`."""
-    runs: list[tuple[int, int]] = []
-    for row in sorted(directive_rows):
-        if runs and row == runs[-1][1] + 1 and lines[row - 1].rstrip().endswith("\\"):
-            runs[-1] = (runs[-1][0], row)
-        else:
-            runs.append((row, row))
-    return [(a, b) for a, b in runs if any(r in rows for r in range(a, b + 1))]
 
 
 #: A macro that declares a function: libpng's `PNG_EXPORT(17, void, png_write_chunk_end, (png_structrp p));`
@@ -367,45 +290,6 @@ def _unwrap_declaring(buf: bytearray, text: str, m: re.Match[str]) -> bool:
 
 def _is_macro(name: str) -> bool:
     return name not in _KEYWORDS and re.fullmatch(_MACRO, name) is not None
-
-
-def _cplusplus_only_rows(lines: list[str]) -> set[int]:
-    """Rows a C compiler never sees: `#ifdef __cplusplus` / `#if defined __cplusplus [&& …]`
-    branches, and the `#else` of `#ifndef __cplusplus` / `#if !defined __cplusplus [|| …]`."""
-    found: set[int] = set()
-    stack: list[bool] = []  # per open conditional: is this branch C++ only?
-    c_always: list[bool] = []  # per open conditional: is its first branch always taken in C?
-    continued = False
-    for row, line in enumerate(lines):
-        if not continued and not line.lstrip().startswith("#"):  # the common case: code
-            continued = line.endswith("\\") or line.rstrip().endswith("\\")
-            if stack and any(stack):
-                found.add(row)
-            continue
-        code = _COMMENT.sub("", line).strip()
-        directive = None if continued else re.match(r"#\s*(\w+)\s*(.*)", code)
-        was_continued, continued = continued, line.rstrip().endswith("\\")
-        if was_continued or (directive and continued):
-            if directive and directive.group(1) in ("if", "ifdef", "ifndef"):
-                stack.append(False)  # a condition over several lines: not judged
-                c_always.append(False)
-            continue
-        if directive:
-            word, cond = directive.group(1), directive.group(2).strip()
-            if word in ("if", "ifdef", "ifndef"):
-                stack.append(word != "ifndef" and _CPLUSPLUS_ONLY.match(f"{word} {cond}") is not None)
-                c_always.append(_C_ALWAYS.match(f"{word} {cond}") is not None)
-                continue
-            if word in ("else", "elif") and stack:
-                stack[-1] = c_always[-1]  # after `#ifndef __cplusplus`: C++ only
-                continue
-            if word == "endif" and stack:
-                stack.pop()
-                c_always.pop()
-                continue
-        if any(stack):
-            found.add(row)
-    return found
 
 
 def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
