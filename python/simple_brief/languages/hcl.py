@@ -9,6 +9,5 @@ SPEC = LanguageSpec(
     comment="#",
     block_comment=("/*", "*/"),
     filetypes=("terraform", "terraform-vars"),
-    aliases=("tf", "tfvars"),
     docs=DocRules(indexed=False),
 )
