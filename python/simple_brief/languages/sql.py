@@ -5,9 +5,10 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "sql",
-    (".sql",),
+    (".sql", ".mysql"),
     "tree_sitter_sql:language",
     comment="--",
     block_comment=("/*", "*/"),
+    filetypes=("mysql",),
     docs=DocRules(indexed=False),
 )
