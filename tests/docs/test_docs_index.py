@@ -573,3 +573,19 @@ def test_private_items_on_request(project: Path, tmp_path: Path, monkeypatch: py
     assert helper is not None and not helper.public
     assert idx.get("myplug.buf.clamp") is not None
     idx.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "rel", "text", "expected"),
+    [
+        ("java", "src/a/B.java", "package org.acme.shop;\n\nclass B {}\n", "org.acme.shop"),
+        ("kotlin", "src/a/B.kt", "// note\npackage org.acme.shop\n\nclass B\n", "org.acme.shop"),
+        ("scala", "src/a/B.scala", "package org.acme.shop\nobject B\n", "org.acme.shop"),
+    ],
+)
+def test_a_package_line_names_the_module_with_or_without_a_semicolon(
+    language: str, rel: str, text: str, expected: str
+) -> None:
+    from simple_brief.docs.modules import module_id
+
+    assert module_id(rel, language, text=text) == expected

@@ -31,7 +31,8 @@ _LUA_RETURN = re.compile(r"^return\s+([A-Za-z_]\w*)\s*;?\s*$")
 
 _GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 
-_JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
+#: `package a.b;` (Java), `package a.b` (Kotlin, Scala: no semicolon).
+_JAVA_PACKAGE = re.compile(r"^[ \t]*package[ \t]+([\w.]+)[ \t]*;?[ \t]*$", re.M)
 
 _JS_EXPORT_LIST = re.compile(r"\bexport\s*(?:type\s*)?\{([^}]*)\}")
 

@@ -9,6 +9,7 @@ SPEC = LanguageSpec(
     comment="//",
     aliases=("kt",),
     docs=DocRules(
+        module_id="package_statement",
         imports=r"(?m)^\s*import\s+([\w.]+)",
         import_target="parent",
         typed_throws=True,

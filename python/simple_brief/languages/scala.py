@@ -9,6 +9,7 @@ SPEC = LanguageSpec(
     "tree_sitter_scala:language",
     comment="//",
     docs=DocRules(
+        module_id="package_statement",
         imports=r"(?m)^\s*import\s+([\w.]+)",
         import_target="parent",
         typed_throws=True,
