@@ -1,0 +1,20 @@
+"""OCaml: `let` bindings, types with their constructors and fields, modules and module
+types, classes; `(** ... *)` doc comments.
+
+OCaml has no line comment: markers are written `(* ... *)` (`comment` and
+`comment_end`, as CSS does), and multi-line comments fold (`block_comment`).
+Interfaces (`.mli`, Neovim's filetype `ocaml` as well) are not claimed: they need the
+grammar's `language_ocaml_interface`, and one unit has one grammar.
+"""
+
+from simple_brief.languages.spec import LanguageSpec
+
+SPEC = LanguageSpec(
+    "ocaml",
+    (".ml",),
+    "tree_sitter_ocaml:language_ocaml",
+    comment="(*",
+    comment_end=" *)",
+    block_comment=("(*", "*)"),
+    aliases=("ml",),
+)
