@@ -107,7 +107,7 @@ def sources() -> dict[str, Source]:
         "c": Source(
             (Path("/usr/include"), zig / "lib" / "libc" / "musl" / "src"),
             "/usr/include (not c++), musl's sources in the ziglang wheel",
-            exclude=("/usr/include/c++", "/usr/include/llvm", "/usr/include/clang"),
+            exclude=("/usr/include/c++", "/usr/include/llvm", "/usr/include/clang", "/usr/include/node"),
         ),
         "cpp": Source(
             (zig / "lib" / "libcxx" / "src", NPM / "expo-modules-core", NPM / "react-native-screens"),
@@ -142,7 +142,7 @@ def sources() -> dict[str, Source]:
         "ocaml": Source((Path("/usr/lib/ocaml"),), "apt ocaml (/usr/lib/ocaml, the standard library)"),
         "julia": Source((PIP / "juliacall",), "pip juliacall wheel"),
         "hcl": Source((Path("/usr/share/gocode/src/github.com/hashicorp"),), "apt golang-github-hashicorp-hcl-v2-dev"),
-        "sql": Source((NPM / "graphile-worker", Path("/usr/share/postgresql")), "npm graphile-worker migrations"),
+        "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
     }
 
 
@@ -171,7 +171,8 @@ def _walk(root: Path) -> list[Path]:
         found: list[Path] = []
         if root.is_dir():
             for dirpath, dirnames, filenames in os.walk(root):
-                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+                # Hidden folders hold build output (`android/.cxx` CMake files), not sources.
+                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
                 found.extend(Path(dirpath) / name for name in filenames)
         _WALKED[root] = found
     return _WALKED[root]

@@ -39,10 +39,11 @@ def _each(check: Callable[[Path], bool]) -> Judge:
 
 
 def _exit0(*argv: str, stdin: Path | None = None, timeout: float = 60) -> Callable[[Path], bool]:
-    """A check that runs `argv` with the file's path appended (or on stdin) and wants exit 0."""
+    """A check that runs `argv` with the file's path appended (or the file on stdin when
+    `stdin` is given: rustfmt then reads no `mod` files of its own) and wants exit 0."""
 
     def check(path: Path) -> bool:
-        if stdin is not None or "-" in argv:
+        if stdin is not None:
             with path.open("rb") as fh:
                 done = subprocess.run(list(argv), stdin=fh, capture_output=True, timeout=timeout, check=False)
         else:
@@ -181,7 +182,7 @@ def judge(language: str) -> tuple[Judge, str] | None:
         if have("node") and (NPM / "typescript").is_dir()
         else None,
         "go": (_each(_exit0("gofmt", "-e", "-l")), "gofmt -e") if have("gofmt") else None,
-        "rust": (_each(_exit0("rustfmt", "--edition", "2021", "--emit", "stdout", "-", stdin=Path())), "rustfmt")
+        "rust": (_each(_exit0("rustfmt", "--edition", "2021", "--emit", "stdout", stdin=Path())), "rustfmt")
         if have("rustfmt")
         else None,
         "ocaml": (_each(_exit0("ocamlc", "-stop-after", "parsing", "-c", "-o", "/dev/null")), "ocamlc parsing")

@@ -74,6 +74,10 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
 
 FIELDS = "--fields=+nKzSe"
 
+_HASKELL_KEYWORDS = frozenset(
+    {"class", "data", "default", "deriving", "import", "infix", "infixl", "infixr", "instance", "module"}
+    | {"newtype", "type", "where", "let", "in", "if", "then", "else", "case", "of", "do"}
+)
 _ANONYMOUS = re.compile(r"^(__anon[0-9a-f]+|AnonymousFunction[0-9a-f]*|anonymous(Function|Object|Class)[0-9a-f]*)$")
 _LOCAL_LAMBDA = re.compile(r"^/\^\s+[\w.]+\s*=\s*lambda\b")
 _JS_CLASS = re.compile(r"\bclass\b")
@@ -90,10 +94,24 @@ def not_a_definition(language: str, tag: Tag) -> str:
     - Lua: an anonymous function argument that ctags names after a nearby assignment
       (`vim._with({ buf = args.buf }, function()` gives a function `buf`);
     - C/C++: a function whose name a macro builds (`TRANS(Accept) (...)` gives `TRANS`);
-    - Sh: an array assignment (`COMPREPLY=( $(compgen ...) )` gives a function `COMPREPLY=`).
+    - Sh: an array assignment (`COMPREPLY=( $(compgen ...) )` gives a function `COMPREPLY=`);
+    - Kotlin: a lambda (`<lambda>`) and a lambda's parameters (`{ a, b -> ...}`), tagged as methods;
+    - JSON: an object inside an array, named by its index (`0`);
+    - Haskell: Hugs' `primitive` declarations (its libraries' own extension), and keywords or
+      parenthesised names ctags' Haskell parser takes for definitions.
     """
     if _ANONYMOUS.match(tag.name):
         return "anonymous (ctags-generated name)"
+    if language == "kotlin" and (
+        tag.name == "<lambda>" or re.search(rf"\{{[^{{}}]*(?<![\w$]){re.escape(tag.name)}\b[^{{}}]*->", tag.pattern)
+    ):
+        return "a lambda or its parameter (ctags: method)"
+    if language == "json" and tag.name.isdigit():
+        return "an array element (ctags names it by its index)"
+    if language == "haskell" and tag.name == "primitive":
+        return "Hugs' `primitive f :: T` declaration, read by ctags as a function `primitive`"
+    if language == "haskell" and (tag.name in _HASKELL_KEYWORDS or not tag.name[:1].isalpha()):
+        return "a keyword or a parenthesis ctags read as a name (`class`, `infixl`, `(RealFloat`)"
     if language == "sh" and tag.name.endswith("="):
         return "an array assignment ctags reads as a function (`COMPREPLY=( ... )`)"
     if language == "python" and tag.scope_kind in ("function", "member") and _LOCAL_LAMBDA.match(tag.pattern):

@@ -116,6 +116,8 @@ class DocSym:
     sel: int
     parent: DocSym | None = None
     children: list[DocSym] = field(default_factory=list)
+    #: A Markdown heading (ATX `## Usage` or setext `Usage` over `-----`).
+    heading: bool = False
 
     @property
     def qualified(self) -> str:
@@ -125,7 +127,7 @@ class DocSym:
     def container(self) -> bool:
         """What :SimpleBrief leaves open: classes, modules and the like, values holding
         definitions, top-level Markdown sections."""
-        if self.kind == HEADING and self.name.startswith("#"):
+        if self.heading:
             return self.parent is None
         if self.kind in _CLASS_KINDS:
             return True
@@ -164,8 +166,9 @@ class DocSym:
         return False
 
 
-def outline_symbols(session: pynvim.Nvim) -> list[DocSym]:
-    """Every symbol of the current buffer's documentSymbol answer, in document order."""
+def outline_symbols(session: pynvim.Nvim, markdown: bool = False) -> list[DocSym]:
+    """Every symbol of the current buffer's documentSymbol answer, in document order
+    (`markdown`: its String symbols are headings)."""
     out: list[DocSym] = []
 
     def walk(items: list[dict[str, Any]], parent: DocSym | None) -> None:
@@ -173,6 +176,7 @@ def outline_symbols(session: pynvim.Nvim) -> list[DocSym]:
             r, s = d["range"], d.get("selectionRange", d["range"])
             sym = DocSym(d["name"], d["kind"], r["start"]["line"] + 1, r["end"]["line"] + 1, s["start"]["line"] + 1)
             sym.parent = parent
+            sym.heading = markdown and sym.kind == HEADING
             if parent:
                 parent.children.append(sym)
             out.append(sym)
@@ -246,7 +250,7 @@ def _matches(symbols: list[DocSym], selector: str) -> list[DocSym]:
 
 
 def _heading_hits(symbols: list[DocSym], parts: list[str]) -> list[DocSym]:
-    return [s for s in symbols if s.kind == HEADING and s.heading_path[-len(parts) :] == parts]
+    return [s for s in symbols if s.heading and s.heading_path[-len(parts) :] == parts]
 
 
 def selector_for(symbols: list[DocSym], s: DocSym) -> tuple[str, str]:
@@ -261,7 +265,7 @@ def selector_for(symbols: list[DocSym], s: DocSym) -> tuple[str, str]:
         word = text.replace("\\", "\\\\").replace(" ", "\\ ")
         return "\\" + word if word[:1] in ('"', "'") else word
 
-    if s.kind == HEADING and s.name.startswith("#"):
+    if s.heading:
         path = s.heading_path
         for n in range(1, len(path) + 1):
             if len(_heading_hits(symbols, path[-n:])) == 1:
@@ -327,7 +331,7 @@ def check_brief(session: pynvim.Nvim, path: Path, filetype: str, *, max_expands:
     if session.exec_lua("return vim.wo.foldexpr") != "v:lua.vim.lsp.foldexpr()":
         check.problems.append("the server did not attach (no LSP folds)")
         return check
-    symbols = outline_symbols(session)
+    symbols = outline_symbols(session, markdown=filetype == "markdown")
     check.symbols = len(symbols)
     definitions = [s for s in symbols if s.last > s.first]
     expected = [s for s in definitions if not s.open_container]
