@@ -129,3 +129,18 @@ def test_files_named_rather_than_typed() -> None:
     # The ending wins over a name pattern, as in Neovim: cargo-make's file is TOML.
     assert languages.for_path("Makefile.toml").name == "toml"
     assert languages.for_path("Dockerfile.yaml").name == "yaml"
+
+
+def test_no_query_uses_not_any_of() -> None:
+    """py-tree-sitter 0.26 lets every capture through `#not-any-of?`: write `#not-match? @x "^(a|b)$"`."""
+    users = [p.name for p in FOLDER.glob("*.scm") if "#not-any-of?" in p.read_text(encoding="utf-8")]
+    assert not users
+
+
+def test_lua_fields_of_someone_elses_table_are_not_definitions() -> None:
+    from simple_brief.model import walk_all
+    from simple_brief.scan import scan
+
+    text = "local M = {}\nvim.g.x = 1\npackage.path = 'x'\n_G.y = 2\nM.version = '1'\nreturn M\n"
+    outline = scan(text, languages.by_name("lua"))  # type: ignore[arg-type]
+    assert [s.name for s in walk_all(outline.symbols)] == ["M", "M.version"]

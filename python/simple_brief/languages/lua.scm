@@ -373,7 +373,7 @@
     (expression_list
       .
       value: (_) @_value)) @definition.field)
-  (#not-any-of? @_table "vim" "_G" "package")
+  (#not-match? @_table "^(vim|_G|package)$")
   (#not-match? @_value "^(function|\\{|setmetatable\\b|\\(\\s*function\\b)"))
 
 ; ------------------------------------------------------------------ imports
