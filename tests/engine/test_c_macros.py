@@ -413,3 +413,22 @@ def test_curses_style_macros_are_not_syntax_errors() -> None:
     assert _errors(CURSES_STYLE) == []
     assert C is not None
     assert {"acs_map", "curscr", "mvprintw", "exit_curses", "__getpgid"} <= _names(scan(CURSES_STYLE, C).symbols)
+
+
+SPLIT_LINES = """\
+XMLPUBFUN const xmlChar * XMLCALL
+\t\tgetPublicId\t\t\t(void *ctx);
+FcPublic FcBlanks *
+FcBlanksCreate (void);
+BROTLI_ENC_API BROTLI_BOOL BrotliEncoderCompress(
+    int quality, int lgwin, size_t input_size,
+    size_t* encoded_size);
+typedef __u16 __bitwise __le16;
+"""
+
+
+def test_export_macros_before_a_type_on_the_line_above_the_name() -> None:
+    assert _errors(SPLIT_LINES) == []
+    assert C is not None
+    names = _names(scan(SPLIT_LINES, C).symbols)
+    assert {"getPublicId", "FcBlanksCreate", "BrotliEncoderCompress", "__le16"} <= names

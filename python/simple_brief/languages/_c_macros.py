@@ -124,7 +124,7 @@ _TYPEISH = re.compile(r"^\(\s*[A-Za-z_][\w\s*]*\)$")
 #: A bare macro between two names: `void XMLCALL XML_Parse(`, `extern GCC_NORETURN void`.
 _BARE = re.compile(
     rf"(?:(?<=[\w*])[ \t]+|^[ \t]*)(?P<m>{_MACRO})"
-    rf"(?=[ \t]+(?P<ptr>\*[ \t*]*)?(?P<next>{_ID}\b)?(?P<decl>[ \t]*[;,)=\[:])?)",
+    rf"(?=\s+(?P<ptr>\*[\s*]*)?(?P<next>{_ID}\b)?(?P<decl>[ \t]*[;,)=\[:])?)",
     re.M,
 )
 #: A macro wrapping a parameter list: zlib's `f OF((int x))`, `(*alloc_func) OF((voidpf p))`.
@@ -137,7 +137,7 @@ _CALLING = re.compile(rf"\([ \t]*(?P<m>{_MACRO})[ \t]+(?=\*?[ \t]*{_ID}[ \t]*\)[
 #: A declaration's first word before its type and name: `z_const char *msg`, `SQLITE_API sqlite3_int64 f(`.
 _FIRST_WORD = re.compile(
     rf"(?:^|(?<=[;{{}}(,]))[ \t]*(?:(?:extern|static|inline|const|volatile)[ \t]+)*(?P<m>{_ID})[ \t]+(?P<next>{_ID})\b"
-    rf"(?P<tail>(?=[ \t*]*(?P<third>{_ID})?[ \t]*[;,=\[()]))?",
+    rf"(?P<tail>(?=[\s*]*(?P<third>{_ID})?\s*[;,=\[()]))?",
     re.M,
 )
 #: A statement's start, and a typedef's (whose last name is the type's, never a macro).
@@ -453,7 +453,9 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             before = [] if not text[line_start:start].strip() else _TOKEN.findall(text, max(0, start - 40), start)
             after_pointer = bool(before) and before[-1] == "*"
             prev = before[-1] if before else ""
-            after_type = (re.fullmatch(_ID, prev) is not None and prev not in _KEYWORDS) or (
+            prev2 = before[-2] if len(before) > 1 else ""
+            type_known = not _is_macro(prev) or prev2 in ("typedef", "struct", "union", "enum", "(", ",")
+            after_type = (re.fullmatch(_ID, prev) is not None and type_known and prev not in _KEYWORDS) or (
                 prev in _TYPE_WORDS and prev not in ("struct", "union", "enum")
             )
             if prev in _TYPE_WORDS and m.group("decl") and m.group("next") and _is_macro(m.group("next")):
@@ -472,6 +474,13 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
                 pass  # `__extern_always_inline const void *` at a line's start, `extern API const char *f`
             elif m.group("next") not in _TYPE_WORDS and (not before or before[-1] in _BEFORE_TYPE):
                 continue
+            elif (
+                m.group("next") not in _TYPE_WORDS
+                and _is_macro(prev)
+                and not _is_macro(m.group("next"))
+                and then[:1] == ["("]
+            ):
+                continue  # `API_MACRO TYPE_MACRO name(`: the first is the macro
             _blank(buf, m.start("m"), m.end("m"))
     for m in matches(_AFTER_NAME):
         name = re.search(_ID, m.group("m"))
