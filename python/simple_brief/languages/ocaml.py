@@ -3,8 +3,9 @@ types, classes; `(** ... *)` doc comments.
 
 OCaml has no line comment: markers are written `(* ... *)` (`comment` and
 `comment_end`, as CSS does), and multi-line comments fold (`block_comment`).
-Interfaces (`.mli`, Neovim's filetype `ocaml` as well) are not claimed: they need the
-grammar's `language_ocaml_interface`, and one unit has one grammar.
+Interfaces (`.mli`, Neovim's filetype `ocaml` as well) are not claimed by extension: the
+grammar's `language_ocaml_interface` reads them, and one unit has one grammar (this
+grammar reads most of them too, but not `include module type of`, `with type` ...).
 """
 
 from simple_brief.languages.spec import LanguageSpec
