@@ -65,9 +65,10 @@ function H.headings(symbols, selector)
     end
     return out
   end
-  local candidates = { parts(nil), parts('>'), parts('.') }
+  -- ` > ` first (as completion joins a path), so a `>` inside a heading stays in it.
+  local candidates = { parts(nil), parts(' > '), parts('>'), parts('.') }
   for _, fold in ipairs({ false, true }) do
-    for i = 1, 3 do
+    for i = 1, 4 do
       local p = candidates[i]
       if p then
         local hits = H.heading_hits(symbols, p, fold)

@@ -128,3 +128,17 @@ def test_names_that_start_with_a_quote(tmp_path: Path) -> None:
         assert _expand(nv, '"quoted" name') == 3
         assert _expand(nv, '"quoted" name body') == 3
         assert _closed(nv, [3, 8]) == [False, True]
+
+
+def test_a_heading_path_whose_heading_holds_a_greater_than_sign(tmp_path: Path) -> None:
+    markdown = (
+        "# API\n\n## Callback API\n\n### Event: `<method>`\n\nOne.\nTwo.\n\n"
+        "## Promises API\n\n### Event: `<method>`\n\nThree.\nFour.\n"
+    )
+    with nvim(tmp_path) as nv:
+        _briefed(nv, tmp_path / "api.md", markdown)
+        words = nv.exec_lua("return vim.fn.getcompletion('ExpandAt Promises', 'cmdline')")
+        assert "Promises\\ API\\ >\\ Event:\\ `<method>`" in words
+        assert _expand(nv, "Promises\\ API\\ >\\ Event:\\ `<method>`") == 12
+        assert _expand(nv, "Promises API > Event: `<method>`") == 12
+        assert _expand(nv, "Callback API > Event: `<method>`") == 5
