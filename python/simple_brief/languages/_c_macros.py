@@ -9,11 +9,11 @@ from simple_brief.languages._c_preprocessor import (
     _CPLUSPLUS,
     _HARD_CONDITION,
     _LINKAGE_LINE,
+    _all_directive_runs,
     _code_above,
     _code_lines,
     _conditional_groups,
     _cplusplus_only_rows,
-    _directive_runs,
     _with_code_above,
 )
 
@@ -177,6 +177,8 @@ _EXTENSIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "as
 #: A `#define` where the grammar expects no directive (inside an enum: glibc's `#define SHUT_RD SHUT_RD`).
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef)\b(?:\\\n|.)*$", re.M)
 
+#: Braces, an opening one with the two words before it (`enum name {`).
+_BRACES = re.compile(rf"(?:\b(?:enum)(?:\s+{_ID})?\s*)?\{{|\}}")
 _ENUMERATOR_NEXT = re.compile(rf"\s*{_ID}\s*[,=}}]")
 
 
@@ -190,19 +192,18 @@ def _blank(buf: bytearray, start: int, end: int) -> None:
 def _in_enum(text: str, start: int) -> bool:
     """True when the innermost `{` open at `start` is an enum's (`enum {`, `enum name {`)."""
     depth = 0
-    for i in range(start - 1, max(-1, start - 20000), -1):
-        char = text[i]
-        if char == "}":
+    for brace in reversed(_BRACES.findall(text, max(0, start - 20000), start)):
+        if brace[-1] == "}":
             depth += 1
-        elif char == "{":
-            if depth == 0:
-                return "enum" in text[max(0, i - 80) : i].split()[-2:]
+        elif depth == 0:
+            return brace.startswith("enum")
+        else:
             depth -= 1
     return False
 
 
 def _mid_declaration_rows(
-    lines: list[str], code: list[str], rows: set[int], directive_rows: set[int], text: str, line_starts: list[int]
+    lines: list[str], code: list[str], rows: set[int], runs: list[tuple[int, int]], text: str, line_starts: list[int]
 ) -> list[tuple[int, int]]:
     """Row spans to blank: the conditionals in erroneous rows that cut a declaration or a list.
 
@@ -211,7 +212,8 @@ def _mid_declaration_rows(
     blanked, the first branch kept and the others blanked.
     """
     spans: list[tuple[int, int]] = []
-    for group in _conditional_groups(lines):
+    directive_rows = {row for first, last in runs for row in range(first, last + 1)}
+    for group in _conditional_groups(lines, runs):
         if not any(row in rows for first, last, _ in group for row in range(first, last + 1)):
             continue
         cut = False
@@ -310,12 +312,8 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
         return bisect.bisect_right(line_starts, offset) - 1
 
     lines = text.split("\n")
-    directive_rows: set[int] = set()
-    inside = False
-    for row, code_line in enumerate(lines):
-        if inside or code_line.lstrip().startswith("#"):
-            directive_rows.add(row)
-            inside = code_line.rstrip().endswith("\\")
+    runs = _all_directive_runs(text, lines, line_starts)
+    directive_rows = {row for first, last in runs for row in range(first, last + 1)}
 
     code = _code_lines(text)
     rows = _with_code_above(code, rows, directive_rows)
@@ -326,7 +324,7 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
 
     blocks: list[tuple[int, int]] = []  # (first, last) runs of wanted rows
     for row in sorted(r for r in rows if 0 <= r < len(lines)):
-        if blocks and row == blocks[-1][1] + 1:
+        if blocks and row <= blocks[-1][1] + 12:  # near runs are searched as one (`wanted` still decides)
             blocks[-1] = (blocks[-1][0], row)
         else:
             blocks.append((row, row))
@@ -341,7 +339,7 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
                     break
                 yield m
 
-    for first, last in _directive_runs(lines, rows, directive_rows):
+    for first, last in [(a, b) for a, b in runs if any(r in rows for r in range(a, b + 1))]:
         # a comment inside a continued directive ends it for the grammar: `#define H(t) \`
         # `struct t { \` / `int *p; /* first */ \` / `}`; an `#if` condition with `?:` or a
         # string (`__has_include ("x.h")`) is not in its expression grammar: read as `1`
@@ -356,10 +354,10 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             for row in range(first, last):  # the continuations stay
                 buf[line_starts[row] + len(lines[row].rstrip()) - 1] = ord("\\")
     if c_only:  # C never compiles these branches (`template<>`, overloads in glibc's math.h)
-        for row in _cplusplus_only_rows(lines) - directive_rows:  # their `#define`s stay in the outline
+        for row in _cplusplus_only_rows(lines, runs) - directive_rows:  # their `#define`s stay in the outline
             start = line_starts[row]
             _blank(buf, start, start + len(lines[row]))
-    for first, last in _mid_declaration_rows(lines, code, rows, directive_rows, text, line_starts) if c_only else []:
+    for first, last in _mid_declaration_rows(lines, code, rows, runs, text, line_starts) if c_only else []:
         for row in range(first, last + 1):
             _blank(buf, line_starts[row], line_starts[row] + len(lines[row]))
     for m in _CPLUSPLUS.finditer(text):

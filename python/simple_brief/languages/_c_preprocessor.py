@@ -1,5 +1,6 @@
 """C and C++ preprocessor lines, as the macro masking (languages/_c_macros.py) needs them."""
 
+import bisect
 import re
 
 _CPLUSPLUS_ONLY = re.compile(
@@ -34,7 +35,7 @@ def _code_lines(text: str) -> list[str]:
 
 
 def _with_code_above(code: list[str], rows: set[int], directive_rows: set[int]) -> set[int]:
-    """`rows` and, above each run of them, the rows up to the nearest line of code.
+    """`rows` and, above each run of them, the nearest line of code and the directives between.
 
     The parser reports an error where the text stops making sense, often below the macro
     that caused it: `__BEGIN_DECLS`, then a comment, then `extern int f (void);` errs at `int`.
@@ -45,7 +46,8 @@ def _with_code_above(code: list[str], rows: set[int], directive_rows: set[int]) 
             continue
         above = row - 1
         while above >= 0 and row - above <= 60 and (above in directive_rows or not code[above].strip()):
-            found.add(above)
+            if above in directive_rows:  # comments and blank lines between are not searched
+                found.add(above)
             above -= 1
         if above >= 0:
             found.add(above)
@@ -53,23 +55,32 @@ def _with_code_above(code: list[str], rows: set[int], directive_rows: set[int]) 
 
 
 _CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
+_DIRECTIVE_START = re.compile(r"^[ \t]*#", re.M)
 
 
-def _conditional_groups(lines: list[str]) -> list[list[tuple[int, int, str]]]:
+def _all_directive_runs(text: str, lines: list[str], line_starts: list[int]) -> list[tuple[int, int]]:
+    """The (first, last) rows of every directive, its `\\` continuations included, in order."""
+    runs: list[tuple[int, int]] = []
+    row = 0
+    for m in _DIRECTIVE_START.finditer(text):
+        row = bisect.bisect_right(line_starts, m.start(), lo=row) - 1
+        if runs and row <= runs[-1][1]:
+            continue  # a `#` inside a continued directive
+        last = row
+        while last + 1 < len(lines) and lines[last].endswith(("\\", "\\\r")):
+            last += 1
+        runs.append((row, last))
+    return runs
+
+
+def _conditional_groups(lines: list[str], runs: list[tuple[int, int]]) -> list[list[tuple[int, int, str]]]:
     """Each `#if … #endif` group as its directives: (first row, last row, word)."""
     groups: list[list[tuple[int, int, str]]] = []
     stack: list[list[tuple[int, int, str]]] = []
-    continued = False
-    for row, line in enumerate(lines):
-        was_continued, continued = continued, line.rstrip().endswith("\\")
-        if was_continued or "#" not in line:
-            continue
-        m = _CONDITIONAL.match(line)
+    for row, last in runs:
+        m = _CONDITIONAL.match(lines[row])
         if m is None:
             continue
-        last = row
-        while last + 1 < len(lines) and lines[last].rstrip().endswith("\\"):
-            last += 1
         word = m.group(1)
         if word.startswith("if"):
             stack.append([(row, last, word)])
@@ -84,51 +95,27 @@ def _conditional_groups(lines: list[str]) -> list[list[tuple[int, int, str]]]:
 _HARD_CONDITION = re.compile(r"[ \t]*#[ \t]*(?:el)?if\b(?P<cond>(?=[^\n]*(?:\\\n[^\n]*)*[?\"<])[\s\S]*)")
 
 
-def _directive_runs(lines: list[str], rows: set[int], directive_rows: set[int]) -> list[tuple[int, int]]:
-    """The (first, last) rows of each directive, continuations included, that touches `rows`."""
-    runs: list[tuple[int, int]] = []
-    for row in sorted(directive_rows):
-        if runs and row == runs[-1][1] + 1 and lines[row - 1].rstrip().endswith("\\"):
-            runs[-1] = (runs[-1][0], row)
-        else:
-            runs.append((row, row))
-    return [(a, b) for a, b in runs if any(r in rows for r in range(a, b + 1))]
-
-
-def _cplusplus_only_rows(lines: list[str]) -> set[int]:
+def _cplusplus_only_rows(lines: list[str], runs: list[tuple[int, int]]) -> set[int]:
     """Rows a C compiler never sees: `#ifdef __cplusplus` / `#if defined __cplusplus [&& …]`
     branches, and the `#else` of `#ifndef __cplusplus` / `#if !defined __cplusplus [|| …]`."""
     found: set[int] = set()
     stack: list[bool] = []  # per open conditional: is this branch C++ only?
     c_always: list[bool] = []  # per open conditional: is its first branch always taken in C?
-    continued = False
-    for row, line in enumerate(lines):
-        if not continued and not line.lstrip().startswith("#"):  # the common case: code
-            continued = line.endswith("\\") or line.rstrip().endswith("\\")
-            if stack and any(stack):
-                found.add(row)
-            continue
-        code = _COMMENT.sub("", line).strip()
-        directive = None if continued else re.match(r"#\s*(\w+)\s*(.*)", code)
-        was_continued, continued = continued, line.rstrip().endswith("\\")
-        if was_continued or (directive and continued):
-            if directive and directive.group(1) in ("if", "ifdef", "ifndef"):
-                stack.append(False)  # a condition over several lines: not judged
-                c_always.append(False)
-            continue
-        if directive:
-            word, cond = directive.group(1), directive.group(2).strip()
-            if word in ("if", "ifdef", "ifndef"):
-                stack.append(word != "ifndef" and _CPLUSPLUS_ONLY.match(f"{word} {cond}") is not None)
-                c_always.append(_C_ALWAYS.match(f"{word} {cond}") is not None)
-                continue
-            if word in ("else", "elif") and stack:
-                stack[-1] = c_always[-1]  # after `#ifndef __cplusplus`: C++ only
-                continue
-            if word == "endif" and stack:
-                stack.pop()
-                c_always.pop()
-                continue
+    for index, (row, last) in enumerate(runs):
+        directive = re.match(r"#\s*(\w+)\s*(.*)", _COMMENT.sub("", lines[row]).strip())
+        word, cond = (directive.group(1), directive.group(2).strip()) if directive else ("", "")
+        if word in ("if", "ifdef", "ifndef"):
+            judged = last == row  # a condition over several lines: not judged
+            stack.append(judged and word != "ifndef" and _CPLUSPLUS_ONLY.match(f"{word} {cond}") is not None)
+            c_always.append(judged and _C_ALWAYS.match(f"{word} {cond}") is not None)
+        elif word in ("else", "elif") and stack:
+            stack[-1] = c_always[-1]  # after `#ifndef __cplusplus`: C++ only
+        elif word == "endif" and stack:
+            stack.pop()
+            c_always.pop()
+        elif any(stack):
+            found.update(range(row, last + 1))
         if any(stack):
-            found.add(row)
+            end = runs[index + 1][0] if index + 1 < len(runs) else len(lines)
+            found.update(range(last + 1, end))
     return found

@@ -197,12 +197,12 @@ def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree, c_only: bo
 
     errors = _error_nodes(tree.root_node)
     best, best_cost = tree, _error_cost(errors)
-    for _ in range(_MACRO_ROUNDS):
+    for round_ in range(_MACRO_ROUNDS):
         rows: set[int] = set()
         for node in errors:
             first, last = node.start_point[0], node.end_point[0]
             rows.update(range(max(0, first - 3), min(last, first + 40) + 1))
-            if last - first > 40:  # a long ERROR: the stray tokens in it show where parsing failed
+            if last - first > 40 and round_:  # a long ERROR left: its stray tokens show where parsing failed
                 for child in node.children:
                     if child.has_error or (child.child_count == 0 and child.type != "comment"):
                         row = child.start_point[0]
