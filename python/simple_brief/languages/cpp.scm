@@ -7,20 +7,36 @@
 ; (`Foo* make()`, `const T& get()`). Patterns anchored in a class body
 ; (field_declaration_list) come out of the query cursor before the general ones
 ; for the same node, so their kind (method, constructor) is the one kept.
+;
+; Cost: compiling a query checks every typed node that has typed children
+; against the grammar, and against C++'s large grammar that is most of a cold
+; outline. So declarators are written as a wildcard with the tokens and fields
+; only that declarator has, which the compiler does not check; in a declarator
+; position each means exactly one node type (abstract declarators have the same
+; shape but never hold a name), tested in tests/engine/test_query_cost.py:
+;   (_ declarator: X parameters: (_))   function_declarator
+;   (_ "*" declarator: X)                pointer_declarator
+;   (_ declarator: X "[")                array_declarator
+;   (_ declarator: X value: (_))         init_declarator
+;   (_ ["&" "&&"] X)                     reference_declarator
+;   (_ "(" X)                            parenthesized_declarator
+; The names and bodies of classes, structs, unions and namespaces are wildcards
+; too: the grammar allows there only the node types once listed here. A
+; specifier without a body always has a name, so `!body` alone says both.
 
 ; ---- Types ----------------------------------------------------------------
 
 (class_specifier
-  name: [(type_identifier) (template_type) (qualified_identifier)] @name
-  body: (field_declaration_list) @body) @definition.class
+  name: (_) @name
+  body: (_) @body) @definition.class
 
 (struct_specifier
-  name: [(type_identifier) (template_type) (qualified_identifier)] @name
-  body: (field_declaration_list) @body) @definition.struct
+  name: (_) @name
+  body: (_) @body) @definition.struct
 
 (union_specifier
-  name: [(type_identifier) (template_type) (qualified_identifier)] @name
-  body: (field_declaration_list) @body) @definition.struct
+  name: (_) @name
+  body: (_) @body) @definition.struct
 
 (enum_specifier
   name: [(type_identifier) (qualified_identifier)] @name
@@ -28,8 +44,8 @@
 
 ; Anonymous namespaces are not listed: their members show at the top level.
 (namespace_definition
-  name: [(namespace_identifier) (nested_namespace_specifier)] @name
-  body: (declaration_list) @body) @definition.namespace
+  name: (_) @name
+  body: (_) @body) @definition.namespace
 
 ; `typedef struct { ... } Name;`: the anonymous type is named by the typedef.
 ; The `typedef` keyword stands in for the body: the signature is then empty and
@@ -52,7 +68,7 @@
   ]
   declarator: [
     (type_identifier) @name @definition.type
-    (pointer_declarator declarator: (type_identifier) @name) @definition.type
+    (_ "*" declarator: (type_identifier) @name) @definition.type
   ])
 
 ; ---- Class members ----------------------------------------------------------
@@ -61,20 +77,20 @@
 (field_declaration
   declarator: [
     (field_identifier) @name
-    (pointer_declarator declarator: [(field_identifier) @name (pointer_declarator declarator: (field_identifier) @name) (array_declarator declarator: (field_identifier) @name)])
-    (reference_declarator (field_identifier) @name)
-    (array_declarator declarator: [(field_identifier) @name (array_declarator declarator: (field_identifier) @name)])
-    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
-    (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))
+    (_ "*" declarator: [(field_identifier) @name (_ "*" declarator: (field_identifier) @name) (_ declarator: (field_identifier) @name "[")])
+    (_ ["&" "&&"] (field_identifier) @name)
+    (_ declarator: [(field_identifier) @name (_ declarator: (field_identifier) @name "[")] "[")
+    (_ declarator: (_ "(" (_ "*" declarator: (field_identifier) @name)) parameters: (_))
+    (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (field_identifier) @name)) parameters: (_)))
   ]) @definition.field
 
 ; Member function declarations: `void f();`, `virtual double area() const = 0;`.
 (field_declaration
   declarator: [
-    (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (destructor_name) (template_function)] @name)
-    (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name)))
-    (reference_declarator (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
+    (_ declarator: [(field_identifier) (identifier) (operator_name) (destructor_name) (template_function)] @name parameters: (_))
+    (_ "*" declarator: (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_)))
+    (_ "*" declarator: (_ "*" declarator: (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_))))
+    (_ ["&" "&&"] (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_)))
   ]) @definition.method
 
 ; Declarations in a class body without a return type are constructors and
@@ -82,15 +98,13 @@
 (field_declaration_list
   (declaration
     !type
-    declarator: (function_declarator
-      declarator: [(identifier) (destructor_name)] @name)) @definition.constructor)
+    declarator: (_ declarator: [(identifier) (destructor_name)] @name parameters: (_))) @definition.constructor)
 
 (field_declaration_list
   (template_declaration
     (declaration
       !type
-      declarator: (function_declarator
-        declarator: (identifier) @name)) @definition.constructor))
+      declarator: (_ declarator: (identifier) @name parameters: (_))) @definition.constructor))
 
 ; Conversion operators are named `operator bool`, `operator Node*`.
 (field_declaration_list
@@ -110,36 +124,34 @@
     (declaration
       type: (_)
       declarator: [
-        (function_declarator declarator: [(identifier) (field_identifier) (operator_name)] @name)
-        (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (operator_name)] @name))
-        (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (operator_name)] @name))
+        (_ declarator: [(identifier) (field_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (field_identifier) (operator_name)] @name parameters: (_)))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (field_identifier) (operator_name)] @name parameters: (_)))
       ]) @definition.method))
 
 ; Member function definitions in the class body (inline, `= default`, `= delete`).
 (field_declaration_list
   (function_definition
     !type
-    declarator: (function_declarator
-      declarator: [(identifier) (destructor_name)] @name)
+    declarator: (_ declarator: [(identifier) (destructor_name)] @name parameters: (_))
     body: (_)? @body) @definition.constructor)
 
 (field_declaration_list
   (template_declaration
     (function_definition
       !type
-      declarator: (function_declarator
-        declarator: (identifier) @name)
+      declarator: (_ declarator: (identifier) @name parameters: (_))
       body: (_)? @body) @definition.constructor))
 
 (field_declaration_list
   (function_definition
     type: (_)
     declarator: [
-      (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name)
-      (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
-      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name)))
-      (pointer_declarator declarator: (reference_declarator (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name)))
-      (reference_declarator (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
+      (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_))
+      (_ "*" declarator: (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_))))
+      (_ "*" declarator: (_ ["&" "&&"] (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_))))
+      (_ ["&" "&&"] (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_)))
     ]
     body: (_)? @body) @definition.method)
 
@@ -148,9 +160,9 @@
     (function_definition
       type: (_)
       declarator: [
-        (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name)
-        (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
-        (reference_declarator (function_declarator declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name))
+        (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_)))
+        (_ ["&" "&&"] (_ declarator: [(field_identifier) (identifier) (operator_name) (template_function)] @name parameters: (_)))
       ]
       body: (_)? @body) @definition.method))
 
@@ -160,14 +172,14 @@
 ; body (field_identifier names; nesting makes them methods).
 (function_definition
   declarator: [
-    (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name)
-    (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name)))
-    (pointer_declarator declarator: (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name)))
-    (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name))
-    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    (_ declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name parameters: (_))
+    (_ "*" declarator: (_ declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name parameters: (_)))
+    (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name parameters: (_))))
+    (_ "*" declarator: (_ ["&" "&&"] (_ declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name parameters: (_))))
+    (_ ["&" "&&"] (_ declarator: [(identifier) (field_identifier) (operator_name) (template_function)] @name parameters: (_)))
+    (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: (identifier) @name parameters: (_)))) parameters: (_))
     ; A name made by a macro, `int TRANS(Connect)(...)`, is named `TRANS(Connect)`.
-    (function_declarator declarator: (function_declarator declarator: (identifier)) @name)
+    (_ declarator: (_ declarator: (identifier) parameters: (_)) @name parameters: (_))
   ]
   body: (_)? @body) @definition.function
 
@@ -176,16 +188,16 @@
 (function_definition
   type: (_)
   declarator: [
-    (function_declarator declarator: (qualified_identifier) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier) @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier) @name)))
-    (reference_declarator (function_declarator declarator: (qualified_identifier) @name))
+    (_ declarator: (qualified_identifier) @name parameters: (_))
+    (_ "*" declarator: (_ declarator: (qualified_identifier) @name parameters: (_)))
+    (_ "*" declarator: (_ "*" declarator: (_ declarator: (qualified_identifier) @name parameters: (_))))
+    (_ ["&" "&&"] (_ declarator: (qualified_identifier) @name parameters: (_)))
   ]
   body: (_)? @body) @definition.method
 
 (function_definition
   !type
-  declarator: (function_declarator declarator: [(qualified_identifier) (destructor_name)] @name)
+  declarator: (_ declarator: [(qualified_identifier) (destructor_name)] @name parameters: (_))
   body: (_)? @body) @definition.constructor
 
 (function_definition
@@ -204,34 +216,32 @@
 ; leaves the function declarator in an ERROR node; the name is still certain.
 (function_definition
   (ERROR
-    (function_declarator
-      declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name) (destructor_name)] @name))
+    (_ declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name) (destructor_name)] @name parameters: (_)))
   body: (_) @body) @definition.function
 
 (function_definition
   declarator: [
     (pointer_declarator
-      (ERROR (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name)))
+      (ERROR (_ declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
     (reference_declarator
-      (ERROR (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name)))
+      (ERROR (_ declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
   ]
   body: (_) @body) @definition.function
 
 (field_declaration
   (ERROR
-    (function_declarator
-      declarator: [(field_identifier) (identifier) (operator_name) (destructor_name)] @name))) @definition.method
+    (_ declarator: [(field_identifier) (identifier) (operator_name) (destructor_name)] @name parameters: (_)))) @definition.method
 
 ; Recovery: an export macro between `class` and the name (`class U_COMMON_API Foo {`)
 ; reads as a function `Foo` returning `class U_COMMON_API`; the body is then a
 ; compound statement (its methods are still found, nested by range).
 (function_definition
-  type: (class_specifier name: (_) !body)
+  type: (class_specifier !body)
   declarator: (identifier) @name
   body: (compound_statement) @body) @definition.class
 
 (function_definition
-  type: (struct_specifier name: (_) !body)
+  type: (struct_specifier !body)
   declarator: (identifier) @name
   body: (compound_statement) @body) @definition.struct
 
@@ -261,45 +271,45 @@
 (translation_unit
   (declaration
     declarator: [
-      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
-      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
-      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
-      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
     ]) @definition.function)
 
 (translation_unit
   (declaration
     declarator: [
       [(identifier) (qualified_identifier)] @name
-      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
-      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
-      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
-      (reference_declarator [(identifier) (qualified_identifier)] @name)
-      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
     ]) @definition.variable)
 
 (translation_unit
   (type_definition
     type: [
-      (struct_specifier name: (_) !body)
-      (union_specifier name: (_) !body)
-      (class_specifier name: (_) !body)
-      (enum_specifier name: (_) !body)
+      (struct_specifier !body)
+      (union_specifier !body)
+      (class_specifier !body)
+      (enum_specifier !body)
       (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
       (template_type) (dependent_type)
     ]
     declarator: [
       (type_identifier) @name
       (primitive_type) @name
-      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
-      (array_declarator declarator: (type_identifier) @name)
-      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
-      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+      (_ declarator: (type_identifier) @name "[")
+      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
     ]) @definition.type)
 
 (translation_unit
@@ -309,45 +319,45 @@
 (declaration_list
   (declaration
     declarator: [
-      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
-      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
-      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
-      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
     ]) @definition.function)
 
 (declaration_list
   (declaration
     declarator: [
       [(identifier) (qualified_identifier)] @name
-      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
-      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
-      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
-      (reference_declarator [(identifier) (qualified_identifier)] @name)
-      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
     ]) @definition.variable)
 
 (declaration_list
   (type_definition
     type: [
-      (struct_specifier name: (_) !body)
-      (union_specifier name: (_) !body)
-      (class_specifier name: (_) !body)
-      (enum_specifier name: (_) !body)
+      (struct_specifier !body)
+      (union_specifier !body)
+      (class_specifier !body)
+      (enum_specifier !body)
       (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
       (template_type) (dependent_type)
     ]
     declarator: [
       (type_identifier) @name
       (primitive_type) @name
-      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
-      (array_declarator declarator: (type_identifier) @name)
-      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
-      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+      (_ declarator: (type_identifier) @name "[")
+      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
     ]) @definition.type)
 
 (declaration_list
@@ -357,70 +367,70 @@
 (linkage_specification
   (declaration
     declarator: [
-      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
-      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
-      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
-      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
     ]) @definition.function)
 
 (linkage_specification
   (declaration
     declarator: [
       [(identifier) (qualified_identifier)] @name
-      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
-      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
-      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
-      (reference_declarator [(identifier) (qualified_identifier)] @name)
-      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
     ]) @definition.variable)
 
 (preproc_if
   (declaration
     declarator: [
-      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
-      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
-      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
-      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
     ]) @definition.function)
 
 (preproc_if
   (declaration
     declarator: [
       [(identifier) (qualified_identifier)] @name
-      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
-      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
-      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
-      (reference_declarator [(identifier) (qualified_identifier)] @name)
-      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
     ]) @definition.variable)
 
 (preproc_if
   (type_definition
     type: [
-      (struct_specifier name: (_) !body)
-      (union_specifier name: (_) !body)
-      (class_specifier name: (_) !body)
-      (enum_specifier name: (_) !body)
+      (struct_specifier !body)
+      (union_specifier !body)
+      (class_specifier !body)
+      (enum_specifier !body)
       (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
       (template_type) (dependent_type)
     ]
     declarator: [
       (type_identifier) @name
       (primitive_type) @name
-      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
-      (array_declarator declarator: (type_identifier) @name)
-      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
-      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+      (_ declarator: (type_identifier) @name "[")
+      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
     ]) @definition.type)
 
 (preproc_if
@@ -430,45 +440,45 @@
 (preproc_ifdef
   (declaration
     declarator: [
-      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
-      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
-      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
-      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
     ]) @definition.function)
 
 (preproc_ifdef
   (declaration
     declarator: [
       [(identifier) (qualified_identifier)] @name
-      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
-      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
-      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
-      (reference_declarator [(identifier) (qualified_identifier)] @name)
-      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
     ]) @definition.variable)
 
 (preproc_ifdef
   (type_definition
     type: [
-      (struct_specifier name: (_) !body)
-      (union_specifier name: (_) !body)
-      (class_specifier name: (_) !body)
-      (enum_specifier name: (_) !body)
+      (struct_specifier !body)
+      (union_specifier !body)
+      (class_specifier !body)
+      (enum_specifier !body)
       (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
       (template_type) (dependent_type)
     ]
     declarator: [
       (type_identifier) @name
       (primitive_type) @name
-      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
-      (array_declarator declarator: (type_identifier) @name)
-      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
-      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+      (_ declarator: (type_identifier) @name "[")
+      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
     ]) @definition.type)
 
 (preproc_ifdef
@@ -478,45 +488,45 @@
 (preproc_else
   (declaration
     declarator: [
-      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
-      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
-      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
-      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
     ]) @definition.function)
 
 (preproc_else
   (declaration
     declarator: [
       [(identifier) (qualified_identifier)] @name
-      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
-      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
-      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
-      (reference_declarator [(identifier) (qualified_identifier)] @name)
-      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
     ]) @definition.variable)
 
 (preproc_else
   (type_definition
     type: [
-      (struct_specifier name: (_) !body)
-      (union_specifier name: (_) !body)
-      (class_specifier name: (_) !body)
-      (enum_specifier name: (_) !body)
+      (struct_specifier !body)
+      (union_specifier !body)
+      (class_specifier !body)
+      (enum_specifier !body)
       (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
       (template_type) (dependent_type)
     ]
     declarator: [
       (type_identifier) @name
       (primitive_type) @name
-      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
-      (array_declarator declarator: (type_identifier) @name)
-      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
-      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+      (_ declarator: (type_identifier) @name "[")
+      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
     ]) @definition.type)
 
 (preproc_else
@@ -526,45 +536,45 @@
 (preproc_elif
   (declaration
     declarator: [
-      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
-      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
-      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
-      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
     ]) @definition.function)
 
 (preproc_elif
   (declaration
     declarator: [
       [(identifier) (qualified_identifier)] @name
-      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
-      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
-      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
-      (reference_declarator [(identifier) (qualified_identifier)] @name)
-      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
     ]) @definition.variable)
 
 (preproc_elif
   (type_definition
     type: [
-      (struct_specifier name: (_) !body)
-      (union_specifier name: (_) !body)
-      (class_specifier name: (_) !body)
-      (enum_specifier name: (_) !body)
+      (struct_specifier !body)
+      (union_specifier !body)
+      (class_specifier !body)
+      (enum_specifier !body)
       (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
       (template_type) (dependent_type)
     ]
     declarator: [
       (type_identifier) @name
       (primitive_type) @name
-      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
-      (array_declarator declarator: (type_identifier) @name)
-      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
-      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+      (_ declarator: (type_identifier) @name "[")
+      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
     ]) @definition.type)
 
 (preproc_elif
@@ -574,45 +584,45 @@
 (preproc_elifdef
   (declaration
     declarator: [
-      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
-      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
-      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
-      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
     ]) @definition.function)
 
 (preproc_elifdef
   (declaration
     declarator: [
       [(identifier) (qualified_identifier)] @name
-      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
-      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
-      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
-      (reference_declarator [(identifier) (qualified_identifier)] @name)
-      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
     ]) @definition.variable)
 
 (preproc_elifdef
   (type_definition
     type: [
-      (struct_specifier name: (_) !body)
-      (union_specifier name: (_) !body)
-      (class_specifier name: (_) !body)
-      (enum_specifier name: (_) !body)
+      (struct_specifier !body)
+      (union_specifier !body)
+      (class_specifier !body)
+      (enum_specifier !body)
       (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
       (template_type) (dependent_type)
     ]
     declarator: [
       (type_identifier) @name
       (primitive_type) @name
-      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
-      (array_declarator declarator: (type_identifier) @name)
-      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
-      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+      (_ declarator: (type_identifier) @name "[")
+      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
     ]) @definition.type)
 
 (preproc_elifdef
@@ -622,26 +632,26 @@
 (template_declaration
   (declaration
     declarator: [
-      (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
-      (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
-      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))))
-      (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
     ]) @definition.function)
 
 (template_declaration
   (declaration
     declarator: [
       [(identifier) (qualified_identifier)] @name
-      (init_declarator declarator: [(identifier) (qualified_identifier)] @name)
-      (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (pointer_declarator declarator: [[(identifier) (qualified_identifier)] @name (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name) (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)])
-      (init_declarator declarator: (array_declarator declarator: [[(identifier) (qualified_identifier)] @name (array_declarator declarator: [(identifier) (qualified_identifier)] @name)]))
-      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name)))
-      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [(identifier) (qualified_identifier)] @name))))
-      (reference_declarator [(identifier) (qualified_identifier)] @name)
-      (init_declarator declarator: (reference_declarator [(identifier) (qualified_identifier)] @name))
+      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
     ]) @definition.variable)
 
 (template_declaration
@@ -651,20 +661,20 @@
 (field_declaration_list
   (type_definition
     type: [
-      (struct_specifier name: (_) !body)
-      (union_specifier name: (_) !body)
-      (class_specifier name: (_) !body)
-      (enum_specifier name: (_) !body)
+      (struct_specifier !body)
+      (union_specifier !body)
+      (class_specifier !body)
+      (enum_specifier !body)
       (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
       (template_type) (dependent_type)
     ]
     declarator: [
       (type_identifier) @name
       (primitive_type) @name
-      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
-      (array_declarator declarator: (type_identifier) @name)
-      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
-      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+      (_ declarator: (type_identifier) @name "[")
+      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
     ]) @definition.type)
 
 (field_declaration_list
