@@ -34,6 +34,7 @@ __all__ = [
     "LanguageSpec",
     "QueryInheritanceError",
     "by_name",
+    "compiled_queries",
     "compose_query",
     "detect",
     "docs_rules",
@@ -195,9 +196,25 @@ def query_source(spec: LanguageSpec) -> str:
     return compose_query(spec.name, _read_query)
 
 
-@cache
-def outline_query(spec: LanguageSpec) -> Query:
-    """The compiled outline query of `spec` (compiled once per process)."""
-    from tree_sitter import Query
+#: Compiled outline queries by language: each compiled on first use, once per process.
+_QUERIES: dict[LanguageSpec, Query] = {}
 
-    return Query(grammar(spec), query_source(spec))
+
+def outline_query(spec: LanguageSpec) -> Query:
+    """The compiled outline query of `spec`, compiled on first use (once per process).
+
+    Compiling is the costly part of a cold outline (C++: tens of milliseconds against its
+    large grammar), so it happens only for a language a file of which is read: a search
+    over Python files never compiles the C++ query (`compiled_queries`).
+    """
+    query = _QUERIES.get(spec)
+    if query is None:
+        from tree_sitter import Query
+
+        query = _QUERIES[spec] = Query(grammar(spec), query_source(spec))
+    return query
+
+
+def compiled_queries() -> frozenset[str]:
+    """The languages whose outline query this process has compiled so far."""
+    return frozenset(spec.name for spec in _QUERIES)
