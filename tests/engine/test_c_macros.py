@@ -432,3 +432,21 @@ def test_export_macros_before_a_type_on_the_line_above_the_name() -> None:
     assert C is not None
     names = _names(scan(SPLIT_LINES, C).symbols)
     assert {"getPublicId", "FcBlanksCreate", "BrotliEncoderCompress", "__le16"} <= names
+
+
+def test_a_macro_wrapping_a_declarator_and_a_macro_right_after_a_star() -> None:
+    text = (
+        "extern int regcomp (regex_t *_Restrict_ __preg,\n"
+        "\t\t    const char *_Restrict_ __pattern,\n"
+        "\t\t    int __cflags) __THROW;\n"
+        "# ifdef __USE_EXTERN_INLINES\n"
+        "__extern_inline int\n"
+        "__NTH (atoi (const char *__nptr))\n"
+        "{\n"
+        "  return (int) strtol (__nptr, (char **) NULL, 10);\n"
+        "}\n"
+        "# endif\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert "regcomp" in _names(scan(text, C).symbols)

@@ -123,7 +123,7 @@ _DECLARATOR_NEXT = re.compile(rf"[^\n]*\n[ \t]*[*\s]*{_ID}[ \t]*\(")
 _TYPEISH = re.compile(r"^\(\s*[A-Za-z_][\w\s*]*\)$")
 #: A bare macro between two names: `void XMLCALL XML_Parse(`, `extern GCC_NORETURN void`.
 _BARE = re.compile(
-    rf"(?:(?<=[\w*])[ \t]+|^[ \t]*)(?P<m>{_MACRO})"
+    rf"(?:(?<=[\w*])[ \t]+|(?<=\*)|^[ \t]*)(?P<m>{_MACRO})"
     rf"(?=\s+(?P<ptr>\*[\s*]*)?(?P<next>{_ID}\b)?(?P<decl>[ \t]*[;,)=\[:])?)",
     re.M,
 )
@@ -132,6 +132,8 @@ _WRAPPED_PARAMS = re.compile(
     rf"(?<=[\w)])(?P<sp>[ \t]*)(?P<m>{_MACRO})[ \t]*\([ \t]*(?P<inner>\("
     r"(?:[^()]++|\((?:[^()]++|\([^()]*+\))*+\))*+\))[ \t]*\)"
 )
+#: A macro wrapping a declarator: glibc's `__NTH (atoi (const char *__nptr))`.
+_WRAPPED_DECLARATOR = re.compile(rf"^[ \t]*(?P<m>{_MACRO})[ \t]*\([ \t]*(?P<inner>{_ID}[ \t]*{_ARGS})[ \t]*\)", re.M)
 #: A calling convention before a function pointer's name: `void (XMLCALL *handler)(…)`.
 _CALLING = re.compile(rf"\([ \t]*(?P<m>{_MACRO})[ \t]+(?=\*?[ \t]*{_ID}[ \t]*\)[ \t]*\()")
 #: A declaration's first word before its type and name: `z_const char *msg`, `SQLITE_API sqlite3_int64 f(`.
@@ -387,6 +389,8 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             _unwrap_declaring(buf, text, m)
     for m in matches(_LINE_MACRO):
         name = re.match(_ID, m.group("m"))
+        if _WRAPPED_DECLARATOR.match(m.group("m")):
+            continue  # `__NTH (atoi (const char *__nptr))`: unwrapped below
         if (
             name
             and _is_macro(name.group())
@@ -410,6 +414,10 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             _blank(buf, m.start("m"), m.start("inner"))
             _blank(buf, m.end("inner"), m.end())
             unwrapped.append(m.start("m"))
+    for m in matches(_WRAPPED_DECLARATOR):
+        if _is_macro(m.group("m")) and not _is_macro(m.group("inner").split("(")[0].strip()) and wanted(m.start()):
+            _blank(buf, m.start("m"), m.start("inner"))
+            _blank(buf, m.end("inner"), m.end())
     for m in matches(_CALLING):
         if _is_macro(m.group("m")) and wanted(m.start("m")):
             _blank(buf, m.start("m"), m.end("m"))
