@@ -450,3 +450,10 @@ def test_a_macro_wrapping_a_declarator_and_a_macro_right_after_a_star() -> None:
     assert _errors(text) == []
     assert C is not None
     assert "regcomp" in _names(scan(text, C).symbols)
+
+
+@pytest.mark.parametrize("path", [Path("/usr/include/panel.h"), Path("/usr/include/menu.h")], ids=lambda p: p.name)
+def test_a_conditional_right_below_the_erroneous_line(path: Path) -> None:
+    # ncurses: the parser errs on `typedef struct panel` alone; the `#if !NCURSES_OPAQUE_PANEL`
+    # below it, outside the erroneous rows, is what cuts the declaration
+    assert _errors(_header(path)) == []

@@ -216,7 +216,8 @@ def _mid_declaration_rows(
     spans: list[tuple[int, int]] = []
     directive_rows = {row for first, last in runs for row in range(first, last + 1)}
     for group in _conditional_groups(lines, runs):
-        if not any(row in rows for first, last, _ in group for row in range(first, last + 1)):
+        touched = group[0][0] - 1 in rows  # right below an erroneous line: `typedef struct x` / `#if …`
+        if not touched and not any(row in rows for first, last, _ in group for row in range(first, last + 1)):
             continue
         cut = False
         for first, _last, _word in group:
