@@ -8,6 +8,8 @@ of them expect first. For each header gcc accepts, the engine's E-diagnostics
 
     .venv/bin/python bench/c_errors.py            # summary
     .venv/bin/python bench/c_errors.py --list     # and every remaining E-diagnostic
+    .venv/bin/python bench/c_errors.py --glob '/usr/include/libxml2/libxml/*.h' -I /usr/include/libxml2
+                                                  # other headers or .c files gcc is asked about
 """
 
 from __future__ import annotations
@@ -31,14 +33,15 @@ GLOBS = (
 PRELUDE = "#include <stddef.h>\n#include <stdio.h>\n#include <sys/types.h>\n"
 
 
-def headers() -> list[Path]:
-    """The headers measured, sorted."""
-    return sorted(Path(p) for pattern in GLOBS for p in glob.glob(pattern))
+def headers(patterns: tuple[str, ...] = GLOBS) -> list[Path]:
+    """The files measured, sorted."""
+    return sorted({Path(p) for pattern in patterns for p in glob.glob(pattern, recursive=True)})
 
 
-def gcc_accepts(path: Path) -> bool:
-    """True when gcc compiles the header alone, or after a common prelude (Python.h first for Python's)."""
-    alone = subprocess.run(["gcc", "-fsyntax-only", "-x", "c", str(path)], capture_output=True, check=False)
+def gcc_accepts(path: Path, include: tuple[str, ...] = ()) -> bool:
+    """True when gcc compiles the file alone, or after a common prelude (Python.h first for Python's)."""
+    extra = [f"-I{directory}" for directory in include]
+    alone = subprocess.run(["gcc", "-fsyntax-only", "-x", "c", *extra, str(path)], capture_output=True, check=False)
     if alone.returncode == 0:
         return True
     prelude = PRELUDE
@@ -46,7 +49,7 @@ def gcc_accepts(path: Path) -> bool:
         prelude = "#include <Python.h>\n"
     with tempfile.NamedTemporaryFile("w", suffix=".c", delete=False) as tiny:
         tiny.write(f'{prelude}#include "{path}"\n')
-    flags = ["-I/usr/include/python3.11"] if "python3" in str(path) else []
+    flags = [*extra, "-I/usr/include/python3.11"] if "python3" in str(path) else extra
     done = subprocess.run(["gcc", "-fsyntax-only", *flags, tiny.name], capture_output=True, check=False)
     Path(tiny.name).unlink()
     return done.returncode == 0
@@ -65,9 +68,11 @@ def e_diagnostics(path: Path) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--list", action="store_true", help="print every remaining E-diagnostic")
+    parser.add_argument("--glob", action="append", help="files to measure instead of the system headers")
+    parser.add_argument("-I", dest="include", action="append", default=[], help="an include directory for gcc")
     args = parser.parse_args()
-    files = headers()
-    accepted = [p for p in files if gcc_accepts(p)]
+    files = headers(tuple(args.glob) if args.glob else GLOBS)
+    accepted = [p for p in files if gcc_accepts(p, tuple(args.include))]
     total = 0
     with_errors = 0
     for path in accepted:
