@@ -157,6 +157,8 @@ NO_CORPUS = {
 
 def sample(files: list[Path], want: int) -> list[Path]:
     """`want` paths spread evenly over the sorted list (all of them when there are fewer)."""
+    if want <= 0:
+        return []
     if len(files) <= want:
         return files
     step = len(files) / want

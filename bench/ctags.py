@@ -95,17 +95,19 @@ def not_a_definition(language: str, tag: Tag) -> str:
       (`vim._with({ buf = args.buf }, function()` gives a function `buf`);
     - C/C++: a function whose name a macro builds (`TRANS(Accept) (...)` gives `TRANS`);
     - Sh: an array assignment (`COMPREPLY=( $(compgen ...) )` gives a function `COMPREPLY=`);
-    - Kotlin: a lambda (`<lambda>`) and a lambda's parameters (`{ a, b -> ...}`), tagged as methods;
+    - Kotlin: a lambda (`<lambda>`), a lambda's parameters (`{ a, b -> ...}`) and loop
+      variables, tagged as methods;
+    - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
     - JSON: an object inside an array, named by its index (`0`);
     - Haskell: Hugs' `primitive` declarations (its libraries' own extension), and keywords or
       parenthesised names ctags' Haskell parser takes for definitions.
     """
     if _ANONYMOUS.match(tag.name):
         return "anonymous (ctags-generated name)"
-    if language == "kotlin" and (
-        tag.name == "<lambda>" or re.search(rf"\{{[^{{}}]*(?<![\w$]){re.escape(tag.name)}\b[^{{}}]*->", tag.pattern)
-    ):
-        return "a lambda or its parameter (ctags: method)"
+    if language == "kotlin" and (tag.name == "<lambda>" or _kotlin_local(tag)):
+        return "a lambda, a lambda's parameter or a loop variable (ctags: method)"
+    if language == "ocaml" and (tag.name in ("_", "()") or (tag.kind == "module" and "module" not in tag.pattern)):
+        return "`let _ =`/`let () =`, or the file's own module (ctags: at line 1)"
     if language == "json" and tag.name.isdigit():
         return "an array element (ctags names it by its index)"
     if language == "haskell" and tag.name == "primitive":
@@ -125,6 +127,17 @@ def not_a_definition(language: str, tag: Tag) -> str:
     if language in ("c", "cpp") and tag.kind == "function" and re.search(macro_name, tag.pattern):
         return "function name built by a macro"
     return ""
+
+
+def _kotlin_local(tag: Tag) -> bool:
+    """A Kotlin lambda parameter (`{ a, (b, c) -> ...`) or loop variable (`for (x in xs)`);
+    ctags cuts long lines' patterns short, so a cut pattern needs no `->`."""
+    cut = not tag.pattern.endswith("$/")
+    body = tag.pattern[2:-1] if cut else tag.pattern[2:-2]
+    name = re.escape(tag.name)
+    arrow = r"(->|\Z)" if cut else "->"
+    parameter = re.search(rf"\{{[^{{}}]*(?<![\w$]){name}\b[^{{}}]*{arrow}", body)
+    return bool(parameter or re.search(rf"\bfor\s*\(\s*{name}\s+in\b", body))
 
 
 @dataclass

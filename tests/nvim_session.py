@@ -361,8 +361,13 @@ def check_brief(session: pynvim.Nvim, path: Path, filetype: str, *, max_expands:
 
     named = [s for s in symbols if s.name.strip()]
     if max_expands is not None and len(named) > max_expands:
-        step = len(named) / max_expands
-        named = [named[int(i * step)] for i in range(max_expands)]
+        # Names a user types least easily first (spaces, operators, quotes, dots, a name
+        # twice), then the rest spread evenly.
+        odd = [s for s in named if _odd_name(s, symbols)][: max_expands // 2]
+        rest = [s for s in named if s not in odd]
+        want = max_expands - len(odd)
+        step = len(rest) / max(want, 1)
+        named = sorted(odd + [rest[int(i * step)] for i in range(want)], key=lambda s: (s.first, -s.last))
     alone = [s for s in expected if s.folds_alone]
     before = [c for c, _ in _foldclosed(session, [s.first for s in alone])]
     for s in named:
@@ -377,6 +382,11 @@ def check_brief(session: pynvim.Nvim, path: Path, filetype: str, *, max_expands:
         session.command("normal! zR")
         session.command("SimpleBrief")
     return check
+
+
+def _odd_name(s: DocSym, symbols: list[DocSym]) -> bool:
+    """A name with more than identifier characters, or one that names more than one symbol."""
+    return not re.fullmatch(r"[\w$]+", s.name) or len(_matches(symbols, s.name)) > 1
 
 
 def _expand_problem(

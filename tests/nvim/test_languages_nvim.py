@@ -92,4 +92,4 @@ def test_real_file(shared: tuple[pynvim.Nvim, Path], ft: str) -> None:
     path, origin = REAL[ft]
     if not path.is_file():
         pytest.skip(f"{path.name} comes with {origin}, not installed here")
-    _check(shared, ft, path, "real", 40)
+    _check(shared, ft, path, "real", 20)
