@@ -457,3 +457,14 @@ def test_a_conditional_right_below_the_erroneous_line(path: Path) -> None:
     # ncurses: the parser errs on `typedef struct panel` alone; the `#if !NCURSES_OPAQUE_PANEL`
     # below it, outside the erroneous rows, is what cuts the declaration
     assert _errors(_header(path)) == []
+
+
+def test_a_type_macro_then_attribute_macros_on_their_own_lines() -> None:
+    text = (
+        "XMLPARSEAPI(void *)\nXML_ATTR_MALLOC\nXML_ATTR_ALLOC_SIZE(2)\n"
+        "XML_MemMalloc(XML_Parser parser, size_t size);\n\n"
+        "XMLPARSEAPI(void *)\nXML_ATTR_ALLOC_SIZE(3)\nXML_MemRealloc(XML_Parser parser, void *ptr, size_t size);\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"XML_MemMalloc", "XML_MemRealloc"} <= _names(scan(text, C).symbols)

@@ -119,7 +119,7 @@ _LEADING = re.compile(
 #: A line that starts with a macro wrapping a type, up to its `)`: `PyAPI_FUNC(int)`.
 _TYPE_MACRO_BEFORE = re.compile(rf"[ \t]*(?:(?:extern|static|inline)[ \t]+)*{_MACRO}[ \t]*\([^()\n]*\)$")
 #: The rest of a line, then a declarator starting the next one: `\n  FT_Bitmap_Copy( …`.
-_DECLARATOR_NEXT = re.compile(rf"[^\n]*\n[ \t]*[*\s]*{_ID}[ \t]*\(")
+_DECLARATOR_NEXT = re.compile(rf"[^\n]*\n[ \t*]*{_ID}[ \t]*\(")
 _TYPEISH = re.compile(r"^\(\s*[A-Za-z_][\w\s*]*\)$")
 #: A bare macro between two names: `void XMLCALL XML_Parse(`, `extern GCC_NORETURN void`.
 _BARE = re.compile(
@@ -400,8 +400,14 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
         ):
             _blank(buf, m.start("m"), m.end("m"))
             args = m.group("m")[name.end() :].strip()
-            after = _DECLARATOR_NEXT.match(text, m.end())
-            if _TYPEISH.match(args) and after and not _LINE_MACRO.match(text, text.find("\n", m.end()) + 1):
+            end = m.end()
+            for _ in range(4):  # attribute macros alone on the lines between: `XML_ATTR_MALLOC`
+                following = _LINE_MACRO.match(text, text.find("\n", end) + 1)
+                if not following:
+                    break
+                end = following.end()
+            after = _DECLARATOR_NEXT.match(text, end)
+            if _TYPEISH.match(args) and after and not _LINE_MACRO.match(text, text.find("\n", end) + 1):
                 # `FT_EXPORT( FT_Error )` / `FT_Bitmap_Copy( …`: the type stays, where the macro started
                 inner = args[1:-1].strip().encode("latin-1")
                 buf[m.start("m") : m.start("m") + len(inner)] = inner
