@@ -468,3 +468,15 @@ def test_a_type_macro_then_attribute_macros_on_their_own_lines() -> None:
     assert _errors(text) == []
     assert C is not None
     assert {"XML_MemMalloc", "XML_MemRealloc"} <= _names(scan(text, C).symbols)
+
+
+def test_a_macro_after_a_parameters_name_and_after_a_typedefs_name() -> None:
+    text = (
+        "extern _IDN2_API int\n  idn2_to_unicode_8z4z (const char *input, uint32_t ** output,\n"
+        "\t\t\t  int flags G_GNUC_UNUSED);\n"
+        "typedef int asn1_retCode _ASN1_GCC_ATTR_DEPRECATED;\n"
+        "typedef __u16 __bitwise __le16;\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"idn2_to_unicode_8z4z", "asn1_retCode", "__le16"} <= _names(scan(text, C).symbols)

@@ -146,8 +146,9 @@ _FIRST_WORD = re.compile(
 _STATEMENT_START = re.compile(r"[;{}]")
 _TYPEDEF_START = re.compile(r"(?:^|\n)[ \t]*typedef\b")
 _TOKEN = re.compile(rf"{_ID}|\S")
-#: A macro after a field's or variable's name: `long int __align __LOCK_ALIGNMENT;`.
-_AFTER_NAME = re.compile(rf"(?<=[a-z_][a-z0-9_])(?P<m>[ \t]+{_MACRO})(?=[ \t]*;)")
+#: A macro after a field's, variable's or parameter's name:
+#: `long int __align __LOCK_ALIGNMENT;`, `int flags G_GNUC_UNUSED)`.
+_AFTER_NAME = re.compile(rf"(?<=[a-z_][a-z0-9_])(?P<m>[ \t]+{_MACRO})(?=[ \t]*[;,)])")
 #: Words a macro before a type may be followed by (`__extern_always_inline const void *`).
 _QUALIFIERS = frozenset(["const", "volatile", "static", "inline", "extern", "__inline", "__inline__"])
 #: Type keywords: a macro right before one cannot itself be the type.
@@ -505,7 +506,10 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             and word
             and word[-1] not in _KEYWORDS
             and (len(word) < 2 or word[-2] not in ("struct", "union", "enum", "typedef"))
-            and not _TYPEDEF_START.search(_STATEMENT_START.split(text[max(0, m.start() - 300) : m.start()])[-1])
+            and not (
+                _is_macro(word[-1])  # `typedef __u16 __bitwise __le16;`: the last name is the type's
+                and _TYPEDEF_START.search(_STATEMENT_START.split(text[max(0, m.start() - 300) : m.start()])[-1])
+            )
         ):
             _blank(buf, m.start("m"), m.end("m"))
     return bytes(buf)
