@@ -141,7 +141,11 @@ def sources() -> dict[str, Source]:
         "haskell": Source((Path("/usr/lib/hugs"),), "apt hugs (/usr/lib/hugs)"),
         "ocaml": Source((Path("/usr/lib/ocaml"),), "apt ocaml (/usr/lib/ocaml, the standard library)"),
         "julia": Source((PIP / "juliacall",), "pip juliacall wheel"),
-        "hcl": Source((Path("/usr/share/gocode/src/github.com/hashicorp"),), "apt golang-github-hashicorp-hcl-v2-dev"),
+        "hcl": Source(
+            (Path("/usr/share/gocode/src/github.com/hashicorp"),),
+            "apt golang-github-hashicorp-hcl-v2-dev (its .hcl test files, not the fuzz inputs)",
+            exclude=("/fuzz/",),
+        ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
     }
 

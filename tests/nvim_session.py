@@ -296,14 +296,18 @@ class BriefCheck:
 
 
 def open_briefed(session: pynvim.Nvim, path: Path, filetype: str) -> str:
-    """`:edit` a file, set our filetype when Neovim detects another, run :SimpleBrief.
+    """`:edit` a file, set our filetype when Neovim detects one the language does not list
+    (`LanguageSpec.filetypes`), run :SimpleBrief.
 
-    Returns a note when Neovim's own filetype differs ("" otherwise)."""
+    Returns a note when Neovim's own filetype is not the language's ("" otherwise)."""
     session.command("silent! %bwipeout!")
     session.command(f"edit {fnameescape(path)}")
     detected = str(session.exec_lua("return vim.bo.filetype"))
     note = ""
-    if detected != filetype:
+    from simple_brief import languages
+
+    spec = languages.by_name(filetype)
+    if detected not in (filetype, *(spec.filetypes if spec else ())):
         note = f"Neovim detects {detected or 'no filetype'}"
         session.command(f"setlocal filetype={filetype}")
     session.exec_lua("require('simple_brief.lsp').ensure(0)")
