@@ -149,6 +149,8 @@ _TOKEN = re.compile(rf"{_ID}|\S")
 #: A macro after a field's, variable's or parameter's name:
 #: `long int __align __LOCK_ALIGNMENT;`, `int flags G_GNUC_UNUSED)`.
 _AFTER_NAME = re.compile(rf"(?<=[a-z_][a-z0-9_])(?P<m>[ \t]+{_MACRO})(?=[ \t]*[;,)])")
+#: A macro after a pointer's name: `typedef struct gcry_mpi *GCRY_MPI _GCRY_GCC_ATTR_DEPRECATED;`.
+_AFTER_POINTER_NAME = re.compile(rf"\*[ \t]*{_ID}(?P<m>[ \t]+{_MACRO})(?=[ \t]*[;,)])")
 #: Words a macro before a type may be followed by (`__extern_always_inline const void *`).
 _QUALIFIERS = frozenset(["const", "volatile", "static", "inline", "extern", "__inline", "__inline__"])
 #: Type keywords: a macro right before one cannot itself be the type.
@@ -182,6 +184,8 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef)\b(?:\\\n|.)*$", re.M)
 
 #: Braces, an opening one with the two words before it (`enum name {`).
 _BRACES = re.compile(rf"(?:\b(?:enum)(?:\s+{_ID})?\s*)?\{{|\}}")
+_ALL_CAPS = re.compile(r"_*[A-Z][A-Z0-9_]*")
+_IF_0 = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
 _ENUMERATOR_NEXT = re.compile(rf"\s*{_ID}\s*[,=}}]")
 
 
@@ -361,6 +365,13 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
         for row in _cplusplus_only_rows(lines, runs) - directive_rows:  # their `#define`s stay in the outline
             start = line_starts[row]
             _blank(buf, start, start + len(lines[row]))
+    for group in _conditional_groups(lines, runs):  # `#if 0` / `{` / `#endif`: a brace for editors only
+        (first, last, _), (end, _, _) = group[0], group[1]
+        if _IF_0.match(lines[first]) and end - last <= 3:
+            body = "\n".join(code[last + 1 : end])
+            if body.count("{") != body.count("}"):
+                for row in range(last + 1, end):
+                    _blank(buf, line_starts[row], line_starts[row] + len(lines[row]))
     for first, last in _mid_declaration_rows(lines, code, rows, runs, text, line_starts) if c_only else []:
         for row in range(first, last + 1):
             _blank(buf, line_starts[row], line_starts[row] + len(lines[row]))
@@ -477,6 +488,8 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             if after_type and (m.group("ptr") or m.group("next")):
                 _blank(buf, m.start("m"), m.end("m"))  # `Byte FAR Bytef;`, `void FAR *`: a type is already there
                 continue
+            if after_pointer and m.group("decl") and _ALL_CAPS.fullmatch(m.group("next") or ""):
+                continue  # `*GCRY_MPI _GCRY_GCC_ATTR_DEPRECATED;`: the name, then an attribute macro
             if m.group("next") is None:
                 if m.group("ptr") and after_pointer:
                     _blank(buf, m.start("m"), m.end("m"))  # `char FAR * FAR *`
@@ -495,6 +508,9 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
                 and then[:1] == ["("]
             ):
                 continue  # `API_MACRO TYPE_MACRO name(`: the first is the macro
+            _blank(buf, m.start("m"), m.end("m"))
+    for m in matches(_AFTER_POINTER_NAME):
+        if _is_macro(m.group("m").strip()) and wanted(m.start("m")):
             _blank(buf, m.start("m"), m.end("m"))
     for m in matches(_AFTER_NAME):
         name = re.search(_ID, m.group("m"))
