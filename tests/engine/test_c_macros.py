@@ -485,7 +485,8 @@ def test_a_macro_after_a_parameters_name_and_after_a_typedefs_name() -> None:
 def test_an_editors_brace_under_if_0_and_an_attribute_after_a_pointers_name() -> None:
     # gcrypt.h keeps Emacs' indentation happy with `#if 0` / `}` / `#endif` and `#if 0` / `{` / `#endif`
     text = (
-        '#ifndef _GCRYPT_H\n#define _GCRYPT_H\n#ifdef __cplusplus\nextern "C" {\n#if 0 /* editors */\n}\n#endif\n#endif\n'
+        "#ifndef _GCRYPT_H\n#define _GCRYPT_H\n"
+        '#ifdef __cplusplus\nextern "C" {\n#if 0 /* editors */\n}\n#endif\n#endif\n'
         "struct gcry_mpi;\ntypedef struct gcry_mpi *gcry_mpi_t;\n"
         "typedef struct gcry_mpi *GCRY_MPI _GCRY_GCC_ATTR_DEPRECATED;\n"
         "gcry_mpi_t gcry_mpi_new (unsigned int nbits);\n"
