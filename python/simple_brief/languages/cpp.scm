@@ -266,417 +266,390 @@
 ; blocks and templates (typedefs and aliases also in class bodies). Declarations
 ; in function bodies are locals and not listed. (A declaration in an `#if` block
 ; inside a function body is still taken for a file-scope one: queries cannot tell
-; that preprocessor block from one at file scope.)
+; that preprocessor block from one at file scope.) Each scope is one pattern, the
+; kinds an alternation under it: compiling checks the scope node once, not once
+; per kind (a wildcard scope, `(_ "#if" …)`, costs more: the root is then checked
+; against every node type).
 
 (translation_unit
-  (declaration
-    declarator: [
-      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
-      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
-      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
-      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-    ]) @definition.function)
-
-(translation_unit
-  (declaration
-    declarator: [
-      [(identifier) (qualified_identifier)] @name
-      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
-      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
-      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
-      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
-      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
-      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
-      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
-      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
-      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
-    ]) @definition.variable)
-
-(translation_unit
-  (type_definition
-    type: [
-      (struct_specifier !body)
-      (union_specifier !body)
-      (class_specifier !body)
-      (enum_specifier !body)
-      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
-      (template_type) (dependent_type)
-    ]
-    declarator: [
-      (type_identifier) @name
-      (primitive_type) @name
-      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
-      (_ declarator: (type_identifier) @name "[")
-      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
-      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
-    ]) @definition.type)
-
-(translation_unit
-  (alias_declaration
-    name: (type_identifier) @name) @definition.type)
+  [
+    (declaration
+      declarator: [
+        (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+        (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+        (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      ]) @definition.function
+    (declaration
+      declarator: [
+        [(identifier) (qualified_identifier)] @name
+        (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+        (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+        (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+        (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+        (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+        (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+        (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+        (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+        (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
+      ]) @definition.variable
+    (type_definition
+      type: [
+        (struct_specifier !body)
+        (union_specifier !body)
+        (class_specifier !body)
+        (enum_specifier !body)
+        (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+        (template_type) (dependent_type)
+      ]
+      declarator: [
+        (type_identifier) @name
+        (primitive_type) @name
+        (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+        (_ declarator: (type_identifier) @name "[")
+        (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+        (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+      ]) @definition.type
+    (alias_declaration
+      name: (type_identifier) @name) @definition.type
+  ])
 
 (declaration_list
-  (declaration
-    declarator: [
-      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
-      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
-      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
-      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-    ]) @definition.function)
-
-(declaration_list
-  (declaration
-    declarator: [
-      [(identifier) (qualified_identifier)] @name
-      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
-      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
-      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
-      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
-      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
-      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
-      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
-      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
-      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
-    ]) @definition.variable)
-
-(declaration_list
-  (type_definition
-    type: [
-      (struct_specifier !body)
-      (union_specifier !body)
-      (class_specifier !body)
-      (enum_specifier !body)
-      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
-      (template_type) (dependent_type)
-    ]
-    declarator: [
-      (type_identifier) @name
-      (primitive_type) @name
-      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
-      (_ declarator: (type_identifier) @name "[")
-      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
-      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
-    ]) @definition.type)
-
-(declaration_list
-  (alias_declaration
-    name: (type_identifier) @name) @definition.type)
+  [
+    (declaration
+      declarator: [
+        (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+        (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+        (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      ]) @definition.function
+    (declaration
+      declarator: [
+        [(identifier) (qualified_identifier)] @name
+        (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+        (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+        (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+        (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+        (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+        (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+        (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+        (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+        (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
+      ]) @definition.variable
+    (type_definition
+      type: [
+        (struct_specifier !body)
+        (union_specifier !body)
+        (class_specifier !body)
+        (enum_specifier !body)
+        (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+        (template_type) (dependent_type)
+      ]
+      declarator: [
+        (type_identifier) @name
+        (primitive_type) @name
+        (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+        (_ declarator: (type_identifier) @name "[")
+        (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+        (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+      ]) @definition.type
+    (alias_declaration
+      name: (type_identifier) @name) @definition.type
+  ])
 
 (linkage_specification
-  (declaration
-    declarator: [
-      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
-      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
-      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
-      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-    ]) @definition.function)
-
-(linkage_specification
-  (declaration
-    declarator: [
-      [(identifier) (qualified_identifier)] @name
-      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
-      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
-      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
-      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
-      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
-      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
-      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
-      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
-      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
-    ]) @definition.variable)
-
-(preproc_if
-  (declaration
-    declarator: [
-      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
-      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
-      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
-      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-    ]) @definition.function)
+  [
+    (declaration
+      declarator: [
+        (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+        (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+        (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      ]) @definition.function
+    (declaration
+      declarator: [
+        [(identifier) (qualified_identifier)] @name
+        (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+        (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+        (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+        (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+        (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+        (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+        (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+        (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+        (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
+      ]) @definition.variable
+  ])
 
 (preproc_if
-  (declaration
-    declarator: [
-      [(identifier) (qualified_identifier)] @name
-      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
-      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
-      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
-      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
-      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
-      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
-      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
-      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
-      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
-    ]) @definition.variable)
-
-(preproc_if
-  (type_definition
-    type: [
-      (struct_specifier !body)
-      (union_specifier !body)
-      (class_specifier !body)
-      (enum_specifier !body)
-      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
-      (template_type) (dependent_type)
-    ]
-    declarator: [
-      (type_identifier) @name
-      (primitive_type) @name
-      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
-      (_ declarator: (type_identifier) @name "[")
-      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
-      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
-    ]) @definition.type)
-
-(preproc_if
-  (alias_declaration
-    name: (type_identifier) @name) @definition.type)
-
-(preproc_ifdef
-  (declaration
-    declarator: [
-      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
-      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
-      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
-      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-    ]) @definition.function)
+  [
+    (declaration
+      declarator: [
+        (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+        (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+        (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      ]) @definition.function
+    (declaration
+      declarator: [
+        [(identifier) (qualified_identifier)] @name
+        (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+        (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+        (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+        (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+        (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+        (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+        (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+        (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+        (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
+      ]) @definition.variable
+    (type_definition
+      type: [
+        (struct_specifier !body)
+        (union_specifier !body)
+        (class_specifier !body)
+        (enum_specifier !body)
+        (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+        (template_type) (dependent_type)
+      ]
+      declarator: [
+        (type_identifier) @name
+        (primitive_type) @name
+        (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+        (_ declarator: (type_identifier) @name "[")
+        (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+        (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+      ]) @definition.type
+    (alias_declaration
+      name: (type_identifier) @name) @definition.type
+  ])
 
 (preproc_ifdef
-  (declaration
-    declarator: [
-      [(identifier) (qualified_identifier)] @name
-      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
-      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
-      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
-      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
-      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
-      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
-      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
-      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
-      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
-    ]) @definition.variable)
-
-(preproc_ifdef
-  (type_definition
-    type: [
-      (struct_specifier !body)
-      (union_specifier !body)
-      (class_specifier !body)
-      (enum_specifier !body)
-      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
-      (template_type) (dependent_type)
-    ]
-    declarator: [
-      (type_identifier) @name
-      (primitive_type) @name
-      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
-      (_ declarator: (type_identifier) @name "[")
-      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
-      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
-    ]) @definition.type)
-
-(preproc_ifdef
-  (alias_declaration
-    name: (type_identifier) @name) @definition.type)
-
-(preproc_else
-  (declaration
-    declarator: [
-      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
-      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
-      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
-      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-    ]) @definition.function)
+  [
+    (declaration
+      declarator: [
+        (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+        (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+        (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      ]) @definition.function
+    (declaration
+      declarator: [
+        [(identifier) (qualified_identifier)] @name
+        (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+        (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+        (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+        (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+        (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+        (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+        (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+        (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+        (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
+      ]) @definition.variable
+    (type_definition
+      type: [
+        (struct_specifier !body)
+        (union_specifier !body)
+        (class_specifier !body)
+        (enum_specifier !body)
+        (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+        (template_type) (dependent_type)
+      ]
+      declarator: [
+        (type_identifier) @name
+        (primitive_type) @name
+        (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+        (_ declarator: (type_identifier) @name "[")
+        (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+        (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+      ]) @definition.type
+    (alias_declaration
+      name: (type_identifier) @name) @definition.type
+  ])
 
 (preproc_else
-  (declaration
-    declarator: [
-      [(identifier) (qualified_identifier)] @name
-      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
-      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
-      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
-      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
-      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
-      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
-      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
-      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
-      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
-    ]) @definition.variable)
-
-(preproc_else
-  (type_definition
-    type: [
-      (struct_specifier !body)
-      (union_specifier !body)
-      (class_specifier !body)
-      (enum_specifier !body)
-      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
-      (template_type) (dependent_type)
-    ]
-    declarator: [
-      (type_identifier) @name
-      (primitive_type) @name
-      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
-      (_ declarator: (type_identifier) @name "[")
-      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
-      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
-    ]) @definition.type)
-
-(preproc_else
-  (alias_declaration
-    name: (type_identifier) @name) @definition.type)
-
-(preproc_elif
-  (declaration
-    declarator: [
-      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
-      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
-      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
-      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-    ]) @definition.function)
+  [
+    (declaration
+      declarator: [
+        (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+        (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+        (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      ]) @definition.function
+    (declaration
+      declarator: [
+        [(identifier) (qualified_identifier)] @name
+        (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+        (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+        (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+        (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+        (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+        (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+        (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+        (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+        (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
+      ]) @definition.variable
+    (type_definition
+      type: [
+        (struct_specifier !body)
+        (union_specifier !body)
+        (class_specifier !body)
+        (enum_specifier !body)
+        (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+        (template_type) (dependent_type)
+      ]
+      declarator: [
+        (type_identifier) @name
+        (primitive_type) @name
+        (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+        (_ declarator: (type_identifier) @name "[")
+        (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+        (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+      ]) @definition.type
+    (alias_declaration
+      name: (type_identifier) @name) @definition.type
+  ])
 
 (preproc_elif
-  (declaration
-    declarator: [
-      [(identifier) (qualified_identifier)] @name
-      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
-      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
-      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
-      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
-      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
-      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
-      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
-      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
-      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
-    ]) @definition.variable)
-
-(preproc_elif
-  (type_definition
-    type: [
-      (struct_specifier !body)
-      (union_specifier !body)
-      (class_specifier !body)
-      (enum_specifier !body)
-      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
-      (template_type) (dependent_type)
-    ]
-    declarator: [
-      (type_identifier) @name
-      (primitive_type) @name
-      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
-      (_ declarator: (type_identifier) @name "[")
-      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
-      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
-    ]) @definition.type)
-
-(preproc_elif
-  (alias_declaration
-    name: (type_identifier) @name) @definition.type)
-
-(preproc_elifdef
-  (declaration
-    declarator: [
-      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
-      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
-      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
-      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-    ]) @definition.function)
+  [
+    (declaration
+      declarator: [
+        (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+        (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+        (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      ]) @definition.function
+    (declaration
+      declarator: [
+        [(identifier) (qualified_identifier)] @name
+        (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+        (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+        (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+        (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+        (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+        (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+        (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+        (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+        (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
+      ]) @definition.variable
+    (type_definition
+      type: [
+        (struct_specifier !body)
+        (union_specifier !body)
+        (class_specifier !body)
+        (enum_specifier !body)
+        (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+        (template_type) (dependent_type)
+      ]
+      declarator: [
+        (type_identifier) @name
+        (primitive_type) @name
+        (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+        (_ declarator: (type_identifier) @name "[")
+        (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+        (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+      ]) @definition.type
+    (alias_declaration
+      name: (type_identifier) @name) @definition.type
+  ])
 
 (preproc_elifdef
-  (declaration
-    declarator: [
-      [(identifier) (qualified_identifier)] @name
-      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
-      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
-      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
-      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
-      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
-      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
-      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
-      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
-      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
-    ]) @definition.variable)
-
-(preproc_elifdef
-  (type_definition
-    type: [
-      (struct_specifier !body)
-      (union_specifier !body)
-      (class_specifier !body)
-      (enum_specifier !body)
-      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
-      (template_type) (dependent_type)
-    ]
-    declarator: [
-      (type_identifier) @name
-      (primitive_type) @name
-      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
-      (_ declarator: (type_identifier) @name "[")
-      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
-      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
-    ]) @definition.type)
-
-(preproc_elifdef
-  (alias_declaration
-    name: (type_identifier) @name) @definition.type)
+  [
+    (declaration
+      declarator: [
+        (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+        (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+        (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      ]) @definition.function
+    (declaration
+      declarator: [
+        [(identifier) (qualified_identifier)] @name
+        (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+        (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+        (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+        (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+        (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+        (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+        (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+        (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+        (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
+      ]) @definition.variable
+    (type_definition
+      type: [
+        (struct_specifier !body)
+        (union_specifier !body)
+        (class_specifier !body)
+        (enum_specifier !body)
+        (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+        (template_type) (dependent_type)
+      ]
+      declarator: [
+        (type_identifier) @name
+        (primitive_type) @name
+        (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+        (_ declarator: (type_identifier) @name "[")
+        (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+        (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+      ]) @definition.type
+    (alias_declaration
+      name: (type_identifier) @name) @definition.type
+  ])
 
 (template_declaration
-  (declaration
-    declarator: [
-      (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
-      (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-      (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
-      (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
-      (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
-    ]) @definition.function)
-
-(template_declaration
-  (declaration
-    declarator: [
-      [(identifier) (qualified_identifier)] @name
-      (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
-      (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
-      (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
-      (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
-      (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
-      (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
-      (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
-      (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
-      (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
-    ]) @definition.variable)
-
-(template_declaration
-  (alias_declaration
-    name: (type_identifier) @name) @definition.type)
+  [
+    (declaration
+      declarator: [
+        (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+        (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+        (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      ]) @definition.function
+    (declaration
+      declarator: [
+        [(identifier) (qualified_identifier)] @name
+        (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+        (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+        (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+        (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+        (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+        (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+        (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+        (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+        (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
+      ]) @definition.variable
+    (alias_declaration
+      name: (type_identifier) @name) @definition.type
+  ])
 
 (field_declaration_list
-  (type_definition
-    type: [
-      (struct_specifier !body)
-      (union_specifier !body)
-      (class_specifier !body)
-      (enum_specifier !body)
-      (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
-      (template_type) (dependent_type)
-    ]
-    declarator: [
-      (type_identifier) @name
-      (primitive_type) @name
-      (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
-      (_ declarator: (type_identifier) @name "[")
-      (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
-      (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
-    ]) @definition.type)
-
-(field_declaration_list
-  (alias_declaration
-    name: (type_identifier) @name) @definition.type)
+  [
+    (type_definition
+      type: [
+        (struct_specifier !body)
+        (union_specifier !body)
+        (class_specifier !body)
+        (enum_specifier !body)
+        (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+        (template_type) (dependent_type)
+      ]
+      declarator: [
+        (type_identifier) @name
+        (primitive_type) @name
+        (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+        (_ declarator: (type_identifier) @name "[")
+        (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+        (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+      ]) @definition.type
+    (alias_declaration
+      name: (type_identifier) @name) @definition.type
+  ])
