@@ -495,3 +495,16 @@ def test_an_editors_brace_under_if_0_and_an_attribute_after_a_pointers_name() ->
     assert _errors(text) == []
     assert C is not None
     assert {"gcry_mpi_t", "GCRY_MPI", "gcry_mpi_new"} <= _names(scan(text, C).symbols)
+
+
+def test_a_run_of_defines_inside_an_enum() -> None:
+    text = (
+        "enum\n{\n"
+        + "".join(f"  __ALTMON_{i},\n" for i in range(1, 13))
+        + ("#ifdef __USE_GNU\n" + "".join(f"# define ALTMON_{i}\t\t__ALTMON_{i}\n" for i in range(1, 13)) + "#endif\n")
+        + "".join(f"  _NL_WALTMON_{i},\n" for i in range(1, 13))
+        + "  _NL_NUM\n};\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"__ALTMON_12", "_NL_WALTMON_1", "_NL_NUM"} <= _names(scan(text, C).symbols)

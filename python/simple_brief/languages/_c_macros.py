@@ -186,6 +186,10 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef)\b(?:\\\n|.)*$", re.M)
 _BRACES = re.compile(rf"(?:\b(?:enum)(?:\s+{_ID})?\s*)?\{{|\}}")
 _ALL_CAPS = re.compile(r"_*[A-Z][A-Z0-9_]*")
 _IF_0 = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
+#: An enumerator ending the code before a run of directives: `  __ALTMON_12,` / `#ifdef …` / `# define …`.
+_ENUMERATOR_BEFORE = re.compile(
+    rf"{_ID}\s*(?:=[^;{{}}\n]*)?,(?:[ \t]*(?:/\*[^\n]*\*/|//[^\n]*))?\s*(?:#[^\n]*\n\s*)+\Z"
+)
 _ENUMERATOR_NEXT = re.compile(rf"\s*{_ID}\s*[,=}}]")
 
 
@@ -381,7 +385,11 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             _blank(buf, body_start + linkage.start(), body_start + linkage.end())
     for m in matches(_DEFINE):
         above = _code_above(code, row_of(m.start()), directive_rows)
-        if row_of(m.start()) not in rows or above is None:
+        if row_of(m.start()) not in rows:
+            continue
+        if above is None:  # after another directive: masked only inside an enum's list
+            if _ENUMERATOR_BEFORE.search(text, max(0, m.start() - 2000), m.start()) and _in_enum(text, m.start()):
+                _blank(buf, m.start(), m.end())
             continue
         if code[above].rstrip().endswith((";", "}")):
             continue  # a `#define` between declarations, where the grammar takes it
