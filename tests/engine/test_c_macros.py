@@ -508,3 +508,10 @@ def test_a_run_of_defines_inside_an_enum() -> None:
     assert _errors(text) == []
     assert C is not None
     assert {"__ALTMON_12", "_NL_WALTMON_1", "_NL_NUM"} <= _names(scan(text, C).symbols)
+
+
+def test_an_enum_brace_inside_a_define_is_not_an_enum() -> None:
+    # FreeType's X-macro header: `#define FT_MODERR_START_LIST  enum {` and `e = 0,` in a #define body
+    # must not make the #defines after them look like they sit in an enum's list
+    errors = _errors(_header(Path("/usr/include/freetype2/freetype/ftmoderr.h")))
+    assert len(errors) <= 1

@@ -188,7 +188,7 @@ _ALL_CAPS = re.compile(r"_*[A-Z][A-Z0-9_]*")
 _IF_0 = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
 #: An enumerator ending the code before a run of directives: `  __ALTMON_12,` / `#ifdef …` / `# define …`.
 _ENUMERATOR_BEFORE = re.compile(
-    rf"{_ID}\s*(?:=[^;{{}}\n]*)?,(?:[ \t]*(?:/\*[^\n]*\*/|//[^\n]*))?\s*(?:#[^\n]*\n\s*)+\Z"
+    rf"(?:^|\n)[ \t]*{_ID}[ \t]*(?:=[^;{{}}\n#]*)?,(?:[ \t]*(?:/\*[^\n]*\*/|//[^\n]*))?\s*(?:#[^\n]*\n\s*)+\Z"
 )
 _ENUMERATOR_NEXT = re.compile(rf"\s*{_ID}\s*[,=}}]")
 
