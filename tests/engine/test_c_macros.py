@@ -515,3 +515,10 @@ def test_an_enum_brace_inside_a_define_is_not_an_enum() -> None:
     # must not make the #defines after them look like they sit in an enum's list
     errors = _errors(_header(Path("/usr/include/freetype2/freetype/ftmoderr.h")))
     assert len(errors) <= 1
+
+
+def test_unnamed_bit_fields_are_padding_not_syntax_errors() -> None:
+    text = "struct timex {\n\tint tai;\n\tint  :32; int  :32;\n\t__s32 :32;\n\tunsigned int :8;\n\tint a:3;\n};\n"
+    assert _errors(text) == []
+    assert C is not None
+    assert {"timex", "tai", "a"} <= _names(scan(text, C).symbols)

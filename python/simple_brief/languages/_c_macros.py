@@ -151,6 +151,8 @@ _TOKEN = re.compile(rf"{_ID}|\S")
 _AFTER_NAME = re.compile(rf"(?<=[a-z_][a-z0-9_])(?P<m>[ \t]+{_MACRO})(?=[ \t]*[;,)])")
 #: A macro after a pointer's name: `typedef struct gcry_mpi *GCRY_MPI _GCRY_GCC_ATTR_DEPRECATED;`.
 _AFTER_POINTER_NAME = re.compile(rf"\*[ \t]*{_ID}(?P<m>[ \t]+{_MACRO})(?=[ \t]*[;,)])")
+#: An unnamed bit-field (`int :32;`, `__s32 :32;`), which the grammar wants a name for.
+_UNNAMED_BITFIELD = re.compile(rf"(?<=[;{{\n])[ \t]*(?P<m>(?P<words>(?:{_ID}[ \t]+)*{_ID})[ \t]*:[ \t]*\w+[ \t]*;)")
 #: Words a macro before a type may be followed by (`__extern_always_inline const void *`).
 _QUALIFIERS = frozenset(["const", "volatile", "static", "inline", "extern", "__inline", "__inline__"])
 #: Type keywords: a macro right before one cannot itself be the type.
@@ -517,6 +519,10 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             ):
                 continue  # `API_MACRO TYPE_MACRO name(`: the first is the macro
             _blank(buf, m.start("m"), m.end("m"))
+    for m in matches(_UNNAMED_BITFIELD):
+        words = m.group("words").split()
+        if wanted(m.start("m")) and (len(words) == 1 or all(word in _TYPE_WORDS for word in words)):
+            _blank(buf, m.start("m"), m.end("m"))  # padding: no name to outline
     for m in matches(_AFTER_POINTER_NAME):
         if _is_macro(m.group("m").strip()) and wanted(m.start("m")):
             _blank(buf, m.start("m"), m.end("m"))
