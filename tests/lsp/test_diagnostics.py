@@ -169,4 +169,4 @@ def test_fixits_only_when_asked(linted: Call) -> None:
 def test_the_workspace_listing_does_not_start_requests_per_file(linted: Call) -> None:
     # Whole workspace, disk mode: only the engine's findings (servers are asked per file).
     result = run(linted, "diagnostics")
-    assert result.blocks == ["No diagnostics in 2 files"]
+    assert result.blocks == ["No diagnostics in 3 files"]  # app.py, other.py, .simple-brief.toml

@@ -10,4 +10,5 @@ SPEC = LanguageSpec(
     aliases=("docker", "containerfile"),
     file_names=("Dockerfile", "dockerfile", "Containerfile", "Dockerfile.*", "Containerfile.*"),
     docs=DocRules(indexed=False),
+    syntax_errors=False,
 )

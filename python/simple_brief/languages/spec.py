@@ -104,6 +104,10 @@ class LanguageSpec:
         filetypes: other Neovim filetypes this language serves (`javascriptreact`).
         aliases: names other tools use for it (`py`, `golang`).
         docs: how the docs index reads it.
+        syntax_errors: whether the grammar's ERROR nodes are reported as E001/E002. False
+            where the grammar is known to reject valid code wholesale (one grammar for
+            every SQL dialect; the Dockerfile grammar's legacy `ENV k v`): the outline
+            stays, the syntax check would be noise.
         file_names: whole file names, or glob patterns of them (`Makefile`,
             `Dockerfile.*`), for files named rather than typed by their ending.
     """
@@ -119,6 +123,7 @@ class LanguageSpec:
     aliases: tuple[str, ...] = ()
     docs: DocRules = field(default_factory=DocRules)
     file_names: tuple[str, ...] = ()
+    syntax_errors: bool = True
 
     @property
     def has_grammar(self) -> bool:

@@ -11,4 +11,5 @@ SPEC = LanguageSpec(
     block_comment=("/*", "*/"),
     filetypes=("mysql",),
     docs=DocRules(indexed=False),
+    syntax_errors=False,
 )

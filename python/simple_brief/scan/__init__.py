@@ -2,7 +2,8 @@
 (`nesting`), linear-time node and column helpers (`tree_index`), and the line heuristic
 for languages without a grammar (`fallback`)."""
 
+from simple_brief.scan.doc_comments import clean_docstring
 from simple_brief.scan.nesting import MAX_NESTING
-from simple_brief.scan.treesitter import Outline, clean_docstring, scan
+from simple_brief.scan.treesitter import Outline, scan
 
 __all__ = ["MAX_NESTING", "Outline", "clean_docstring", "scan"]

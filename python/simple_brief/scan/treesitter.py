@@ -28,6 +28,7 @@ from simple_brief.model import (
     Symbol,
     SymbolKind,
 )
+from simple_brief.scan.doc_comments import doc_text, is_comment, last_line, leading
 from simple_brief.scan.fallback import scan_lines
 from simple_brief.scan.nesting import MAX_NESTING, nest, too_deep_hint
 from simple_brief.scan.tree_index import Columns, Family
@@ -67,10 +68,10 @@ CAPTURE_KINDS: dict[str, SymbolKind] = {
 _RESCAN_MARGIN = 6
 #: Signatures of members without a body (fields, constants) are cut to this many characters.
 MEMBER_SIGNATURE_CHARS = 100
-#: Nodes directly above a definition that belong to it (Rust attributes, annotations).
-_ATTRIBUTES = frozenset({"attribute_item", "annotation", "marker_annotation", "decorator"})
 #: Wrapper nodes whose start is the definition's start (decorators, `export`, templates).
-_WRAPPERS = frozenset({"decorated_definition", "export_statement", "template_declaration", "ambient_declaration"})
+_WRAPPERS = frozenset(
+    {"decorated_definition", "export_statement", "template_declaration", "ambient_declaration", "statement"}
+)
 #: Wrappers whose text belongs in the signature (`export function f()`).
 _SIGNATURE_WRAPPERS = frozenset({"export_statement", "ambient_declaration"})
 _WS = re.compile(r"\s+")
@@ -156,13 +157,13 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
         for _pattern, caps in cursor.matches(start):
             if "import" in caps:
                 statement = caps["import"][0]
-                imports.append((statement.start_point[0], _last_line(statement)))
+                imports.append((statement.start_point[0], last_line(statement)))
                 continue
             node = next((v[0] for k, v in caps.items() if k.startswith("definition.")), None)
             if node is None:
                 continue
             below = family.descend(start, node)
-            sym = _symbol_from_match(source, caps, family, columns)
+            sym = _symbol_from_match(source, caps, family, columns, language.docs.docstrings)
             if sym is None:
                 continue
             key = (sym.range.start.line, sym.range.start.character, sym.name)
@@ -175,7 +176,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     outline.symbols = nest(list(found.values()), outline.diagnostics)
     outline.imports = _merge_import_lines(imports)
     outline.import_lines = {row for first, last in imports for row in range(first, last + 1)}
-    if tree.root_node.has_error:
+    if tree.root_node.has_error and language.syntax_errors:
         outline.diagnostics.extend(syntax_diagnostics(source, tree.root_node))
     return outline
 
@@ -251,12 +252,6 @@ def _outline_query_or_none(language: LanguageSpec) -> Query | None:
         return None
 
 
-def _last_line(node: Node) -> int:
-    """Last line a node really occupies (a node ending at column 0 ends on the line before)."""
-    row, col = node.end_point
-    return row - 1 if col == 0 and row > node.start_point[0] else row
-
-
 def _range(source: Source, start: tuple[int, int], end: tuple[int, int]) -> Range:
     """A Range from tree-sitter points, columns in characters and never past the line's end
     (a token may hold the `\r` of a CRLF line ending)."""
@@ -274,7 +269,9 @@ def _node_range(source: Source, node: Node) -> Range:
     return _range(source, node.start_point, node.end_point)
 
 
-def _symbol_from_match(source: Source, caps: dict[str, list[Node]], family: Family, columns: Columns) -> Symbol | None:
+def _symbol_from_match(
+    source: Source, caps: dict[str, list[Node]], family: Family, columns: Columns, docstrings: bool
+) -> Symbol | None:
     def_name = next((c for c in caps if c.startswith("definition.")), None)
     if def_name is None:
         return None
@@ -303,9 +300,13 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]], family: Fami
     if not name:
         return None
     end_point = _trim_end(source, node)
+    if body is not None and body.end_byte > node.end_byte:
+        # The body is the definition's next sibling (Dart: `method_signature`, then
+        # `function_body`): the definition runs to the body's end.
+        end_point = _trim_end(source, body)
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    lead_start, lead_comments = _leading(outer, family)
+    lead_start, lead_comments = leading(outer, family, docstrings)
     whole = columns.range(lead_start or outer.start_point, end_point)
     sym = Symbol(
         name=name,
@@ -314,11 +315,11 @@ def _symbol_from_match(source: Source, caps: dict[str, list[Node]], family: Fami
         selection_range=_clamp(selection, whole),
         signature=_signature(source, _after_decorators(sig_node), sig_end, body is not None)
         + (" …" if source.data[sig_end:header_end].strip() else ""),
-        doc=_doc(source, lead_comments, body),
+        doc=doc_text(source, lead_comments, body, docstrings),
     )
-    if body is not None and _last_line(node) > node.start_point[0]:
+    if body is not None and end_point[0] > node.start_point[0]:
         sym.body = columns.range(header_point, end_point)
-    elif body is None and _last_line(node) > node.start_point[0] and kind != SymbolKind.String:
+    elif body is None and end_point[0] > node.start_point[0] and kind != SymbolKind.String:
         sym.body = columns.range(node.start_point, end_point)
     if kind == SymbolKind.String:
         sym.body = sym.range
@@ -336,7 +337,10 @@ def _trim_end(source: Source, node: Node) -> tuple[int, int]:
     """End point without the trailing newline some grammars include (Markdown sections)."""
     row, col = node.end_point
     if col == 0 and row > node.start_point[0]:
-        return (row - 1, len(source.lines[row - 1].encode("utf-8", "surrogatepass")))
+        row -= 1
+        while row > node.start_point[0] and not source.lines[row].strip():
+            row -= 1  # blank lines a grammar keeps at a node's end (Make's rules and variables)
+        return (row, len(source.lines[row].encode("utf-8", "surrogatepass")))
     return (row, col)
 
 
@@ -364,7 +368,7 @@ def _header_end(node: Node, body: Node | None) -> tuple[int, tuple[int, int]]:
             if child.end_byte > body.start_byte:
                 holder = child
                 break
-            if "comment" not in child.type:
+            if not is_comment(child) and not _is_directive(child):
                 end = (child.end_byte, child.end_point)
         current = holder
     return end
@@ -375,10 +379,21 @@ def _after_decorators(node: Node) -> int:
     which stay in the range but not in the signature (as Python's do)."""
     start = node.start_byte
     for child in node.children:
-        if child.type != "decorator":
+        if child.type not in _BEFORE_SIGNATURE and not _is_directive(child):
             return child.start_byte if start != node.start_byte else start
         start = child.end_byte
     return start
+
+
+def _is_directive(node: Node) -> bool:
+    """A preprocessor line inside a declaration (C#'s `#pragma warning disable` between an
+    attribute and the method), not a part of a macro definition (`#define F(x)`)."""
+    return node.type.startswith("preproc_") and node.type not in ("preproc_params", "preproc_arg")
+
+
+#: Children at a declaration's start that stay out of its signature: decorators, C#'s
+#: `[Attribute]` lists (and `#pragma` lines between them).
+_BEFORE_SIGNATURE = frozenset({"decorator", "attribute_list"})
 
 
 def _signature_end(source: Source, header_end: int, body: Node | None, names: list[Node], node: Node) -> int:
@@ -403,115 +418,6 @@ def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
     while sig and sig[-1] in "{:=(;" and not sig.endswith("::"):
         sig = sig[:-1].rstrip()
     return sig
-
-
-def _leading(outer: Node, family: Family) -> tuple[tuple[int, int] | None, list[Node]]:
-    """What sits directly above a definition and belongs to it: attributes (`#[derive]`,
-    `@Override` outside modifiers) and the doc comment lines with no blank line between.
-
-    Returns the start point of the earliest such node (None when there is none) and the
-    comment nodes in document order. A comment ending a code line (`x = 1 // note`) is
-    that line's, not the next definition's.
-    """
-    start: tuple[int, int] | None = None
-    comments: list[Node] = []
-    children, index = family.before(outer)
-    expect_row = outer.start_point[0]
-    for i in range(index - 1, -1, -1):
-        prev = children[i]
-        if _last_line(prev) < expect_row - 1:
-            break
-        if prev.type in _ATTRIBUTES:
-            start = prev.start_point
-        elif "comment" in prev.type:
-            previous = children[i - 1] if i > 0 else None
-            if previous is not None and "comment" not in previous.type and previous.end_point[0] == prev.start_point[0]:
-                break
-            comments.append(prev)
-            start = prev.start_point
-        else:
-            break
-        expect_row = prev.start_point[0]
-    comments.reverse()
-    return start, comments
-
-
-def _doc(source: Source, comments: list[Node], body: Node | None) -> str:
-    """Docstring (first string statement of the body) or the leading doc comment.
-
-    Comment markers (`///`, `//!`, `/**`, ` * `, `*/`, `---`, `--`, `#`) and one space after
-    them are removed; indentation beyond that space is kept (Go's tab-indented code blocks,
-    list continuations). Paragraph breaks survive as one blank line (several outside a fenced
-    block are merged); leading and trailing blank lines go.
-    """
-    if body is not None and body.named_child_count:
-        first = body.named_child(0)
-        if first is not None and first.type == "expression_statement" and first.named_child_count:
-            first = first.named_child(0)
-        if first is not None and first.type in ("string", "concatenated_string"):
-            raw = source.slice_bytes(first.start_byte, first.end_byte)
-            return clean_docstring(raw)
-    if not comments:
-        return ""
-    lines: list[str] = []
-    loose: list[int] = []  # lines of a block comment written without a marker: dedented together
-    for node in comments:
-        # Some grammars (Rust line comments) end the node with its newline: drop it, or every
-        # line would be followed by a blank one.
-        for raw_line in source.slice_bytes(node.start_byte, node.end_byte).rstrip("\r\n").splitlines():
-            line = raw_line.rstrip()
-            if line.endswith("*/"):
-                line = line[:-2].rstrip()
-            marker = _DOC_MARKER.match(line)
-            if marker:
-                line = line[marker.end() :]
-                line = line[1:] if line.startswith(" ") else line
-                line = "" if not line.strip("*").strip() else line  # `/*****` banners
-            elif line.strip():
-                loose.append(len(lines))
-            lines.append(line)
-    indent = min((len(lines[i]) - len(lines[i].lstrip()) for i in loose), default=0)
-    for i in loose:
-        lines[i] = lines[i][indent:]
-    return _squeeze_blank_lines(lines)
-
-
-#: A doc comment line's marker (the space after it is removed separately: a tab after `//`
-#: starts a Go code block and must stay).
-_DOC_MARKER = re.compile(r"^\s*(?:/\*[*!]?|//[/!]?|--+|#+!?|\*+|;+)")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-
-
-def _squeeze_blank_lines(lines: list[str]) -> str:
-    """The lines joined, runs of blank lines outside fenced code merged into one, no blank
-    line at either end."""
-    out: list[str] = []
-    fence = ""
-    for line in lines:
-        line = line.rstrip()
-        mark = _FENCE.match(line)
-        if mark and (not fence or (mark.group(1) == fence and not line.strip().strip(fence[0]))):
-            fence = "" if fence else mark.group(1)
-        if not line and out and not out[-1] and not fence:
-            continue
-        out.append(line)
-    return "\n".join(out).strip("\n")
-
-
-def clean_docstring(raw: str) -> str:
-    """A docstring's text: quotes and prefixes gone, the common indentation of the lines after
-    the first removed (PEP 257), blank lines kept between paragraphs."""
-    body = raw.lstrip("rRuUbBfF")
-    for quote in ('"""', "'''", '"', "'"):
-        if body.startswith(quote) and body.endswith(quote) and len(body) >= 2 * len(quote):
-            body = body[len(quote) : -len(quote)]
-            break
-    lines = body.expandtabs().strip().splitlines()
-    if not lines:
-        return ""
-    rest = [ln for ln in lines[1:] if ln.strip()]
-    indent = min((len(ln) - len(ln.lstrip()) for ln in rest), default=0)
-    return _squeeze_blank_lines([lines[0].strip()] + [ln[indent:] for ln in lines[1:]])
 
 
 def _merge_import_lines(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
