@@ -499,3 +499,10 @@ def test_the_cli_takes_a_heading_with_or_without_hashes(readme: Workspace) -> No
         )
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout.startswith("## Errors  L")
+
+
+def test_every_tool_is_found_in_the_module_named_for_it() -> None:
+    """`TOOL_HOMES` lets `get` import one module: it must name each tool's real home."""
+    homes = {name: t.func.__module__ for name, t in registry.load().items()}
+    assert homes == registry.TOOL_HOMES
+    assert set(registry.TOOL_HOMES.values()) == set(registry.TOOL_MODULES)

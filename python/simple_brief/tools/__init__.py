@@ -33,6 +33,44 @@ TOOL_MODULES = (
     "simple_brief.tools.system",
 )
 
+#: Where each tool is defined, so running one imports its module only (a cold CLI
+#: `outline` does not import the docs index). `tests/engine/test_tools.py` checks it.
+TOOL_HOMES: dict[str, str] = {
+    **dict.fromkeys(
+        ("simple_read", "expand_at", "document_symbols", "search", "diagnostics"), "simple_brief.tools.read"
+    ),
+    **dict.fromkeys(
+        (
+            "analyze_hover",
+            "analyze_definition",
+            "analyze_references",
+            "analyze_completion",
+            "analyze_parse",
+            "analyze_typecheck",
+            "analyze_lint",
+            "diagnostic_explain",
+        ),
+        "simple_brief.tools.lsp",
+    ),
+    **dict.fromkeys(("refactor_rename", "format_document", "refactor_extract"), "simple_brief.tools.refactor"),
+    **dict.fromkeys(
+        ("docs_search", "docs_get", "docs_list", "docs_resolve", "docs_examples", "docs_related", "docs_index"),
+        "simple_brief.tools.docs",
+    ),
+    **dict.fromkeys(
+        (
+            "files_apply_overlay",
+            "files_remove_overlay",
+            "workspace_open",
+            "workspace_close",
+            "workspace_files",
+            "workspace_symbols",
+        ),
+        "simple_brief.tools.workspace",
+    ),
+    **dict.fromkeys(("server_status", "logs", "editor_get_context"), "simple_brief.tools.system"),
+}
+
 
 _REQUIRED = object()
 #: The parameter types a tool may declare, as JSON-schema types.
@@ -307,6 +345,12 @@ def get(name: str, toolsets: Iterable[str] | None = None) -> Tool:
     Raises:
         UserError: no such tool (the message lists the tools there are).
     """
+    home = TOOL_HOMES.get(name)
+    if home is not None:
+        importlib.import_module(home)
+        found = REGISTRY.get(name)
+        if found is not None and (toolsets is None or found.system or found.toolset in set(toolsets)):
+            return found
     tools = {t.name: t for t in listed(toolsets)}
     if name not in tools:
         raise UserError(f"there is no tool {name_of(name)}; the tools are: {', '.join(sorted(tools))}.")
