@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import warnings
 from collections.abc import Callable
 from fnmatch import fnmatchcase
 from functools import cache
@@ -137,7 +138,12 @@ def grammar(spec: LanguageSpec) -> Language:
 
     module_name, func = spec.grammar.split(":")
     module = importlib.import_module(module_name)
-    return Language(getattr(module, func)())
+    pointer = getattr(module, func)()
+    with warnings.catch_warnings():
+        # Older wheels (tree-sitter-dockerfile 0.2, the only release) hand over an int,
+        # which tree-sitter < 0.27 (pinned) still takes with a DeprecationWarning.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return Language(pointer)
 
 
 class QueryInheritanceError(ValueError):
