@@ -522,3 +522,28 @@ def test_unnamed_bit_fields_are_padding_not_syntax_errors() -> None:
     assert _errors(text) == []
     assert C is not None
     assert {"timex", "tai", "a"} <= _names(scan(text, C).symbols)
+
+
+def test_a_qualifier_macro_first_in_an_arrays_brackets() -> None:
+    # glibc's regexec: `regmatch_t __pmatch[_Restrict_arr_ _REGEX_NELTS (__nmatch)]`, on one line or two
+    text = (
+        "extern int regexec (const regex_t *__preg, size_t __nmatch,\n"
+        "\t\t    regmatch_t __pmatch[_Restrict_arr_\n\t\t\t\t\t_REGEX_NELTS (__nmatch)],\n\t\t    int __eflags);\n"
+        "extern int other (int n, int v[ARR_QUAL N_ELTS (n)]);\n"
+        "extern int keep (int n, int v[restrict n]);\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"regexec", "other", "keep"} <= _names(scan(text, C).symbols)
+
+
+def test_an_include_inside_an_enums_list() -> None:
+    # an X-macro list: the enumerators come from another file, `NAME=CODE,` each
+    text = (
+        "#define __define_stab(NAME, CODE, STRING) NAME=CODE,\n\n"
+        "enum __stab_debug_code\n{\n#include <bits/stab.def>\nLAST_UNUSED_STAB_CODE\n};\n\n"
+        'enum more\n{\n  FIRST,\n#include "more.def"\n  LAST\n};\n'
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"__stab_debug_code", "LAST_UNUSED_STAB_CODE", "FIRST", "LAST"} <= _names(scan(text, C).symbols)

@@ -151,6 +151,8 @@ _TOKEN = re.compile(rf"{_ID}|\S")
 _AFTER_NAME = re.compile(rf"(?<=[a-z_][a-z0-9_])(?P<m>[ \t]+{_MACRO})(?=[ \t]*[;,)])")
 #: A macro after a pointer's name: `typedef struct gcry_mpi *GCRY_MPI _GCRY_GCC_ATTR_DEPRECATED;`.
 _AFTER_POINTER_NAME = re.compile(rf"\*[ \t]*{_ID}(?P<m>[ \t]+{_MACRO})(?=[ \t]*[;,)])")
+#: A qualifier macro first in an array's brackets: glibc's `regmatch_t m[_Restrict_arr_ _REGEX_NELTS (n)]`.
+_ARRAY_QUALIFIER = re.compile(rf"\[\s*(?P<m>{_MACRO})(?=\s+(?:{_ID}|\())")
 #: An unnamed bit-field (`int :32;`, `__s32 :32;`), which the grammar wants a name for.
 _UNNAMED_BITFIELD = re.compile(rf"(?<=[;{{\n])[ \t]*(?P<m>(?P<words>(?:{_ID}[ \t]+)*{_ID})[ \t]*:[ \t]*\w+[ \t]*;)")
 #: Words a macro before a type may be followed by (`__extern_always_inline const void *`).
@@ -181,8 +183,9 @@ _BEFORE_TYPE = frozenset(
 _REDIRECT = re.compile(rf"\b__REDIRECT\w*\s*\(\s*(?P<name>{_ID})\s*,\s*(?P<params>{_ARGS})\s*,\s*{_ID}\s*\)")
 #: Compiler extensions the grammar knows, masked along with the macros around them.
 _EXTENSIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "asm"})
-#: A `#define` where the grammar expects no directive (inside an enum: glibc's `#define SHUT_RD SHUT_RD`).
-_DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef)\b(?:\\\n|.)*$", re.M)
+#: A `#define`, `#undef` or `#include` where the grammar expects no directive (inside an enum: glibc's
+#: `#define SHUT_RD SHUT_RD`, an X-macro list `#include <bits/stab.def>`).
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef|include)\b(?:\\\n|.)*$", re.M)
 
 #: Braces, an opening one with the two words before it (`enum name {`).
 _BRACES = re.compile(rf"(?:\b(?:enum)(?:\s+{_ID})?\s*)?\{{|\}}")
@@ -519,6 +522,9 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             ):
                 continue  # `API_MACRO TYPE_MACRO name(`: the first is the macro
             _blank(buf, m.start("m"), m.end("m"))
+    for m in matches(_ARRAY_QUALIFIER):
+        if _is_macro(m.group("m")) and wanted(m.start("m")):
+            _blank(buf, m.start("m"), m.end("m"))  # `[N M]` is no expression: the first is a qualifier
     for m in matches(_UNNAMED_BITFIELD):
         words = m.group("words").split()
         if wanted(m.start("m")) and (len(words) == 1 or all(word in _TYPE_WORDS for word in words)):
