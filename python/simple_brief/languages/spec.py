@@ -104,6 +104,9 @@ class LanguageSpec:
         filetypes: other Neovim filetypes this language serves (`javascriptreact`).
         aliases: names other tools use for it (`py`, `golang`).
         docs: how the docs index reads it.
+        repair: `module:function` rewriting the text's bytes (same length) into what an
+            older grammar knows (Zig's newer syntax), tried when the first parse has
+            errors; the re-parse is kept when it has fewer. "" for none.
         syntax_errors: whether the grammar's ERROR nodes are reported as E001/E002. False
             where the grammar is known to reject valid code wholesale (one grammar for
             every SQL dialect; the Dockerfile grammar's legacy `ENV k v`): the outline
@@ -124,6 +127,7 @@ class LanguageSpec:
     docs: DocRules = field(default_factory=DocRules)
     file_names: tuple[str, ...] = ()
     syntax_errors: bool = True
+    repair: str = ""
 
     @property
     def has_grammar(self) -> bool:

@@ -13,6 +13,7 @@ Nesting is not written in queries: symbols nest by range containment (`nesting.n
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 from dataclasses import dataclass, field
@@ -140,6 +141,8 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     tree = parser.parse(source.data, old_tree) if old_tree is not None else parser.parse(source.data)
     if tree.root_node.has_error and language.name in _MACRO_LANGUAGES:
         tree = _parse_unexpanded_macros(parser, source.data, tree, c_only=language.name == "c")
+    if tree.root_node.has_error and language.repair:
+        tree = _parse_repaired(parser, source.data, tree, language.repair)
     found: dict[tuple[int, int, str], Symbol] = {}
     imports: list[tuple[int, int]] = []
     limit = language.max_start_depth
@@ -219,6 +222,19 @@ def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree, c_only: bo
         if not errors:
             break
     return best
+
+
+def _parse_repaired(parser: Parser, data: bytes, tree: Tree, repair: str) -> Tree:
+    """Parse again with the language's `repair` rewriting syntax newer than its grammar
+    (same length: the tree's ranges stay the real text's); kept when it has fewer errors."""
+    module_name, func = repair.split(":")
+    repaired = getattr(importlib.import_module(module_name), func)(data)
+    if repaired == data or len(repaired) != len(data):
+        return tree
+    again = parser.parse(repaired)
+    if not again.root_node.has_error:
+        return again
+    return again if _error_cost(_error_nodes(again.root_node)) < _error_cost(_error_nodes(tree.root_node)) else tree
 
 
 def _error_cost(errors: list[Node]) -> int:
