@@ -1,8 +1,9 @@
 ; Lua outline. Vocabulary: README.md.
 ; Names keep their table path (`M.f`, `M:method`) as lua-language-server and
 ; ctags show them. `function M.f()` does not nest under `local M = {}`: nesting
-; follows source ranges. Function definitions are listed at any depth; tables,
-; their fields and other names at the top level only (`chunk` children).
+; follows source ranges. Function definitions are listed at any depth, and so
+; are the function fields of a table a function returns or names; tables, their
+; other fields and other names at the top level only (`chunk` children).
 
 ; ---------------------------------------------------------------- functions
 
@@ -259,6 +260,37 @@
               ])))))
   ])
   (#not-match? @_value "^(function|\\{)"))
+
+; Inside function bodies: the named function fields of a table that is
+; returned or kept in a name (`return { publish = function(self) end }`,
+; `local obj = { clear = function(self) end }`): the methods of an object a
+; constructor builds (mediator's `Channel`, busted's cli). Its other fields,
+; and tables passed to calls (`{ callback = function() end }`), stay out.
+(block
+  [
+    (return_statement
+      (expression_list
+        (table_constructor
+          (field
+            name: [(identifier) @name (string content: (string_content) @name)]
+            value: (function_definition
+              body: (block)? @body)) @definition.function)))
+    (variable_declaration
+      (assignment_statement
+        (expression_list
+          value: (table_constructor
+            (field
+              name: [(identifier) @name (string content: (string_content) @name)]
+              value: (function_definition
+                body: (block)? @body)) @definition.function))))
+    (assignment_statement
+      (expression_list
+        value: (table_constructor
+          (field
+            name: [(identifier) @name (string content: (string_content) @name)]
+            value: (function_definition
+              body: (block)? @body)) @definition.function)))
+  ])
 
 ; Metamethods given to a top-level `setmetatable(M, { __index = function() end })`.
 ; Functions in the options table of other calls (`callback = function() end`)
