@@ -110,6 +110,7 @@ def _engine(row: Row, files: list[Path]) -> dict[Path, tuple[list[str], bool]]:
         if tagged is not None:
             res = FileResult(path, row.language)
             tags = [_whole_pattern(t, source.lines) for t in tagged.tags.get(path, [])]
+            tags = [t for t in tags if not _anonymous_object_member(row.language, outline, t)]
             _coverage(res, tags, names, render_outline(outline, outline.diagnostics), outline)
             row.wanted += len(res.wanted)
             row.missed.extend(f"{t.name} ({t.kind}, {path}:{t.line})" for t in res.missed)
@@ -124,6 +125,29 @@ def _whole_pattern(tag: ctags.Tag, lines: list[str]) -> ctags.Tag:
     return dataclasses.replace(tag, pattern=f"/^{lines[tag.line - 1]}$/")
 
 
+def _anonymous_object_member(language: str, outline: scan.Outline, tag: ctags.Tag) -> bool:
+    """Kotlin: a method of an anonymous `object : Listener { override fun on...() }` expression,
+    which ctags tags as a method (of the enclosing function or class). It is not a definition:
+    the object is a value (a callback passed to a call, returned, or a property's initializer,
+    where the property is listed), its members overrides no one looks up by name; the outline
+    leaves them out on purpose (kotlin.scm), as Java's leaves out anonymous classes' methods."""
+    if language != "kotlin" or tag.kind != "method" or outline.tree is None:
+        return False
+    lines = outline.source.lines
+    if not 0 < tag.line <= len(lines):
+        return False
+    text = lines[tag.line - 1]
+    col = len(text.encode("utf-8")) - len(text.lstrip().encode("utf-8"))
+    node = outline.tree.root_node.named_descendant_for_point_range((tag.line - 1, col), (tag.line - 1, col))
+    while node is not None and node.type != "function_declaration":
+        node = node.parent
+    while node is not None:
+        if node.type == "object_literal":
+            return True
+        node = node.parent
+    return False
+
+
 _GENERICS = re.compile(r"<[^<>]*>")
 
 
@@ -132,8 +156,11 @@ def _aliases(name: str, language: str) -> list[str]:
     namespace (`facebook::react`: ctags tags `facebook` and `react`), the type of a Rust
     `impl Trait for Type` (ctags: `Type`), a name without its generic arguments; a CSS
     rule's selectors one by one and their leading compound (ctags tags `a, b` as `a` and
-    `b`, and `div.x td` also as the class `div.x`)."""
+    `b`, and `div.x td` also as the class `div.x`); Kotlin's unnamed `companion object`
+    under the name the language gives it, `Companion` (ctags' name)."""
     out = []
+    if language == "kotlin" and name == "companion object":
+        return ["Companion"]
     if language == "css":
         for part in name.split(","):
             part = " ".join(part.split())

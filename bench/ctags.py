@@ -130,14 +130,17 @@ def not_a_definition(language: str, tag: Tag) -> str:
 
 
 def _kotlin_local(tag: Tag) -> bool:
-    """A Kotlin lambda parameter (`{ a, (b, c) -> ...`) or loop variable (`for (x in xs)`);
+    """A Kotlin lambda parameter (`{ a, (b, c) -> ...`) or loop variable (`for (x in xs)`,
+    `for ((k, v) in map)`);
     ctags cuts long lines' patterns short, so a cut pattern needs no `->`."""
     cut = not tag.pattern.endswith("$/")
     body = tag.pattern[2:-1] if cut else tag.pattern[2:-2]
     name = re.escape(tag.name)
     arrow = r"(->|\Z)" if cut else "->"
     parameter = re.search(rf"\{{[^{{}}]*(?<![\w$]){name}\b[^{{}}]*{arrow}", body)
-    return bool(parameter or re.search(rf"\bfor\s*\(\s*{name}\s+in\b", body))
+    # `for (x in xs)`, and the names of a destructuring loop (`for ((name, value) in props)`).
+    loop = re.search(rf"\bfor\s*\(\s*({name}|\([^()]*(?<![\w$]){name}\b[^()]*\))\s+in\b", body)
+    return bool(parameter or loop)
 
 
 @dataclass

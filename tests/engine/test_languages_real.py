@@ -5,7 +5,9 @@ universal-ctags lists, and a real file from the corpus when it is installed.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,3 +79,57 @@ def test_lua_mediator_lists_its_channel_methods() -> None:
     names = _real(Path("/usr/share/lua/5.1/mediator.lua"), "lua")
     assert names.count("getChannel") == 2 and names.count("publish") == 2
     assert "setPriority" in names and "update" in names
+
+
+# ------------------------------------------------------------------- kotlin
+
+KOTLIN_ANONYMOUS = """\
+class Host {
+    private var listener = object : Listener {
+        override fun onApply(a: Int) {}
+    }
+    fun attach(props: Map<String, Int>) {
+        for ((name, value) in props) { use(name, value) }
+        add(object : Callback() {
+            override fun onSlide(offset: Float) {}
+        })
+    }
+    companion object {
+        fun create() = Host()
+    }
+}
+"""
+
+
+def _bench() -> tuple[Any, Any]:
+    bench = str(Path(__file__).resolve().parents[2] / "bench")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    import conformance
+    import ctags
+
+    return conformance, ctags
+
+
+def test_kotlin_outline_names_the_companion_and_leaves_anonymous_objects_out() -> None:
+    names = _names("kotlin", KOTLIN_ANONYMOUS)
+    assert names == ["Host", "listener", "attach", "companion object", "create"]
+
+
+def test_kotlin_harness_reads_companion_and_skips_anonymous_members_and_loop_names() -> None:
+    """ctags' `Companion` is our `companion object` (a naming convention, not a miss); the
+    methods of an anonymous `object :` and a destructuring loop's names are not definitions."""
+    conformance, ctags = _bench()
+    assert "Companion" in conformance._aliases("companion object", "kotlin")
+    outline = _scan("kotlin", KOTLIN_ANONYMOUS)
+
+    def tag(name: str, line: int) -> Any:
+        return ctags.Tag(name, "method", line, pattern=f"/^{KOTLIN_ANONYMOUS.splitlines()[line - 1]}$/")
+
+    assert conformance._anonymous_object_member("kotlin", outline, tag("onApply", 3))
+    assert conformance._anonymous_object_member("kotlin", outline, tag("onSlide", 8))
+    assert not conformance._anonymous_object_member("kotlin", outline, tag("attach", 5))
+    assert not conformance._anonymous_object_member("kotlin", outline, tag("create", 12))
+    assert ctags.not_a_definition("kotlin", tag("value", 6))
+    assert ctags.not_a_definition("kotlin", tag("name", 6))
+    assert not ctags.not_a_definition("kotlin", tag("attach", 5))
