@@ -100,3 +100,38 @@ def test_sql_reports_no_syntax_errors_its_one_grammar_cannot_judge() -> None:
     )
     assert not [d for d in out.diagnostics if d.code in ("E001", "E002")]
     assert symbol(out, "t")
+
+
+ELIXIR = '''defmodule Shop do
+  @moduledoc """
+  The shop.
+
+  Totals in cents.
+  """
+
+  @doc """
+  Adds an item.
+  """
+  @spec add(list, term) :: list
+  def add(stock, item) do
+    [item | stock]
+  end
+
+  @doc false
+  def hidden(x), do: x
+end
+'''
+
+
+def test_elixir_doc_attribute_documents_the_function_below_with_its_spec() -> None:
+    out = outline("elixir", ELIXIR)
+    add = symbol(out, "add")
+    assert add.doc == "Adds an item."
+    assert (add.range.start.line, add.range.end.line) == (7, 13)  # from `@doc` to `end`
+    assert symbol(out, "hidden").doc == ""
+
+
+def test_elixir_doc_heredocs_fold() -> None:
+    found = {(f.start_line, f.end_line) for f in folds(outline("elixir", ELIXIR))}
+    assert (1, 5) in found  # @moduledoc
+    assert (7, 13) in found  # @doc … end: the function with its doc

@@ -1,10 +1,10 @@
 """Elixir: modules, functions by clause, `@type`/`@callback`, ExUnit tests.
 
-`@doc`/`@moduledoc` heredocs are module attributes, not comments: the scanner does not
-take them as docs and folding does not fold them (yet).
+`@doc` above a function is its doc (`DocRules.doc_attribute`), with the `@spec` and
+`@impl` between; `@doc`/`@moduledoc`/`@typedoc` heredocs fold like docstrings.
 """
 
-from simple_brief.languages.spec import LanguageSpec
+from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "elixir",
@@ -12,4 +12,5 @@ SPEC = LanguageSpec(
     "tree_sitter_elixir:language",
     comment="#",
     aliases=("ex",),
+    docs=DocRules(doc_attribute="doc"),
 )

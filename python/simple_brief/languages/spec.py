@@ -53,6 +53,9 @@ class DocRules:
         html: Javadoc/JSDoc HTML (`<p>`, `<pre>`, `<code>`, lists) becomes Markdown.
         doxygen: Doxygen commands (`\\param`, `\\code` … `\\endcode`, `\\c word`).
         typed_throws: `@throws` always names the type first (elsewhere it is guessed).
+        doc_attribute: the module attribute whose string documents the definition below
+            it (Elixir's `@doc`); other attributes between (`@spec`, `@impl`) belong to
+            the definition. Its heredocs fold like docstrings.
         luacats: LuaCATS/LDoc `@param name type`, `@tparam type name`, Lua types.
         indented_code: lines indented after a blank line are code examples (Go).
         rustdoc_fences: fences tagged `ignore`, `no_run`, `edition2021` … are this
@@ -77,6 +80,7 @@ class DocRules:
     doxygen: bool = False
     typed_throws: bool = False
     luacats: bool = False
+    doc_attribute: str = ""
     indented_code: bool = False
     rustdoc_fences: bool = False
 

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 #: Nodes directly above a definition that belong to it (Rust attributes, annotations).
 ATTRIBUTES = frozenset({"attribute_item", "annotation", "marker_annotation", "decorator"})
+#: Module attributes that are not part of the definition below them (Elixir).
+_NOT_THE_DEFINITIONS = frozenset({"moduledoc", "typedoc", "type", "typep", "opaque", "callback", "macrocallback"})
 #: Strings standing above a definition as its docstring (Julia's `"""…"""` before `function`).
 _DOCSTRINGS_ABOVE = frozenset({"string_literal"})
 
@@ -34,14 +36,27 @@ def is_comment(node: Node) -> bool:
     return "comment" in node.type or node.type == "haddock"
 
 
-def leading(outer: Node, family: Family, docstrings: bool = False) -> tuple[tuple[int, int] | None, list[Node]]:
+def attribute_name(node: Node) -> str:
+    """`doc` for Elixir's `@doc "…"` (a `unary_operator` `@` over a call), else ""."""
+    if node.type != "unary_operator" or node.child_count < 2 or node.children[0].type != "@":
+        return ""
+    call = node.children[1]
+    target = call.child_by_field_name("target") if call.type == "call" else None
+    return target.text.decode("utf-8", "replace") if target is not None and target.text else ""
+
+
+def leading(
+    outer: Node, family: Family, docstrings: bool = False, doc_attribute: str = ""
+) -> tuple[tuple[int, int] | None, list[Node]]:
     """What sits directly above a definition and belongs to it: attributes (`#[derive]`,
     `@Override` outside modifiers) and the doc comment lines with no blank line between
     (with `docstrings`, also a string literal standing there: Julia).
 
     Returns the start point of the earliest such node (None when there is none) and the
     comment nodes in document order. A comment ending a code line (`x = 1 // note`) is
-    that line's, not the next definition's.
+    that line's, not the next definition's. With `doc_attribute` (Elixir's `doc`), that
+    attribute above is the doc and the attributes between (`@spec`, `@impl`) belong to
+    the definition.
     """
     start: tuple[int, int] | None = None
     comments: list[Node] = []
@@ -53,6 +68,13 @@ def leading(outer: Node, family: Family, docstrings: bool = False) -> tuple[tupl
             break
         if prev.type in ATTRIBUTES:
             start = prev.start_point
+        elif doc_attribute and (name := attribute_name(prev)):
+            if name in _NOT_THE_DEFINITIONS:
+                break
+            start = prev.start_point
+            if name == doc_attribute:
+                comments.append(prev)
+                break
         elif is_comment(prev) or (docstrings and prev.type in _DOCSTRINGS_ABOVE and not comments):
             previous = children[i - 1] if i > 0 else None
             # Grammars whose line tokens end at column 0 of the next line (Make) end on
@@ -89,6 +111,8 @@ def doc_text(source: Source, comments: list[Node], body: Node | None, docstrings
         return ""
     if len(comments) == 1 and comments[0].type in _DOCSTRINGS_ABOVE:
         return clean_docstring(source.slice_bytes(comments[0].start_byte, comments[0].end_byte))
+    if len(comments) == 1 and attribute_name(comments[0]):
+        return _attribute_doc(source, comments[0])
     lines: list[str] = []
     loose: list[int] = []  # lines of a block comment written without a marker: dedented together
     for node in comments:
@@ -117,6 +141,19 @@ _DOC_MARKER = re.compile(r"^\s*(?:/\*[*!]?|//[/!]?|\(\*+|\{-[|^]?|--(?= [|^] )\s
 #: A closing mark at the end of a comment line: `*/`, `*)`, `-}`, `=#`, `-->`.
 _CLOSING_MARK = re.compile(r"\s*(?:\*/|\*+\)|-\}|=#|-->)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _attribute_doc(source: Source, node: Node) -> str:
+    """The text of `@doc "…"` / `@doc \"\"\"…\"\"\"` / `@doc ~S\"\"\"…\"\"\"` (`@doc false`: none)."""
+    args = node.children[1].child_by_field_name("arguments") or next(
+        (c for c in node.children[1].named_children if c.type == "arguments"), None
+    )
+    value = args.named_children[0] if args is not None and args.named_children else None
+    if value is None or value.type not in ("string", "charlist", "sigil"):
+        return ""
+    text = source.slice_bytes(value.start_byte, value.end_byte)
+    text = text[2:] if value.type == "sigil" else text
+    return clean_docstring(text)
 
 
 def _squeeze_blank_lines(lines: list[str]) -> str:

@@ -166,7 +166,9 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
             if node is None:
                 continue
             below = family.descend(start, node)
-            sym = _symbol_from_match(source, caps, family, columns, language.docs.docstrings)
+            sym = _symbol_from_match(
+                source, caps, family, columns, language.docs.docstrings, language.docs.doc_attribute
+            )
             if sym is None:
                 continue
             key = (sym.range.start.line, sym.range.start.character, sym.name)
@@ -286,7 +288,12 @@ def _node_range(source: Source, node: Node) -> Range:
 
 
 def _symbol_from_match(
-    source: Source, caps: dict[str, list[Node]], family: Family, columns: Columns, docstrings: bool
+    source: Source,
+    caps: dict[str, list[Node]],
+    family: Family,
+    columns: Columns,
+    docstrings: bool,
+    doc_attribute: str = "",
 ) -> Symbol | None:
     def_name = next((c for c in caps if c.startswith("definition.")), None)
     if def_name is None:
@@ -322,7 +329,7 @@ def _symbol_from_match(
         end_point = _trim_end(source, body)
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    lead_start, lead_comments = leading(outer, family, docstrings)
+    lead_start, lead_comments = leading(outer, family, docstrings, doc_attribute)
     whole = columns.range(lead_start or outer.start_point, end_point)
     sym = Symbol(
         name=name,

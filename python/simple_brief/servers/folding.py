@@ -139,8 +139,12 @@ def comment_folds(outline: Outline) -> list[Fold]:
 
 def docstring_folds(outline: Outline) -> list[Fold]:
     """Triple-quoted strings standing as statements (docstrings) in languages that write
-    them: a module's or class's docstring closes while the class stays open."""
-    if not outline.language.docs.docstrings:
+    them, or doc attributes' heredocs (Elixir's `@moduledoc \"\"\"`): a module's or
+    class's docstring closes while the class stays open."""
+    rules = outline.language.docs
+    if rules.doc_attribute:
+        return _matches("\n".join(outline.source.lines), _attribute_heredocs(rules.doc_attribute))
+    if not rules.docstrings:
         return []
     text = "\n".join(outline.source.lines)
     found: list[Fold] = []
@@ -177,6 +181,13 @@ def _line_comment_runs(prefix: str) -> re.Pattern[str]:
     """Two or more consecutive lines that start (after indentation) with `prefix`."""
     p = re.escape(prefix)
     return re.compile(rf"^[ \t]*{p}[^\n]*(?:\n[ \t]*{p}[^\n]*)+", re.MULTILINE)
+
+
+@cache
+def _attribute_heredocs(attribute: str) -> re.Pattern[str]:
+    """Elixir's `@doc \"\"\"…\"\"\"` (and `@moduledoc`, `@typedoc`, `~S` sigils) to the closing quotes."""
+    name = re.escape(attribute)
+    return re.compile(rf'^[ \t]*@(?:module|type)?{name}[ \t]+(?:~[sS])?"""\n.*?^[ \t]*"""', re.MULTILINE | re.DOTALL)
 
 
 @cache
