@@ -14,6 +14,7 @@ return {
   'terraform',
   'terraform-vars',
   'html',
+  'xhtml',
   'java',
   'javascript',
   'javascriptreact',

@@ -133,3 +133,15 @@ def test_kotlin_harness_reads_companion_and_skips_anonymous_members_and_loop_nam
     assert ctags.not_a_definition("kotlin", tag("value", 6))
     assert ctags.not_a_definition("kotlin", tag("name", 6))
     assert not ctags.not_a_definition("kotlin", tag("attach", 5))
+
+
+# --------------------------------------------------------------------- html
+
+
+def test_html_serves_neovims_xhtml_filetype_and_extensions() -> None:
+    """Neovim reads a page with an XHTML doctype as `xhtml` (conformance: "Neovim detects
+    xhtml"): the HTML unit serves it, and `.xhtml`/`.xht` files."""
+    assert languages.detect("page.html", "xhtml").name == "html"
+    assert "xhtml" in languages.filetypes()
+    assert languages.for_path("a/page.xhtml").name == "html"
+    assert languages.for_path("a/page.xht").name == "html"

@@ -5,7 +5,7 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "html",
-    (".html", ".htm"),
+    (".html", ".htm", ".xhtml", ".xht"),
     "tree_sitter_html:language",
     comment="<!--",
     comment_end=" -->",
@@ -13,6 +13,8 @@ SPEC = LanguageSpec(
     # Pages nest elements 20-40 deep (layout tables, div soup) and have no deep
     # expression trees to skip: look for ids and headings at any depth.
     max_start_depth=256,
+    # Neovim reads a page with an XHTML doctype or `<?xml` prolog as `xhtml`.
+    filetypes=("xhtml",),
     aliases=("htm",),
     docs=DocRules(indexed=False),
 )
