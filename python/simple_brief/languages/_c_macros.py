@@ -3,6 +3,7 @@
 import bisect
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from simple_brief.languages._c_preprocessor import (
     _COMMENT,
@@ -10,12 +11,19 @@ from simple_brief.languages._c_preprocessor import (
     _HARD_CONDITION,
     _LINKAGE_LINE,
     _all_directive_runs,
+    _brace_split_spans,
     _code_above,
     _code_lines,
     _conditional_groups,
     _cplusplus_only_rows,
+    _dead_branches,
+    _enumerator_macros,
+    _expand_enumerator,
     _with_code_above,
 )
+
+if TYPE_CHECKING:
+    from tree_sitter import Parser
 
 # --- Unexpanded macros -------------------------------------------------------------------
 # tree-sitter-c cannot expand macros, so `__BEGIN_DECLS`, `PyObject_HEAD`, `__THROW`,
@@ -31,79 +39,22 @@ _ID = r"[A-Za-z_]\w*"
 _MACRO = r"(?<!\w)(?>(?:__\w+|_?[A-Z][A-Z0-9_]+|_?[A-Z][A-Za-z0-9]*_[A-Z0-9_]*[A-Z][A-Z0-9_]*|_[A-Z]\w*)\b)"
 #: A parenthesised argument list, up to three levels deep.
 _ARGS = r"\((?:[^()]++|\((?:[^()]++|\([^()]*+\))*+\))*+\)"
-_KEYWORDS = frozenset(
-    [
-        "auto",
-        "break",
-        "case",
-        "char",
-        "const",
-        "continue",
-        "default",
-        "do",
-        "double",
-        "else",
-        "enum",
-        "extern",
-        "float",
-        "for",
-        "goto",
-        "if",
-        "inline",
-        "int",
-        "long",
-        "register",
-        "restrict",
-        "return",
-        "short",
-        "signed",
-        "sizeof",
-        "static",
-        "struct",
-        "switch",
-        "typedef",
-        "union",
-        "unsigned",
-        "void",
-        "volatile",
-        "while",
-        "_Bool",
-        "_Complex",
-        "_Atomic",
-        "_Noreturn",
-        "_Alignas",
-        "_Thread_local",
-        "__attribute__",
-        "__attribute",
-        "__declspec",
-        "__asm__",
-        "__asm",
-        "asm",
-        "__extension__",
-        "__inline",
-        "__inline__",
-        "__restrict",
-        "__restrict__",
-        "__volatile__",
-        "__const",
-        "__signed__",
-        "__typeof__",
-        "__thread",
-        "__cdecl",
-        "__stdcall",
-        "__fastcall",
-        "__based",
-        "__unaligned",
-        "__forceinline",
-        "_Nullable",
-        "_Nonnull",
-        "NULL",
-    ]
+_KEYWORD_LIST = (
+    "auto break case char const continue default do double else enum extern float for goto if inline int "
+    "long register restrict return short signed sizeof static struct switch typedef union unsigned void "
+    "volatile while _Bool _Complex _Atomic _Noreturn _Alignas _Thread_local __attribute__ __attribute "
+    "__declspec __asm__ __asm asm __extension__ __inline __inline__ __restrict __restrict__ __volatile__ "
+    "__const __signed__ __typeof__ __thread __cdecl __stdcall __fastcall __based __unaligned "
+    "__forceinline _Nullable _Nonnull NULL"
 )
+_KEYWORDS = frozenset(_KEYWORD_LIST.split())
 _LINE_MACRO = re.compile(rf"(?:^|[{{])[ \t]*(?P<m>{_MACRO}(?:[ \t]*{_ARGS})?)[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?$", re.M)
-#: Macros after a declarator's `)` and before `;`, `{`, `,`, `=` or the end of the line.
+#: Macros after a declarator's `)` and before `;`, `{`, `,`, `=` or the end of the line; after its `),`
+#: when a `;` follows (glibc's `extern void __longjmp_chk (…),` / `__THROWNL __attribute__ ((…));`).
 _TRAILING = re.compile(
-    rf"\)(?P<m>(?:(?:\s|/\*(?:[^*]|\*(?!/))*+\*/)*{_MACRO}(?:\s*{_ARGS})?)+)(?=\s*(?:[;{{,=]|$|/[/*]))", re.M
+    rf"\)(?P<m>(?P<comma>,(?=\s))?(?:(?:\s|/\*(?:[^*]|\*(?!/))*+\*/)*{_MACRO}(?:\s*{_ARGS})?)+)"
+    r"(?=\s*(?:[;{,=]|$|/[/*]))",
+    re.M,
 )
 #: `MACRO(type)` after another macro: `extern GCC_NORETURN NCURSES_EXPORT(void) f`.
 _LEADING_AFTER_MACRO = re.compile(
@@ -158,23 +109,8 @@ _UNNAMED_BITFIELD = re.compile(rf"(?<=[;{{\n])[ \t]*(?P<m>(?P<words>(?:{_ID}[ \t
 #: Words a macro before a type may be followed by (`__extern_always_inline const void *`).
 _QUALIFIERS = frozenset(["const", "volatile", "static", "inline", "extern", "__inline", "__inline__"])
 #: Type keywords: a macro right before one cannot itself be the type.
-_TYPE_WORDS = frozenset(
-    [
-        "void",
-        "char",
-        "short",
-        "int",
-        "long",
-        "float",
-        "double",
-        "signed",
-        "unsigned",
-        "struct",
-        "union",
-        "enum",
-        "_Bool",
-    ]
-)
+_TYPE_WORD_LIST = "void char short int long float double signed unsigned struct union enum _Bool"
+_TYPE_WORDS = frozenset(_TYPE_WORD_LIST.split())
 #: Words after which the next name is the type, so a macro-shaped name there is kept.
 _BEFORE_TYPE = frozenset(
     ["extern", "static", "inline", "const", "volatile", "register", "typedef", "struct", "union", "enum", "return"]
@@ -189,13 +125,15 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef|include)\b(?:\\\n|.)*$", re
 
 #: Braces, an opening one with the two words before it (`enum name {`).
 _BRACES = re.compile(rf"(?:\b(?:enum)(?:\s+{_ID})?\s*)?\{{|\}}")
+_BRACE_CHAR = re.compile(r"[{}]")
 _ALL_CAPS = re.compile(r"_*[A-Z][A-Z0-9_]*")
 _IF_0 = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
 #: An enumerator ending the code before a run of directives: `  __ALTMON_12,` / `#ifdef …` / `# define …`.
 _ENUMERATOR_BEFORE = re.compile(
     rf"(?:^|\n)[ \t]*{_ID}[ \t]*(?:=[^;{{}}\n#]*)?,(?:[ \t]*(?:/\*[^\n]*\*/|//[^\n]*))?\s*(?:#[^\n]*\n\s*)+\Z"
 )
-_ENUMERATOR_NEXT = re.compile(rf"\s*{_ID}\s*[,=}}]")
+#: An enumerator after a `#define` (directives between): `(`, an X-macro's (`JMESSAGE(code, "…")`).
+_ENUMERATOR_NEXT = re.compile(rf"(?:\s*#[^\n]*\n)*\s*{_ID}\s*[,=}}(]")
 
 
 def _blank(buf: bytearray, start: int, end: int) -> None:
@@ -219,7 +157,12 @@ def _in_enum(text: str, start: int) -> bool:
 
 
 def _mid_declaration_rows(
-    lines: list[str], code: list[str], rows: set[int], runs: list[tuple[int, int]], text: str, line_starts: list[int]
+    code: list[str],
+    rows: set[int],
+    runs: list[tuple[int, int]],
+    groups: list[list[tuple[int, int, str]]],
+    text: str,
+    line_starts: list[int],
 ) -> list[tuple[int, int]]:
     """Row spans to blank: the conditionals in erroneous rows that cut a declaration or a list.
 
@@ -229,7 +172,7 @@ def _mid_declaration_rows(
     """
     spans: list[tuple[int, int]] = []
     directive_rows = {row for first, last in runs for row in range(first, last + 1)}
-    for group in _conditional_groups(lines, runs):
+    for group in groups:
         touched = group[0][0] - 1 in rows  # right below an erroneous line: `typedef struct x` / `#if …`
         if not touched and not any(row in rows for first, last, _ in group for row in range(first, last + 1)):
             continue
@@ -319,7 +262,11 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     `__nonnull ((1))`); a macro wrapping a declaration's type (`PyAPI_FUNC(int)` keeps `int`)
     or before it (`Py_DEPRECATED(3.9)`); a bare macro between two names (`void XMLCALL f(`);
     and the `extern "C" {` / `}` lines of `#ifdef __cplusplus` blocks; with `c_only`, those
-    blocks' whole C++-only branches (a C compiler never sees them).
+    blocks' whole C++-only branches (a C compiler never sees them). An X-macro enum list
+    (`MESSAGE(code, "text")` with `#define MESSAGE(code, string) code,`) reads as its
+    enumerators; a conditional whose branch opens a brace it does not close loses its
+    directives; a branch the compiler skips (`#if 0`, or an `#else` that reads wrong on its
+    own while its sibling reads well) is blanked when nothing else is left to mask in it.
     """
     text = data.decode("latin-1")  # one character per byte: offsets are byte offsets
     buf = bytearray(data)
@@ -374,14 +321,18 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
         for row in _cplusplus_only_rows(lines, runs) - directive_rows:  # their `#define`s stay in the outline
             start = line_starts[row]
             _blank(buf, start, start + len(lines[row]))
-    for group in _conditional_groups(lines, runs):  # `#if 0` / `{` / `#endif`: a brace for editors only
+    groups = _conditional_groups(lines, runs)
+    for group in groups:  # `#if 0` / `{` / `#endif`: a brace for editors only
         (first, last, _), (end, _, _) = group[0], group[1]
         if _IF_0.match(lines[first]) and end - last <= 3:
             body = "\n".join(code[last + 1 : end])
             if body.count("{") != body.count("}"):
                 for row in range(last + 1, end):
                     _blank(buf, line_starts[row], line_starts[row] + len(lines[row]))
-    for first, last in _mid_declaration_rows(lines, code, rows, runs, text, line_starts) if c_only else []:
+    for first, last in [
+        *(_mid_declaration_rows(code, rows, runs, groups, text, line_starts) if c_only else []),
+        *_brace_split_spans(lines, code, runs, groups, rows),
+    ]:
         for row in range(first, last + 1):
             _blank(buf, line_starts[row], line_starts[row] + len(lines[row]))
     for m in _CPLUSPLUS.finditer(text):
@@ -399,7 +350,7 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
         if code[above].rstrip().endswith((";", "}")):
             continue  # a `#define` between declarations, where the grammar takes it
         if code[above].rstrip().endswith("{") and not (
-            _in_enum(text, m.start()) and _ENUMERATOR_NEXT.match(text, m.end())
+            _ENUMERATOR_NEXT.match(text, m.end()) and _in_enum(text, m.start())
         ):
             continue  # first in a block; in an enum it must be followed by an enumerator
         if _LINE_MACRO.match(code[above]) and not _in_enum(text, line_starts[above]):
@@ -463,6 +414,8 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             _blank(buf, m.start("m"), m.end("m"))  # two types before a name: the first is a macro
     for m in matches(_TRAILING):
         if any(m.start("m") <= at < m.end("m") for at in unwrapped):
+            continue
+        if m.group("comma") and not text[m.end() : m.end() + 20].lstrip().startswith(";"):
             continue
         names = re.findall(
             rf"(?<![\w(]){_ID}(?=\s*(?:\(|$|\s|[;{{,=]))", re.sub(_ARGS, "", _COMMENT.sub(" ", m.group("m")))
@@ -548,4 +501,44 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             )
         ):
             _blank(buf, m.start("m"), m.end("m"))
+    for macro, p, q, comma in _enumerator_macros(text, line_starts, runs):  # X-macro lists: `JMESSAGE(code, "…")`
+        enum_at = -1  # the last invocation found in an enum: the next is too when no brace comes between
+        for m in re.finditer(rf"^[ \t]*(?P<m>{re.escape(macro)})[ \t]*\(", text, re.M):
+            if (enum_at >= 0 and not _BRACE_CHAR.search(text, enum_at, m.start())) or _in_enum(text, m.start("m")):
+                enum_at = m.start()
+                _expand_enumerator(text, buf, m.start("m"), p, q, comma)
+
+    def span(first: int, last: int) -> tuple[int, int]:
+        return line_starts[first], line_starts[last + 1] if last + 1 < len(line_starts) else len(text)
+
+    parsers: list[Parser] = []  # made on first use: one per call, as a parser is not shared across threads
+
+    def erroneous(first: int, last: int) -> bool | None:
+        """None for rows without code, else whether they read as an error on their own."""
+        if not any(code[row].strip() for row in range(first, last + 1) if row not in directive_rows):
+            return None
+        start, end = span(first, last)
+        if not parsers:
+            parsers.append(_parser(c_only))
+        return bool(parsers[0].parse(bytes(buf[start:end])).root_node.has_error)
+
+    def settled(first: int, last: int) -> bool:
+        """True when nothing was masked in the rows this round: judging their branch is a last resort."""
+        start, end = span(first, last)
+        return buf[start:end] == data[start:end]
+
+    for first, last in _dead_branches(text, lines, line_starts, groups, rows, erroneous, settled):
+        for row in set(range(first, last + 1)) - directive_rows:  # its `#define`s stay in the outline
+            _blank(buf, line_starts[row], line_starts[row] + len(lines[row]))
     return bytes(buf)
+
+
+def _parser(c_only: bool) -> "Parser":
+    """A parser for the dead-branch test (C, or C++)."""
+    from tree_sitter import Parser
+
+    from simple_brief import languages
+
+    spec = languages.by_name("c" if c_only else "cpp")
+    assert spec is not None
+    return Parser(languages.grammar(spec))

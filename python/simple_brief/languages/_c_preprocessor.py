@@ -2,6 +2,7 @@
 
 import bisect
 import re
+from collections.abc import Callable, Iterator
 
 _CPLUSPLUS_ONLY = re.compile(
     r"^(?:ifdef\s+__cplusplus|if\s+(?:defined\s*\(?\s*__cplusplus\s*\)?|__cplusplus)(?:\s*&&[^|?]*)?"
@@ -119,3 +120,182 @@ def _cplusplus_only_rows(lines: list[str], runs: list[tuple[int, int]]) -> set[i
             end = runs[index + 1][0] if index + 1 < len(runs) else len(lines)
             found.update(range(last + 1, end))
     return found
+
+
+def _branches(group: list[tuple[int, int, str]]) -> list[tuple[str, int, int]]:
+    """Each branch of a conditional group: (its directive's word, first body row, last body row)."""
+    return [(group[i][2], group[i][1] + 1, group[i + 1][0] - 1) for i in range(len(group) - 1)]
+
+
+def _touched(rows: list[int], first: int, last: int) -> bool:
+    """True when a row of the sorted `rows` lies in first..last."""
+    at = bisect.bisect_left(rows, first)
+    return at < len(rows) and rows[at] <= last
+
+
+_STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
+_IF_0 = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
+_IF_1 = re.compile(r"[ \t]*#[ \t]*if[ \t]+1\b")
+_IF_DEFINED = re.compile(
+    r"[ \t]*#[ \t]*(?:ifdef[ \t]+|if[ \t]+defined[ \t]*\(?[ \t]*)(?P<name>[A-Za-z_]\w*)[ \t]*\)?[ \t]*$"
+)
+
+
+def _brace_split_spans(
+    lines: list[str],
+    code: list[str],
+    runs: list[tuple[int, int]],
+    groups: list[list[tuple[int, int, str]]],
+    rows: set[int],
+) -> list[tuple[int, int]]:
+    """Row spans to blank: the directives of a conditional whose first branch opens a brace it
+    does not close, or closes one it did not open, and the other branches.
+
+    An X-macro list (`#ifdef MAKE_LIST` / `typedef enum {` / `#endif` … `#ifdef MAKE_LIST` /
+    `} codes;` / `#endif`) cuts the braces across groups, which the grammar cannot nest.
+    """
+    directive_rows = {row for first, last in runs for row in range(first, last + 1)}
+    net: list[tuple[int, int]] = []  # (row, opened minus closed) for the code rows with braces
+    for row, line in enumerate(code):
+        if ("{" in line or "}" in line) and row not in directive_rows:
+            line = _STRING.sub("", line)
+            net.append((row, line.count("{") - line.count("}")))
+    brace_rows = [row for row, _ in net]
+    sums = [0]
+    for _, n in net:
+        sums.append(sums[-1] + n)
+    touched = sorted(rows)
+    spans: list[tuple[int, int]] = []
+    for group in groups:
+        head = lines[group[0][0]]
+        if _IF_0.match(head) or "__cplusplus" in head or not _touched(touched, group[0][0], group[-1][1]):
+            continue  # `#ifdef __cplusplus` / `extern "C" {` / `#endif`: the linkage lines are masked
+        _word, first, last = _branches(group)[0]
+        if sums[bisect.bisect_right(brace_rows, last)] - sums[bisect.bisect_left(brace_rows, first)] == 0:
+            continue
+        for index, (start, end, word) in enumerate(group):
+            spans.append((start, end))
+            if word in ("elif", "else") and index + 1 < len(group):  # its `#define`s stay in the outline
+                spans.extend((row, row) for row in range(end + 1, group[index + 1][0]) if row not in directive_rows)
+    return spans
+
+
+def _dead_branches(
+    text: str,
+    lines: list[str],
+    line_starts: list[int],
+    groups: list[list[tuple[int, int, str]]],
+    rows: set[int],
+    erroneous: Callable[[int, int], bool | None],
+    settled: Callable[[int, int], bool],
+) -> Iterator[tuple[int, int]]:
+    """The (first, last) body rows of the branches the compiler skips, innermost first
+    (the caller blanks each before the next is judged).
+
+    Provably dead: `#if 0`, the `#else` of `#if 1`, `#ifdef X` after `#undef X`. Otherwise an
+    `#else` or `#elif` branch is taken for dead when it is short, reads as an error on its
+    own, and a sibling with code does not: a typo in `# else` / `extern int f (int a,d ...);` the compiler never
+    sees. `erroneous(first, last)` is None for rows without code, else whether they parse
+    wrong; a branch is judged only when `settled` (no macro left to mask in it).
+    """
+    touched = sorted(rows)
+    for group in groups:
+        if not _touched(touched, group[0][0], group[-1][1]):
+            continue
+        branches = _branches(group)
+        head = lines[group[0][0]]
+        for index, (_word, first, last) in enumerate(branches):
+            if last < first or not _touched(touched, first, last):
+                continue
+            dead = bool((index == 0 and _IF_0.match(head)) or (index > 0 and _IF_1.match(head)))
+            defined = _IF_DEFINED.match(head) if index == 0 and not dead else None
+            short = index > 0 and last - first <= 50  # an `#else`/`#elif`: the first branch is the outline's
+            if not (dead or defined or short) or not settled(first, last) or not erroneous(first, last):
+                continue
+            if defined:
+                dead = _undefined_above(text, line_starts[group[0][0]], defined.group("name"))
+            if dead or (
+                short and any(erroneous(f, t) is False for i, (_, f, t) in enumerate(branches) if i != index and t >= f)
+            ):
+                yield first, last
+
+
+def _undefined_above(text: str, end: int, name: str) -> bool:
+    """True when `#undef name` comes before `end` with no `#define name` after it."""
+    undefs = list(re.finditer(rf"^[ \t]*#[ \t]*undef[ \t]+{re.escape(name)}\b", text[:end], re.M))
+    last = undefs[-1] if undefs else None
+    return last is not None and not re.search(
+        rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(name)}\b", text[last.end() : end], re.M
+    )
+
+
+#: A function-like macro whose body is one of its parameters, maybe `= another`, maybe then a comma:
+#: an X-macro's enumerator (`#define JMESSAGE(code, string) code,`, `#define D(NAME, CODE, S) NAME=CODE,`).
+_ENUMERATOR_MACRO = re.compile(
+    r"^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)\((?P<params>[\w \t,]*)\)[ \t]+"
+    r"(?P<p>[A-Za-z_]\w*)(?:[ \t]*=[ \t]*(?P<q>[A-Za-z_]\w*))?[ \t]*(?P<comma>,)?[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?$",
+    re.M,
+)
+
+
+def _call_arguments(text: str, start: int) -> tuple[list[tuple[int, int]], int] | None:
+    """The argument spans of the call whose `(` is at `start` (strings skipped), and its `)`."""
+    depth, begin, found, i = 0, start + 1, [], start
+    while i < len(text) and i - start < 2000:
+        char = text[i]
+        if char in "\"'":
+            string = _STRING.match(text, i)
+            if string is None:
+                return None
+            i = string.end()
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                found.append((begin, i))
+                return found, i
+        elif char == "," and depth == 1:
+            found.append((begin, i))
+            begin = i + 1
+        i += 1
+    return None
+
+
+def _enumerator_macros(
+    text: str, line_starts: list[int], runs: list[tuple[int, int]]
+) -> Iterator[tuple[str, int, int | None, bool]]:
+    """The file's X-macro enumerators: (name, index of the name's parameter, of its value's or None, comma after)."""
+    for first, last in runs:
+        m = _ENUMERATOR_MACRO.match(text, line_starts[first]) if first == last else None
+        if m is None:
+            continue
+        params = [p.strip() for p in m.group("params").split(",")]
+        if m.group("p") not in params or (m.group("q") and m.group("q") not in params):
+            continue
+        p, q = params.index(m.group("p")), params.index(m.group("q")) if m.group("q") else None
+        if q is None or q > p:
+            yield m.group("name"), p, q, m.group("comma") is not None
+
+
+def _expand_enumerator(text: str, buf: bytearray, start: int, p: int, q: int | None, comma: bool) -> bool:
+    """`NAME(code, "text")` at `start` (its name) -> `code,` in place (offsets kept): an X-macro's enumerator."""
+    open_paren = text.find("(", start)
+    call = _call_arguments(text, open_paren)
+    if call is None:
+        return False
+    args, close = call
+    if len(args) <= max(p, q or 0) or not re.fullmatch(r"\s*[A-Za-z_]\w*\s*", text[args[p][0] : args[p][1]]):
+        return False
+    keep = [args[p]] + ([args[q]] if q is not None else [])
+    for i in range(start, close + 1):
+        if any(a <= i < b for a, b in keep):
+            buf[i] = ord(text[i])  # the names stay, whatever masked them
+        elif buf[i] not in (10, 13):
+            buf[i] = 32
+    if q is not None:
+        buf[args[p][1]] = ord("=")  # the comma after the name's argument
+    if comma:
+        buf[keep[-1][1]] = ord(",")  # the comma or `)` after the last kept argument
+    return True
