@@ -635,3 +635,9 @@ def test_a_typo_in_a_compiled_branch_is_still_an_error() -> None:
     assert _errors(text)  # the first branch holds the typo: it is what a compiler may see
     text = "#if defined(A)\nextern int f (int a, b c);\n#endif\nextern int g (int a,, int b);\n"
     assert _errors(text)
+
+
+def test_a_declarator_list_after_a_parameter_list_is_kept() -> None:
+    text = "hidden void __restore(), __restore_rt();\n"
+    assert C is not None
+    assert {"__restore", "__restore_rt"} <= _names(scan(text, C).symbols)

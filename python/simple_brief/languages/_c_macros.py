@@ -415,8 +415,10 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     for m in matches(_TRAILING):
         if any(m.start("m") <= at < m.end("m") for at in unwrapped):
             continue
-        if m.group("comma") and not text[m.end() : m.end() + 20].lstrip().startswith(";"):
-            continue
+        if m.group("comma") and not (
+            text[m.end() : m.end() + 20].lstrip().startswith(";") and re.search(r"__attribute|__asm", m.group("m"))
+        ):
+            continue  # `f (int), __THROWNL __attribute__ ((…));`, not a declarator list (`__f (), __g ();`)
         names = re.findall(
             rf"(?<![\w(]){_ID}(?=\s*(?:\(|$|\s|[;{{,=]))", re.sub(_ARGS, "", _COMMENT.sub(" ", m.group("m")))
         )
