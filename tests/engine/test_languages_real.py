@@ -145,3 +145,64 @@ def test_html_serves_neovims_xhtml_filetype_and_extensions() -> None:
     assert "xhtml" in languages.filetypes()
     assert languages.for_path("a/page.xhtml").name == "html"
     assert languages.for_path("a/page.xht").name == "html"
+
+
+# ------------------------------------------------------------------ haskell
+
+#: Hugs' Data/Complex.hs and haskell-src's Pretty.hs, indented with tabs as GHC reads them
+#: (a tab to the next multiple of 8): the grammar stops at these tabs.
+HASKELL_TABS = (
+    "module Data.Complex\n"
+    "\t(\n"
+    "\t-- * Rectangular form\n"
+    "\t  Complex((:+))\n"
+    "\t, realPart\t-- :: Complex a -> a\n"
+    "\t-- * Polar form\n"
+    "\t, mkPolar\n"
+    "\t) where\n"
+    "\n"
+    "-- | Varieties of layout.\n"
+    "data PPLayout = PPOffsideRule\t-- ^ classical layout\n"
+    "\t      | PPNoLayout\t-- ^ everything on a single line\n"
+    "\t      deriving Eq\n"
+    "\n"
+    "realPart :: Complex a -> a\n"
+    "realPart (x :+ _) =  x\n"
+    "\n"
+    "mkPolar :: a -> a -> Complex a\n"
+    "mkPolar r theta =\n"
+    "\tscale r $\n"
+    "\t\tcis theta\n"
+)
+
+
+def test_haskell_tabs_the_grammar_stops_at_are_read_as_spaces() -> None:
+    outline = _scan("haskell", HASKELL_TABS)
+    assert [d for d in outline.diagnostics if d.code.startswith("E")] == []
+    names = [s.name for s in walk_all(outline.symbols)]
+    assert {"PPLayout", "realPart", "mkPolar"} <= set(names), names
+    # Names and ranges are the real text's (the repair keeps every byte's place).
+    layout = next(s for s in walk_all(outline.symbols) if s.name == "PPLayout")
+    assert (layout.range.start.line, layout.range.end.line) == (10, 12)
+
+
+def test_haskell_untab_keeps_length_lines_and_layout_tabs() -> None:
+    from simple_brief.languages.haskell import untab
+
+    assert untab(b"f = 1\n") == b"f = 1\n"
+    fixed = untab(HASKELL_TABS.encode())
+    assert len(fixed) == len(HASKELL_TABS.encode()) and fixed.count(b"\n") == HASKELL_TABS.count("\n")
+    # A tab that starts a layout item is left alone.
+    block = b"f x = y\n  where\n\ty = 1\n\tz = [1,\t2]\n"
+    assert untab(block) == b"f x = y\n  where\n\ty = 1\n\tz = [1, 2]\n"
+
+
+def test_hugs_data_complex_reads_without_syntax_errors() -> None:
+    path = Path("/usr/lib/hugs/packages/base/Data/Complex.hs")
+    if not path.is_file():
+        pytest.skip(f"{path} is absent (apt hugs, installed by `make conformance`)")
+    spec = languages.by_name("haskell")
+    assert spec is not None
+    outline = scan(Source.from_bytes(path.read_bytes()), spec)
+    names = {s.name for s in walk_all(outline.symbols)}
+    assert {"mkPolar", "magnitude", "phase", "Complex"} <= names
