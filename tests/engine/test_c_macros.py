@@ -641,3 +641,16 @@ def test_a_declarator_list_after_a_parameter_list_is_kept() -> None:
     text = "hidden void __restore(), __restore_rt();\n"
     assert C is not None
     assert {"__restore", "__restore_rt"} <= _names(scan(text, C).symbols)
+
+
+def test_a_cpp_methods_const_in_a_header_read_as_c() -> None:
+    # ICU's C++ API in a `.h` (read as C): `) const {` is never C, so the method still outlines
+    text = (
+        "class U_COMMON_API IDNAInfo : public UMemory {\npublic:\n"
+        "    IDNAInfo() : errors(0) {}\n"
+        "    UBool hasErrors() const { return errors!=0; }\n"
+        "    uint32_t getErrors() const { return errors; }\n"
+        "    void reset() {\n        errors=0;\n    }\n};\n"
+    )
+    assert C is not None
+    assert {"hasErrors", "getErrors", "reset"} <= _names(scan(text, C).symbols)

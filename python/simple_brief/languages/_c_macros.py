@@ -104,6 +104,8 @@ _AFTER_NAME = re.compile(rf"(?<=[a-z_][a-z0-9_])(?P<m>[ \t]+{_MACRO})(?=[ \t]*[;
 _AFTER_POINTER_NAME = re.compile(rf"\*[ \t]*{_ID}(?P<m>[ \t]+{_MACRO})(?=[ \t]*[;,)])")
 #: A qualifier macro first in an array's brackets: glibc's `regmatch_t m[_Restrict_arr_ _REGEX_NELTS (n)]`.
 _ARRAY_QUALIFIER = re.compile(rf"\[\s*(?P<m>{_MACRO})(?=\s+(?:{_ID}|\())")
+#: `const` after a parameter list, which C never has: a C++ method in a header read as C (`int f() const {`).
+_CONST_METHOD = re.compile(r"\)[ \t]*(?P<m>const)(?=[ \t]*[{;])")
 #: An unnamed bit-field (`int :32;`, `__s32 :32;`), which the grammar wants a name for.
 _UNNAMED_BITFIELD = re.compile(rf"(?<=[;{{\n])[ \t]*(?P<m>(?P<words>(?:{_ID}[ \t]+)*{_ID})[ \t]*:[ \t]*\w+[ \t]*;)")
 #: Words a macro before a type may be followed by (`__extern_always_inline const void *`).
@@ -480,6 +482,9 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     for m in matches(_ARRAY_QUALIFIER):
         if _is_macro(m.group("m")) and wanted(m.start("m")):
             _blank(buf, m.start("m"), m.end("m"))  # `[N M]` is no expression: the first is a qualifier
+    for m in matches(_CONST_METHOD) if c_only else []:
+        if wanted(m.start("m")):
+            _blank(buf, m.start("m"), m.end("m"))
     for m in matches(_UNNAMED_BITFIELD):
         words = m.group("words").split()
         if wanted(m.start("m")) and (len(words) == 1 or all(word in _TYPE_WORDS for word in words)):
