@@ -482,9 +482,8 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     for m in matches(_ARRAY_QUALIFIER):
         if _is_macro(m.group("m")) and wanted(m.start("m")):
             _blank(buf, m.start("m"), m.end("m"))  # `[N M]` is no expression: the first is a qualifier
-    for m in matches(_CONST_METHOD) if c_only else []:
-        if wanted(m.start("m")):
-            _blank(buf, m.start("m"), m.end("m"))
+    for m in _CONST_METHOD.finditer(text) if c_only else []:  # all at once: no round after round
+        _blank(buf, m.start("m"), m.end("m"))
     for m in matches(_UNNAMED_BITFIELD):
         words = m.group("words").split()
         if wanted(m.start("m")) and (len(words) == 1 or all(word in _TYPE_WORDS for word in words)):
