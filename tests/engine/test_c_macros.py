@@ -654,3 +654,12 @@ def test_a_cpp_methods_const_in_a_header_read_as_c() -> None:
     )
     assert C is not None
     assert {"hasErrors", "getErrors", "reset"} <= _names(scan(text, C).symbols)
+
+
+def test_a_macro_line_far_above_a_long_doc_comment() -> None:
+    # FreeType: `FT_BEGIN_HEADER`, then a doc comment of more than sixty lines, then the first typedef
+    text = "FT_BEGIN_HEADER\n\n/*\n" + "".join(f" *   FT_Type{i}\n" for i in range(90)) + " */\n"
+    text += "  typedef unsigned char  FT_Bool;\n\nFT_END_HEADER\n"
+    assert _errors(text) == []
+    assert C is not None
+    assert "FT_Bool" in _names(scan(text, C).symbols)

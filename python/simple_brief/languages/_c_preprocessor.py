@@ -46,7 +46,7 @@ def _with_code_above(code: list[str], rows: set[int], directive_rows: set[int]) 
         if row - 1 in rows:
             continue
         above = row - 1
-        while above >= 0 and row - above <= 60 and (above in directive_rows or not code[above].strip()):
+        while above >= 0 and row - above <= 400 and (above in directive_rows or not code[above].strip()):
             if above in directive_rows:  # comments and blank lines between are not searched
                 found.add(above)
             above -= 1
