@@ -99,8 +99,9 @@ def not_a_definition(language: str, tag: Tag) -> str:
       variables, tagged as methods;
     - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
     - JSON: an object inside an array, named by its index (`0`);
-    - Haskell: Hugs' `primitive` declarations (its libraries' own extension), and keywords or
-      parenthesised names ctags' Haskell parser takes for definitions.
+    - Haskell: Hugs' `primitive` declarations (its libraries' own extension), keywords or
+      parenthesised names ctags' Haskell parser takes for definitions, and the left operand
+      of an infix definition (`aM <> bM = ...`), which ctags takes for its name.
     """
     if _ANONYMOUS.match(tag.name):
         return "anonymous (ctags-generated name)"
@@ -114,6 +115,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "Hugs' `primitive f :: T` declaration, read by ctags as a function `primitive`"
     if language == "haskell" and (tag.name in _HASKELL_KEYWORDS or not tag.name[:1].isalpha()):
         return "a keyword or a parenthesis ctags read as a name (`class`, `infixl`, `(RealFloat`)"
+    if language == "haskell" and _haskell_infix_operand(tag):
+        return "the left operand of an infix definition (`aM <> bM = ...` defines `<>`, not `aM`)"
     if language == "sh" and tag.name.endswith("="):
         return "an array assignment ctags reads as a function (`COMPREPLY=( ... )`)"
     if language == "python" and tag.scope_kind in ("function", "member") and _LOCAL_LAMBDA.match(tag.pattern):
@@ -127,6 +130,16 @@ def not_a_definition(language: str, tag: Tag) -> str:
     if language in ("c", "cpp") and tag.kind == "function" and re.search(macro_name, tag.pattern):
         return "function name built by a macro"
     return ""
+
+
+#: An operator or a backticked name (`<>`, `` `overGraphic` ``), not `=`, `|`, `::`, `->`, `<-`, `@`.
+_HASKELL_INFIX = r"(`[\w']+`|(?!(=|\||::|->|<-|@)\s)[!#$%&*+./<=>?@\\^|~:-]+)"
+
+
+def _haskell_infix_operand(tag: Tag) -> bool:
+    """A Haskell equation defining an operator or a function infix (`aM <> bM = ...`,
+    ``g1 `overGraphic` g2 = ...``), which ctags names by its left operand."""
+    return re.match(rf"/\^\s*{re.escape(tag.name)}\s+{_HASKELL_INFIX}\s", tag.pattern) is not None
 
 
 def _kotlin_local(tag: Tag) -> bool:

@@ -206,3 +206,35 @@ def test_hugs_data_complex_reads_without_syntax_errors() -> None:
     outline = scan(Source.from_bytes(path.read_bytes()), spec)
     names = {s.name for s in walk_all(outline.symbols)}
     assert {"mkPolar", "magnitude", "phase", "Complex"} <= names
+
+
+HASKELL_OPERATORS = """\
+empty = ""
+($$) a b = a ++ "\\n" ++ b
+vcat a = foldr ($$) [] a
+g1 `overGraphic` g2 = g2 >> g1
+overGraphics = foldr overGraphic empty
+aM <> bM = do{a<-aM;b<-bM;return (a P.<> b)}
+unlines' xs = vcat xs
+"""
+
+
+def test_haskell_lists_operators_defined_prefix_and_functions_defined_infix() -> None:
+    """HaXml's `($$) a b = ...` then `vcat a = ...`, HGL's ``g1 `overGraphic` g2 = ...``:
+    each is a definition, and so is the function after it."""
+    names = _names("haskell", HASKELL_OPERATORS)
+    assert names == ["empty", "($$)", "vcat", "overGraphic", "overGraphics", "<>", "unlines'"]
+
+
+def test_haskell_harness_skips_the_left_operand_ctags_names_an_infix_definition() -> None:
+    _, ctags = _bench()
+    lines = HASKELL_OPERATORS.splitlines()
+
+    def tag(name: str, line: int) -> Any:
+        return ctags.Tag(name, "function", line, pattern=f"/^{lines[line - 1]}$/")
+
+    assert ctags.not_a_definition("haskell", tag("g1", 4))
+    assert ctags.not_a_definition("haskell", tag("aM", 6))
+    assert not ctags.not_a_definition("haskell", tag("vcat", 3))
+    assert not ctags.not_a_definition("haskell", tag("empty", 1))
+    assert not ctags.not_a_definition("haskell", ctags.Tag("f", "function", 1, pattern="/^f :: Int$/"))

@@ -30,6 +30,11 @@
   (function name: (variable) @name match: (match) @body) @definition.function)
   (#match? @_previous "^((data|newtype|type|class|instance|infix[lr]?|foreign|pattern|deriving|default)\\b|\\{-|--|#)"))
 
+; After an operator defined prefix or infix (`($$) a b = ...`, `a <> b = ...`).
+((function name: (prefix_id)) . (function name: (variable) @name match: (match) @body) @definition.function)
+
+((function (infix)) . (function name: (variable) @name match: (match) @body) @definition.function)
+
 ((top_splice) . (function name: (variable) @name match: (match) @body) @definition.function)
 
 (_ . (function name: (variable) @name match: (match) @body) @definition.function)
@@ -40,9 +45,19 @@
 (instance_declarations (bind name: (variable) @name match: (match) @body) @definition.function)
 (class_declarations (bind name: (variable) @name match: (match) @body) @definition.function)
 
-; Operators defined infix (`a <+> b = ...`): every equation (their runs are not told apart).
+; Operators defined infix (`a <+> b = ...`), functions defined infix (`g1
+; `overGraphic` g2 = ...`, named `overGraphic`) and operators defined prefix
+; (`($$) a b = ...`, named `($$)`): every equation (their runs are not told apart).
 (function
   (infix operator: [(operator) (constructor_operator)] @name)
+  match: (match) @body) @definition.function
+
+(function
+  (infix operator: (infix_id (variable) @name))
+  match: (match) @body) @definition.function
+
+(function
+  name: (prefix_id) @name
   match: (match) @body) @definition.function
 
 ; Class methods; foreign imports.
