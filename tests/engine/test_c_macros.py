@@ -663,3 +663,18 @@ def test_a_macro_line_far_above_a_long_doc_comment() -> None:
     assert _errors(text) == []
     assert C is not None
     assert "FT_Bool" in _names(scan(text, C).symbols)
+
+
+def test_macros_wrapping_struct_members() -> None:
+    # the kernel's uapi headers: a flexible array and a group of members, each behind a macro
+    text = (
+        "struct kvm_coalesced_mmio_ring {\n\t__u32 first, last;\n"
+        "\t__DECLARE_FLEX_ARRAY(struct kvm_coalesced_mmio, coalesced_mmio);\n};\n"
+        "struct iphdr {\n\t__u8\tttl;\n\t__struct_group(/* no tag */, addrs, /* no attrs */,\n"
+        "\t\t__be32\tsaddr;\n\t\t__be32\tdaddr;\n\t);\n\t__u8\ttos;\n};\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"kvm_coalesced_mmio_ring", "last", "coalesced_mmio", "iphdr", "saddr", "daddr", "tos"} <= _names(
+        scan(text, C).symbols
+    )

@@ -126,7 +126,8 @@ _EXTENSIONS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "as
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef|include)\b(?:\\\n|.)*$", re.M)
 
 #: Braces, an opening one with the two words before it (`enum name {`).
-_BRACES = re.compile(rf"(?:\b(?:enum)(?:\s+{_ID})?\s*)?\{{|\}}")
+_BRACES = re.compile(rf"(?:\b(?:enum|struct|union)(?:\s+{_ID})?\s*)?\{{|\}}")
+_RECORDS = ("struct", "union")
 _BRACE_CHAR = re.compile(r"[{}]")
 _ALL_CAPS = re.compile(r"_*[A-Z][A-Z0-9_]*")
 _IF_0 = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
@@ -145,14 +146,15 @@ def _blank(buf: bytearray, start: int, end: int) -> None:
             buf[i] = 32
 
 
-def _in_enum(text: str, start: int) -> bool:
-    """True when the innermost `{` open at `start` is an enum's (`enum {`, `enum name {`)."""
+def _in_enum(text: str, start: int, words: tuple[str, ...] = ("enum",)) -> bool:
+    """True when the innermost `{` open at `start` is an enum's (`enum {`, `enum name {`), or
+    with `words`, a struct's or union's."""
     depth = 0
     for brace in reversed(_BRACES.findall(text, max(0, start - 20000), start)):
         if brace[-1] == "}":
             depth += 1
         elif depth == 0:
-            return brace.startswith("enum")
+            return brace.startswith(words)
         else:
             depth -= 1
     return False
@@ -249,6 +251,27 @@ def _unwrap_declaring(buf: bytearray, text: str, m: re.Match[str]) -> bool:
         buf[n0:n1] = name.encode("latin-1")
         buf[p0:p1] = params.encode("latin-1")
         return True
+    return False
+
+
+def _unwrap_members(buf: bytearray, text: str, m: re.Match[str]) -> bool:
+    """In a struct's body, a macro wrapping members reads as them: the kernel's
+    `__DECLARE_FLEX_ARRAY(__u8, name);` -> `__u8 name;`, `__struct_group(tag, name, attrs, int a; int b;);`
+    -> `int a; int b;` (offsets kept)."""
+    args = _arguments(text, m.start("args"), m.end("args"))
+    members = [(a, b) for a, b in args if text[a:b].endswith(";")]
+    if members:
+        _blank(buf, m.start("m"), members[0][0])
+        _blank(buf, members[-1][1], m.end())
+        return True
+    if len(args) == 2:
+        (t0, t1), (n0, n1) = args
+        kind, name = text[t0:t1], text[n0:n1]
+        if _TYPEISH.match(f"({kind})") and re.fullmatch(_ID, name) and "\n" not in kind:
+            _blank(buf, m.start("m"), m.end() - 1)
+            buf[m.start("m") : m.start("m") + len(kind)] = kind.encode("latin-1")
+            buf[n0:n1] = name.encode("latin-1")
+            return True
     return False
 
 
@@ -364,7 +387,9 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             _blank(buf, m.end("name"), m.start("params"))
             _blank(buf, m.end("params"), m.end())
     for m in matches(_DECLARING):
-        if _is_macro(m.group("m")) and wanted(m.start("m")):
+        if not (_is_macro(m.group("m")) and wanted(m.start("m"))):
+            continue
+        if not (_in_enum(text, m.start("m"), _RECORDS) and _unwrap_members(buf, text, m)):
             _unwrap_declaring(buf, text, m)
     for m in matches(_LINE_MACRO):
         name = re.match(_ID, m.group("m"))
