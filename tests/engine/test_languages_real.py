@@ -216,14 +216,18 @@ g1 `overGraphic` g2 = g2 >> g1
 overGraphics = foldr overGraphic empty
 aM <> bM = do{a<-aM;b<-bM;return (a P.<> b)}
 unlines' xs = vcat xs
+"a" `closes` "b" = True
+"a" `closes` "c" = True
+_ `closes` _ = False
 """
 
 
 def test_haskell_lists_operators_defined_prefix_and_functions_defined_infix() -> None:
     """HaXml's `($$) a b = ...` then `vcat a = ...`, HGL's ``g1 `overGraphic` g2 = ...``:
-    each is a definition, and so is the function after it."""
+    each is a definition, and so is the function after it; HaXml's ``"a" `closes` "b"``
+    equations are one function, listed once."""
     names = _names("haskell", HASKELL_OPERATORS)
-    assert names == ["empty", "($$)", "vcat", "overGraphic", "overGraphics", "<>", "unlines'"]
+    assert names == ["empty", "($$)", "vcat", "overGraphic", "overGraphics", "<>", "unlines'", "closes"]
 
 
 def test_haskell_harness_skips_the_left_operand_ctags_names_an_infix_definition() -> None:

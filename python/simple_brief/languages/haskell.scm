@@ -45,20 +45,31 @@
 (instance_declarations (bind name: (variable) @name match: (match) @body) @definition.function)
 (class_declarations (bind name: (variable) @name match: (match) @body) @definition.function)
 
-; Operators defined infix (`a <+> b = ...`), functions defined infix (`g1
-; `overGraphic` g2 = ...`, named `overGraphic`) and operators defined prefix
-; (`($$) a b = ...`, named `($$)`): every equation (their runs are not told apart).
+; Operators defined infix (`a <+> b = ...`) and prefix (`($$) a b = ...`, named
+; `($$)`): every equation (their runs are not told apart).
 (function
   (infix operator: [(operator) (constructor_operator)] @name)
   match: (match) @body) @definition.function
 
 (function
-  (infix operator: (infix_id (variable) @name))
-  match: (match) @body) @definition.function
-
-(function
   name: (prefix_id) @name
   match: (match) @body) @definition.function
+
+; Functions defined infix (`g1 `overGraphic` g2 = ...`, named `overGraphic`): the
+; first equation of a run, as above.
+((signature) . (function (infix operator: (infix_id (variable) @name)) match: (match) @body) @definition.function)
+
+(((function (infix operator: (infix_id (variable) @_previous)))
+  .
+  (function (infix operator: (infix_id (variable) @name)) match: (match) @body) @definition.function)
+  (#not-eq? @_previous @name))
+
+(((_) @_previous
+  .
+  (function (infix operator: (infix_id (variable) @name)) match: (match) @body) @definition.function)
+  (#not-match? @_previous "^[^=]*`"))
+
+(_ . (function (infix operator: (infix_id (variable) @name)) match: (match) @body) @definition.function)
 
 ; Class methods; foreign imports.
 (class_declarations
