@@ -678,3 +678,14 @@ def test_macros_wrapping_struct_members() -> None:
     assert {"kvm_coalesced_mmio_ring", "last", "coalesced_mmio", "iphdr", "saddr", "daddr", "tos"} <= _names(
         scan(text, C).symbols
     )
+
+
+def test_a_qualifier_macro_before_an_unnamed_pointer_parameter() -> None:
+    text = (
+        "extern int XDrawImageString16(\n    Display*\t\t/* display */,\n    int\t\t\t/* y */,\n"
+        "    _Xconst XChar2b*\t/* string */,\n    int\t\t\t/* length */\n);\n"
+        "extern int f(_Xconst char *, int);\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"XDrawImageString16", "f"} <= _names(scan(text, C).symbols)

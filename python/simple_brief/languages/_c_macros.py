@@ -90,7 +90,7 @@ _CALLING = re.compile(rf"\([ \t]*(?P<m>{_MACRO})[ \t]+(?=\*?[ \t]*{_ID}[ \t]*\)[
 #: A declaration's first word before its type and name: `z_const char *msg`, `SQLITE_API sqlite3_int64 f(`.
 _FIRST_WORD = re.compile(
     rf"(?:^|(?<=[;{{}}(,]))[ \t]*(?:(?:extern|static|inline|const|volatile)[ \t]+)*(?P<m>{_ID})[ \t]+(?P<next>{_ID})\b"
-    rf"(?P<tail>(?=[\s*]*(?P<third>{_ID})?\s*[;,=\[()]))?",
+    rf"(?P<tail>(?=[ \t]*(?P<star>\*)?[\s*]*(?P<third>{_ID})?(?:\s|/\*(?:[^*]|\*(?!/))*+\*/)*[;,=\[()]))?",
     re.M,
 )
 #: A statement's start, and a typedef's (whose last name is the type's, never a macro).
@@ -439,6 +439,8 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
             m.group("tail") is not None and third and second not in _KEYWORDS and third not in _KEYWORDS
         ):
             _blank(buf, m.start("m"), m.end("m"))  # two types before a name: the first is a macro
+        elif m.group("star") and not third and _is_macro(word) and not _is_macro(second):
+            _blank(buf, m.start("m"), m.end("m"))  # an unnamed parameter `_Xconst XChar2b* /* string */,`
     for m in matches(_TRAILING):
         if any(m.start("m") <= at < m.end("m") for at in unwrapped):
             continue
