@@ -689,3 +689,11 @@ def test_a_qualifier_macro_before_an_unnamed_pointer_parameter() -> None:
     assert _errors(text) == []
     assert C is not None
     assert {"XDrawImageString16", "f"} <= _names(scan(text, C).symbols)
+
+
+def test_an_export_word_before_const_and_a_type_whose_name_is_on_the_next_line() -> None:
+    text = "/* fccache.c */\n\nFcPublic const FcChar8 *\nFcCacheDir(const FcCache *c);\n\n"
+    text += "FcPublic FcFontSet *\nFcCacheCopySet(const FcCache *c);\n"
+    assert _errors(text) == []
+    assert C is not None
+    assert {"FcCacheDir", "FcCacheCopySet"} <= _names(scan(text, C).symbols)

@@ -87,9 +87,11 @@ _WRAPPED_PARAMS = re.compile(
 _WRAPPED_DECLARATOR = re.compile(rf"^[ \t]*(?P<m>{_MACRO})[ \t]*\([ \t]*(?P<inner>{_ID}[ \t]*{_ARGS})[ \t]*\)", re.M)
 #: A calling convention before a function pointer's name: `void (XMLCALL *handler)(…)`.
 _CALLING = re.compile(rf"\([ \t]*(?P<m>{_MACRO})[ \t]+(?=\*?[ \t]*{_ID}[ \t]*\)[ \t]*\()")
-#: A declaration's first word before its type and name: `z_const char *msg`, `SQLITE_API sqlite3_int64 f(`.
+#: A declaration's first word before its type and name: `z_const char *msg`, `SQLITE_API sqlite3_int64 f(`,
+#: `FcPublic const FcChar8 *` / `FcCacheDir (…)`.
 _FIRST_WORD = re.compile(
-    rf"(?:^|(?<=[;{{}}(,]))[ \t]*(?:(?:extern|static|inline|const|volatile)[ \t]+)*(?P<m>{_ID})[ \t]+(?P<next>{_ID})\b"
+    rf"(?:^|(?<=[;{{}}(,]))[ \t]*(?:(?:extern|static|inline|const|volatile)[ \t]+)*(?P<m>{_ID})[ \t]+"
+    rf"(?:(?:const|volatile)[ \t]+)*(?P<next>{_ID})\b"
     rf"(?P<tail>(?=[ \t]*(?P<star>\*)?[\s*]*(?P<third>{_ID})?(?:\s|/\*(?:[^*]|\*(?!/))*+\*/)*[;,=\[()]))?",
     re.M,
 )
