@@ -697,3 +697,19 @@ def test_an_export_word_before_const_and_a_type_whose_name_is_on_the_next_line()
     assert _errors(text) == []
     assert C is not None
     assert {"FcCacheDir", "FcCacheCopySet"} <= _names(scan(text, C).symbols)
+
+
+def test_an_enumerator_macro_with_a_value_over_continued_lines() -> None:
+    # FreeType: `FT_ENC_TAG( FT_ENCODING_UNICODE, 'u', 'n', 'i', 'c' ),` in an enum, its value built in the macro
+    text = (
+        "#ifndef FT_ENC_TAG\n#define FT_ENC_TAG( value, a, b, c, d )       \\\n"
+        "          value = ( ( (FT_UInt32)(a) << 24 ) | /* high */ \\\n"
+        "                      (FT_UInt32)(d) )\n#endif\n\n"
+        "  typedef enum  FT_Encoding_\n  {\n    FT_ENC_TAG( FT_ENCODING_NONE, 0, 0, 0, 0 ),\n\n"
+        "    FT_ENC_TAG( FT_ENCODING_UNICODE,   'u', 'n', 'i', 'c' ),\n"
+        "    FT_ENC_TAG( FT_ENCODING_SJIS, 's', 'j', 'i', 's' )\n  } FT_Encoding;\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    names = _names(scan(text, C).symbols)
+    assert {"FT_Encoding_", "FT_ENCODING_NONE", "FT_ENCODING_UNICODE", "FT_ENCODING_SJIS"} <= names

@@ -229,12 +229,12 @@ def _undefined_above(text: str, end: int, name: str) -> bool:
     )
 
 
-#: A function-like macro whose body is one of its parameters, maybe `= another`, maybe then a comma:
-#: an X-macro's enumerator (`#define JMESSAGE(code, string) code,`, `#define D(NAME, CODE, S) NAME=CODE,`).
-_ENUMERATOR_MACRO = re.compile(
-    r"^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)\((?P<params>[\w \t,]*)\)[ \t]+"
-    r"(?P<p>[A-Za-z_]\w*)(?:[ \t]*=[ \t]*(?P<q>[A-Za-z_]\w*))?[ \t]*(?P<comma>,)?[ \t]*(?:/\*.*?\*/[ \t]*|//.*)?$",
-    re.M,
+#: A function-like macro's head: `#define JMESSAGE(code, string)`.
+_FUNCTION_MACRO = re.compile(r"[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)\((?P<params>[\w \t,]*)\)")
+#: A body that is an enumerator: a parameter, maybe `= another` or `= value`, maybe then a comma
+#: (`code,`, `NAME=CODE,`, FreeType's `value = ( … a << 24 | … )`).
+_ENUMERATOR_BODY = re.compile(
+    r"\s*(?P<p>[A-Za-z_]\w*)\s*(?:=\s*(?:(?P<q>[A-Za-z_]\w*)\s*(?=,?\s*$))?(?P<value>.*?))?\s*(?P<comma>,)?\s*$", re.S
 )
 
 
@@ -268,15 +268,18 @@ def _enumerator_macros(
 ) -> Iterator[tuple[str, int, int | None, bool]]:
     """The file's X-macro enumerators: (name, index of the name's parameter, of its value's or None, comma after)."""
     for first, last in runs:
-        m = _ENUMERATOR_MACRO.match(text, line_starts[first]) if first == last else None
-        if m is None:
+        head = _FUNCTION_MACRO.match(text, line_starts[first])
+        if head is None:
             continue
-        params = [p.strip() for p in m.group("params").split(",")]
-        if m.group("p") not in params or (m.group("q") and m.group("q") not in params):
+        end = line_starts[last + 1] - 1 if last + 1 < len(line_starts) else len(text)
+        body = _COMMENT.sub(" ", text[head.end() : end].replace("\\\n", " "))
+        m = _ENUMERATOR_BODY.fullmatch(body)
+        params = [p.strip() for p in head.group("params").split(",")]
+        if m is None or m.group("p") not in params or (m.group("q") and m.group("q") not in params):
             continue
         p, q = params.index(m.group("p")), params.index(m.group("q")) if m.group("q") else None
         if q is None or q > p:
-            yield m.group("name"), p, q, m.group("comma") is not None
+            yield head.group("name"), p, q, m.group("comma") is not None
 
 
 def _expand_enumerator(text: str, buf: bytearray, start: int, p: int, q: int | None, comma: bool) -> bool:
