@@ -713,3 +713,18 @@ def test_an_enumerator_macro_with_a_value_over_continued_lines() -> None:
     assert C is not None
     names = _names(scan(text, C).symbols)
     assert {"FT_Encoding_", "FT_ENCODING_NONE", "FT_ENCODING_UNICODE", "FT_ENCODING_SJIS"} <= names
+
+
+def test_an_enumerator_macro_that_pastes_its_name() -> None:
+    # the kernel's `V4L2_MBUS_FROM_MEDIA_BUS_FMT(FIXED),`: the name is not in the text, the enum still reads
+    text = (
+        "#define V4L2_MBUS_FROM_MEDIA_BUS_FMT(name)\t\\\n\tV4L2_MBUS_FMT_ ## name = MEDIA_BUS_FMT_ ## name\n\n"
+        "enum v4l2_mbus_pixelcode {\n\tV4L2_MBUS_FROM_MEDIA_BUS_FMT(FIXED),\n\n"
+        "\tV4L2_MBUS_FROM_MEDIA_BUS_FMT(RGB444_2X8_PADHI_BE),\n\tV4L2_MBUS_FROM_MEDIA_BUS_FMT(RGB444_2X8_PADHI_LE),\n};\n"
+        "struct after { int a; };\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    names = _names(scan(text, C).symbols)
+    assert {"v4l2_mbus_pixelcode", "after", "a"} <= names
+    assert "FIXED" not in names

@@ -238,6 +238,10 @@ _ENUMERATOR_BODY = re.compile(
 )
 
 
+#: A body whose enumerator's name is pasted from a parameter: `V4L2_MBUS_FMT_ ## name = MEDIA_BUS_FMT_ ## name`.
+_PASTED_NAME = re.compile(r"\s*(?:[A-Za-z_]\w*\s*##\s*(?P<p>[A-Za-z_]\w*)|(?P<p2>[A-Za-z_]\w*)\s*##\s*\w+)\s*(?:=|,|$)")
+
+
 def _call_arguments(text: str, start: int) -> tuple[list[tuple[int, int]], int] | None:
     """The argument spans of the call whose `(` is at `start` (strings skipped), and its `)`."""
     depth, begin, found, i = 0, start + 1, [], start
@@ -275,6 +279,10 @@ def _enumerator_macros(
         body = _COMMENT.sub(" ", text[head.end() : end].replace("\\\n", " "))
         m = _ENUMERATOR_BODY.fullmatch(body)
         params = [p.strip() for p in head.group("params").split(",")]
+        pasted = _PASTED_NAME.match(body)
+        if pasted and (pasted.group("p") or pasted.group("p2")) in params:  # `V4L2_MBUS_FMT_ ## name = …`: no name
+            yield head.group("name"), -1, None, False
+            continue
         if m is None or m.group("p") not in params or (m.group("q") and m.group("q") not in params):
             continue
         p, q = params.index(m.group("p")), params.index(m.group("q")) if m.group("q") else None
@@ -289,6 +297,12 @@ def _expand_enumerator(text: str, buf: bytearray, start: int, p: int, q: int | N
     if call is None:
         return False
     args, close = call
+    if p < 0:  # a pasted name: the enumerator is left out, with its comma
+        after = re.match(r"\s*,", text[close + 1 : close + 200])
+        for i in range(start, close + 1 + (after.end() if after else 0)):
+            if buf[i] not in (10, 13):
+                buf[i] = 32
+        return True
     if len(args) <= max(p, q or 0) or not re.fullmatch(r"\s*[A-Za-z_]\w*\s*", text[args[p][0] : args[p][1]]):
         return False
     keep = [args[p]] + ([args[q]] if q is not None else [])
