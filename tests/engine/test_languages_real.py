@@ -147,6 +147,29 @@ def test_html_serves_neovims_xhtml_filetype_and_extensions() -> None:
     assert languages.for_path("a/page.xht").name == "html"
 
 
+HTML_HEADINGS = """\
+<h3><a name="UNDEFINED_DEFAULT_NS">Macro </a>UNDEFINED_DEFAULT_NS</h3>
+<h3>Class: <code>AsyncLocalStorage</code><span><a class="mark" href="#c">#</a></span></h3>
+<h3>Enum <a name="xsltSecurityOption" id="xsltSecurityOption">xsltSecurityOption</a></h3>
+<h1>GCC 12 Release Series<br/>Changes, New Features, and Fixes</h1>
+<h2><a class="anchor" href="#x">§</a>Stock &amp; levels</h2>
+<h2><a name="empty"></a></h2>
+"""
+
+
+def test_html_heading_is_named_by_its_whole_text() -> None:
+    """gtk-doc's `<h3><a name=X>Macro </a>X</h3>` is `Macro X` (as ctags reads it), not
+    `Macro`; tags are left out, a `<br>` is a space, a link that is only a mark is left out."""
+    headings = [s.name for s in _symbols("html", HTML_HEADINGS) if " " in s.name]
+    assert headings == [
+        "Macro UNDEFINED_DEFAULT_NS",
+        "Class: AsyncLocalStorage",
+        "Enum xsltSecurityOption",
+        "GCC 12 Release Series Changes, New Features, and Fixes",
+        "Stock &amp; levels",
+    ]
+
+
 # ------------------------------------------------------------------ haskell
 
 #: Hugs' Data/Complex.hs and haskell-src's Pretty.hs, indented with tabs as GHC reads them

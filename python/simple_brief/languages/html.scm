@@ -7,13 +7,8 @@
 ;
 ; Anchors (`<a name="x">`, `<a id="x">`) are members named by the name.
 ;
-; Headings `<h1>`..`<h6>` are members (`field`) named by their text: the text
-; they start with, or the text of the element they start with (`<h2><a
-; href="#x">Title</a></h2>`, mdBook; `<h1><code><span>json</span></code>`,
-; Sphinx), or the text after an empty anchor or a `§`/`¶`/`#` link (`<h2><a
-; name="x"/>Title</h2>`, rustdoc's `<a href="#x">§</a>Title`). A heading with
-; an id is listed once, as a heading. Text is text and entities (`&amp;`),
-; as written.
+; Headings `<h1>`..`<h6>` are members (`field`) named by their whole text, tags
+; left out. A heading with an id is listed once, as a heading.
 ;
 ; Inline `<script>` and `<style>` blocks fold (their code is the body);
 ; `<link>` and `<script src>` are imports. A comment directly above an element
@@ -69,71 +64,28 @@
   (#any-of? @_tag "a" "A")
   (#any-of? @_attr "name" "NAME" "Name" "id" "ID" "Id")) @definition.field
 
-; Headings, by the text they start with ...
+; Headings, by their whole text, as ctags reads them: from their first child
+; to their last, the tags between left out (`html.heading_name`: `<h3><a
+; name="x">Macro </a>NAME</h3>` is `Macro NAME`, `<h3>Class: <code>Blob</code>`
+; is `Class: Blob`), and links that are only a mark (`<a href="#x">§</a>`,
+; rustdoc, Node's docs) left out too. Entities stay as written (`&amp;`).
 (element
   (start_tag
     (tag_name) @_tag)
   .
-  [(text) (entity)]+ @name
+  (_) @name
+  .
+  (end_tag)
   (#match? @_tag "^[hH][1-6]$")) @definition.field
 
-; ... or the text of the element they start with (one or two levels down),
-; unless that is only a link mark ...
 (element
   (start_tag
     (tag_name) @_tag)
   .
-  (element
-    (start_tag)
-    .
-    [(text) (entity)]+ @name)
-  (#match? @_tag "^[hH][1-6]$")
-  (#not-match? @name "^\\s*[§¶#]\\s*$")) @definition.field
-
-(element
-  (start_tag
-    (tag_name) @_tag)
+  (_) @name
+  (_) @name
   .
-  (element
-    (start_tag)
-    .
-    (element
-      (start_tag)
-      .
-      [(text) (entity)]+ @name))
-  (#match? @_tag "^[hH][1-6]$")) @definition.field
-
-; ... or the text after an empty element or a link mark (`<a id="x"></a>Title`,
-; `<a name="x"/>Title`, `<a href="#x">§</a>Title`) ...
-(element
-  (start_tag
-    (tag_name) @_tag)
-  .
-  [
-    (element (start_tag) . (end_tag))
-    (element (self_closing_tag))
-    (element (start_tag) . (text) @_mark . (end_tag))
-  ]
-  .
-  [(text) (entity)]+ @name
-  (#match? @_tag "^[hH][1-6]$")
-  (#match? @_mark "^\\s*[§¶#]\\s*$")) @definition.field
-
-; ... or the text of the element after an empty anchor (DocBook:
-; `<h3><a name="x"></a><tt>name</tt></h3>`).
-(element
-  (start_tag
-    (tag_name) @_tag)
-  .
-  [
-    (element (start_tag) . (end_tag))
-    (element (self_closing_tag))
-  ]
-  .
-  (element
-    (start_tag)
-    .
-    [(text) (entity)]+ @name)
+  (end_tag)
   (#match? @_tag "^[hH][1-6]$")) @definition.field
 
 ; Inline scripts and styles fold; the start tag is the signature.

@@ -111,6 +111,9 @@ class LanguageSpec:
         repair: `module:function` rewriting the text's bytes (same length) into what an
             older grammar knows (Zig's newer syntax), tried when the first parse has
             errors; the re-parse is kept when it has fewer. "" for none.
+        names: `module:function` cleaning a name's text (its `@name` captures and the
+            text between them) before its whitespace is normalised: HTML leaves out the
+            tags inside a heading (`Macro </a>NAME` is `Macro NAME`). "" for none.
         syntax_errors: whether the grammar's ERROR nodes are reported as E001/E002. False
             where the grammar is known to reject valid code wholesale (one grammar for
             every SQL dialect; the Dockerfile grammar's legacy `ENV k v`): the outline
@@ -132,6 +135,7 @@ class LanguageSpec:
     file_names: tuple[str, ...] = ()
     syntax_errors: bool = True
     repair: str = ""
+    names: str = ""
 
     @property
     def has_grammar(self) -> bool:

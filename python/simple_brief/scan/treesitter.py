@@ -36,6 +36,8 @@ from simple_brief.scan.tree_index import Columns, Family
 from simple_brief.source import Source
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tree_sitter import Node, Parser, Query, Tree
 
     from simple_brief.languages import LanguageSpec
@@ -167,7 +169,13 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
                 continue
             below = family.descend(start, node)
             sym = _symbol_from_match(
-                source, caps, family, columns, language.docs.docstrings, language.docs.doc_attribute
+                source,
+                caps,
+                family,
+                columns,
+                language.docs.docstrings,
+                language.docs.doc_attribute,
+                _name_cleaner(language.names),
             )
             if sym is None:
                 continue
@@ -224,6 +232,16 @@ def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree, c_only: bo
         if not errors:
             break
     return best
+
+
+@cache
+def _name_cleaner(names: str) -> Callable[[str], str] | None:
+    """The language's `names` function (`LanguageSpec.names`), or None."""
+    if not names:
+        return None
+    module_name, func = names.split(":")
+    cleaner: Callable[[str], str] = getattr(importlib.import_module(module_name), func)
+    return cleaner
 
 
 def _parse_repaired(parser: Parser, data: bytes, tree: Tree, repair: str) -> Tree:
@@ -294,6 +312,7 @@ def _symbol_from_match(
     columns: Columns,
     docstrings: bool,
     doc_attribute: str = "",
+    clean_name: Callable[[str], str] | None = None,
 ) -> Symbol | None:
     def_name = next((c for c in caps if c.startswith("definition.")), None)
     if def_name is None:
@@ -313,6 +332,8 @@ def _symbol_from_match(
     body = body_nodes[0] if body_nodes else None
     if names:
         name = source.slice_bytes(names[0].start_byte, names[-1].end_byte)
+        if clean_name is not None:
+            name = clean_name(name)
         name = _WS.sub(" ", name).strip()
         selection = columns.range(names[0].start_point, _trim_end(source, names[-1]))
     else:
