@@ -131,6 +131,18 @@ _DEFINE = re.compile(r"^[ \t]*#[ \t]*(?:define|undef|include)\b(?:\\\n|.)*$", re
 _BRACES = re.compile(rf"(?:\b(?:enum|struct|union)(?:\s+{_ID})?\s*)?\{{|\}}")
 _RECORDS = ("struct", "union")
 _BRACE_CHAR = re.compile(r"[{}]")
+_ENUM_OPEN = re.compile(rf"enum(?:\s+{_ID})?\s*\{{")  # a literal first: searched fast
+
+
+def _enum_bodies(text: str) -> list[tuple[int, int]]:
+    """The (`{`, `}`) offsets of every enum's list, in order (an enumerator holds no brace)."""
+    found: list[tuple[int, int]] = []
+    for m in _ENUM_OPEN.finditer(text):
+        if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+            continue
+        close = text.find("}", m.end())
+        found.append((m.end() - 1, close if close >= 0 else len(text)))
+    return found
 _ALL_CAPS = re.compile(r"_*[A-Z][A-Z0-9_]*")
 _IF_0 = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
 #: An enumerator ending the code before a run of directives: `  __ALTMON_12,` / `#ifdef …` / `# define …`.
@@ -262,6 +274,8 @@ def _unwrap_members(buf: bytearray, text: str, m: re.Match[str]) -> bool:
     -> `int a; int b;` (offsets kept)."""
     args = _arguments(text, m.start("args"), m.end("args"))
     members = [(a, b) for a, b in args if text[a:b].endswith(";")]
+    if not (members or len(args) == 2) or not _in_enum(text, m.start("m"), _RECORDS):
+        return False
     if members:
         _blank(buf, m.start("m"), members[0][0])
         _blank(buf, members[-1][1], m.end())
@@ -366,10 +380,23 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
         body_start = m.start("body")
         for linkage in _LINKAGE_LINE.finditer(m.group("body")):
             _blank(buf, body_start + linkage.start(), body_start + linkage.end())
+    enums: list[tuple[int, int]] = []
+    opens: list[int] = []
+
+    def in_enum_body(offset: int) -> bool:
+        """True inside an enum's list (found once per call: `_enum_bodies`)."""
+        if not opens:
+            enums.extend(_enum_bodies(text) or [(-1, -1)])
+            opens.extend(start for start, _ in enums)
+        at = bisect.bisect_left(opens, offset) - 1
+        return at >= 0 and offset < enums[at][1]
+
     for m in matches(_DEFINE):
         above = _code_above(code, row_of(m.start()), directive_rows)
         if row_of(m.start()) not in rows:
             continue
+        if "include" in m.group() and not in_enum_body(m.start()):
+            continue  # an `#include` is masked only inside an enum's list
         if above is None:  # after another directive: masked only inside an enum's list
             if _ENUMERATOR_BEFORE.search(text, max(0, m.start() - 2000), m.start()) and _in_enum(text, m.start()):
                 _blank(buf, m.start(), m.end())
@@ -391,8 +418,8 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     for m in matches(_DECLARING):
         if not (_is_macro(m.group("m")) and wanted(m.start("m"))):
             continue
-        if not (_in_enum(text, m.start("m"), _RECORDS) and _unwrap_members(buf, text, m)):
-            _unwrap_declaring(buf, text, m)
+        if not _unwrap_declaring(buf, text, m):
+            _unwrap_members(buf, text, m)
     for m in matches(_LINE_MACRO):
         name = re.match(_ID, m.group("m"))
         if _WRAPPED_DECLARATOR.match(m.group("m")):
@@ -537,10 +564,8 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
         ):
             _blank(buf, m.start("m"), m.end("m"))
     for macro, p, q, comma in _enumerator_macros(text, line_starts, runs):  # X-macro lists: `JMESSAGE(code, "…")`
-        enum_at = -1  # the last invocation found in an enum: the next is too when no brace comes between
         for m in re.finditer(rf"^[ \t]*(?P<m>{re.escape(macro)})[ \t]*\(", text, re.M):
-            if (enum_at >= 0 and not _BRACE_CHAR.search(text, enum_at, m.start())) or _in_enum(text, m.start("m")):
-                enum_at = m.start()
+            if in_enum_body(m.start()):
                 _expand_enumerator(text, buf, m.start("m"), p, q, comma)
 
     def span(first: int, last: int) -> tuple[int, int]:
