@@ -143,6 +143,8 @@ def _enum_bodies(text: str) -> list[tuple[int, int]]:
         close = text.find("}", m.end())
         found.append((m.end() - 1, close if close >= 0 else len(text)))
     return found
+
+
 _ALL_CAPS = re.compile(r"_*[A-Z][A-Z0-9_]*")
 _IF_0 = re.compile(r"[ \t]*#[ \t]*if[ \t]+0\b")
 #: An enumerator ending the code before a run of directives: `  __ALTMON_12,` / `#ifdef …` / `# define …`.
