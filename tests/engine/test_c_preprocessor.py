@@ -157,3 +157,24 @@ def test_an_enumerator_macro_that_pastes_its_name() -> None:
     names = _names(scan(text, C).symbols)
     assert {"v4l2_mbus_pixelcode", "after", "a"} <= names
     assert "FIXED" not in names
+
+
+def test_a_librarys_own_cplusplus_switch_is_off_in_c() -> None:
+    """ICU's `unicode/idna.h`: a C++ class under `#if U_SHOW_CPLUSPLUS_API`, which the
+    library sets to 0 for C; gcc accepts the header as C."""
+    text = (
+        "#include <stdint.h>\n"
+        "int32_t uidna_open(int32_t options);\n"
+        "#if U_SHOW_CPLUSPLUS_API\n"
+        "namespace icu {\n"
+        "class IDNA : public UObject {\n"
+        "public:\n"
+        "    UBool hasErrors() const { return errors!=0; }\n"
+        "};\n"
+        "}\n"
+        "#endif  /* U_SHOW_CPLUSPLUS_API */\n"
+        "int32_t uidna_close(int32_t options);\n"
+    )
+    assert _errors(text) == []
+    assert C is not None
+    assert {"uidna_open", "uidna_close"} <= _names(scan(text, C).symbols)

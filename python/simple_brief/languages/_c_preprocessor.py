@@ -6,7 +6,9 @@ from collections.abc import Callable, Iterator
 
 _CPLUSPLUS_ONLY = re.compile(
     r"^(?:ifdef\s+__cplusplus|if\s+(?:defined\s*\(?\s*__cplusplus\s*\)?|__cplusplus)(?:\s*&&[^|?]*)?"
-    r"|if\s+(?:[^|?!]|!=)*&&\s*defined\s*\(?\s*__cplusplus\s*\)?\s*)$"
+    r"|if\s+(?:[^|?!]|!=)*&&\s*defined\s*\(?\s*__cplusplus\s*\)?\s*"
+    # A library's own switch for its C++ API (ICU's `#if U_SHOW_CPLUSPLUS_API`), off in C.
+    r"|(?:ifdef\s+|if\s+(?:defined\s*\(?\s*)?)[A-Z0-9_]*CPLUSPLUS[A-Z0-9_]*\s*\)?)$"
 )
 _C_ALWAYS = re.compile(r"^(?:ifndef\s+__cplusplus|if\s+!\s*defined\s*\(?\s*__cplusplus\s*\)?(?:\s*\|\|.*)?)$")
 _CPLUSPLUS = re.compile(
