@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -83,6 +84,8 @@ class Source:
     #: Every file under these roots is of the language (no extension: bash completions).
     forced: tuple[Path, ...] = ()
     exclude: tuple[str, ...] = ()
+    #: Files whose text matches this are another language's (C++ code in a `.h`).
+    unless: re.Pattern[str] | None = None
 
 
 def sources() -> dict[str, Source]:
@@ -106,8 +109,10 @@ def sources() -> dict[str, Source]:
         "go": Source(_globbed("/usr/share/go-*/src", "/usr/lib/go-*/src"), "apt golang-go (/usr/share/go-*/src)"),
         "c": Source(
             (Path("/usr/include"), zig / "lib" / "libc" / "musl" / "src"),
-            "/usr/include (not c++), musl's sources in the ziglang wheel",
+            "/usr/include (not c++, nor headers declaring C++ classes, namespaces or templates:"
+            " Neovim reads those as cpp), musl's sources in the ziglang wheel",
             exclude=("/usr/include/c++", "/usr/include/llvm", "/usr/include/clang", "/usr/include/node"),
+            unless=_CPLUSPLUS_HEADER,
         ),
         "cpp": Source(
             (zig / "lib" / "libcxx" / "src", NPM / "expo-modules-core", NPM / "react-native-screens"),
@@ -184,6 +189,19 @@ def _walk(root: Path) -> list[Path]:
     return _WALKED[root]
 
 
+#: A declaration only C++ has, at a line's start: a header holding it is a C++ header.
+_CPLUSPLUS_HEADER = re.compile(r"^[ \t]*(?:class[ \t]+\w+[^;\n]*\{|namespace[ \t]+\w+[ \t]*\{|template[ \t]*<)", re.M)
+
+
+def _of_another_language(path: Path, src: Source) -> bool:
+    if src.unless is None:
+        return False
+    try:
+        return src.unless.search(path.read_text(encoding="latin-1")) is not None
+    except OSError:
+        return True
+
+
 def _fits(path: Path, exclude: tuple[str, ...]) -> bool:
     if any(part in str(path) for part in exclude) or path.is_symlink():
         return False
@@ -199,7 +217,8 @@ def files_of(language: str, src: Source) -> list[Path]:
     pool: set[Path] = set()
     for root in src.roots:
         for path in _walk(root):
-            if languages.for_path(path).name == language and _fits(path, src.exclude):
+            fits = languages.for_path(path).name == language and _fits(path, src.exclude)
+            if fits and not _of_another_language(path, src):
                 pool.add(path)
     for root in src.forced:
         pool.update(p for p in _walk(root) if _fits(p, src.exclude))

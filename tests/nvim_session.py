@@ -257,8 +257,8 @@ def selector_for(symbols: list[DocSym], s: DocSym) -> tuple[str, str]:
     """How a user names `s` for :ExpandAt, as the outline shows it: (how, typed text).
 
     `how` is `name` (the name alone is unique), `qualified` (`Class.method`), `path`
-    (a Markdown heading's `Parent > Child`) or `line` (only `line:N` is unique: the same
-    name twice, overloads). Spaces and backslashes are escaped as completion offers them.
+    (a Markdown heading's `Parent > Child`) or `line` (only `line:N`, N the line of its
+    name, is unique: the same name twice, overloads). Spaces and backslashes are escaped as completion offers them.
     """
 
     def typed(text: str) -> str:
@@ -270,11 +270,11 @@ def selector_for(symbols: list[DocSym], s: DocSym) -> tuple[str, str]:
         for n in range(1, len(path) + 1):
             if len(_heading_hits(symbols, path[-n:])) == 1:
                 return ("name" if n == 1 else "path"), typed(" > ".join(path[-n:]))
-        return "line", f"line:{s.first}"
+        return "line", f"line:{s.sel}"
     for how, text in (("name", s.name), ("qualified", s.qualified)):
         if text.strip() and _matches(symbols, text) == [s]:
             return how, typed(text)
-    return "line", f"line:{s.first}"
+    return "line", f"line:{s.sel}"
 
 
 @dataclass

@@ -149,15 +149,22 @@ function M.find(symbols, selector, cursor_line)
   local line = selector and tonumber(selector:match('^line:(%d+)$'))
   if not selector or line then
     -- `line:N` also names a one-line symbol starting on line N (an overload, a prototype:
-    -- what only its line tells apart); the cursor names the definition around it.
+    -- what only its line tells apart), and first the symbol whose name is on line N (the
+    -- fields of one `int a,\n b;` share their start); the cursor names the definition
+    -- around it.
     local exact = line ~= nil
     line = line or cursor_line
-    local best
+    local best, named_here
     for _, s in ipairs(symbols) do
-      if s.start <= line and line <= s.stop and (s.block or (exact and s.start == line)) then
-        best = s -- document order: a later match is more inner
+      if s.start <= line and line <= s.stop then
+        if exact and s.sel == line then
+          named_here = s
+        elseif s.block or (exact and s.start == line) then
+          best = s -- document order: a later match is more inner
+        end
       end
     end
+    best = named_here or best
     if not best then
       return nil, ('no definition contains line %d'):format(line)
     end

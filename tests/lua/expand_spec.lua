@@ -54,6 +54,19 @@ describe('expand.find', function()
     assert.are.equal('Outer', expand.find(symbols, 'line:9', 1).qualified)
   end)
 
+  it('names by line:N the symbol whose name is on line N when several start together', function()
+    -- `__u64 mem_op:5,\n mem_lvl:14,\n mem_snoop:5;`: three fields, one declaration (one start).
+    local field = function(name, sel)
+      local s = sym('bits.' .. name, 40, 42, false)
+      s.sel = sel
+      return s
+    end
+    local fields = { sym('bits', 39, 43), field('mem_op', 40), field('mem_lvl', 41), field('mem_snoop', 42) }
+    assert.are.equal('bits.mem_lvl', expand.find(fields, 'line:41', 1).qualified)
+    assert.are.equal('bits.mem_op', expand.find(fields, 'line:40', 1).qualified)
+    assert.are.equal('bits', expand.find(fields, nil, 41).qualified)
+  end)
+
   it('skips one-line symbols that are not blocks for the cursor line', function()
     assert.are.equal('Outer', expand.find(symbols, nil, 2).qualified)
   end)
