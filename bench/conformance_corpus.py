@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / ".cache" / "conformance"
 NPM = CACHE / "npm"
 PIP = CACHE / "pip"
+SDIST = CACHE / "sdist"
 JAVA = CACHE / "java"
 
 #: Debian packages: the corpus they ship, and the tools that judge it.
@@ -59,7 +61,14 @@ NPM_PACKAGES = (
 #: PyPI wheels (pinned): `pip download`, unzipped into .cache/conformance/pip/<name>/.
 PIP_WHEELS = (
     "ziglang==0.17.1",  # zig (lib/std), c (musl), cpp (libc++); `zig ast-check`
-    "juliacall==0.9.37",  # julia
+)
+#: PyPI source distributions (pinned): `pip download --no-binary`, unpacked into
+#: .cache/conformance/sdist/<name>/ (their wheels leave the other languages' files out).
+PIP_SDISTS = (
+    "juliacall==0.9.37",  # julia (the Julia side of PythonCall)
+    "julia==0.6.2",  # julia (PyJulia's Julia files)
+    "mach-nix==2.4.1",  # nix
+    "pypi2nix==2.0.4",  # nix
 )
 
 MAX_FILE_BYTES = 400_000
@@ -145,7 +154,8 @@ def sources() -> dict[str, Source]:
         "zig": Source((zig / "lib" / "std",), "pip ziglang wheel (lib/std)"),
         "haskell": Source((Path("/usr/lib/hugs"),), "apt hugs (/usr/lib/hugs)"),
         "ocaml": Source((Path("/usr/lib/ocaml"),), "apt ocaml (/usr/lib/ocaml, the standard library)"),
-        "julia": Source((PIP / "juliacall",), "pip juliacall wheel"),
+        "julia": Source((SDIST / "juliacall", SDIST / "julia"), "PyPI sdists of juliacall and julia (PyJulia)"),
+        "nix": Source((SDIST / "mach-nix", SDIST / "pypi2nix"), "PyPI sdists of mach-nix and pypi2nix"),
         "hcl": Source(
             (Path("/usr/share/gocode/src/github.com/hashicorp"),),
             "apt golang-github-hashicorp-hcl-v2-dev (its .hcl test files, not the fuzz inputs)",
@@ -160,7 +170,6 @@ NO_CORPUS = {
     "elixir": "apt elixir ships only .beam files; hex.pm is not reachable",
     "scala": "apt scala ships jars only; Maven Central is not reachable",
     "dart": "no Debian, PyPI or npm package ships Dart sources",
-    "nix": "apt nix-bin ships no .nix files",
 }
 
 
@@ -310,6 +319,32 @@ def _pip() -> None:
         stamp.write_text(spec)
 
 
+def _sdists() -> None:
+    SDIST.mkdir(parents=True, exist_ok=True)
+    for spec in PIP_SDISTS:
+        name = spec.split("==")[0]
+        folder = SDIST / name
+        stamp = folder / ".conformance-version"
+        if stamp.is_file() and stamp.read_text() == spec:
+            continue
+        archives = SDIST / "archives"
+        ok = _run(
+            [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q", "--no-deps",
+             "--no-binary", ":all:", "-d", str(archives), spec]
+        )  # fmt: skip
+        found = sorted(archives.glob(f"{name}-{spec.split('==')[1]}.tar.gz")) + sorted(
+            archives.glob(f"{name.replace('-', '_')}-{spec.split('==')[1]}.tar.gz")
+        )
+        if not ok or not found:
+            _log(f"pip download {spec} (sdist) failed")
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        with tarfile.open(found[0]) as archive:
+            archive.extractall(folder, filter="data")  # no links out, no devices
+        stamp.write_text(spec)
+
+
 def _java() -> None:
     zips = _globbed("/usr/lib/jvm/*/lib/src.zip")
     if not zips or (JAVA / ".done").is_file():
@@ -324,7 +359,7 @@ def _java() -> None:
 
 def install() -> None:
     """Install the corpus and its judges (idempotent; what fails is logged, not fatal)."""
-    steps: list[Callable[[], None]] = [_apt, _npm, _pip, _java]
+    steps: list[Callable[[], None]] = [_apt, _npm, _pip, _sdists, _java]
     for step in steps:
         try:
             step()
