@@ -1,4 +1,8 @@
-"""Shell scripts (the bash grammar): functions; `source` and `.` are imports; `#` comments above are docs."""
+"""Shell scripts (the bash grammar): functions; `source` and `.` are imports; `#` comments above are docs.
+
+A zsh branch's flagged expansions (`${(M)…}`, never run by bash) are read through
+`_sh_syntax.zsh_flags_as_names`.
+"""
 
 from simple_brief.languages.spec import DocRules, LanguageSpec
 
@@ -22,4 +26,5 @@ SPEC = LanguageSpec(
         "APKBUILD",
     ),
     docs=DocRules(imports=r"""(?m)^\s*(?:source|\.)\s+['"]?([^'"\s;]+)"""),
+    repair="simple_brief.languages._sh_syntax:zsh_flags_as_names",
 )
