@@ -60,15 +60,25 @@ def fixtures() -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def parso_cache_directory() -> None:
-    """Create parso's cache directory before two jedi-based servers start at once.
+def parso_cache_directory(request: pytest.FixtureRequest) -> None:
+    """Create parso's cache, and fill it with the typeshed stubs, before two jedi-based
+    servers start at once.
 
-    parso checks for the directory and then calls `os.makedirs` without `exist_ok`, so
-    jedi-language-server and python-lsp-server started together on a machine with an
-    empty cache race, and one of them answers its first request with FileExistsError.
+    parso checks for the directory and then calls `os.makedirs` without `exist_ok`, and it
+    writes its pickles without locking: jedi-language-server and python-lsp-server started
+    together on a machine with an empty cache race, and one of them answers its first
+    request with FileExistsError, or `EOFError: Ran out of input` when it reads a pickle
+    the other is still writing (seen on a fresh machine: CI). When the session runs
+    language-server tests, one completion in this process writes those pickles first.
     """
     try:
         from parso import cache  # dev dependency (python-lsp-server, jedi-language-server)
     except ImportError:
         return
     cache._get_cache_directory_path()
+    servers = ("/tests/lsp/", "/tests/mcp/")
+    if any(part in str(item.path) for item in request.session.items for part in servers):
+        import jedi
+
+        for text, line, column in (("import os\nos.path.jo", 2, 10), ("import typing\npri", 2, 3)):
+            jedi.Script(text).complete(line, column)
