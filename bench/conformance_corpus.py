@@ -69,6 +69,7 @@ PIP_SDISTS = (
     "julia==0.6.2",  # julia (PyJulia's Julia files)
     "mach-nix==2.4.1",  # nix
     "pypi2nix==2.0.4",  # nix
+    "pygments==2.19.2",  # elixir, scala, dart: its lexers' example files (tests/examplefiles)
 )
 
 MAX_FILE_BYTES = 400_000
@@ -156,6 +157,13 @@ def sources() -> dict[str, Source]:
         "ocaml": Source((Path("/usr/lib/ocaml"),), "apt ocaml (/usr/lib/ocaml, the standard library)"),
         "julia": Source((SDIST / "juliacall", SDIST / "julia"), "PyPI sdists of juliacall and julia (PyJulia)"),
         "nix": Source((SDIST / "mach-nix", SDIST / "pypi2nix"), "PyPI sdists of mach-nix and pypi2nix"),
+        **{
+            ft: Source(
+                (SDIST / "pygments" / "pygments-2.19.2" / "tests" / "examplefiles" / ft,),
+                f"Pygments' {ft} lexer example files (PyPI sdist; a few, some are syntax samples)",
+            )
+            for ft in ("elixir", "scala", "dart")
+        },
         "hcl": Source(
             (Path("/usr/share/gocode/src/github.com/hashicorp"),),
             "apt golang-github-hashicorp-hcl-v2-dev (its .hcl test files, not the fuzz inputs)",
@@ -166,11 +174,7 @@ def sources() -> dict[str, Source]:
 
 
 #: Languages of the issue with no corpus installable here by name, and what was tried.
-NO_CORPUS = {
-    "elixir": "apt elixir ships only .beam files; hex.pm is not reachable",
-    "scala": "apt scala ships jars only; Maven Central is not reachable",
-    "dart": "no Debian, PyPI or npm package ships Dart sources",
-}
+NO_CORPUS = {}
 
 
 def sample(files: list[Path], want: int) -> list[Path]:
