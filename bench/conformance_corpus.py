@@ -48,6 +48,10 @@ APT = (
     "golang-github-hashicorp-hcl-v2-dev",  # hcl: the HCL library's own .hcl test files
     "hugs",  # haskell: /usr/lib/hugs (the Haskell 98 libraries as source)
     "g++",  # c, cpp: `gcc -fsyntax-only`
+    "elixir",  # elixir: `Code.string_to_quoted` (parse only)
+    "nix-bin",  # nix: `nix-instantiate --parse`
+    "mono-mcs",  # cs: `mcs --parse`
+    "scala",  # scala: `scalac -Ystop-after:parser`
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -61,6 +65,9 @@ NPM_PACKAGES = (
 #: PyPI wheels (pinned): `pip download`, unzipped into .cache/conformance/pip/<name>/.
 PIP_WHEELS = (
     "ziglang==0.17.1",  # zig (lib/std), c (musl), cpp (libc++); `zig ast-check`
+    "python-hcl2==8.1.4",  # hcl: the judge (HCL2 parser; its package folder is hcl2)
+    "lark==1.3.1",  # hcl: python-hcl2's parser generator
+    "regex==2026.11.15",  # hcl: python-hcl2 imports it
 )
 #: PyPI source distributions (pinned): `pip download --no-binary`, unpacked into
 #: .cache/conformance/sdist/<name>/ (their wheels leave the other languages' files out).
@@ -320,6 +327,7 @@ def _pip() -> None:
         for path in folder.rglob("*"):  # zip members lose their mode: the zig binary runs
             if path.is_file() and path.name in ("zig",):
                 path.chmod(0o755)
+        folder.mkdir(exist_ok=True)  # a wheel whose package is named otherwise (python-hcl2: hcl2)
         stamp.write_text(spec)
 
 

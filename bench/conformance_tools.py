@@ -16,6 +16,7 @@ import sys
 import tempfile
 import tomllib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from conformance_corpus import NPM, PIP
@@ -161,6 +162,86 @@ def _lua(files: list[Path]) -> dict[Path, bool]:
     return {p: str(p) in ok for p in files}
 
 
+_ELIXIR_SCRIPT = r"""
+for f <- System.argv() do
+  ok = match?({:ok, _}, Code.string_to_quoted(File.read!(f), file: f))
+  IO.puts((if ok, do: "ok ", else: "no ") <> f)
+end
+"""
+
+
+def _elixir(files: list[Path]) -> dict[Path, bool]:
+    """Elixir's own parser (`Code.string_to_quoted`): the file is parsed, never run."""
+    done = subprocess.run(
+        ["elixir", "-e", _ELIXIR_SCRIPT, *map(str, files)], capture_output=True, text=True, timeout=300, check=False
+    )
+    ok = {line[3:] for line in done.stdout.splitlines() if line.startswith("ok ")}
+    return {p: str(p) in ok for p in files}
+
+
+def _nix(path: Path) -> bool:
+    """`nix-instantiate --parse` (parses, evaluates nothing), its state and store in a
+    temporary folder: no daemon, no /nix."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": tmp,
+            "NIX_STATE_DIR": f"{tmp}/state",
+            "NIX_STORE_DIR": f"{tmp}/store",
+            "NIX_LOG_DIR": f"{tmp}/log",
+            "NIX_CONF_DIR": tmp,
+        }
+        done = subprocess.run(
+            ["nix-instantiate", "--parse", str(path)], capture_output=True, env=env, timeout=60, check=False
+        )
+    return done.returncode == 0
+
+
+def _scala_one(path: Path) -> bool:
+    """The file as a compilation unit, else as a script (`-Xscript`: its top-level
+    statements wrapped in an object, as the lexer samples are written)."""
+    for script in ((), ("-Xscript", "Main")):
+        with tempfile.TemporaryDirectory() as out:
+            argv = ["scalac", *script, "-Ystop-after:parser", "-d", out, str(path)]
+            if subprocess.run(argv, capture_output=True, timeout=120, check=False).returncode == 0:
+                return True
+    return False
+
+
+def _scala(files: list[Path]) -> dict[Path, bool]:
+    """scalac (Debian's 2.11) stopped after the parser, one file a run (several in one run
+    stop at the first file with errors), four at a time: Scala 3 syntax is rejected, so left
+    out."""
+    with ThreadPoolExecutor(4) as pool:
+        return {p: ok for one in pool.map(_each(_scala_one), [[p] for p in files]) for p, ok in one.items()}
+
+
+_HCL_SCRIPT = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+import hcl2
+for f in sys.argv[2:]:
+    try:
+        hcl2.loads(open(f, encoding="utf-8").read())
+        print("ok " + f)
+    except Exception:
+        print("no " + f)
+"""
+
+
+def _hcl(files: list[Path]) -> dict[Path, bool]:
+    """python-hcl2's HCL2 parser (a Lark grammar; pip wheels in the cache)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _HCL_SCRIPT, str(PIP), *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    ok = {line[3:] for line in done.stdout.splitlines() if line.startswith("ok ")}
+    return {p: str(p) in ok for p in files}
+
+
 def judge(language: str) -> tuple[Judge, str] | None:
     """The language's own syntax judge and its name, or None when none installs here."""
     have = shutil.which
@@ -189,6 +270,11 @@ def judge(language: str) -> tuple[Judge, str] | None:
         if have("ocamlc")
         else None,
         "lua": (_lua, "LuaJIT loadfile (nvim -l)"),
+        "elixir": (_elixir, "Code.string_to_quoted (elixir)") if have("elixir") else None,
+        "nix": (_each(_nix), "nix-instantiate --parse") if have("nix-instantiate") else None,
+        "cs": (_each(_exit0("mcs", "--parse")), "mcs --parse (Mono)") if have("mcs") else None,
+        "scala": (_scala, "scalac -Ystop-after:parser (2.11)") if have("scalac") else None,
+        "hcl": (_hcl, "python-hcl2") if (PIP / "hcl2").is_dir() and (PIP / "lark").is_dir() else None,
     }
     return table.get(language)
 
