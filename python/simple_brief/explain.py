@@ -136,6 +136,18 @@ CATALOGUE: dict[str, Explanation] = {
             "Read the deep part as source (simple_read mode=full or expand_at line:N of an outer definition).",
             ("expand_at", "simple_read mode=full"),
         ),
+        Explanation(
+            "H002",
+            Severity.Hint,
+            "outline cut at its limit",
+            "A data file (JSON, YAML, TOML) holds more keys than its language lists: the outline stops at the "
+            "limit in the message, in document order.",
+            "Data files are outlined up to a fixed number of keys, so opening a huge one stays quick and small.",
+            '{"k00001": {"a": 1}, "k00002": {"a": 2}, ...}  (a 7 MB object of objects)',
+            "the same data split over files of fewer keys each",
+            "Read the part you need as text (simple_read mode=full, or search for a key).",
+            ("simple_read mode=full", "search"),
+        ),
     )
 }
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from simple_brief import languages
 from simple_brief.errors import UserError
+from simple_brief.explain import explain
 from simple_brief.model import Range, Symbol, SymbolKind, walk_all, walk_with_parent
 from simple_brief.render import blockmarks, table
 from simple_brief.render.symbols_view import render_symbols_view
@@ -35,7 +36,7 @@ BRACES = languages.LanguageSpec("braces", (".braces",), comment="//")
 ALL_LANGUAGES = [*languages.LANGUAGES, languages.PLAIN]
 LANGUAGE_IDS = [spec.name for spec in ALL_LANGUAGES]
 #: Diagnostic codes the scanner itself produces.
-SCAN_CODES = {"E001", "E002", "W001", "H001"}
+SCAN_CODES = {"E001", "E002", "W001", "H001", "H002"}
 SPAN = re.compile(r"  (L\d+(?:-\d+)?)$")
 MARK = re.compile(r"^[FCSE][>_] ")
 
@@ -638,3 +639,17 @@ def test_a_file_without_trailing_newline() -> None:
     assert blockmarks.render_full(outline, outline.diagnostics) == text
     assert blockmarks.render_expanded(outline, outline.symbols[1], "all") == "C_ class C:  L4-5\n    y = 2"
     render_everything(outline)
+
+
+def test_a_huge_data_file_is_outlined_up_to_its_limit_with_a_hint() -> None:
+    """A 7 MB object of objects listed 400,000 keys in 34 s and 1.45 GB; now the outline
+    stops at the language's limit and says so (H002)."""
+    spec = languages.by_name("json")
+    assert spec is not None and spec.max_definitions
+    n = spec.max_definitions  # objects of two keys each: three definitions per entry
+    text = "{\n" + ",\n".join(f'  "k{i}": {{"a": {i}, "b": {i}}}' for i in range(n)) + "\n}\n"
+    outline = scan(Source(text), spec)
+    assert sum(1 for _ in walk_all(outline.symbols)) == spec.max_definitions
+    hints = [d for d in outline.diagnostics if d.code == "H002"]
+    assert len(hints) == 1 and f"{spec.max_definitions:,}" in hints[0].message
+    assert explain("H002").title

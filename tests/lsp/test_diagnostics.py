@@ -72,7 +72,7 @@ def test_files_are_grouped_in_name_order_positions_first() -> None:
 
 
 def test_every_code_the_engine_emits_is_explained() -> None:
-    emitted = {"E001", "E002", "W001", "H001", "W002"}
+    emitted = {"E001", "E002", "W001", "H001", "H002", "W002"}
     src = scan("def f(:\n    pass\n)\n", detect("x.py"))
     emitted |= {d.code for d in src.diagnostics}
     assert emitted <= set(explain.CATALOGUE)
@@ -96,7 +96,7 @@ def test_unknown_codes_get_one_sentence(tmp_path: Path) -> None:
     with pytest.raises(UserError) as other:
         run(call, "diagnostic_explain", code="F401")
     assert str(other.value) == (
-        "`F401` is not one of simple-brief's codes (E001, E002, W001, W002, H001); a code shown next to another "
+        "`F401` is not one of simple-brief's codes (E001, E002, W001, W002, H001, H002); a code shown next to another "
         "source (ruff, pyflakes, pyright ...) is explained by that tool's documentation."
     )
     with pytest.raises(UserError, match="simple-brief has no diagnostic E999; its codes are E001, E002"):

@@ -9,4 +9,5 @@ SPEC = LanguageSpec(
     comment="//",
     filetypes=("jsonc",),
     docs=DocRules(indexed=False),
+    max_definitions=25_000,  # a data file of more keys is listed in part (H002)
 )

@@ -105,6 +105,8 @@ class LanguageSpec:
             runs of line comments fold (C-like `//` languages get `/* */` by default).
         max_start_depth: syntax-tree depth below which no definition is looked for;
             lets the query skip deep expression trees (scanning stays close to a parse).
+        max_definitions: the outline stops after this many (0: no limit) with an H002
+            hint; data files (JSON, YAML, TOML) can hold hundreds of thousands of keys.
         filetypes: other Neovim filetypes this language serves (`javascriptreact`).
         aliases: names other tools use for it (`py`, `golang`).
         docs: how the docs index reads it.
@@ -129,6 +131,7 @@ class LanguageSpec:
     comment_end: str = ""
     block_comment: tuple[str, str] | tuple[()] = ()
     max_start_depth: int = 16
+    max_definitions: int = 0
     filetypes: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     docs: DocRules = field(default_factory=DocRules)

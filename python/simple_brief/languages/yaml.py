@@ -10,4 +10,5 @@ SPEC = LanguageSpec(
     comment="#",
     aliases=("yml",),
     docs=DocRules(indexed=False),
+    max_definitions=25_000,  # a data file of more keys is listed in part (H002)
 )

@@ -70,6 +70,16 @@ def too_deep_hint(count: int) -> Diagnostic:
     )
 
 
+def too_many_hint(cap: int) -> Diagnostic:
+    """H002: a data file with more keys than its language lists; the outline stops there."""
+    return Diagnostic(
+        Range(Position(0, 0), Position(0, 0)),
+        f"the outline stops at {cap:,} definitions; the rest of this file is not listed",
+        Severity.Hint,
+        "H002",
+    )
+
+
 class _ChildNames:
     """The names among each symbol's children, for listing a field set inside a constructor
     under its class once per name: looking through the children for every field would be

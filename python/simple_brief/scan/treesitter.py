@@ -31,7 +31,7 @@ from simple_brief.model import (
 )
 from simple_brief.scan.doc_comments import doc_text, is_comment, last_line, leading
 from simple_brief.scan.fallback import scan_lines
-from simple_brief.scan.nesting import MAX_NESTING, nest, too_deep_hint
+from simple_brief.scan.nesting import MAX_NESTING, nest, too_deep_hint, too_many_hint
 from simple_brief.scan.tree_index import Columns, Family
 from simple_brief.source import Source
 
@@ -155,7 +155,8 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
     family = Family()
     columns = Columns(source)
     starts: list[tuple[Node, int]] = [(tree.root_node, 0)]
-    while starts:
+    cap = language.max_definitions
+    while starts and not (cap and len(found) >= cap):
         start, start_depth = starts.pop()
         cursor = QueryCursor(query)
         cursor.set_max_start_depth(limit)
@@ -183,9 +184,13 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
             if key in found:
                 continue
             found[key] = sym
+            if cap and len(found) >= cap:
+                break
             if sym.body is not None and sym.is_block and below >= limit - _RESCAN_MARGIN:
                 starts.append((node, start_depth + below))
     outline = Outline(source, language, tree=tree)
+    if cap and len(found) >= cap:
+        outline.diagnostics.append(too_many_hint(cap))
     outline.symbols = nest(list(found.values()), outline.diagnostics)
     outline.imports = _merge_import_lines(imports)
     outline.import_lines = {row for first, last in imports for row in range(first, last + 1)}

@@ -347,7 +347,7 @@ def analyze_lint(call: Call, path: FilePath) -> ToolResult:
 @tool(
     "diagnostic_explain",
     "lsp",
-    "Explain a simple-brief diagnostic code (E001, E002, W001, W002, H001): cause, rule, an example error "
+    "Explain a simple-brief diagnostic code (E001, E002, W001, W002, H001, H002): cause, rule, an example error "
     "and its fix, what to do. USE FOR: codes shown by diagnostics or simple_read. DON'T USE FOR: other "
     "tools' codes (ruff F401, pyright ...): their docs explain them.",
 )
