@@ -10,6 +10,7 @@ include paths).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -242,6 +243,20 @@ def _hcl(files: list[Path]) -> dict[Path, bool]:
     return {p: str(p) in ok for p in files}
 
 
+def _hugs(path: Path) -> bool:
+    """Hugs loads the module (parses and type-checks it and its imports; evaluates nothing:
+    `:q` is its only input), from the folder its module name roots it in so that its
+    sibling modules are found; a file whose imports Hugs cannot find is rejected."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    found = re.search(r"^module\s+([A-Z][\w.']*)", text, re.M)
+    root = path.parent
+    for _ in range(found.group(1).count(".") if found else 0):
+        root = root.parent
+    argv = ["hugs", "-98", "+q", str(path)]
+    done = subprocess.run(argv, input=":q\n", cwd=root, capture_output=True, text=True, timeout=60, check=False)
+    return done.returncode == 0 and "ERROR" not in done.stdout + done.stderr
+
+
 def judge(language: str) -> tuple[Judge, str] | None:
     """The language's own syntax judge and its name, or None when none installs here."""
     have = shutil.which
@@ -274,6 +289,7 @@ def judge(language: str) -> tuple[Judge, str] | None:
         "nix": (_each(_nix), "nix-instantiate --parse") if have("nix-instantiate") else None,
         "cs": (_each(_exit0("mcs", "--parse")), "mcs --parse (Mono)") if have("mcs") else None,
         "scala": (_scala, "scalac -Ystop-after:parser (2.11)") if have("scalac") else None,
+        "haskell": (_each(_hugs), "Hugs loads it (-98; type-checked, not run)") if have("hugs") else None,
         "hcl": (_hcl, "python-hcl2") if (PIP / "hcl2").is_dir() and (PIP / "lark").is_dir() else None,
     }
     return table.get(language)
