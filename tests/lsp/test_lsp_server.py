@@ -168,3 +168,11 @@ def test_folds_nest_with_one_per_start_line() -> None:
     py = '"""Module.\n\nMore.\n"""\n__all__ = [\n    "a",\n    "b",\n]\n\n\n'
     py += 'class A:\n    """Doc.\n\n    More.\n    """\n'
     assert _spans(py, "python") == [(0, 3, "comment"), (4, 7, "region"), (10, 14, "region"), (11, 14, "comment")]
+
+
+def test_a_definition_starting_where_the_last_one_ends_keeps_its_own_fold() -> None:
+    """`} function b() {` (and minified HTML: `</style>…<h2>`): the earlier fold ends a line
+    early so closing it does not hide the next definition, and both fold."""
+    text = "function a() {\n  return 1;\n} function b() {\n  return 2;\n}\n"
+    found = [(f.start_line, f.end_line) for f in folds(outline_of(text, "javascript"))]
+    assert found == [(0, 1), (2, 4)]

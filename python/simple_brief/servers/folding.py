@@ -79,8 +79,9 @@ def _after_leading_comments(found: list[Fold], notes: list[Fold]) -> None:
 
 def _nested(found: list[Fold]) -> list[Fold]:
     """Properly nested folds, at most one starting on a line (the longest, a definition
-    before a comment). A comment that runs into a definition ends before it; one that runs
-    out of its enclosing fold ends with it; other overlaps are dropped."""
+    before a comment). A comment that runs into a definition ends before it, and so does a
+    definition whose last line the next one starts on; a comment that runs out of its
+    enclosing fold ends with it; other overlaps are dropped."""
     kept: list[Fold | None] = []
     stack: list[int] = []
     for f in found:
@@ -96,6 +97,11 @@ def _nested(found: list[Fold]) -> list[Fold]:
             if top.kind == COMMENT and f.kind != COMMENT:
                 trimmed = replace(top, end_line=f.start_line - 1)
                 kept[stack.pop()] = trimmed if trimmed.end_line > trimmed.start_line else None
+                continue
+            if f.kind == REGION and top.kind == REGION and f.start_line == top.end_line > top.start_line + 1:
+                # `} function g() {`, `</style><h2>`: the next definition starts on the
+                # line this one ends on; closing this one must not hide it.
+                kept[stack.pop()] = replace(top, end_line=f.start_line - 1)
                 continue
             break
         top = kept[stack[-1]] if stack else None
