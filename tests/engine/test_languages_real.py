@@ -265,3 +265,23 @@ def test_haskell_harness_skips_the_left_operand_ctags_names_an_infix_definition(
     assert not ctags.not_a_definition("haskell", tag("vcat", 3))
     assert not ctags.not_a_definition("haskell", tag("empty", 1))
     assert not ctags.not_a_definition("haskell", ctags.Tag("f", "function", 1, pattern="/^f :: Int$/"))
+
+
+def test_haskell_hsc2hs_line_pragmas_and_spaced_as_patterns_are_no_syntax_errors() -> None:
+    """Hugs' System/Posix/Unistd.hs (hsc2hs output) and HaXml's Escape.hs, which Hugs loads."""
+    spec = languages.by_name("haskell")
+    assert spec is not None
+    text = (
+        "module M where\n\n"
+        "getInfo :: IO Int\n"
+        "getInfo = do\n"
+        "  x <- pure 1\n"
+        '{-# LINE 82 "Unistd.hsc" #-}\n'
+        "  y <- pure 2\n"
+        "  return (x + y)\n\n"
+        "compress :: [Either String Int] -> [Int]\n"
+        "compress ( (ls @ (Left s1)) : es) = compress es\n"
+        "compress _ = []\n"
+    )
+    outline = scan(text, spec)
+    assert [d.message for d in outline.diagnostics if d.code in ("E001", "E002")] == []

@@ -45,8 +45,17 @@ _ROUNDS = 8
 _PARSER: list[Parser] = []
 
 
+#: hsc2hs's `{-# LINE 82 "Unistd.hsc" #-}` at column 1, inside a `do` block's layout.
+_LINE_PRAGMA = re.compile(rb"(?m)^\{-#[ \t]*LINE\b[^\n]*#-\}[ \t]*$")
+#: Haskell 98's as-pattern written with spaces, `ls @ (Left s1)`: read as `ls  @(Left s1)`.
+_SPACED_AS_PATTERN = re.compile(rb"(?<=[\w']) @ (?=[(\[\w])")
+
+
 def untab(data: bytes) -> bytes:
-    """`data` with the tabs the grammar stops at turned into spaces (same length)."""
+    """`data` with the tabs the grammar stops at turned into spaces, hsc2hs's LINE pragmas
+    blanked and spaced as-patterns closed up (same length)."""
+    data = _LINE_PRAGMA.sub(lambda m: b" " * len(m.group(0)), data)
+    data = _SPACED_AS_PATTERN.sub(b"  @", data)
     if b"\t" not in data:
         return data
     fixed = _untab_lines(data)
