@@ -11,6 +11,7 @@ from simple_brief.languages._c_preprocessor import (
     _HARD_CONDITION,
     _LINKAGE_LINE,
     _all_directive_runs,
+    _arguments,
     _brace_split_spans,
     _code_above,
     _code_lines,
@@ -222,24 +223,6 @@ _DECLARING = re.compile(
     rf"^[ \t]*(?:typedef[ \t]+)?(?P<m>{_MACRO})[ \t]*\((?P<args>(?:[^()]++|\((?:[^()]++|\([^()]*+\))*+\))*+)\)[ \t]*;",
     re.M,
 )
-
-
-def _arguments(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The (start, end) offsets of the top-level, comma-separated arguments in text[start:end], trimmed."""
-    found: list[tuple[int, int]] = []
-    depth, begin = 0, start
-    for i in range(start, end + 1):
-        char = text[i] if i < end else ","
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "," and depth == 0:
-            chunk = text[begin:i]
-            left = begin + len(chunk) - len(chunk.lstrip())
-            found.append((left, left + len(chunk.strip())))
-            begin = i + 1
-    return found
 
 
 def _unwrap_declaring(buf: bytearray, text: str, m: re.Match[str]) -> bool:

@@ -244,6 +244,24 @@ _ENUMERATOR_BODY = re.compile(
 _PASTED_NAME = re.compile(r"\s*(?:[A-Za-z_]\w*\s*##\s*(?P<p>[A-Za-z_]\w*)|(?P<p2>[A-Za-z_]\w*)\s*##\s*\w+)\s*(?:=|,|$)")
 
 
+def _arguments(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The (start, end) offsets of the top-level, comma-separated arguments in text[start:end], trimmed."""
+    found: list[tuple[int, int]] = []
+    depth, begin = 0, start
+    for i in range(start, end + 1):
+        char = text[i] if i < end else ","
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "," and depth == 0:
+            chunk = text[begin:i]
+            left = begin + len(chunk) - len(chunk.lstrip())
+            found.append((left, left + len(chunk.strip())))
+            begin = i + 1
+    return found
+
+
 def _call_arguments(text: str, start: int) -> tuple[list[tuple[int, int]], int] | None:
     """The argument spans of the call whose `(` is at `start` (strings skipped), and its `)`."""
     depth, begin, found, i = 0, start + 1, [], start
