@@ -77,6 +77,28 @@ end
 
 --- Open (or reuse) the view split of the current buffer. Returns the view buffer.
 ---@param mode 'outline'|'compact'
+--- The view's buffer name: `simple-brief://outline/src/app.py` (the file as `:ls` shows it,
+--- relative to the working directory, never `//` after the mode).
+---@param mode string
+---@param src integer
+---@return string
+function M.name(mode, src)
+  local shown = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(src), ':~:.'):gsub('^/+', '')
+  return ('simple-brief://%s/%s'):format(mode, shown)
+end
+
+--- The buffer named exactly `name`, or -1 (bufnr() would read the name as a pattern).
+---@param name string
+---@return integer
+function M.find(name)
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b) == name then
+      return b
+    end
+  end
+  return -1
+end
+
 ---@return integer|nil view, string|nil why_not
 function M.open(mode)
   local src = vim.api.nvim_get_current_buf()
@@ -84,8 +106,8 @@ function M.open(mode)
   if not client then
     return nil, why
   end
-  local name = ('simple-brief://%s/%s'):format(mode, vim.api.nvim_buf_get_name(src))
-  local view = vim.fn.bufnr(name)
+  local name = M.name(mode, src)
+  local view = M.find(name)
   if view == -1 then
     view = vim.api.nvim_create_buf(false, true)
     vim.api.nvim_buf_set_name(view, name)

@@ -211,6 +211,7 @@ def test_falls_back_to_neovim_folds_without_a_server(tmp_path: Path, name: str, 
 def test_outline_split_shows_the_live_buffer_and_follows_edits(tmp_path: Path) -> None:
     with nvim(tmp_path) as nv:
         _open(nv, tmp_path / "app.py", PYTHON)
+        nv.chdir(str(tmp_path))
         nv.command("SimpleBrief outline")
         read_view = """
             for _, b in ipairs(vim.api.nvim_list_bufs()) do
@@ -225,6 +226,8 @@ def test_outline_split_shows_the_live_buffer_and_follows_edits(tmp_path: Path) -
         view = nv.exec_lua(read_view)
         assert "C_ class Greeter  L5-15" in view
         assert "F> def main() { ... }  L18-19" in view
+        names = nv.exec_lua("return vim.tbl_map(vim.api.nvim_buf_get_name, vim.api.nvim_list_bufs())")
+        assert "simple-brief://outline/app.py" in names, names  # not `outline//tmp/…/app.py`
         # An unsaved edit: a new function at the end shows up after the debounce.
         nv.exec_lua("vim.api.nvim_buf_set_lines(0, -1, -1, false, {'', 'def added(x):', '    return x'})")
         nv.exec_lua(
