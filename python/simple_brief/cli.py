@@ -502,7 +502,9 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     )
     state.editor = envelope.attach_editor(state.workspace.root, args.nvim)
     if args.http:
-        mcp_server.serve_http(state, args.port, state_dir())
+        mcp_server.serve_http(
+            state, args.port, state_dir(), announce=lambda line: print(f"simple-brief: {line}", file=sys.stderr)
+        )
     else:
         mcp_server.serve_stdio(state)
     return 0

@@ -75,6 +75,19 @@ def test_state_file_is_private_and_names_a_loopback_url(
     assert len(str(info["token"])) >= 32
 
 
+def test_it_says_where_it_serves_in_one_plain_line_and_cleans_up(
+    server: tuple[dict[str, object], Path, subprocess.Popen[bytes]],
+) -> None:
+    info, info_file, proc = server
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=15)
+    assert proc.stderr is not None
+    said = proc.stderr.read().decode()
+    assert f"simple-brief: serving MCP on {info['url']} (token in {info_file})" in said
+    assert "WARNING" not in said
+    assert not info_file.exists()
+
+
 def test_a_request_without_the_token_is_refused(
     server: tuple[dict[str, object], Path, subprocess.Popen[bytes]],
 ) -> None:

@@ -376,17 +376,17 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def serve_http(state: ServerState, port: int, state_dir: Path) -> None:
+def serve_http(state: ServerState, port: int, state_dir: Path, announce: Callable[[str], None] = log.info) -> None:
     """Serve MCP over streamable HTTP on 127.0.0.1 with a random token until SIGINT/SIGTERM.
 
     The state file (URL and token, mode 0600) appears only once the server listens, and
-    is removed when it stops.
+    is removed when it stops. `announce` gets the one line saying where (the CLI prints it).
     """
     import signal
     import sys
 
     server = serve_http_thread(state, state_dir, port=port)
-    log.warning("serving MCP on %s (token in %s)", server.url, server.info_file)
+    announce(f"serving MCP on {server.url} (token in {server.info_file})")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         while server.thread.is_alive():
