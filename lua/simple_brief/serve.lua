@@ -92,6 +92,9 @@ function M.serve()
   else
     info, why = H.start_child(root, address)
   end
+  if info then
+    H.remove_on_exit(info.file)
+  end
   H.info = info
   return info, why
 end
@@ -113,20 +116,42 @@ function M.lines(info)
   }
 end
 
---- :SimpleBriefServe handler: start (or show) the server and print the lines.
+--- :SimpleBriefServe handler: start (or show) the server; its registration lines (they
+--- hold the token) go into a scratch split to copy from, not into :messages, and the one
+--- line echoed says where it serves, without a hit-enter prompt.
 function M.command()
   local info, why = M.serve()
   if not info then
     vim.notify('simple-brief: ' .. why, vim.log.levels.ERROR)
     return
   end
-  vim.api.nvim_echo(
-    vim.tbl_map(function(l)
-      return { l .. '\n' }
-    end, M.lines(info)),
-    true,
-    {}
-  )
+  local name = 'simple-brief://serve'
+  local buf = require('simple_brief.view').find(name)
+  if buf == -1 then
+    buf = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(buf, name)
+    vim.bo[buf].buftype = 'nofile'
+    vim.bo[buf].bufhidden = 'wipe'
+    vim.bo[buf].swapfile = false
+  end
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, M.lines(info))
+  if vim.fn.bufwinid(buf) == -1 then
+    vim.cmd(('botright %dsplit'):format(#M.lines(info) + 1))
+    vim.api.nvim_win_set_buf(0, buf)
+    vim.wo.wrap = false
+  end
+  vim.api.nvim_echo({ { ('simple-brief MCP: %s (registration lines in the split)'):format(info.url) } }, false, {})
+end
+
+--- Forget the state file when Neovim exits: a Python host killed by :qa! cannot remove it.
+---@param file string
+function H.remove_on_exit(file)
+  vim.api.nvim_create_autocmd('VimLeavePre', {
+    group = vim.api.nvim_create_augroup('simple_brief_serve_file', { clear = true }),
+    callback = function()
+      os.remove(file)
+    end,
+  })
 end
 
 return M

@@ -35,7 +35,14 @@ def _serve(nv: pynvim.Nvim, tmp_path: Path) -> tuple[dict[str, str], str]:
     nv.command("SimpleBriefServe")
     info = nv.exec_lua("return require('simple_brief.serve').serve()")
     messages = nv.exec_lua("return vim.api.nvim_exec2('messages', {output = true}).output")
-    return info, messages
+    # The registration lines hold the token: they go to a split to copy from, not to :messages.
+    assert info["token"] not in messages
+    assert nv.exec_lua("return vim.fn.mode(1)") == "n", "no hit-enter prompt"
+    split = nv.exec_lua(
+        "local b = require('simple_brief.view').find('simple-brief://serve') "
+        "return table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\\n')"
+    )
+    return info, split
 
 
 def _check(info: dict[str, str], messages: str, state: Path) -> None:
@@ -59,6 +66,7 @@ def test_serve_from_a_child_process(tmp_path: Path) -> None:
         # pynvim runs its own event loop: the MCP client gets one of its own, after it.
         text = anyio.run(_outline, info["url"], info["token"])
     assert "C_ class Shape  L1-3" in text
+    assert not Path(info["file"]).exists(), "the state file goes when Neovim quits"
 
 
 def test_serve_from_the_python_host(tmp_path: Path, manifest: Path) -> None:  # noqa: F811
@@ -70,3 +78,4 @@ def test_serve_from_the_python_host(tmp_path: Path, manifest: Path) -> None:  # 
         # pynvim runs its own event loop: the MCP client gets one of its own, after it.
         text = anyio.run(_outline, info["url"], info["token"])
     assert "C_ class Shape  L1-3" in text
+    assert not Path(info["file"]).exists(), "the state file goes when Neovim quits (the host cannot remove it)"
