@@ -175,10 +175,20 @@ function H.host_problem(msg, advice)
   end
 end
 
+--- `python3 -m pip install <this plugin's folder>`: the engine is not on PyPI; the plugin
+--- folder holds its source (see :help simple-brief-python).
+---@param extra string|nil more packages (`pynvim`)
+---@return string
+function H.install_cmd(extra)
+  local init = vim.api.nvim_get_runtime_file('lua/simple_brief/init.lua', false)[1]
+  local root = init and vim.fn.fnamemodify(init, ':h:h:h') or '<the simple-brief folder>'
+  return ('`python3 -m pip install %s%s`'):format(vim.fn.shellescape(root), extra and (' ' .. extra) or '')
+end
+
 H.host_advice = {
   "For rplugin mode (the editor's Python host runs the engine, one process): "
-    .. "`python3 -m pip install simple-brief pynvim` with g:python3_host_prog's interpreter,"
-    .. ' then :UpdateRemotePlugins and restart Neovim.',
+    .. H.install_cmd('pynvim')
+    .. " with g:python3_host_prog's interpreter, then :UpdateRemotePlugins and restart Neovim.",
   'Without it, simple-brief runs `simple-brief lsp` as a child process (child mode).',
 }
 
@@ -271,7 +281,9 @@ function H.check_engine(mode)
         err or H.last_line(res and res.stderr ~= '' and res.stderr or ('exit code ' .. tostring(res and res.code)))
       ),
       {
-        'Install the engine: `python3 -m pip install simple-brief` (or pipx), so `simple-brief` is on PATH,',
+        'Install the engine: '
+          .. H.install_cmd()
+          .. ' (or pipx), so `simple-brief` is on PATH (:help simple-brief-python),',
         'or set `cmd` in setup() to a command that runs `simple-brief lsp`.',
       }
     )
@@ -308,7 +320,7 @@ function H.check_grammars(python)
   if #present == 0 then
     vim.health.error(
       'no tree-sitter grammars import in ' .. python,
-      'python3 -m pip install simple-brief installs them.'
+      'the engine brings them: ' .. H.install_cmd() .. '.'
     )
   else
     vim.health.ok(('grammars in %s: %s'):format(python, table.concat(present, ', ')))

@@ -105,12 +105,44 @@ function M.ensure(buf, timeout_ms)
   end
   local attached = vim.wait(timeout_ms or config.options.attach_timeout_ms, function()
     local c = vim.lsp.get_client_by_id(id)
-    return c ~= nil and c.initialized and vim.lsp.buf_is_attached(buf, id)
+    if c == nil or c:is_stopped() then
+      return true -- it exited: say so now, not after the timeout
+    end
+    return c.initialized and vim.lsp.buf_is_attached(buf, id)
   end, 10)
+  local client = vim.lsp.get_client_by_id(id)
+  if client == nil or client:is_stopped() then
+    return nil, M.exit_reason()
+  end
   if not attached then
     return nil, 'the language server did not answer in time; run :checkhealth simple_brief'
   end
-  return vim.lsp.get_client_by_id(id)
+  return client
+end
+
+--- Why the child server exited at once: its command run again with `--version` (bounded),
+--- the last line it printed, and what to do.
+---@return string
+function M.exit_reason()
+  local mode = M.mode()
+  local cmd = mode == 'child' and vim.deepcopy(M.child_cmd()) or nil
+  local said = ''
+  if cmd and cmd[#cmd] == 'lsp' then
+    cmd[#cmd] = '--version'
+    local ok, job = pcall(vim.system, cmd, { text = true })
+    local done = ok and job:wait(3000) or nil
+    if done and done.code ~= 0 then
+      local lines = vim.split(vim.trim((done.stderr or '') .. '\n' .. (done.stdout or '')), '\n', { trimempty = true })
+      said = lines[#lines] or ''
+    elseif not ok then
+      said = tostring(job)
+    end
+  end
+  local fix = 'install the engine (:help simple-brief-install), then run :checkhealth simple_brief'
+  if said ~= '' then
+    return ('the language server exited at once (%s); %s'):format(vim.trim(said), fix)
+  end
+  return 'the language server exited at once; ' .. fix
 end
 
 --- Start the server automatically for the configured filetypes (setup() calls this).

@@ -83,3 +83,16 @@ def test_health_in_rplugin_mode(tmp_path: Path, manifest: Path) -> None:
     assert f"engine simple-brief {__version__} in the Python host ({sys.executable})" in "\n".join(lines)
     assert "(rplugin mode)" in ok_line(lines, "the language server started and answered foldingRange")
     assert folded == [4, "rplugin"]
+
+
+def test_health_without_the_engine_gives_advice_that_works_here(tmp_path: Path) -> None:
+    """The engine is not on PyPI: the advice installs it from this plugin's folder."""
+    root = Path(__file__).resolve().parents[2]
+    with nvim(tmp_path, SIMPLE_BRIEF_TEST_PYTHON="") as nv:
+        nv.exec_lua(
+            "require('simple_brief').setup({ cmd = { ... , '-m', 'simple_brief_not_installed', 'lsp' } })",
+            sys.executable,
+        )
+        text = "\n".join(checkhealth(nv))
+    assert "pip install simple-brief" not in text
+    assert f"python3 -m pip install {root}" in text or f"python3 -m pip install '{root}'" in text

@@ -6,6 +6,7 @@ server runs as a child process (`python -m simple_brief lsp`).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pynvim
@@ -260,3 +261,25 @@ def test_markdown_top_section_stays_open_and_subsections_close(tmp_path: Path) -
         nv.command("SimpleBrief")
         # A section ends at its last text line: the blank line before the next heading shows.
         assert [(a, b) for a, b, _ in closed_folds(nv)] == [(5, 8), (10, 12)]
+
+
+def test_an_engine_that_is_not_installed_is_reported_when_the_server_exits(tmp_path: Path) -> None:
+    """`python3 -m simple_brief lsp` without the engine exits at once with `No module named …`:
+    :SimpleBrief says so then, with the fix, instead of waiting out the attach timeout."""
+    import time
+
+    with nvim(tmp_path, SIMPLE_BRIEF_TEST_PYTHON="") as nv:
+        nv.exec_lua(
+            "require('simple_brief').setup({ cmd = { ... , '-m', 'simple_brief_not_installed', 'lsp' },"
+            " attach_timeout_ms = 60000 })",
+            sys.executable,
+        )
+        _open(nv, tmp_path / "app.py", PYTHON)
+        started = time.monotonic()
+        nv.command("SimpleBrief")
+        waited = time.monotonic() - started
+        messages = nv.exec_lua("return vim.api.nvim_exec2('messages', {output = true}).output")
+    # Far below the 60 s timeout it would otherwise wait out (a bound, not a speed figure).
+    assert waited < 30, waited
+    assert "exited at once (" in messages and "No module named simple_brief_not_installed" in messages
+    assert ":help simple-brief-install" in messages
