@@ -270,3 +270,14 @@ async def test_server_status_counts_the_tools_this_server_lists(
     assert status.structured_content is not None
     assert status.structured_content["tools"] == len(listed)
     assert f" · {len(listed)} tools · " in text_of(status)
+
+
+@pytest.mark.anyio
+async def test_server_status_counts_the_tools_the_server_lists(workspace: Workspace) -> None:
+    async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
+        with anyio.fail_after(10):
+            listed = await client.list_tools()
+            status = await client.call_tool("server_status", {})
+    assert status.structured_content is not None
+    assert status.structured_content["tools"] == len(listed.tools)
+    assert f"· {len(listed.tools)} tools ·" in text_of(status)
