@@ -19,7 +19,7 @@ from fnmatch import fnmatchcase
 from functools import cache
 from importlib import resources
 from pathlib import PurePath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from simple_brief.languages.spec import DocRules, LanguageSpec
 
@@ -42,6 +42,7 @@ __all__ = [
     "documented",
     "filetypes",
     "for_path",
+    "function",
     "grammar",
     "outline_query",
     "query_source",
@@ -132,13 +133,19 @@ def docs_rules(language: str) -> DocRules:
 
 
 @cache
+def function(ref: str) -> Callable[..., Any]:
+    """The function a unit names as `module:function` (its grammar, `repair`, `names`)."""
+    module_name, name = ref.split(":")
+    found: Callable[..., Any] = getattr(importlib.import_module(module_name), name)
+    return found
+
+
+@cache
 def grammar(spec: LanguageSpec) -> Language:
     """The tree-sitter Language of `spec` (loaded once per process)."""
     from tree_sitter import Language
 
-    module_name, func = spec.grammar.split(":")
-    module = importlib.import_module(module_name)
-    pointer = getattr(module, func)()
+    pointer = function(spec.grammar)()
     with warnings.catch_warnings():
         # Older wheels (tree-sitter-dockerfile 0.2, the only release) hand over an int,
         # which tree-sitter < 0.27 (pinned) still takes with a DeprecationWarning.

@@ -13,7 +13,6 @@ Nesting is not written in queries: symbols nest by range containment (`nesting.n
 
 from __future__ import annotations
 
-import importlib
 import logging
 import re
 from dataclasses import dataclass, field
@@ -176,7 +175,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
                 columns,
                 language.docs.docstrings,
                 language.docs.doc_attribute,
-                _name_cleaner(language.names),
+                languages.function(language.names) if language.names else None,
             )
             if sym is None:
                 continue
@@ -239,21 +238,10 @@ def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree, c_only: bo
     return best
 
 
-@cache
-def _name_cleaner(names: str) -> Callable[[str], str] | None:
-    """The language's `names` function (`LanguageSpec.names`), or None."""
-    if not names:
-        return None
-    module_name, func = names.split(":")
-    cleaner: Callable[[str], str] = getattr(importlib.import_module(module_name), func)
-    return cleaner
-
-
 def _parse_repaired(parser: Parser, data: bytes, tree: Tree, repair: str) -> Tree:
     """Parse again with the language's `repair` rewriting syntax newer than its grammar
     (same length: the tree's ranges stay the real text's); kept when it has fewer errors."""
-    module_name, func = repair.split(":")
-    repaired = getattr(importlib.import_module(module_name), func)(data)
+    repaired = languages.function(repair)(data)
     if repaired == data or len(repaired) != len(data):
         return tree
     again = parser.parse(repaired)
