@@ -304,57 +304,65 @@ def _npm() -> None:
         stamp.write_text(spec)
 
 
+def _pip_download(spec: str, into: Path, kind: tuple[str, str], pattern: str) -> Path | None:
+    """`pip download` one pinned package (`kind`: --only-binary or --no-binary) into `into`;
+    the file named by `pattern` (`{name}` and `{version}` filled in, both spellings of the
+    name tried), or None with a log line."""
+    name, version = spec.split("==")
+    ok = _run(
+        [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q", "--no-deps",
+         *kind, "-d", str(into), spec]
+    )  # fmt: skip
+    found = sorted(
+        path
+        for spelling in dict.fromkeys((name, name.replace("-", "_")))
+        for path in into.glob(pattern.format(name=spelling, version=version))
+    )
+    if not ok or not found:
+        _log(f"pip download {spec} ({kind[0]}) failed")
+        return None
+    return found[0]
+
+
+def _fresh(folder: Path, spec: str) -> bool:
+    """Whether `folder` already holds `spec` (its stamp says so)."""
+    stamp = folder / ".conformance-version"
+    return stamp.is_file() and stamp.read_text() == spec
+
+
 def _pip() -> None:
     PIP.mkdir(parents=True, exist_ok=True)
     for spec in PIP_WHEELS:
-        name = spec.split("==")[0]
-        folder = PIP / name
-        stamp = folder / ".conformance-version"
-        if stamp.is_file() and stamp.read_text() == spec:
+        folder = PIP / spec.split("==")[0]
+        if _fresh(folder, spec):
             continue
-        wheels = PIP / "wheels"
-        ok = _run(
-            [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q", "--no-deps",
-             "--only-binary", ":all:", "-d", str(wheels), spec]
-        )  # fmt: skip
-        found = sorted(wheels.glob(f"{name.replace('-', '_')}-{spec.split('==')[1]}-*.whl"))
-        if not ok or not found:
-            _log(f"pip download {spec} failed")
+        wheel = _pip_download(spec, PIP / "wheels", ("--only-binary", ":all:"), "{name}-{version}-*.whl")
+        if wheel is None:
             continue
         shutil.rmtree(folder, ignore_errors=True)
-        with zipfile.ZipFile(found[0]) as whl:
+        with zipfile.ZipFile(wheel) as whl:
             whl.extractall(PIP)  # the wheel's top-level package folder is `name`
         for path in folder.rglob("*"):  # zip members lose their mode: the zig binary runs
             if path.is_file() and path.name in ("zig",):
                 path.chmod(0o755)
         folder.mkdir(exist_ok=True)  # a wheel whose package is named otherwise (python-hcl2: hcl2)
-        stamp.write_text(spec)
+        (folder / ".conformance-version").write_text(spec)
 
 
 def _sdists() -> None:
     SDIST.mkdir(parents=True, exist_ok=True)
     for spec in PIP_SDISTS:
-        name = spec.split("==")[0]
-        folder = SDIST / name
-        stamp = folder / ".conformance-version"
-        if stamp.is_file() and stamp.read_text() == spec:
+        folder = SDIST / spec.split("==")[0]
+        if _fresh(folder, spec):
             continue
-        archives = SDIST / "archives"
-        ok = _run(
-            [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q", "--no-deps",
-             "--no-binary", ":all:", "-d", str(archives), spec]
-        )  # fmt: skip
-        found = sorted(archives.glob(f"{name}-{spec.split('==')[1]}.tar.gz")) + sorted(
-            archives.glob(f"{name.replace('-', '_')}-{spec.split('==')[1]}.tar.gz")
-        )
-        if not ok or not found:
-            _log(f"pip download {spec} (sdist) failed")
+        sdist = _pip_download(spec, SDIST / "archives", ("--no-binary", ":all:"), "{name}-{version}.tar.gz")
+        if sdist is None:
             continue
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
-        with tarfile.open(found[0]) as archive:
+        with tarfile.open(sdist) as archive:
             archive.extractall(folder, filter="data")  # no links out, no devices
-        stamp.write_text(spec)
+        (folder / ".conformance-version").write_text(spec)
 
 
 def _java() -> None:
