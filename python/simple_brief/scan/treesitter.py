@@ -35,8 +35,6 @@ from simple_brief.scan.tree_index import Columns, Family
 from simple_brief.source import Source
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from tree_sitter import Node, Parser, Query, Tree
 
     from simple_brief.languages import LanguageSpec
@@ -168,15 +166,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
             if node is None:
                 continue
             below = family.descend(start, node)
-            sym = _symbol_from_match(
-                source,
-                caps,
-                family,
-                columns,
-                language.docs.docstrings,
-                language.docs.doc_attribute,
-                languages.function(language.names) if language.names else None,
-            )
+            sym = _symbol_from_match(source, caps, family, columns, language)
             if sym is None:
                 continue
             key = (sym.range.start.line, sym.range.start.character, sym.name)
@@ -303,9 +293,7 @@ def _symbol_from_match(
     caps: dict[str, list[Node]],
     family: Family,
     columns: Columns,
-    docstrings: bool,
-    doc_attribute: str = "",
-    clean_name: Callable[[str], str] | None = None,
+    language: LanguageSpec,
 ) -> Symbol | None:
     def_name = next((c for c in caps if c.startswith("definition.")), None)
     if def_name is None:
@@ -325,8 +313,8 @@ def _symbol_from_match(
     body = body_nodes[0] if body_nodes else None
     if names:
         name = source.slice_bytes(names[0].start_byte, names[-1].end_byte)
-        if clean_name is not None:
-            name = clean_name(name)
+        if language.names:
+            name = languages.function(language.names)(name)
         name = _WS.sub(" ", name).strip()
         selection = columns.range(names[0].start_point, _trim_end(source, names[-1]))
     else:
@@ -343,7 +331,8 @@ def _symbol_from_match(
         end_point = _trim_end(source, body)
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    lead_start, lead_comments = leading(outer, family, docstrings, doc_attribute)
+    docstrings = language.docs.docstrings
+    lead_start, lead_comments = leading(outer, family, docstrings, language.docs.doc_attribute)
     whole = columns.range(lead_start or outer.start_point, end_point)
     sym = Symbol(
         name=name,
