@@ -41,7 +41,13 @@ demo: $(VENV)/.installed ## outline and symbol table of a stdlib file, and a sea
 # The Node tools (MCP Inspector, stylua) come with npm when it is there; tests needing them skip otherwise.
 NODE_TOOLS := $(if $(shell command -v npm 2>/dev/null),node_modules/.installed)
 
-test: $(VENV)/.installed-dev $(NODE_TOOLS) ## install dev dependencies and run every test
+# The engine's wheels, for the install test's offline pip (tests/install/test_install_e2e.py).
+WHEELHOUSE := .cache/wheelhouse
+
+$(WHEELHOUSE)/.done: pyproject.toml tests/install/wheelhouse.py | $(VENV)/.installed
+	$(PY) tests/install/wheelhouse.py $(WHEELHOUSE)
+
+test: $(VENV)/.installed-dev $(NODE_TOOLS) $(WHEELHOUSE)/.done ## install dev dependencies and run every test
 	@command -v busted >/dev/null || echo "make test: busted is not installed, the Lua specs are skipped (apt-get install lua-busted)"
 	$(PY) -m pytest -q
 
@@ -53,12 +59,12 @@ lint: $(VENV)/.installed-dev node_modules/.installed ## ruff (lint and format ch
 	$(VENV)/bin/ruff check python tests bench rplugin
 	$(VENV)/bin/ruff format --check python tests bench rplugin
 	$(VENV)/bin/mypy
-	node_modules/.bin/stylua --check lua plugin python/simple_brief/nvim/rpc.lua tests/nvim $(wildcard tests/lua tests/busted.lua)
+	node_modules/.bin/stylua --check lua plugin build.lua python/simple_brief/nvim/rpc.lua tests/nvim $(wildcard tests/lua tests/busted.lua)
 
 format: $(VENV)/.installed-dev node_modules/.installed ## rewrite Python and Lua files (ruff, stylua)
 	$(VENV)/bin/ruff format python tests bench rplugin
 	$(VENV)/bin/ruff check --fix python tests bench rplugin
-	node_modules/.bin/stylua lua plugin python/simple_brief/nvim/rpc.lua tests/nvim $(wildcard tests/lua tests/busted.lua)
+	node_modules/.bin/stylua lua plugin build.lua python/simple_brief/nvim/rpc.lua tests/nvim $(wildcard tests/lua tests/busted.lua)
 
 bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named baselines
 	@command -v ctags >/dev/null || { apt-get update -qq && apt-get install -y -qq universal-ctags; } \

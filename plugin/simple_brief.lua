@@ -12,9 +12,9 @@ end, {
   complete = function(arglead)
     return vim.tbl_filter(function(w)
       return vim.startswith(w, arglead)
-    end, { 'outline', 'compact', 'trust', 'untrust' })
+    end, { 'outline', 'compact', 'mcp', 'trust', 'untrust' })
   end,
-  desc = "Fold to the outline (! restores); outline|compact opens the agent view; trust|untrust the workspace's config",
+  desc = "Fold to the outline (! restores); outline|compact opens the agent view; mcp shows how to register the MCP server; trust|untrust the workspace's config",
 })
 
 vim.api.nvim_create_user_command('ExpandAt', function(args)
@@ -30,3 +30,12 @@ end, {
 vim.api.nvim_create_user_command('SimpleBriefServe', function()
   require('simple_brief.serve').command()
 end, { desc = 'Serve the MCP tools over HTTP on 127.0.0.1 and print how to add them to an agent' })
+
+vim.api.nvim_create_user_command('SimpleBriefInstall', function(args)
+  require('simple_brief.install').command(args)
+end, {
+  bang = true,
+  nargs = '?',
+  complete = 'shellcmd',
+  desc = "Install the engine into its own venv in Neovim's data folder (! recreates it; optional: the python to use)",
+})

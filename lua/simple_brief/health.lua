@@ -175,22 +175,20 @@ function H.host_problem(msg, advice)
   end
 end
 
---- `python3 -m pip install <this plugin's folder>`: the engine is not on PyPI; the plugin
---- folder holds its source (see :help simple-brief-python).
----@param extra string|nil more packages (`pynvim`)
----@return string
-function H.install_cmd(extra)
-  local init = vim.api.nvim_get_runtime_file('lua/simple_brief/init.lua', false)[1]
-  local root = init and vim.fn.fnamemodify(init, ':h:h:h') or '<the simple-brief folder>'
-  return ('`python3 -m pip install %s%s`'):format(vim.fn.shellescape(root), extra and (' ' .. extra) or '')
-end
+--- The fix for a missing or old engine: the build step (:help simple-brief-install).
+H.install_advice = 'Run :SimpleBriefInstall (the build step: the engine in its own venv in '
+  .. "Neovim's data folder; plugin managers run it on install and update)."
 
-H.host_advice = {
-  "For rplugin mode (the editor's Python host runs the engine, one process): "
-    .. H.install_cmd('pynvim')
-    .. " with g:python3_host_prog's interpreter, then :UpdateRemotePlugins and restart Neovim.",
-  'Without it, simple-brief runs `simple-brief lsp` as a child process (child mode).',
-}
+--- Advice for rplugin mode: point the Python host at the engine's own venv (it has pynvim).
+---@return string[]
+function H.host_advice()
+  local python = require('simple_brief.install').venv() .. '/bin/python'
+  return {
+    "For rplugin mode (the editor's Python host runs the engine, one process): after :SimpleBriefInstall, "
+      .. ("`let g:python3_host_prog = '%s'`, then :UpdateRemotePlugins and restart Neovim."):format(python),
+    'Without it, simple-brief runs `simple-brief lsp` as a child process (child mode).',
+  }
+end
 
 ---@param mode string
 function H.check_python_host(mode)
@@ -201,18 +199,18 @@ function H.check_python_host(mode)
     vim.health.info('g:python3_host_prog is not set (Neovim looks for a python3 with pynvim on PATH)')
   end
   if vim.g.loaded_python3_provider == 0 then
-    H.host_problem("Neovim's Python 3 host is disabled (g:loaded_python3_provider = 0)", H.host_advice)
+    H.host_problem("Neovim's Python 3 host is disabled (g:loaded_python3_provider = 0)", H.host_advice())
     return
   end
   local prog, why = H.host_prog()
   if not prog or vim.fn.has('python3') == 0 then
-    H.host_problem("Neovim's Python 3 host is not available: " .. (why or 'no python3 found'), H.host_advice)
+    H.host_problem("Neovim's Python 3 host is not available: " .. (why or 'no python3 found'), H.host_advice())
     return
   end
   local res, err = H.run({ prog, '-c', 'import pynvim; print(getattr(pynvim, "__version__", "?"))' })
   if not res or res.code ~= 0 then
     local reason = err or H.last_line(res and res.stderr or '')
-    H.host_problem(('pynvim does not import in %s: %s'):format(prog, reason), H.host_advice)
+    H.host_problem(('pynvim does not import in %s: %s'):format(prog, reason), H.host_advice())
     return
   end
   vim.health.ok(('Python host %s with pynvim %s'):format(prog, vim.trim(res.stdout)))
@@ -281,16 +279,30 @@ function H.check_engine(mode)
         err or H.last_line(res and res.stderr ~= '' and res.stderr or ('exit code ' .. tostring(res and res.code)))
       ),
       {
-        'Install the engine: '
-          .. H.install_cmd()
-          .. ' (or pipx), so `simple-brief` is on PATH (:help simple-brief-python),',
-        'or set `cmd` in setup() to a command that runs `simple-brief lsp`.',
+        H.install_advice,
+        'Or set `cmd` in setup() to a command that runs `simple-brief lsp`.',
       }
     )
     return nil
   end
   vim.health.ok(('engine %s (`%s`)'):format(out, table.concat(cmd, ' ')))
   return H.python_of(cmd)
+end
+
+--- What the build step installed, and whether it matches this plugin.
+function H.check_install()
+  local install = require('simple_brief.install')
+  local rec = install.record()
+  if not (rec and install.engine_exe()) then
+    vim.health.info(('no engine installed in %s yet (:SimpleBriefInstall puts it there)'):format(install.venv()))
+    return
+  end
+  local stale = install.stale()
+  if stale then
+    vim.health.warn(stale)
+  else
+    vim.health.ok(('engine %s installed in %s by :SimpleBriefInstall'):format(rec.version, install.venv()))
+  end
 end
 
 ---@param python string|nil
@@ -318,10 +330,7 @@ function H.check_grammars(python)
   end
   table.sort(present)
   if #present == 0 then
-    vim.health.error(
-      'no tree-sitter grammars import in ' .. python,
-      'the engine brings them: ' .. H.install_cmd() .. '.'
-    )
+    vim.health.error('no tree-sitter grammars import in ' .. python, 'the engine brings them: ' .. H.install_advice)
   else
     vim.health.ok(('grammars in %s: %s'):format(python, table.concat(present, ', ')))
   end
@@ -411,6 +420,7 @@ function M.check()
   vim.health.start("simple-brief: Neovim's Python host")
   H.check_python_host(mode)
   vim.health.start('simple-brief: engine')
+  H.check_install()
   local python = H.check_engine(mode)
   H.check_grammars(python)
   vim.health.start('simple-brief: language server')

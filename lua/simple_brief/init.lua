@@ -2,7 +2,9 @@
 ---
 --- require('simple_brief').setup(opts)   -- optional; safe to call twice
 --- :SimpleBrief[!] [outline|compact]       -- fold to the outline / restore / open a view split
+--- :SimpleBrief mcp                         -- how to register the MCP server with agents
 --- :SimpleBrief trust|untrust               -- consent to the workspace's .simple-brief.toml
+--- :SimpleBriefInstall[!] [python]          -- the build step: the engine's venv in stdpath('data')
 --- :ExpandAt [name|Class.method|line:N] [body|signature|all]
 local M = {}
 
@@ -16,6 +18,10 @@ function M.setup(opts)
   local _, err = require('simple_brief.instances').register()
   if err then
     vim.notify('simple-brief: ' .. err, vim.log.levels.WARN)
+  end
+  local stale = require('simple_brief.install').stale()
+  if stale then
+    vim.notify('simple-brief: ' .. stale, vim.log.levels.WARN)
   end
 end
 
@@ -36,6 +42,13 @@ function M.command(args)
     end
     return
   end
+  if sub == 'mcp' then
+    local ok, why = require('simple_brief.mcp').show()
+    if not ok then
+      vim.notify('simple-brief: ' .. why, vim.log.levels.ERROR)
+    end
+    return
+  end
   if sub == 'trust' or sub == 'untrust' then
     local message, why = require('simple_brief.trust')[sub]()
     if message then
@@ -47,7 +60,7 @@ function M.command(args)
   end
   if sub ~= nil then
     vim.notify(
-      ('simple-brief: unknown argument %q; use :SimpleBrief, :SimpleBrief outline, compact, trust or untrust'):format(
+      ('simple-brief: unknown argument %q; use :SimpleBrief, :SimpleBrief outline, compact, mcp, trust or untrust'):format(
         sub
       ),
       vim.log.levels.ERROR

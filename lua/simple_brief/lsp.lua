@@ -27,11 +27,16 @@ function M.mode()
   return 'child'
 end
 
---- The child-process command: config.cmd, else `simple-brief lsp` on PATH, else python3 -m.
+--- The child-process command: config.cmd, else the engine :SimpleBriefInstall put in
+--- Neovim's data folder, else `simple-brief lsp` on PATH, else python3 -m.
 ---@return string[]
 function M.child_cmd()
   if config.options.cmd then
     return config.options.cmd
+  end
+  local installed = require('simple_brief.install').engine_exe()
+  if installed then
+    return { installed, 'lsp' }
   end
   if vim.fn.executable('simple-brief') == 1 then
     return { 'simple-brief', 'lsp' }
@@ -138,7 +143,7 @@ function M.exit_reason()
       said = tostring(job)
     end
   end
-  local fix = 'install the engine (:help simple-brief-install), then run :checkhealth simple_brief'
+  local fix = 'run :SimpleBriefInstall (:help simple-brief-install)'
   if said ~= '' then
     return ('the language server exited at once (%s); %s'):format(vim.trim(said), fix)
   end

@@ -18,17 +18,6 @@ local H = {}
 ---@type simple_brief.ServeInfo|nil
 H.info = nil
 
---- The child command: the language server's command with `lsp` swapped for `mcp`.
----@return string[]|nil, string|nil
-function H.child_cmd()
-  local cmd = vim.deepcopy(lsp.child_cmd())
-  if cmd[#cmd] ~= 'lsp' then
-    return nil, "the cmd option must end in 'lsp' (e.g. { 'simple-brief', 'lsp' }) for :SimpleBriefServe"
-  end
-  cmd[#cmd] = 'mcp'
-  return cmd
-end
-
 function H.state_dir()
   local ok, instances = pcall(require, 'simple_brief.instances')
   if ok then
@@ -41,7 +30,7 @@ end
 --- Start a child server and wait (bounded) for the file it advertises itself in.
 ---@return simple_brief.ServeInfo|nil, string|nil
 function H.start_child(root, address)
-  local cmd, why = H.child_cmd()
+  local cmd, why = require('simple_brief.mcp').cmd()
   if not cmd then
     return nil, why
   end
@@ -125,21 +114,7 @@ function M.command()
     vim.notify('simple-brief: ' .. why, vim.log.levels.ERROR)
     return
   end
-  local name = 'simple-brief://serve'
-  local buf = require('simple_brief.view').find(name)
-  if buf == -1 then
-    buf = vim.api.nvim_create_buf(false, true)
-    vim.api.nvim_buf_set_name(buf, name)
-    vim.bo[buf].buftype = 'nofile'
-    vim.bo[buf].bufhidden = 'wipe'
-    vim.bo[buf].swapfile = false
-  end
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, M.lines(info))
-  if vim.fn.bufwinid(buf) == -1 then
-    vim.cmd(('botright %dsplit'):format(#M.lines(info) + 1))
-    vim.api.nvim_win_set_buf(0, buf)
-    vim.wo.wrap = false
-  end
+  require('simple_brief.view').show_lines('simple-brief://serve', M.lines(info))
   vim.api.nvim_echo({ { ('simple-brief MCP: %s (registration lines in the split)'):format(info.url) } }, false, {})
 end
 

@@ -75,8 +75,6 @@ function H.jump(src)
   end
 end
 
---- Open (or reuse) the view split of the current buffer. Returns the view buffer.
----@param mode 'outline'|'compact'
 --- The view's buffer name: `simple-brief://outline/src/app.py` (the file as `:ls` shows it,
 --- relative to the working directory, never `//` after the mode).
 ---@param mode string
@@ -99,6 +97,31 @@ function M.find(name)
   return -1
 end
 
+--- Show `lines` in a scratch split named `name` (reused when it is open), to copy from:
+--- lines that hold a token or paths stay out of :messages and need no hit-enter.
+---@param name string
+---@param lines string[]
+---@return integer buf
+function M.show_lines(name, lines)
+  local buf = M.find(name)
+  if buf == -1 then
+    buf = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(buf, name)
+    vim.bo[buf].buftype = 'nofile'
+    vim.bo[buf].bufhidden = 'wipe'
+    vim.bo[buf].swapfile = false
+  end
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  if vim.fn.bufwinid(buf) == -1 then
+    vim.cmd(('botright %dsplit'):format(#lines + 1))
+    vim.api.nvim_win_set_buf(0, buf)
+    vim.wo.wrap = false
+  end
+  return buf
+end
+
+--- Open (or reuse) the view split of the current buffer. Returns the view buffer.
+---@param mode 'outline'|'compact'
 ---@return integer|nil view, string|nil why_not
 function M.open(mode)
   local src = vim.api.nvim_get_current_buf()

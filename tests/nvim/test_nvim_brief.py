@@ -265,21 +265,17 @@ def test_markdown_top_section_stays_open_and_subsections_close(tmp_path: Path) -
 
 def test_an_engine_that_is_not_installed_is_reported_when_the_server_exits(tmp_path: Path) -> None:
     """`python3 -m simple_brief lsp` without the engine exits at once with `No module named …`:
-    :SimpleBrief says so then, with the fix, instead of waiting out the attach timeout."""
-    import time
-
+    :SimpleBrief says so then, with the fix. With a 2 s attach timeout, a message that says the
+    server exited (not "did not answer in time") arrived before those 2 s were out."""
     with nvim(tmp_path, SIMPLE_BRIEF_TEST_PYTHON="") as nv:
         nv.exec_lua(
             "require('simple_brief').setup({ cmd = { ... , '-m', 'simple_brief_not_installed', 'lsp' },"
-            " attach_timeout_ms = 60000 })",
+            " attach_timeout_ms = 2000 })",
             sys.executable,
         )
         _open(nv, tmp_path / "app.py", PYTHON)
-        started = time.monotonic()
         nv.command("SimpleBrief")
-        waited = time.monotonic() - started
         messages = nv.exec_lua("return vim.api.nvim_exec2('messages', {output = true}).output")
-    # Far below the 60 s timeout it would otherwise wait out (a bound, not a speed figure).
-    assert waited < 30, waited
+    assert "did not answer in time" not in messages
     assert "exited at once (" in messages and "No module named simple_brief_not_installed" in messages
-    assert ":help simple-brief-install" in messages
+    assert "run :SimpleBriefInstall (:help simple-brief-install)" in messages

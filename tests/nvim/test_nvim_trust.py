@@ -143,6 +143,7 @@ def test_completion_offers_trust_and_untrust(workspace: tuple[pynvim.Nvim, Path]
     assert nv.exec_lua("return vim.fn.getcompletion('SimpleBrief ', 'cmdline')") == [
         "outline",
         "compact",
+        "mcp",
         "trust",
         "untrust",
     ]
