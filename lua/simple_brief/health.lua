@@ -161,9 +161,10 @@ function H.host_prog()
   return path ~= '' and path or found
 end
 
---- How to report a missing Python host: an error only when setup() asked for it.
+--- How to report a missing Python host: an error only when setup() asked for it; with
+--- host = "auto" the child mode runs the engine, so the host is an option, not a problem.
 ---@param msg string
----@param advice string|string[]|nil
+---@param advice string[]
 function H.host_problem(msg, advice)
   local host = config.options.host
   if host == 'rplugin' then
@@ -171,7 +172,8 @@ function H.host_problem(msg, advice)
   elseif host == 'child' then
     vim.health.info(msg .. ' (not needed: host = "child")')
   else
-    vim.health.warn(msg, advice)
+    vim.health.info(msg .. ' (optional: the child mode runs the engine without it)')
+    vim.health.info(advice[1])
   end
 end
 
@@ -217,7 +219,10 @@ function H.check_python_host(mode)
   if M.rplugin_registered() then
     vim.health.ok('the remote plugin is registered (SimpleBriefLspPort)')
   elseif mode ~= 'rplugin' then
-    H.host_problem('the remote plugin is not registered', 'Run :UpdateRemotePlugins, then restart Neovim.')
+    H.host_problem(
+      'the remote plugin is not registered',
+      { 'For rplugin mode: run :UpdateRemotePlugins, then restart Neovim.' }
+    )
   end
 end
 

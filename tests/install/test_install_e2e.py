@@ -237,3 +237,47 @@ def test_an_older_engine_is_reported_at_setup_and_the_install_command_updates_it
     with _editor(installed, tmp_path) as nv:
         quiet = nv.exec_lua("return vim.api.nvim_exec2('messages', { output = true }).output")
     assert "older than the plugin" not in quiet
+
+
+def _health(nv: pynvim.Nvim) -> list[str]:
+    nv.command("checkhealth simple_brief")
+    return list(nv.current.buffer[:])
+
+
+def test_checkhealth_is_clean_and_its_rplugin_advice_works(installed: Installed, tmp_path: Path) -> None:
+    """A new user's set-up (defaults, engine from the build step) has nothing to warn about; the
+    optional rplugin advice it gives, followed word for word, gives the rplugin mode."""
+    project = tmp_path / "project"
+    source, def_line = _real_python_file(project)
+    with _editor(installed, project) as nv:
+        lines = _health(nv)
+    problems = [line for line in lines if "WARNING" in line or "ERROR" in line]
+    assert problems == [], "\n".join(lines)
+    advice = next(line for line in lines if "`let g:python3_host_prog = '" in line)
+    host_python = advice.split("`let g:python3_host_prog = '", 1)[1].split("'`", 1)[0]
+    assert host_python == str(installed.engine.parent / "python")
+    init = Path(installed.env["XDG_CONFIG_HOME"]) / "nvim" / "init.lua"
+    original = init.read_text()
+    manifest = Path(installed.env["XDG_DATA_HOME"]) / "nvim" / "rplugin.vim"
+    try:
+        init.write_text(f"vim.g.python3_host_prog = '{host_python}'\n" + original)
+        register = subprocess.run(
+            [nvim_binary(), "--headless", "+UpdateRemotePlugins", "+qa"],
+            env=installed.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert register.returncode == 0, register.stderr
+        with _editor(installed, project) as nv:
+            nv.command(f"edit {source}")
+            nv.command("SimpleBrief")
+            mode = nv.exec_lua("return require('simple_brief.lsp').mode()")
+            closed = nv.funcs.foldclosed(def_line)
+            rplugin_lines = _health(nv)
+    finally:
+        init.write_text(original)
+        manifest.unlink(missing_ok=True)
+    assert mode == "rplugin"
+    assert closed == def_line
+    assert [line for line in rplugin_lines if "ERROR" in line] == [], "\n".join(rplugin_lines)
