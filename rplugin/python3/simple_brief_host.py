@@ -5,15 +5,14 @@ loopback port, and `lua/simple_brief/lsp.lua` connects Neovim's own LSP client t
 `vim.lsp.rpc.connect` ('rplugin' mode): one process and one parse cache for the editor.
 
 Register it once with `:UpdateRemotePlugins` (then restart Neovim). The engine must be
-installed for the interpreter in `g:python3_host_prog`:
-`python3 -m pip install pynvim <this plugin's directory>` (the error says the exact command).
+installed for the interpreter in `g:python3_host_prog`: the build step's venv
+(`:SimpleBriefInstall`, `stdpath('data')/simple-brief/venv/bin/python`) has it and pynvim.
 """
 
 from __future__ import annotations
 
 import sys
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pynvim
@@ -21,9 +20,6 @@ import pynvim
 if TYPE_CHECKING:
     from simple_brief.servers.lsp import BriefServer
 
-
-#: The plugin's directory: the Python project that installs the engine.
-PLUGIN_ROOT = Path(__file__).resolve().parents[2]
 
 #: How long the first call waits for the server thread to listen.
 LISTEN_TIMEOUT_S = 10.0
@@ -41,8 +37,8 @@ def _engine_error(exc: ImportError) -> EngineMissingError:
     missing = exc.name or "simple_brief"
     return EngineMissingError(
         f"simple-brief: cannot import {missing} in Neovim's Python host ({sys.executable}); "
-        f"run `{sys.executable} -m pip install {PLUGIN_ROOT}` and restart Neovim, "
-        "or set host = 'child' in setup()"
+        "run :SimpleBriefInstall, set g:python3_host_prog to stdpath('data') .. "
+        "'/simple-brief/venv/bin/python' and restart Neovim, or set host = 'child' in setup()"
     )
 
 

@@ -168,8 +168,8 @@ def test_missing_engine_in_the_host_is_one_clear_sentence(tmp_path: Path, manife
     last = err.strip().splitlines()[-1]
     assert last == (
         "simple_brief_host.EngineMissingError: simple-brief: cannot import tree_sitter in Neovim's Python host "
-        f"({sys.executable}); run `{sys.executable} -m pip install {ROOT}` and restart Neovim, "
-        "or set host = 'child' in setup()"
+        f"({sys.executable}); run :SimpleBriefInstall, set g:python3_host_prog to stdpath('data') .. "
+        "'/simple-brief/venv/bin/python' and restart Neovim, or set host = 'child' in setup()"
     )
     assert "During handling" not in err  # raised `from None`: no chained import traceback
     assert "fake" not in err
