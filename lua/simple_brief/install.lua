@@ -202,8 +202,8 @@ function H.new_enough(v)
   return v[1] > M.min_python[1] or (v[1] == M.min_python[1] and v[2] >= M.min_python[2])
 end
 
---- The first Python >= 3.11 (with its venv module): `python` when given, else
---- g:python3_host_prog, python3, python3.13 … python3.11, python.
+--- The first Python >= 3.11 (with its venv module), outside the engine's venv: `python`
+--- when given, else g:python3_host_prog, python3, python3.14 … python3.11, python.
 ---@param python string|nil
 ---@return string|nil prog, string|nil why_not
 function M.find_python(python)
@@ -213,7 +213,9 @@ function M.find_python(python)
   for _, name in pairs(names) do
     if type(name) == 'string' and name ~= '' then
       local exe = vim.fn.exepath(vim.fn.expand(name))
-      if exe ~= '' and not seen[exe] then
+      -- The engine's own venv (g:python3_host_prog after the rplugin advice) cannot build itself.
+      local own = vim.startswith(vim.fs.normalize(exe), vim.fs.normalize(M.venv()) .. '/')
+      if exe ~= '' and not seen[exe] and not own then
         seen[exe] = true
         local v = H.python_version(exe)
         if v and H.new_enough(v) then

@@ -61,3 +61,17 @@ def test_mcp_registration_without_an_engine_names_the_install_command(tmp_path: 
         split = nv.funcs.bufnr("simple-brief://mcp")
     assert "No module named simple_brief_not_installed); run :SimpleBriefInstall" in said
     assert split == -1
+
+
+def test_the_engine_venv_python_is_never_used_to_build_the_venv(tmp_path: Path) -> None:
+    """After the rplugin advice g:python3_host_prog names the venv's own python: the build step
+    must pick another interpreter, or `venv --clear` would delete the one running it."""
+    with nvim(tmp_path) as nv:
+        venv = Path(nv.exec_lua("return require('simple_brief.install').venv()"))
+        own = venv / "bin" / "python"
+        own.parent.mkdir(parents=True)
+        own.write_text("#!/bin/sh\necho 3.12\n")  # answers the version probe as a good Python would
+        own.chmod(0o755)
+        nv.vars["python3_host_prog"] = str(own)
+        found = nv.exec_lua("return require('simple_brief.install').find_python()")
+    assert found is not None and not found.startswith(str(venv))
