@@ -297,6 +297,10 @@ end
 function M.run(opts)
   opts = opts or {}
   vim.fn.mkdir(M.dir(), 'p')
+  local log = io.open(vim.fs.joinpath(M.dir(), 'install.log'), 'w') -- this run's log only
+  if log then
+    log:close()
+  end
   local venv_python = H.venv_bin('python')
   local need_venv = opts.fresh or vim.fn.executable(venv_python) == 0
   if not need_venv then
