@@ -19,12 +19,49 @@ M.version = '0.1.0'
 ---@field cwd string Neovim's current directory, updated on DirChanged.
 ---@field pid integer
 ---@field started integer Unix time of the first registration.
+---@field used number|nil Unix time (fractional) the person last used this Neovim: focus, typing,
+---   moving, entering a buffer or the command line. Absent until then (readers fall back to
+---   `started`).
+---@field file string|nil The file of the last code window the person used, when it has one.
 ---@field version string
 
 H.group_name = 'simple_brief_instances'
 
 --- Unix time this instance first registered (kept when the file is rewritten).
 H.started = nil
+
+--- Unix time (fractional) of the person's last use of this Neovim, nil before any.
+H.used = nil
+
+--- The file of the last code window used ('' for none).
+H.file = ''
+
+--- Events that mean the person uses this Neovim (FocusGained is written at once, these at
+--- most once per `M.write_interval_ms`).
+H.use_events = {
+  'BufEnter',
+  'WinEnter',
+  'CursorMoved',
+  'CursorMovedI',
+  'InsertEnter',
+  'TextChanged',
+  'TextChangedI',
+  'CmdlineEnter',
+  'TermEnter',
+}
+
+--- At most one write of the instance file per this many milliseconds while the person types
+--- or moves; the last use inside that time is written once it is over (one one-shot timer).
+M.write_interval_ms = 1000
+
+--- When the file was last written (vim.uv.hrtime() nanoseconds), nil before the first write.
+H.written_at = nil
+
+--- The pending one-shot timer of a throttled write, or nil.
+H.timer = nil
+
+--- Whether this instance is registered (its file is kept current).
+H.registered = false
 
 --- The state directory (see the module help for the rule).
 ---@return string
@@ -73,8 +110,78 @@ function H.entry()
     cwd = vim.fn.getcwd(),
     pid = vim.uv.os_getpid(),
     started = H.started,
+    used = H.used,
+    file = H.file ~= '' and H.file or nil,
     version = M.version,
   }
+end
+
+--- Unix time now, with microseconds.
+---@return number
+function H.now()
+  local sec, usec = vim.uv.gettimeofday()
+  return sec + usec / 1e6
+end
+
+--- Rewrite this instance's file (the time of the write is kept for the throttle).
+function H.flush()
+  H.stop_timer()
+  H.written_at = vim.uv.hrtime()
+  M.write(M.path(), vim.json.encode(H.entry()))
+end
+
+function H.stop_timer()
+  local timer = H.timer
+  H.timer = nil
+  if timer and not timer:is_closing() then
+    timer:stop()
+    timer:close()
+  end
+end
+
+--- The person used this Neovim now: record it, and write it at once (`now`, e.g. on
+--- FocusGained) or at most once per `M.write_interval_ms` (typing, moving).
+---@param now boolean|nil
+function M.touch(now)
+  if not H.registered then
+    return
+  end
+  H.used = H.now()
+  if vim.bo.buftype == '' then
+    local name = vim.api.nvim_buf_get_name(0)
+    if name ~= '' then
+      H.file = name
+    end
+  end
+  local interval = M.write_interval_ms * 1e6
+  local since = H.written_at and (vim.uv.hrtime() - H.written_at) or math.huge
+  if now or since >= interval then
+    H.flush()
+    return
+  end
+  if H.timer then
+    return -- the pending write will carry this use
+  end
+  local timer = vim.uv.new_timer()
+  if not timer then
+    return
+  end
+  H.timer = timer
+  timer:start(
+    math.ceil((interval - since) / 1e6),
+    0,
+    vim.schedule_wrap(function()
+      if H.timer == timer then
+        H.flush()
+      end
+    end)
+  )
+end
+
+--- Whether a throttled write is waiting for its time (tests).
+---@return boolean
+function M.pending()
+  return H.timer ~= nil
 end
 
 --- Write `text` to `path` with mode 0600, atomically (a reader never sees half a file);
@@ -179,7 +286,14 @@ function H.live(e)
   return true
 end
 
---- Live registered instances, newest first.
+--- When an instance was last used: `used`, else `started`.
+---@param e simple_brief.Instance
+---@return number
+function H.last_use(e)
+  return type(e.used) == 'number' and e.used or e.started
+end
+
+--- Live registered instances, the one used last first (then the newest).
 ---@return simple_brief.Instance[]
 function M.list()
   local out = {}
@@ -189,6 +303,10 @@ function M.list()
     end
   end
   table.sort(out, function(a, b)
+    local ua, ub = H.last_use(a), H.last_use(b)
+    if ua ~= ub then
+      return ua > ub
+    end
     if a.started ~= b.started then
       return a.started > b.started
     end
@@ -206,8 +324,10 @@ function H.prune()
   end
 end
 
---- Write this instance's file and keep it current: cwd on DirChanged, removed on
---- VimLeavePre. Starts a server first when Neovim has none. Safe to call again.
+--- Write this instance's file and keep it current: cwd on DirChanged, the person's last
+--- use (`used`) on FocusGained at once and on typing, moving and entering buffers at most
+--- once a second; removed on VimLeavePre. Starts a server first when Neovim has none.
+--- Safe to call again.
 ---@return string|nil path, string|nil err
 function M.register()
   if vim.v.servername == '' then
@@ -222,16 +342,32 @@ function M.register()
   end
   H.prune()
   local path = M.path()
+  H.written_at = vim.uv.hrtime()
   local ok, err = M.write(path, vim.json.encode(H.entry()))
   if not ok then
     return nil, ('could not write %s: %s'):format(path, err)
   end
+  H.registered = true
   local group = vim.api.nvim_create_augroup(H.group_name, { clear = true })
   vim.api.nvim_create_autocmd('DirChanged', {
     group = group,
     desc = 'simple-brief: record the new cwd in its instance file',
     callback = function()
-      M.write(M.path(), vim.json.encode(H.entry()))
+      H.flush()
+    end,
+  })
+  vim.api.nvim_create_autocmd('FocusGained', {
+    group = group,
+    desc = 'simple-brief: record that the person uses this Neovim now',
+    callback = function()
+      M.touch(true)
+    end,
+  })
+  vim.api.nvim_create_autocmd(H.use_events, {
+    group = group,
+    desc = 'simple-brief: record that the person uses this Neovim (at most one write a second)',
+    callback = function()
+      M.touch(false)
     end,
   })
   vim.api.nvim_create_autocmd('VimLeavePre', {
@@ -247,6 +383,8 @@ end
 --- Remove this instance's file and stop updating it.
 function M.unregister()
   pcall(vim.api.nvim_del_augroup_by_name, H.group_name)
+  H.registered = false
+  H.stop_timer()
   vim.uv.fs_unlink(M.path())
 end
 

@@ -16,6 +16,11 @@ and `kind` the LSP SymbolKind name ("Class", "Method", "String" for Markdown hea
 `context_line` gives the agent the same in one short line of text. Nothing here talks to
 an editor: backends (`simple_brief.editor`) capture the snapshot, this module reads it.
 
+With several Neovims registered for the workspace, the object also has `neovim`
+(`following`: which one the answers come from, e.g. `{"index": 2, "count": 2, "pid": 4242,
+"usedLast": true, "origin": "instances"}`, numbered in the order they started) and the line
+ends `· Neovim 2 of 2 (pid 4242, used last)`. Nothing is added while only one runs.
+
 A snapshot of a secrets file (`Snapshot.extra['withheld']`, the rule it matches) names the
 file, the cursor and the selection's range, never what the file holds: no selected text,
 no symbols, and `symbols.warning` says the content is withheld (the caller's own warning
@@ -26,7 +31,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from simple_brief.editor import Snapshot
 from simple_brief.model import FUNCTION_KINDS, Symbol, SymbolKind
@@ -56,6 +61,45 @@ SCOPE_KINDS = FUNCTION_KINDS | frozenset(
 MARKDOWN_FILETYPES = frozenset({"markdown", "mdx", "rmd", "quarto", "pandoc", "vimwiki", "telekasten"})
 
 _KIND_NAMES = {kind: kind.name for kind in SymbolKind}
+
+
+@runtime_checkable
+class ListsEditors(Protocol):
+    """A backend that knows every editor registered for the workspace
+    (`simple_brief.nvim.attach.AutoBackend.editors`)."""
+
+    def editors(self) -> list[dict[str, Any]]:
+        """The editors in the order they started: `pid`, `address`, `cwd`, `file`, `started`,
+        `used`, `usedLast`, `followed` (and `origin` for the followed one)."""
+        ...
+
+
+def following(editors: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Which of several registered editors answers (the context's `neovim`), or None when
+    fewer than two run or the followed one is not among them."""
+    if len(editors) < 2:
+        return None
+    for index, item in enumerate(editors, 1):
+        if item.get("followed"):
+            return {
+                "index": index,
+                "count": len(editors),
+                "pid": item.get("pid"),
+                "usedLast": bool(item.get("usedLast")),
+                "origin": item.get("origin") or "instances",
+            }
+    return None
+
+
+def following_text(neovim: dict[str, Any]) -> str:
+    """`Neovim 2 of 2 (pid 4242, used last)`; why it is followed when not the one used last."""
+    if neovim.get("usedLast"):
+        why = "used last"
+    elif neovim.get("origin") in ("--nvim", "$NVIM"):
+        why = str(neovim["origin"])
+    else:
+        why = "the one used last does not answer"
+    return f"Neovim {neovim.get('index')} of {neovim.get('count')} (pid {neovim.get('pid')}, {why})"
 
 
 def build_context(snapshot: Snapshot, symbols: list[Symbol] | None, warning: str | None = None) -> dict[str, Any]:
@@ -114,7 +158,8 @@ def context_line(
 ) -> str:
     """One short line of text for the agent, from a `build_context` object.
 
-    Example: `editor: src/x.py:46:9 python modified · Class:UserService > Method:findUser`.
+    Example: `editor: src/x.py:46:9 python modified · Class:UserService > Method:findUser`,
+    ending `· Neovim 2 of 2 (pid 4242, used last)` with several Neovims (`ctx["neovim"]`).
 
     Args:
         ctx: the object `build_context` returned.
@@ -146,6 +191,8 @@ def context_line(
         text += f" · selection {count} line{'s' if count != 1 else ''}"
     if terminal_fallback:
         text += " · from last code window"
+    if ctx.get("neovim"):
+        text += f" · {following_text(ctx['neovim'])}"
     return text
 
 

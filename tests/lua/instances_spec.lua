@@ -129,3 +129,95 @@ describe('registry files', function()
     assert.are.equal(1, #registry.list())
   end)
 end)
+
+describe('registry last use', function()
+  local dir, saved_interval
+
+  local function entry()
+    return vim.json.decode(table.concat(vim.fn.readfile(registry.path()), '\n'))
+  end
+
+  before_each(function()
+    dir = vim.fn.tempname()
+    vim.env.SIMPLE_BRIEF_STATE_DIR = dir
+    saved_interval = registry.write_interval_ms
+  end)
+
+  after_each(function()
+    registry.write_interval_ms = saved_interval
+    registry.unregister()
+    vim.env.SIMPLE_BRIEF_STATE_DIR = nil
+    vim.fn.delete(dir, 'rf')
+  end)
+
+  it('writes `used` at once on FocusGained and keeps the fields older readers need', function()
+    registry.write_interval_ms = 60 * 60 * 1000
+    assert(registry.register())
+    local before = entry()
+    vim.cmd('doautocmd FocusGained')
+    local after = entry()
+    assert.is_number(after.used)
+    assert.is_true(after.used >= before.started)
+    assert.is_true(math.abs(after.used - os.time()) < 60)
+    for _, key in ipairs({ 'servername', 'cwd', 'pid', 'started', 'version' }) do
+      assert.are.same(before[key], after[key])
+    end
+    assert.is_false(registry.pending())
+    registry.unregister()
+    registry.touch(true) -- once unregistered, a use writes nothing
+    assert.is_nil(vim.uv.fs_stat(registry.path()))
+  end)
+
+  it('writes at most once per interval while the person types, then the last use once', function()
+    registry.write_interval_ms = 60 * 60 * 1000
+    assert(registry.register())
+    vim.cmd('doautocmd FocusGained')
+    local focused = entry().used
+    for _ = 1, 50 do
+      vim.cmd('doautocmd CursorMoved')
+      vim.cmd('doautocmd TextChangedI')
+    end
+    assert.are.equal(focused, entry().used) -- no write yet: the one pending write will carry it
+    assert.is_true(registry.pending())
+    registry.unregister() -- no timer left running
+    assert.is_false(registry.pending())
+
+    registry.write_interval_ms = 20
+    assert(registry.register())
+    vim.cmd('doautocmd FocusGained')
+    focused = entry().used
+    vim.cmd('doautocmd CursorMoved')
+    assert.is_true(registry.pending())
+    assert.is_true(vim.wait(5000, function()
+      return not registry.pending()
+    end, 5))
+    assert.is_true(entry().used > focused)
+  end)
+
+  it('lists the one used last first, else the newest', function()
+    local instances = dir .. '/instances'
+    vim.fn.mkdir(instances, 'p')
+    -- Two live processes: this one and its parent.
+    local parent = vim.uv.os_getppid()
+    local me = vim.fn.getpid()
+    local function put(pid, started, used)
+      local e = { servername = '127.0.0.1:1', cwd = '/', pid = pid, started = started, used = used, version = '0.1.0' }
+      vim.fn.writefile({ vim.json.encode(e) }, ('%s/%d.json'):format(instances, pid))
+    end
+    put(parent, 100, 300)
+    put(me, 200, nil)
+    assert.are.same(
+      { parent, me },
+      vim.tbl_map(function(e)
+        return e.pid
+      end, registry.list())
+    )
+    put(me, 200, 400)
+    assert.are.same(
+      { me, parent },
+      vim.tbl_map(function(e)
+        return e.pid
+      end, registry.list())
+    )
+  end)
+end)

@@ -2,7 +2,9 @@
 
 1. `--nvim ADDR` (explicit): always that Neovim; it reconnects by itself.
 2. `$NVIM` (set for processes started inside Neovim), when it answers.
-3. The newest Neovim registered in the state directory whose cwd contains the workspace.
+3. The Neovim registered in the state directory whose cwd contains the workspace that the
+   person used last (focus, typing: `used` in its instance file; else the newest); while
+   attached this way `AutoBackend` follows whichever of them is used last.
 4. Else a Neovim of 2 or 3 that is there but does not answer (stopped with Ctrl-Z, or
    busy): kept, answering from the disk until it answers again.
 5. Else the disk.
@@ -43,7 +45,7 @@ def attach(
     1. `explicit` (`--nvim ADDR`): always that Neovim, even when it does not answer yet
        (the backend keeps trying to reconnect).
     2. `$NVIM` (set for processes started inside Neovim), when it answers.
-    3. The newest registered Neovim whose cwd contains the workspace, when it answers.
+    3. The registered Neovim whose cwd contains the workspace that was used last, when it answers.
     4. Else the first of those that is there but did not answer in time (a stopped
        Neovim): it answers from the disk until it is resumed.
     5. Else `DiskBackend()`.
@@ -99,6 +101,12 @@ class AutoBackend:
     A Neovim that is there but does not answer (stopped) is kept without re-attaching:
     its calls answer empty at once until it is resumed.
 
+    Attached to a registered Neovim, it follows the one the person used last: at the start
+    of a call (`snapshot`, `status`) it reads the registry again when an instance file
+    changed (or `retry_interval` passed), and when another Neovim for the workspace was
+    used last it connects to that one and closes the old connection. An address given
+    with `--nvim`, or `$NVIM` (the agent runs inside that Neovim), is kept.
+
     Args:
         workspace_root: the workspace's root folder.
         explicit: `--nvim ADDR`; then only that address is used (it reconnects by itself).
@@ -125,8 +133,17 @@ class AutoBackend:
         if secrets is None:
             secrets = workspace_secrets(self.workspace_root)
         self._options = {**options, "retry_interval": retry_interval, "secrets": secrets}
+        self._options.setdefault("root", self.workspace_root)
         self._lock = threading.Lock()
         self._last_attach = time.monotonic()
+        #: The registered Neovims for the workspace (used last first), when they were read,
+        #: and the registry's stamp then (`instances.registry_stamp`).
+        self._peers: list[instances.Instance] = []
+        self._last_scan = -float("inf")
+        self._stamp: int | None = None
+        #: Addresses that did not answer when they were the one used last, with that `used`:
+        #: tried again only once used again.
+        self._refused: dict[str, float] = {}
         self._inner: EditorBackend = attach(self.workspace_root, explicit, state_dir=state_dir, **self._options)
 
     @property
@@ -137,17 +154,25 @@ class AutoBackend:
     @property
     def current(self) -> EditorBackend:
         """The backend calls go to now (after a throttled re-attach when needed)."""
+        return self._current_or_inner(follow=False)
+
+    def _current_or_inner(self, follow: bool) -> EditorBackend:
         try:
-            return self._current()
+            return self._current(follow)
         except Exception:
             log.exception("re-attaching failed")
             return self._inner
 
-    def _current(self) -> EditorBackend:
+    def _current(self, follow: bool = False) -> EditorBackend:
         inner = self._inner
-        if self.explicit or (isinstance(inner, NvimBackend) and (inner.connected or inner.stalled)):
+        if self.explicit:
             return inner
+        live = isinstance(inner, NvimBackend) and (inner.connected or inner.stalled)
+        if live and isinstance(inner, NvimBackend) and inner.origin == "$NVIM":
+            return inner  # the agent runs inside that Neovim: keep it
         with self._lock:
+            if live:
+                return self._follow_last_used() if follow else self._inner
             now = time.monotonic()
             if now - self._last_attach < self.retry_interval:
                 return self._inner
@@ -158,12 +183,84 @@ class AutoBackend:
                 if isinstance(inner, NvimBackend):
                     inner.close()
                 self._inner = fresh
+                self._last_scan = -float("inf")
                 log.info("attached to Neovim at %s (%s)", fresh.address, fresh.origin)
             return self._inner
 
+    def _refresh(self) -> None:
+        """Read the registry again when an instance file changed or `retry_interval` passed."""
+        stamp = instances.registry_stamp(self.state_dir)
+        now = time.monotonic()
+        if stamp == self._stamp and now - self._last_scan < self.retry_interval:
+            return
+        self._stamp, self._last_scan = stamp, now
+        try:
+            self._peers = instances.for_workspace(self.workspace_root, self.state_dir)
+        except Exception:
+            log.exception("reading the Neovim instances failed")
+            self._peers = []
+
+    def _follow_last_used(self) -> EditorBackend:
+        """Under the lock, attached to a registered Neovim: switch to the one used last."""
+        inner = self._inner
+        assert isinstance(inner, NvimBackend)
+        self._refresh()
+        for entry in self._peers:
+            address = entry["servername"]
+            if address == inner.address:
+                return inner  # still the one used last
+            if self._refused.get(address) == instances.used(entry):
+                continue  # did not answer; tried again once used again
+            fresh = NvimBackend.connect(address, origin="instances", **self._options)
+            if not fresh.connected:
+                fresh.close()
+                self._refused[address] = instances.used(entry)
+                log.info("Neovim at %s (pid %s) was used last but does not answer", address, entry["pid"])
+                continue
+            self._refused.pop(address, None)
+            inner.close()
+            self._inner = fresh
+            log.info("following Neovim at %s (pid %s): the person used it last", address, entry["pid"])
+            return fresh
+        return inner
+
+    def editors(self) -> list[dict[str, Any]]:
+        """The live Neovims registered for the workspace, in the order they started.
+
+        Each: `pid`, `address`, `cwd`, `file` (its last code window's, "" unknown),
+        `started` and `used` (Unix times), `usedLast` (the one the person used last),
+        `followed` (the one calls go to) and, for that one, `origin` (`--nvim`, `$NVIM`,
+        `instances`).
+        """
+        with self._lock:
+            self._refresh()
+            peers = list(self._peers)
+        inner = self._inner
+        address = inner.address if isinstance(inner, NvimBackend) else None
+        origin = inner.origin if isinstance(inner, NvimBackend) else None
+        pid = inner.status().get("pid") if isinstance(inner, NvimBackend) else None
+        last = peers[0]["pid"] if peers else None
+        out = []
+        for entry in sorted(peers, key=lambda e: (e["started"], e["pid"])):
+            followed = address is not None and (entry["servername"] == address or entry["pid"] == pid)
+            item: dict[str, Any] = {
+                "pid": entry["pid"],
+                "address": entry["servername"],
+                "cwd": entry["cwd"],
+                "file": entry.get("file", ""),
+                "started": entry["started"],
+                "used": instances.used(entry),
+                "usedLast": entry["pid"] == last,
+                "followed": followed,
+            }
+            if followed:
+                item["origin"] = origin
+            out.append(item)
+        return out
+
     def snapshot(self) -> Snapshot | None:
-        """See `EditorBackend.snapshot`."""
-        return self.current.snapshot()
+        """See `EditorBackend.snapshot`; first switches to the Neovim used last (see the class)."""
+        return self._current_or_inner(follow=True).snapshot()
 
     def overlays(self) -> dict[Path, str]:
         """See `EditorBackend.overlays`."""
@@ -188,7 +285,7 @@ class AutoBackend:
     def status(self) -> dict[str, Any]:
         """The current backend's status, with how it was chosen."""
         try:
-            info = dict(self.current.status())
+            info = dict(self._current_or_inner(follow=True).status())
         except Exception as exc:
             info = {"backend": "unknown", "error": str(exc)}
         info["workspace"] = str(self.workspace_root)

@@ -1,7 +1,9 @@
 """The Neovim instances: the running Neovims `simple-brief mcp` can attach to.
 
 Each Neovim with the plugin writes `<state>/instances/<pid>.json` (lua/simple_brief/instances.lua)
-holding `servername`, `cwd`, `pid`, `started` (Unix time) and `version`, and removes it on exit.
+holding `servername`, `cwd`, `pid`, `started` (Unix time), `version`, and once the person used
+it `used` (Unix time of the last focus, typing or moving, fractional) and `file` (the last code
+window's file), and removes it on exit. The one used last is the one an agent follows.
 `<state>` is `$SIMPLE_BRIEF_STATE_DIR` when set, else platformdirs' user state directory for
 `simple-brief` (`$XDG_STATE_HOME/simple-brief` or `~/.local/state/simple-brief` on Linux,
 `~/Library/Application Support/simple-brief` on macOS, `%LOCALAPPDATA%\\simple-brief` on Windows).
@@ -15,7 +17,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from simple_brief.private_files import state_dir
 
@@ -23,13 +25,15 @@ log = logging.getLogger(__name__)
 
 
 class Instance(TypedDict):
-    """One registered Neovim."""
+    """One registered Neovim: the file's fields (`used` and `file` only once written)."""
 
     servername: str
     cwd: str
     pid: int
     started: float
     version: str
+    used: NotRequired[float]
+    file: NotRequired[str]
 
 
 if sys.platform == "win32":
@@ -81,14 +85,19 @@ def _parse(path: Path) -> Instance | None:
         return None
     if isinstance(started, bool) or not isinstance(started, int | float):
         return None
-    version = data.get("version")
-    return Instance(
+    version, used, file = data.get("version"), data.get("used"), data.get("file")
+    entry = Instance(
         servername=servername,
         cwd=cwd,
         pid=pid,
         started=started,
         version=version if isinstance(version, str) else "",
     )
+    if not isinstance(used, bool) and isinstance(used, int | float):
+        entry["used"] = used
+    if isinstance(file, str) and file:
+        entry["file"] = file
+    return entry
 
 
 def _reachable(instance: Instance) -> bool:
@@ -99,8 +108,18 @@ def _reachable(instance: Instance) -> bool:
     return not (server.startswith("/") and not os.path.exists(server))
 
 
+def used(entry: Instance) -> float:
+    """When the person last used this Neovim: `used`, else `started`."""
+    return entry.get("used", entry["started"])
+
+
+def last_use(entry: Instance) -> tuple[float, float, int]:
+    """The sort key of `instances`: last use, then start, then pid."""
+    return (used(entry), entry["started"], entry["pid"])
+
+
 def instances(directory: Path | None = None) -> list[Instance]:
-    """The live registered Neovims, newest first.
+    """The live registered Neovims, the one used last first (`used`, else `started`).
 
     Args:
         directory: The state directory; `state_dir()` when None.
@@ -122,7 +141,7 @@ def instances(directory: Path | None = None) -> list[Instance]:
             log.debug("ignoring malformed instance file %s", path)
         elif _reachable(entry):
             found.append(entry)
-    found.sort(key=lambda e: (e["started"], e["pid"]), reverse=True)
+    found.sort(key=last_use, reverse=True)
     return found
 
 
@@ -130,19 +149,45 @@ def _normalized(path: str | os.PathLike[str]) -> Path:
     return Path(os.path.normcase(os.path.realpath(path)))
 
 
-def best_instance(workspace_root: str | os.PathLike[str], directory: Path | None = None) -> Instance | None:
-    """The newest live Neovim working on a workspace.
+def for_workspace(workspace_root: str | os.PathLike[str], directory: Path | None = None) -> list[Instance]:
+    """The live Neovims working on a workspace, the one used last first.
 
     Args:
         workspace_root: The workspace's root folder.
         directory: The state directory; `state_dir()` when None.
 
     Returns:
-        The newest instance whose cwd is the workspace root or one of its ancestors, else None.
+        The instances whose cwd is the workspace root or one of its ancestors.
     """
     root = _normalized(workspace_root)
+    found = []
     for entry in instances(directory):
         cwd = _normalized(entry["cwd"])
         if cwd == root or cwd in root.parents:
-            return entry
-    return None
+            found.append(entry)
+    return found
+
+
+def best_instance(workspace_root: str | os.PathLike[str], directory: Path | None = None) -> Instance | None:
+    """The live Neovim working on a workspace that the person used last.
+
+    Args:
+        workspace_root: The workspace's root folder.
+        directory: The state directory; `state_dir()` when None.
+
+    Returns:
+        The instance used last (`used`, else `started`) whose cwd is the workspace root or
+        one of its ancestors, else None.
+    """
+    found = for_workspace(workspace_root, directory)
+    return found[0] if found else None
+
+
+def registry_stamp(directory: Path | None = None) -> int | None:
+    """A cheap token that changes when an instance file is written or removed (the folder's
+    mtime: every write is a rename into it), None when the folder is not there."""
+    folder = (directory if directory is not None else state_dir()) / "instances"
+    try:
+        return folder.stat().st_mtime_ns
+    except OSError:
+        return None

@@ -18,7 +18,7 @@ from simple_brief import languages
 from simple_brief import lsp as _disk_servers  # noqa: F401  (registers the disk-mode language servers)
 from simple_brief import tools as registry
 from simple_brief.config import DEFAULT_BUDGET_TOKENS, DEFAULT_TOOLSETS
-from simple_brief.context import build_context, context_line
+from simple_brief.context import ListsEditors, build_context, context_line, following
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
 from simple_brief.errors import UserError, excerpt
 from simple_brief.scan import scan
@@ -103,6 +103,11 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
         return build_context(shown, symbols, warning)
 
     result: dict[str, Any] | None = _safe("the editor context", build, None)
+    if result is not None and isinstance(state.editor, ListsEditors):
+        # Several Neovims on this workspace: say which one the context is from.
+        neovim = following(_safe("the registered editors", state.editor.editors, []))
+        if neovim is not None:
+            result["neovim"] = neovim
     return result
 
 

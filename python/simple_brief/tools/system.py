@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections import deque
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from simple_brief import __version__
+from simple_brief.context import ListsEditors
 from simple_brief.errors import UserError
 from simple_brief.tools import Call, Doc, ToolResult, listed, tool
 
@@ -99,11 +102,61 @@ def logs(
     "read",
     "Get current editor cursor position, selection, and containing symbol context. USE FOR: where the "
     "person is working now (file, cursor, selection, `Class:A > Method:b`) before an edit; call it at the "
-    "start of an editing task. DON'T USE FOR: going to another file or searching code (search, simple_read); "
+    "start of an editing task; list_editors=true when several Neovims are open on the project. "
+    "DON'T USE FOR: going to another file or searching code (search, simple_read); "
     "every other tool's answer already carries this context.",
 )
-def editor_get_context(call: Call) -> ToolResult:
-    """No data of its own (AC3): the adapter adds the editor context to every answer."""
+def editor_get_context(
+    call: Call,
+    list_editors: Annotated[
+        bool,
+        Doc(
+            "Also list every Neovim open on this workspace: pid, folder, file, when last used, "
+            "and which one is followed (the one used last)."
+        ),
+    ] = False,
+) -> ToolResult:
+    """No data of its own (AC3): the adapter adds the editor context to every answer;
+    with `list_editors`, one line per Neovim registered for the workspace."""
+    blocks: list[str] = []
+    data: dict[str, Any] = {}
     if call.editor.name == "disk":
-        return ToolResult(["No editor is attached (disk mode): there is no cursor or selection to report."], {})
-    return ToolResult([], {})
+        blocks.append("No editor is attached (disk mode): there is no cursor or selection to report.")
+    if list_editors:
+        editors = call.editor.editors() if isinstance(call.editor, ListsEditors) else []
+        blocks.append(_editors_text(editors, call.workspace.root))
+        # Not their addresses: a Neovim's server address lets anyone drive it.
+        data["editors"] = [{k: v for k, v in item.items() if k != "address"} for item in editors]
+    return ToolResult(blocks, data)
+
+
+def _editors_text(editors: list[dict[str, Any]], root: Path) -> str:
+    """One line per Neovim: `2. pid 4242 · cwd . · src/x.py · used 3 s ago · followed (used last)`."""
+    if not editors:
+        return "No Neovim with simple-brief is registered for this workspace."
+    now = time.time()
+    lines = [f"Neovims on this workspace ({len(editors)}), in the order they started:"]
+    for index, item in enumerate(editors, 1):
+        parts = [f"{index}. pid {item['pid']}", f"cwd {_shown(item['cwd'], root)}"]
+        if item.get("file"):
+            parts.append(_shown(item["file"], root))
+        parts.append(f"used {max(0, round(now - float(item['used'])))} s ago")
+        if item.get("followed"):
+            origin = item.get("origin")
+            parts.append("followed" + (f" ({origin})" if origin in ("--nvim", "$NVIM") else ""))
+        if item.get("usedLast"):
+            parts.append("used last")
+        lines.append(" · ".join(parts))
+    return "\n".join(lines)
+
+
+def _shown(path: str, root: Path) -> str:
+    """A path relative to the workspace root when inside it (`.` for the root itself)."""
+    for base in (root, root.resolve()):
+        try:
+            rel = os.path.relpath(path, base)
+        except ValueError:
+            continue
+        if rel != ".." and not rel.startswith(".." + os.sep):
+            return Path(rel).as_posix()
+    return path
