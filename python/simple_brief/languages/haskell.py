@@ -8,10 +8,12 @@ places GHC does: inside a line (`f = [1,\t2]`, `x,\t-- note`), at the start of a
 continuation line (`data T = A\n\t| B`), and at the start of the line after a comment.
 Files indented with tabs (Hugs' libraries) then read as syntax errors from the first
 one on, and lose their definitions. `untab` (the `repair`, tried only on a parse with
-errors) rewrites those tabs as spaces, byte for byte: a tab inside a line or in a
-comment line becomes a space, comments right above a tab-indented line become blanks,
-and then, a few rounds at most, the tabs the parser still stops at become spaces while
-that lowers the errors. Leading tabs elsewhere stay: they decide the layout.
+errors) rewrites them byte for byte: first Hugs' `primitive` declarations and the
+top-level declarations whose tabs the grammar misreads, re-indented with their layout
+kept (`_haskell_syntax.py`); then a tab inside a line or in a comment line becomes a
+space, comments right above a tab-indented line become blanks, and, a few rounds at
+most, the tabs the parser still stops at become spaces while that lowers the errors.
+Leading tabs elsewhere stay: they decide the layout.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from simple_brief.languages._haskell_syntax import primitives, relayout
 from simple_brief.languages.spec import LanguageSpec
 
 if TYPE_CHECKING:
@@ -56,6 +59,7 @@ def untab(data: bytes) -> bytes:
     blanked and spaced as-patterns closed up (same length)."""
     data = _LINE_PRAGMA.sub(lambda m: b" " * len(m.group(0)), data)
     data = _SPACED_AS_PATTERN.sub(b"  @", data)
+    data = relayout(primitives(data))
     if b"\t" not in data:
         return data
     fixed = _untab_lines(data)

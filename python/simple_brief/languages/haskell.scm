@@ -78,6 +78,18 @@
 (foreign_import
   (signature name: [(variable) (prefix_id)] @name)) @definition.function
 
+; Hugs' `primitive` declarations (`primitive nullAddr "nullPtr" :: Addr`), which the
+; repair reads as an empty declaration `;` and a type signature: listed as foreign
+; imports are, each name of `primitive primPlusInt, primMinusInt :: ...` on its own.
+(";" . (signature name: [(variable) (prefix_id)] @name) @definition.function)
+
+(";" . (signature names: (binding_list [(variable) (prefix_id)] @name @definition.function)))
+
+; (The `;` of a file's first declaration is the module's, before its declarations.)
+(";" . (declarations . (signature name: [(variable) (prefix_id)] @name) @definition.function))
+
+(";" . (declarations . (signature names: (binding_list [(variable) (prefix_id)] @name @definition.function))))
+
 ; ---------------------------------------------------------------- types
 
 ; `data Maybe a = Nothing | Just a`: the constructors (or GADT `where` block) fold.

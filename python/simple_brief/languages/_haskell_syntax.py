@@ -1,0 +1,302 @@
+"""Same-length rewrites of Haskell the grammar (tree-sitter-haskell 0.24) misreads.
+
+Two causes, both common in Hugs' libraries:
+
+- Hugs' `primitive` declarations (`primitive nullAddr "nullPtr" :: Addr`,
+  `primitive primPlusInt,\\n\\t  primMinusInt :: Int -> Int -> Int`) are not Haskell. Read
+  as `;         nullAddr           :: Addr`: an empty declaration (the explicit `;`
+  Haskell allows between declarations) then a type signature of the same names at the
+  same places, which the outline query lists as it lists foreign imports.
+- Leading tabs. The grammar's scanner counts a tab at the start of a line as 8 columns
+  but one inside a line as 1 (where a layout starts: `where x = 1`), and a tab before a
+  line's first token becomes an ERROR (the parser's own lexer does not skip tabs) when
+  that token makes the scanner look ahead (`where`, `then`, `else`, `in`, `deriving`,
+  names starting like them such as `empty`, operators: `| guard`, `-> IO a`) or closes
+  a layout. Haskell moves a tab to the next multiple of 8. `relayout` re-indents each
+  top-level declaration (a line at column 0 and the lines up to the next) that the
+  grammar misreads: its tabs become spaces, and where that would change its layout a
+  line keeps some leading tabs (its name's first letter then read as `x` if the
+  scanner would look ahead from it), so that every line's first token and the layouts
+  it is compared with (the first token after `where`, `let`, `do`, `of`) keep their
+  order as Haskell counts them. A declaration no such choice keeps (8 spaces above
+  `\tinplace`, one column for Haskell) is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: `primitive` at column 1 through the `::` of its type: the names, and maybe each a
+#: quoted external name.
+_PRIMITIVE = re.compile(rb"(?m)^primitive(?=[ \t])([^:\n]*(?:\n[ \t][^:\n]*)*)(?=::)")
+_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
+
+#: Haskell tokens, as far as layout needs them.
+_TOKEN = re.compile(
+    rb"""(?P<space>[ \t\r\f\v]+)
+    | (?P<open>\{-)
+    | (?P<line>--+(?![!#$%&*+./<=>?@\\^|~:]))
+    | (?P<string>"(?:[^"\\\n]|\\.)*"?)
+    | (?P<char>'(?:[^'\\\n]|\\[^'\n]{1,8})')
+    | (?P<word>[A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)*)
+    | (?P<number>[0-9][\w.]*)
+    | (?P<symbol>[!#$%&*+./<=>?@\\^|~:-]+)
+    | (?P<other>.)""",
+    re.VERBOSE,
+)
+_BLOCK_END = re.compile(rb"\{-|-\}")
+_OPENERS = frozenset((b"where", b"let", b"do", b"of", b"mdo", b"rec"))
+_CLOSERS = frozenset((b")", b"]", b"}", b","))
+
+
+def primitives(data: bytes) -> bytes:
+    """Hugs' `primitive` declarations read as `;` and a type signature (same length)."""
+    if b"primitive" not in data:
+        return data
+
+    def blank(m: re.Match[bytes]) -> bytes:
+        head = _STRING.sub(lambda s: b" " * len(s.group(0)), m.group(1))
+        return b";" + b" " * 8 + head
+
+    return _PRIMITIVE.sub(blank, data)
+
+
+@dataclass
+class _Layout:
+    old: int
+    new: int
+    keyword: bytes
+    depth: int
+
+
+#: Keywords starting with a letter the scanner looks ahead from (`where`, `in`, `then`,
+#: `else`, `deriving`): a tab before them cannot stay.
+_KEYWORDS = frozenset(
+    b"data default deriving do else if import in infix infixl infixr instance then type where".split()
+)
+
+
+def relayout(data: bytes) -> bytes:
+    """`data` with each top-level declaration holding a tab re-indented so that the
+    grammar counts its columns as Haskell does (same length); see the module doc."""
+    if b"\t" not in data:
+        return data
+    lines = data.split(b"\n")
+    tokens = _tokens(lines)
+    chunks = _chunks(tokens)
+    tabbed = {c for i, c in enumerate(chunks) if c >= 0 and b"\t" in lines[i]}
+    # The declarations the grammar misreads as they are, then of those, the ones that
+    # can be re-indented without changing their layout.
+    _, misread = _plan(lines, tokens, chunks, tabbed, as_is=True)
+    plan, kept = _plan(lines, tokens, chunks, misread)
+    redone = misread - kept
+    if not redone:
+        return data
+    out = list(lines)
+    for i, c in enumerate(chunks):
+        if c not in redone:
+            continue
+        line = lines[i].replace(b"\t", b" ")
+        if i in plan:
+            lead, tabs = plan[i]
+            line = b"\t" * tabs + line[tabs:]
+            if tabs and line[lead : lead + 1] in _RENAMED:
+                line = line[:lead] + b"x" + line[lead + 1 :]
+        out[i] = line
+    return b"\n".join(out)
+
+
+#: A first token starting with these makes the scanner look ahead (keywords) and then
+#: stop at a tab before it.
+_RENAMED = {bytes([c]) for c in b"deitw"}
+
+
+def _options(lead: int, text: bytes, line: bytes) -> list[int]:
+    """The columns the grammar can be given for a line's first token at byte `lead`, the
+    fewest tabs first: `lead + 7 * k` with `k` of its leading bytes tabs (8 columns
+    each). A tab cannot stand before an operator, a keyword or a comment; before a plain
+    name starting like a keyword (`empty`, `do_it`) it can once the name is read with
+    another first letter (its text in the outline stays the file's)."""
+    spaces = [lead]
+    if lead == 0 or line[lead : lead + 2] in (b"{-", b"--"):
+        return spaces
+    first = text[:1]
+    if not (first.isalpha() or first in b"_(\"'0123456789)]},;`") or text in _KEYWORDS:
+        return spaces
+    if first in _RENAMED and not re.fullmatch(rb"[a-z_][\w']*", text):
+        return spaces
+    return [lead + 7 * k for k in range(lead + 1)]
+
+
+def _tokens(lines: list[bytes]) -> list[list[tuple[int, bytes]]]:
+    """Each line's code tokens (start byte, text): no spaces, comments or CPP lines."""
+    found: list[list[tuple[int, bytes]]] = []
+    nesting = 0
+    for line in lines:
+        row: list[tuple[int, bytes]] = []
+        found.append(row)
+        at = 0
+        if nesting == 0 and line.startswith(b"#"):
+            continue
+        while at < len(line):
+            if nesting:
+                m = _BLOCK_END.search(line, at)
+                if m is None:
+                    break
+                nesting += 1 if m.group(0) == b"{-" else -1
+                at = m.end()
+                continue
+            m = _TOKEN.match(line, at)
+            assert m is not None  # `other` matches any one byte
+            kind = m.lastgroup
+            if kind == "open":
+                nesting = 1
+            elif kind == "line":
+                break
+            elif kind != "space":
+                row.append((at, m.group(0)))
+            at = m.end()
+    return found
+
+
+def _chunks(tokens: list[list[tuple[int, bytes]]]) -> list[int]:
+    """The top-level declaration of each line: a new one at each code line starting at
+    column 0 (-1 before the first)."""
+    chunk, out = -1, []
+    for row in tokens:
+        if row and row[0][0] == 0:
+            chunk += 1
+        out.append(chunk)
+    return out
+
+
+def _columns(line: bytes, row: list[tuple[int, bytes]]) -> list[tuple[int, int]]:
+    """The column of each token of a line: Haskell's (a tab moves to the next multiple
+    of 8), and the grammar's once every tab is a space (characters before it)."""
+    out, old, new, at = [], 0, 0, 0
+    for start, _ in row:
+        for byte in line[at:start]:
+            if byte == 0x09:
+                old = (old // 8 + 1) * 8
+                new += 1
+            elif byte & 0xC0 != 0x80:
+                old += 1
+                new += 1
+        at = start
+        out.append((old, new))
+    return out
+
+
+def _plan(
+    lines: list[bytes], tokens: list[list[tuple[int, bytes]]], chunks: list[int], active: set[int], as_is: bool = False
+) -> tuple[dict[int, tuple[int, int]], set[int]]:
+    """For the lines of the `active` chunks, (leading bytes, tabs among them) so that
+    every layout comparison keeps its outcome, and the chunks where none does. With
+    `as_is`, only the lines as they are: the failing chunks are those the grammar misreads.
+
+    Follows the layout rule far enough to know what each line's first token and each new
+    layout's first token are compared with: the layouts opened by `where`, `let`, `do`,
+    `of` (an explicit `{` opens none), closed by a line indented less, by `in` (a `let`),
+    or by the bracket they opened in closing. Old columns are Haskell's; new ones are the
+    grammar's once tabs inside a line are spaces: characters, and 8 for a leading tab."""
+    stack = [_Layout(0, 0, b"", 0)]
+    pending: bytes | None = None
+    depth = 0
+    plan: dict[int, tuple[int, int]] = {}
+    failed: set[int] = set()
+    for i, row in enumerate(tokens):
+        line, chunk = lines[i], chunks[i]
+        if chunk in failed:
+            continue
+        if row and row[0][0] == 0:
+            # A new top-level declaration: only layouts at column 0 (the module's) stay.
+            while len(stack) > 1 and stack[-1].old > 0:
+                stack.pop()
+        active_line = chunk in active
+        for n, ((at, text), (old, new)) in enumerate(zip(row, _columns(line, row), strict=True)):
+            if not active_line:
+                new = old
+            if n == 0:
+                # `where` closes a layout it starts a line at the column of, as one it
+                # is left of (the `;` there would be followed by a `where`).
+                where = text == b"where"
+                popped = []
+                while len(stack) > 1 and (old < stack[-1].old or (where and old == stack[-1].old)):
+                    popped.append(stack.pop())
+                if active_line:
+                    options = _as_is(at, text, line) if as_is else _options(at, text, line)
+                    if popped or (text in _CLOSERS and len(stack) > 1 and stack[-1].depth >= depth):
+                        # Closing a layout there, the grammar stops at a tab too.
+                        options = [x for x in options if x == at]
+                    ok = [x for x in options if _fits(x, old, stack[-1], popped, where)]
+                    if not ok:
+                        failed.add(chunk)
+                        break
+                    if pending is not None:
+                        ok = _for_siblings(ok, lines, tokens, chunks, i, old)
+                    new = ok[0]
+                    plan[i] = (at, (new - at) // 7)
+            if pending is not None:
+                if text != b"{":
+                    if n and _sign(old - stack[-1].old) != _sign(new - stack[-1].new):
+                        failed.add(chunk)
+                        break
+                    stack.append(_Layout(old, new, pending, depth))
+                pending = None
+            if text in _OPENERS:
+                pending = text
+            elif text == b"in":
+                lets = [k for k, layout in enumerate(stack) if layout.keyword == b"let" and k > 0]
+                if lets:
+                    del stack[lets[-1] :]
+            elif text in (b"(", b"[", b"{"):
+                depth += 1
+            elif text in (b")", b"]", b"}"):
+                depth = max(0, depth - 1)
+                while len(stack) > 1 and stack[-1].depth > depth:
+                    stack.pop()
+    return plan, failed
+
+
+def _as_is(lead: int, text: bytes, line: bytes) -> list[int]:
+    """The column the grammar gives a line's first token as the line is (none when it
+    stops at a tab before it)."""
+    tabs = line[:lead].count(b"\t")
+    if not tabs:
+        return [lead]
+    if _options(lead, text, line) == [lead] or text[:1] in _RENAMED:
+        return []
+    return [lead + 7 * tabs]
+
+
+def _fits(new: int, old: int, top: _Layout, popped: list[_Layout], where: bool) -> bool:
+    """Whether a line starting at `new` closes the same layouts as at `old`, and then
+    continues, or starts an item of, the same one."""
+    closed = all(new < layout.new or (where and new == layout.new) for layout in popped)
+    return closed and _sign(new - top.new) == _sign(old - top.old)
+
+
+def _for_siblings(
+    ok: list[int], lines: list[bytes], tokens: list[list[tuple[int, bytes]]], chunks: list[int], i: int, old: int
+) -> list[int]:
+    """Of the columns `ok` for the first line of a layout, those its later lines at the
+    same column can also be given (all of `ok` when none are)."""
+    keep = list(ok)
+    for j in range(i + 1, len(tokens)):
+        if chunks[j] != chunks[i]:
+            break
+        if not tokens[j]:
+            continue
+        at, text = tokens[j][0]
+        col = _columns(lines[j], tokens[j][:1])[0][0]
+        if col < old:
+            break
+        if col == old:
+            theirs = _options(at, text, lines[j])
+            keep = [x for x in keep if x in theirs]
+    return keep or ok
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
