@@ -202,7 +202,9 @@ end
 
 --- Open every fold within lines first..last, nested ones too, and none that only
 --- encloses them (`:first,lastfoldopen!` also opens every fold of an enclosing one: a
---- class's other methods).
+--- class's other methods), nor one that starts inside and runs past `last`: the next
+--- definition's, starting on this one's last line (`} function b() {`, `</style><h2>`),
+--- whose fold that line is.
 function H.open_within(first, last)
   local line = first
   for _ = 1, 100000 do
@@ -214,6 +216,9 @@ function H.open_within(first, last)
       line = line + 1
     else
       local stop = vim.fn.foldclosedend(line)
+      if closed > first and stop > last then
+        return
+      end
       vim.cmd(('silent! %dfoldopen'):format(line))
       if vim.fn.foldclosed(line) == closed and vim.fn.foldclosedend(line) == stop then
         line = stop + 1 -- cannot be opened: step over it
