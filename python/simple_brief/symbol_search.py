@@ -21,7 +21,7 @@ _CAMEL1 = re.compile(r"([a-z0-9])([A-Z])")
 _CAMEL2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _NON_WORD = re.compile(r"[^0-9A-Za-z]+")
 #: Ties go to the kinds people search for most.
-_KIND_BONUS = {
+KIND_BONUS = {
     SymbolKind.Class: 3,
     SymbolKind.Interface: 3,
     SymbolKind.Struct: 3,
@@ -95,6 +95,6 @@ def rank_symbols(query: str, symbols: Iterable[tuple[Symbol, str]]) -> list[tupl
     for sym, qualified in symbols:
         s = score(query, sym.name, qualified)
         if s > 0:
-            found.append((s + _KIND_BONUS.get(sym.kind, 0) * 0.01, sym))
+            found.append((s + KIND_BONUS.get(sym.kind, 0) * 0.01, sym))
     found.sort(key=lambda pair: -pair[0])
     return found

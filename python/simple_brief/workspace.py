@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator, Mapping, MutableMapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +58,12 @@ ALWAYS_SKIPPED = frozenset(
 )
 #: Files larger than this are skipped by workspace-wide tools (search) as generated or vendored.
 LISTING_MAX_BYTES = 1024 * 1024
+#: Parsed documents a Workspace keeps (an LRU by count: the least recently used goes first).
+PARSE_CACHE_FILES = 256
+#: Why a listing left a file of a known language out (`files(skipped=...)`).
+SKIP_TOO_BIG = f"over {human_size(LISTING_MAX_BYTES)}"
+SKIP_BINARY = "binary"
+SKIP_UNREADABLE = "unreadable"
 #: Kernel pseudo-filesystems: their files lie about their size, can block, or expose
 #: other processes (`/proc/<pid>/environ`); refused even when the root is `/`.
 PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"))
@@ -139,6 +147,8 @@ class Workspace:
         gitignore_top: the highest folder whose .gitignore applies (default: `root`); a
             workspace opened inside another keeps its parent's, as git would.
         secrets: the secrets rules: matching paths are refused and never listed.
+        cache_limit: how many parsed documents the parse cache keeps (least recently used
+            dropped first), so a long-lived server stays bounded.
     """
 
     root: Path
@@ -146,7 +156,13 @@ class Workspace:
     max_bytes: int = DEFAULT_MAX_BYTES
     gitignore_top: Path | None = None
     secrets: SecretRules = field(default_factory=SecretRules)
-    _cache: dict[Path, tuple[object, Outline]] = field(default_factory=dict, repr=False)
+    cache_limit: int = PARSE_CACHE_FILES
+    _cache: OrderedDict[Path, tuple[object, Outline]] = field(default_factory=OrderedDict, repr=False)
+    _cache_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    #: Long-lived objects kept with this workspace by other modules (the symbol index:
+    #: `simple_brief.index.symbol_index`), created under `attached_lock`.
+    attached: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    attached_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
         # `ws.overlays = {path: text}` (the editor's buffers) must not drop the agent's layer,
@@ -313,13 +329,19 @@ class Workspace:
                 key = (info.st_mtime_ns, info.st_size, filetype)
             except OSError:
                 key = None
-        cached = self._cache.get(real)
-        if cached is not None and key is not None and cached[0] == key:
-            return real, cached[1]
+        with self._cache_lock:
+            cached = self._cache.get(real)
+            if cached is not None and key is not None and cached[0] == key:
+                self._cache.move_to_end(real)
+                return real, cached[1]
         source = Source(text) if text is not None else self._decode(real, path)
         outline = scan(source, languages.detect(real, filetype))
         if key is not None:
-            self._cache[real] = (key, outline)
+            with self._cache_lock:
+                self._cache[real] = (key, outline)
+                self._cache.move_to_end(real)
+                while len(self._cache) > max(self.cache_limit, 1):
+                    self._cache.popitem(last=False)
         return real, outline
 
     def set_overlay(self, path: str | os.PathLike[str], text: str) -> Path:
@@ -363,12 +385,19 @@ class Workspace:
         real = self.resolve(path)
         return self.overlays.agent.pop(real, None) is not None
 
-    def files(self, under: str | os.PathLike[str] | None = None, known_only: bool = True) -> Iterator[Path]:
+    def files(
+        self,
+        under: str | os.PathLike[str] | None = None,
+        known_only: bool = True,
+        skipped: Callable[[Path, str], None] | None = None,
+    ) -> Iterator[Path]:
         """Files below `under` (default the root) not ignored by .gitignore, in name order,
         then overlays standing for files not on disk.
 
         Skips ALWAYS_SKIPPED directories, symlinks leading outside the root, special files,
         files over LISTING_MAX_BYTES and, with `known_only`, files of no known language.
+        `skipped(path, reason)` hears of each file that would be listed but is too big,
+        binary or unreadable (SKIP_TOO_BIG, SKIP_BINARY, SKIP_UNREADABLE).
 
         Raises:
             UserError: `under` leaves the workspace or does not exist.
@@ -390,14 +419,45 @@ class Workspace:
                     specs.append((parent, spec))
         shown = shown_path(under or ".")
         with folder_beneath(self.root, start.relative_to(self.root).parts, shown) as folder:
-            yield from self._walk(folder, start, specs, known_only)
+            yield from self._walk(folder, start, specs, known_only, skipped)
         for real in sorted(self.overlays):
             known = not known_only or languages.for_path(real) is not languages.PLAIN
             if known and start in real.parents and self.root in real.parents and not os.path.lexists(real):
                 yield real
 
+    def listed_folder(self, folder: Path) -> bool:
+        """Whether the listing of the root walks into `folder` (a resolved folder inside the
+        root): none of the folders on the way is always skipped, ignored or secret."""
+        if folder == self.root:
+            return True
+        if self.root not in folder.parents:
+            return False
+        top = self.gitignore_top or self.root
+        specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
+        for parent in [*reversed(folder.parents), folder]:
+            if parent != top and top not in parent.parents:
+                continue
+            inside = self.root in parent.parents
+            if inside and (
+                parent.name in ALWAYS_SKIPPED
+                or parent in _NOT_WALKED
+                or _ignored(parent, True, specs)
+                or self.is_secret(parent)
+            ):
+                return False
+            if parent != folder:
+                spec = _gitignore_beneath(top, parent)
+                if spec is not None:
+                    specs.append((parent, spec))
+        return True
+
     def _walk(
-        self, fd: int, folder: Path, specs: list[tuple[Path, pathspec.GitIgnoreSpec]], known_only: bool
+        self,
+        fd: int,
+        folder: Path,
+        specs: list[tuple[Path, pathspec.GitIgnoreSpec]],
+        known_only: bool,
+        skipped: Callable[[Path, str], None] | None = None,
     ) -> Iterator[Path]:
         """The files below the folder descriptor `fd` (at `folder`); each subfolder is opened
         from its parent's descriptor without following a symlink, as `read_beneath` does."""
@@ -421,7 +481,7 @@ class Workspace:
                 except OSError:
                     continue  # gone, or swapped for a symlink since the listing
                 try:
-                    yield from self._walk(inner, path, specs, known_only)
+                    yield from self._walk(inner, path, specs, known_only, skipped)
                 finally:
                     os.close(inner)
             elif known_only and languages.for_path(path) is languages.PLAIN:
@@ -436,15 +496,21 @@ class Workspace:
                     continue  # leads out, to a folder, a special or too large file
                 if b"\0" not in data[:BINARY_SNIFF]:
                     yield path
+                elif skipped is not None:
+                    skipped(path, SKIP_BINARY)
             elif entry.is_file(follow_symlinks=False):
+                reason = None
                 try:
                     if entry.stat(follow_symlinks=False).st_size > LISTING_MAX_BYTES:
-                        continue
-                    if b"\0" in read_at(fd, entry.name, shown_path(path), LISTING_MAX_BYTES, self.root, sniff=True):
-                        continue
+                        reason = SKIP_TOO_BIG
+                    elif b"\0" in read_at(fd, entry.name, shown_path(path), LISTING_MAX_BYTES, self.root, sniff=True):
+                        reason = SKIP_BINARY
                 except (UserError, OSError):
-                    continue
-                yield path
+                    reason = SKIP_UNREADABLE
+                if reason is None:
+                    yield path
+                elif skipped is not None:
+                    skipped(path, reason)
 
 
 #: Folders a listing never walks into (a workspace rooted at `/`): pseudo-files and devices.

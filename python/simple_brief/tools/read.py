@@ -9,15 +9,15 @@ from typing import Annotated, Any, Literal
 from rapidfuzz import process
 
 from simple_brief.errors import UserError
+from simple_brief.index.answer import find_symbols, skip_note
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, walk_with_parent
 from simple_brief.protocol import diagnostic_to_lsp
 from simple_brief.render import blockmarks, table
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, render_diagnostics
-from simple_brief.render.search import Match, render_search, signature_preview
+from simple_brief.render.search import render_search
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline
-from simple_brief.symbol_search import rank_symbols
 from simple_brief.tools import Call, Doc, ToolResult, name_of, tool
 from simple_brief.tools.servers import add_fixits, server_diagnostics
 
@@ -360,26 +360,21 @@ def search(
         raise UserError("the search query is empty; give a name or part of one.")
     if limit < 1:
         raise UserError("parameter `limit` must be at least 1.")
-    found: list[Match] = []
-    ws = call.workspace
-    for file in ws.files(path):
-        call.check_cancelled()
-        try:
-            _, outline = ws.outline(file)
-        except UserError:
-            continue
-        shown = ws.display(file)
-        for s, sym in rank_symbols(query, qualified_names(outline.symbols)):
-            found.append(Match(shown, sym, s, signature_preview(outline.source.lines, sym)))
-    found.sort(key=lambda m: (-m.score, m.path, m.symbol.range.start))
-    best = found[:limit]
-    files_total = len({m.path for m in found})
-    blocks = render_search(query, best, len(found), files_total)
-    data = {
+    found = find_symbols(
+        call.workspace, query, path=path, limit=limit, progress=call.report, check=call.check_cancelled
+    )
+    blocks = render_search(query, found.matches, found.total, found.files)
+    note = skip_note(found.skipped)
+    if note:
+        first, sep, rest = blocks[0].partition("\n")
+        blocks[0] = first + note + sep + rest
+    data: dict[str, Any] = {
         "query": query,
-        "total": len(found),
-        "matches": [m.to_json() for m in best],
+        "total": found.total,
+        "matches": [m.to_json() for m in found.matches],
     }
+    if found.skipped:
+        data["skipped"] = found.skipped
     return _within_budget(call, blocks, data, "narrow the query, pass path=, or lower limit")
 
 

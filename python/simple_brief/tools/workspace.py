@@ -25,13 +25,12 @@ import pathspec
 from simple_brief import languages
 from simple_brief.beneath import shown_path
 from simple_brief.errors import UserError
-from simple_brief.model import Diagnostic, Position, Range, Severity, SymbolKind, walk_with_parent
+from simple_brief.index.answer import find_symbols, skip_note
+from simple_brief.model import Diagnostic, Position, Range, Severity, SymbolKind
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
 from simple_brief.render.diagnostics import diagnostic_line, render_diagnostics
-from simple_brief.render.search import Match, render_search, signature_preview
-from simple_brief.symbol_search import rank_symbols
+from simple_brief.render.search import render_search
 from simple_brief.tools import Call, Doc, ToolResult, tool
-from simple_brief.tools.read import qualified_names
 from simple_brief.workspace import Workspace
 
 #: Workspaces one session may hold open at once (each keeps a parse cache).
@@ -464,37 +463,42 @@ def workspace_symbols(
     if limit < 1:
         raise UserError("parameter `limit` must be at least 1.")
     ws_id, ws = _opened(call, id)
-    files = list(ws.files())
-    found: list[Match] = []
-    for i, file in enumerate(files):
-        if i % 100 == 0:
-            call.report(i, len(files), "searching")
-        try:
-            _, outline = ws.outline(file)
-        except UserError:
-            continue
-        shown = call.workspace.display(file)
-        if query.strip():
-            ranked = rank_symbols(query, qualified_names(outline.symbols))
-        else:
-            ranked = [(1.0, sym) for sym, _ in walk_with_parent(outline.symbols)]
-        for score, sym in ranked:
-            if kinds is None or sym.kind in kinds:
-                found.append(Match(shown, sym, score, signature_preview(outline.source.lines, sym)))
-    found.sort(key=lambda m: (-m.score, m.path, m.symbol.range.start))
-    best = found[:limit]
-    blocks = render_search(query, best, len(found), len({m.path for m in found}))
+    root = call.workspace
+    if ws is not root and root.listed_folder(ws.root):
+        found = find_symbols(
+            root,
+            query,
+            path=root.display(ws.root),
+            kinds=kinds,
+            limit=limit,
+            progress=call.report,
+            check=call.check_cancelled,
+        )
+    else:
+        found = find_symbols(
+            ws,
+            query,
+            kinds=kinds,
+            limit=limit,
+            display=root.display,
+            progress=call.report,
+            check=call.check_cancelled,
+        )
+    blocks = render_search(query, found.matches, found.total, found.files)
     first, _, rest = blocks[0].partition("\n")
     if not query.strip():
         first = first.replace('for query ""', "for any name")
     scope = [f"kind {', '.join(sorted(k.name for k in kinds))}" if kinds else "", f"in {ws_id}" if ws_id else ""]
     if any(scope):
         first += f" ({'; '.join(s for s in scope if s)})"
+    first += skip_note(found.skipped)
     blocks[0] = f"{first}\n{rest}" if rest else first
     data: dict[str, Any] = {
         "query": query,
         "id": ws_id,
-        "total": len(found),
-        "matches": [m.to_json(with_score=False) for m in best],
+        "total": found.total,
+        "matches": [m.to_json(with_score=False) for m in found.matches],
     }
+    if found.skipped:
+        data["skipped"] = found.skipped
     return _fit(call, blocks, data, "narrow the query, give kind=, or lower limit")

@@ -1,0 +1,336 @@
+"""The persistent symbol index of a workspace: every definition of every listed file in
+a SQLite file (`index.store`), kept current by stat and content hash, answering `search`
+and `workspace_symbols` without parsing (`index.query`).
+
+Behaviour the tools rely on:
+
+- `symbol_index(workspace)` gives one `SymbolIndex` per Workspace, opened on first use;
+  a long-lived process (MCP server, daemon, Neovim host) keeps it, and with it the
+  in-memory name table, warm.
+- `refresh(progress)` lists the workspace's files (`Workspace.files`, .gitignore-aware,
+  the listing `search` and `docs` use), stats each, and parses only files whose
+  (mtime_ns, size) changed and whose content hash then differs; files gone (deleted,
+  renamed) lose their rows. Many files are parsed by one worker process per core
+  (`ProcessPoolExecutor`, chunks of files), few in this process. Files left out as too
+  big, binary or unreadable are recorded with the reason (`skipped_counts`).
+- Overlays (the agent's and the editor's unsaved buffers) are never stored: queries
+  parse them live and lay them over the stored rows of their file.
+- A damaged, foreign or old-schema file is set aside and rebuilt with one warning
+  (`refresh` then says why in `RefreshStats.rebuilt`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import sqlite3
+import stat as stat_mod
+import threading
+import time
+from collections.abc import Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simple_brief.docs import db
+from simple_brief.errors import UserError
+from simple_brief.index import store
+from simple_brief.index.names import Names
+from simple_brief.index.parse import Parsed, parse_chunk, worker_count
+from simple_brief.model import ProgressFn
+from simple_brief.private_files import private_dir
+from simple_brief.workspace import SKIP_UNREADABLE, Workspace
+
+log = logging.getLogger(__name__)
+
+#: Fewer changed files than this are parsed in this process (starting workers costs more).
+POOL_MIN_FILES = 200
+#: Files per worker task.
+CHUNK_FILES = 64
+
+__all__ = ["FileState", "RefreshStats", "SymbolIndex", "symbol_index"]
+
+
+def symbol_index(workspace: Workspace, cache_dir: Path | None = None) -> SymbolIndex:
+    """The symbol index of `workspace`: one object per Workspace, opened on first use and
+    kept with it (`Workspace.attached`), so a long-lived process keeps it warm.
+
+    Raises:
+        UserError: the cache folder cannot be created or written.
+    """
+    with workspace.attached_lock:
+        index = workspace.attached.get("symbol_index")
+        if not isinstance(index, SymbolIndex):
+            index = SymbolIndex.open(workspace, cache_dir)
+            workspace.attached["symbol_index"] = index
+        return index
+
+
+@dataclass
+class FileState:
+    """A listed file as the index knows it."""
+
+    id: int
+    mtime_ns: int
+    size: int
+    hash: str
+    skipped: str | None
+
+
+@dataclass
+class RefreshStats:
+    """What one refresh did."""
+
+    listed: int = 0
+    parsed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: int = 0
+    seconds: float = 0.0
+    walk_seconds: float = 0.0
+    rebuilt: str | None = None
+    changed: list[str] = field(default_factory=list)
+
+
+class SymbolIndex:
+    """The symbol index of one workspace root."""
+
+    def __init__(self, workspace: Workspace, path: Path, conn: sqlite3.Connection, rebuilt: str | None) -> None:
+        self.workspace = workspace
+        self.path = path
+        self.lock = threading.RLock()
+        self._conn = conn
+        self._rebuilt = rebuilt
+        self._files: dict[str, FileState] = {}
+        self._names: Names | None = None
+        self._load_files()
+
+    @classmethod
+    def open(cls, workspace: Workspace, cache_dir: Path | None = None) -> SymbolIndex:
+        """Open (or create) the index of `workspace.root`; a damaged one is rebuilt.
+
+        Raises:
+            UserError: the cache folder cannot be created or written.
+        """
+        path = store.db_path(workspace.root, cache_dir)
+        try:
+            private_dir(path.parent.resolve())
+            conn, rebuilt = store.open_db(path, workspace.root)
+            return cls(workspace, path, conn, rebuilt)
+        except (OSError, sqlite3.OperationalError) as exc:
+            raise UserError(
+                f"cannot open the symbol index {path} ({exc}); set SIMPLE_BRIEF_CACHE_DIR to a writable folder."
+            ) from None
+
+    # ---------------------------------------------------------------- state
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The connection (hold `lock` while using it)."""
+        return self._conn
+
+    def _load_files(self) -> None:
+        rows = self._conn.execute("SELECT path, id, mtime_ns, size, hash, skipped FROM files")
+        self._files = {r[0]: FileState(*r[1:]) for r in rows}
+
+    def names(self) -> Names:
+        """The in-memory table of distinct names (loaded on first use, then kept current)."""
+        with self.lock:
+            if self._names is None:
+                counts = dict(self._conn.execute("SELECT name, count(*) FROM symbols GROUP BY name").fetchall())
+                self._names = Names(counts)
+            return self._names
+
+    def file_state(self, rel: str) -> FileState | None:
+        """What the index holds for the file at `rel` (relative to the root), if listed."""
+        return self._files.get(rel)
+
+    def skipped_counts(self, under: str | None = None) -> dict[str, int]:
+        """How many listed files under `under` (a folder relative to the root, "dir/") were
+        left out, by reason."""
+        counts: dict[str, int] = {}
+        for rel, state in self._files.items():
+            if state.skipped is not None and (under is None or rel.startswith(under)):
+                counts[state.skipped] = counts.get(state.skipped, 0) + 1
+        return counts
+
+    def close(self) -> None:
+        """Close the database."""
+        with self.lock:
+            self._conn.close()
+
+    def recover(self, exc: sqlite3.DatabaseError) -> None:
+        """Damage found while working (`docs.db.is_damage`): set the file aside and start
+        afresh (the next `refresh` indexes everything again and says why)."""
+        reason = f"it is damaged ({exc})"
+        with self.lock:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+            self._conn = store.rebuild(self.path, self.workspace.root, reason)
+            self._rebuilt = reason
+            self._files = {}
+            self._names = None
+
+    # ---------------------------------------------------------------- refresh
+
+    def refresh(self, progress: ProgressFn | None = None, workers: int | None = None) -> RefreshStats:
+        """Bring the index up to date with the disk (see the module doc); damage found on
+        the way rebuilds the file and indexes again."""
+        with self.lock:
+            for attempt in range(2):
+                try:
+                    return self._refresh(progress, workers)
+                except sqlite3.DatabaseError as exc:
+                    if attempt or not db.is_damage(exc):
+                        raise
+                    self.recover(exc)
+        raise AssertionError("unreachable")
+
+    def _refresh(self, progress: ProgressFn | None, workers: int | None) -> RefreshStats:
+        started = time.perf_counter()
+        stats = RefreshStats(rebuilt=self._rebuilt)
+        self._rebuilt = None
+        ws = self.workspace
+        root = ws.root
+        listing_skips: dict[str, str] = {}
+
+        def skipped(path: Path, reason: str) -> None:
+            listing_skips[path.relative_to(root).as_posix()] = reason
+
+        jobs: list[tuple[str, str, str, tuple[int, int]]] = []
+        seen: set[str] = set()
+        marks: list[tuple[str, str, tuple[int, int]]] = []
+        for path in ws.files(skipped=skipped):
+            rel = path.relative_to(root).as_posix()
+            try:
+                info = os.lstat(path)
+                real_rel = rel
+                if stat_mod.S_ISLNK(info.st_mode):
+                    real_rel = ws.resolve(path).relative_to(root).as_posix()
+                    info = os.stat(path)
+            except (OSError, UserError):
+                if not os.path.lexists(path):
+                    continue  # an overlay standing for a new file: queries parse it live
+                listing_skips[rel] = SKIP_UNREADABLE
+                continue
+            seen.add(rel)
+            stat = (info.st_mtime_ns, info.st_size)
+            old = self._files.get(rel)
+            if old is not None and (old.mtime_ns, old.size) == stat:
+                stats.unchanged += 1
+                continue
+            jobs.append((rel, real_rel, old.hash if old is not None and old.skipped is None else "", stat))
+        for rel, reason in listing_skips.items():
+            old = self._files.get(rel)
+            if old is None or old.skipped != reason or old.mtime_ns != -1:
+                marks.append((rel, reason, (-1, -1)))
+            seen.add(rel)
+        stats.walk_seconds = time.perf_counter() - started
+        stats.listed = len(seen)
+        gone = [rel for rel in self._files if rel not in seen]
+        if gone or marks:
+            self._write(lambda conn: self._drop(conn, gone, marks))
+        stats.removed = len(gone)
+        self._parse(jobs, stats, progress, workers)
+        stats.skipped = sum(1 for s in self._files.values() if s.skipped is not None)
+        stats.seconds = time.perf_counter() - started
+        return stats
+
+    def _parse(
+        self,
+        jobs: list[tuple[str, str, str, tuple[int, int]]],
+        stats: RefreshStats,
+        progress: ProgressFn | None,
+        workers: int | None,
+    ) -> None:
+        total = len(jobs)
+        if not total:
+            return
+        count = workers if workers is not None else worker_count()
+        done = 0
+        if progress is not None:
+            progress(0, total, "indexing symbols")
+        chunks = [jobs[i : i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
+        root = str(self.workspace.root)
+        max_bytes = self.workspace.max_bytes
+        if total < POOL_MIN_FILES or count <= 1:
+            for chunk in chunks:
+                self._store(parse_chunk(root, chunk, max_bytes), stats)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, total, "indexing symbols")
+            return
+        context = multiprocessing.get_context("forkserver")
+        pool = ProcessPoolExecutor(max_workers=count, mp_context=context)
+        try:
+            pending: list[Future[list[Parsed]]] = [pool.submit(parse_chunk, root, c, max_bytes) for c in chunks]
+            for future in pending:
+                parsed = future.result()
+                self._store(parsed, stats)
+                done += len(parsed)
+                if progress is not None:
+                    progress(done, total, "indexing symbols")
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _write(self, body: object) -> None:
+        db.write(self._conn, body)  # type: ignore[arg-type]
+
+    def _drop(
+        self, conn: sqlite3.Connection, gone: Iterable[str], marks: list[tuple[str, str, tuple[int, int]]]
+    ) -> None:
+        for rel in gone:
+            state = self._files.pop(rel)
+            self._clear(conn, state.id)
+            conn.execute("DELETE FROM files WHERE id = ?", (state.id,))
+        for rel, reason, (mtime, size) in marks:
+            fid = self._file_id(conn, rel)
+            self._clear(conn, fid)
+            conn.execute(
+                "UPDATE files SET mtime_ns = ?, size = ?, hash = '', language = '', skipped = ? WHERE id = ?",
+                (mtime, size, reason, fid),
+            )
+            self._files[rel] = FileState(fid, mtime, size, "", reason)
+
+    def _clear(self, conn: sqlite3.Connection, fid: int) -> None:
+        """Drop a file's symbol rows (and their names from the name table)."""
+        if self._names is not None:
+            self._names.remove(n for (n,) in conn.execute("SELECT name FROM symbols WHERE file = ?", (fid,)))
+        conn.execute("DELETE FROM symbols WHERE file = ?", (fid,))
+
+    def _file_id(self, conn: sqlite3.Connection, rel: str) -> int:
+        state = self._files.get(rel)
+        if state is not None:
+            return state.id
+        cur = conn.execute("INSERT INTO files(path, mtime_ns, size, hash, language) VALUES(?, 0, 0, '', '')", (rel,))
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def _store(self, parsed: list[Parsed], stats: RefreshStats) -> None:
+        def body(conn: sqlite3.Connection) -> None:
+            for p in parsed:
+                fid = self._file_id(conn, p.rel)
+                if p.same:
+                    conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE id = ?", (p.mtime_ns, p.size, fid))
+                    old = self._files.get(p.rel)
+                    self._files[p.rel] = FileState(fid, p.mtime_ns, p.size, p.hash, old.skipped if old else None)
+                    stats.unchanged += 1
+                    continue
+                self._clear(conn, fid)
+                conn.executemany(
+                    f"INSERT INTO symbols({store.SYMBOL_COLUMNS}) VALUES({','.join('?' * 17)})",
+                    [(fid, *row) for row in p.rows],
+                )
+                conn.execute(
+                    "UPDATE files SET mtime_ns = ?, size = ?, hash = ?, language = ?, skipped = ? WHERE id = ?",
+                    (p.mtime_ns, p.size, p.hash, p.language, p.skipped, fid),
+                )
+                self._files[p.rel] = FileState(fid, p.mtime_ns, p.size, p.hash, p.skipped)
+                if self._names is not None:
+                    self._names.add(row[2] for row in p.rows)
+                stats.parsed += 1
+                stats.changed.append(p.rel)
+
+        self._write(body)

@@ -1,0 +1,122 @@
+"""The distinct symbol names of an index, in memory, and which of them can match a query.
+
+`symbol_search.score` accepts a name when the query is a substring of it, when the
+query's words are prefixes of its words in order, when the query starts its initials,
+or when the two are near (rapidfuzz ratio of their words). Each rule gives a cheap
+superset of candidates here; `score` then decides on the candidates only:
+
+- substring and word prefixes: `str.find` in one string of every lower-case name
+  (C speed; a name is found from an offset by bisection);
+- initials: the same over a string of every name's initials;
+- near: `rapidfuzz.process.extract` over the names' words (C, with the score cut-off).
+
+Names added since the strings were built are kept in a short list and scored one by
+one; names no longer used stay until the next rebuild (their count is 0).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz, process
+
+from simple_brief.symbol_search import FUZZY_THRESHOLD, words
+
+#: Separator of the joined strings (no name holds it).
+SEP = "\0"
+#: Rebuild the joined strings when this many names were added since.
+REBUILD_AFTER = 2000
+
+
+class _Joined:
+    """Strings joined by SEP, and where each starts."""
+
+    def __init__(self, items: list[str]) -> None:
+        self.text = SEP + SEP.join(items) + SEP
+        self.starts: list[int] = []
+        at = 1
+        for item in items:
+            self.starts.append(at)
+            at += len(item) + 1
+
+    def containing(self, needle: str) -> set[int]:
+        """Indexes of the items that contain `needle`."""
+        found: set[int] = set()
+        if not needle or SEP in needle:
+            return found
+        text, starts = self.text, self.starts
+        at = text.find(needle)
+        while at != -1:
+            i = bisect_right(starts, at) - 1
+            found.add(i)
+            nxt = starts[i + 1] if i + 1 < len(starts) else len(text)
+            at = text.find(needle, max(nxt, at + 1))
+        return found
+
+    def starting(self, prefix: str) -> set[int]:
+        """Indexes of the items that start with `prefix`."""
+        found: set[int] = set()
+        if not prefix or SEP in prefix:
+            return found
+        text, starts = self.text, self.starts
+        at = text.find(SEP + prefix)
+        while at != -1:
+            found.add(bisect_right(starts, at + 1) - 1)
+            at = text.find(SEP + prefix, at + 1)
+        return found
+
+
+class Names:
+    """Distinct names with how many indexed symbols carry each."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        self.counts = counts
+        self._build()
+
+    def _build(self) -> None:
+        self._names = [n for n, c in self.counts.items() if c > 0]
+        self._lower = _Joined([n.lower() for n in self._names])
+        self._initials = _Joined(["".join(w[0] for w in words(n)) for n in self._names])
+        self._words = [" ".join(words(n)) for n in self._names]
+        self._known = set(self._names)
+        self._added: list[str] = []
+
+    def add(self, names: Iterable[str]) -> None:
+        """Count one more symbol for each name (a file was indexed)."""
+        for name in names:
+            self.counts[name] = self.counts.get(name, 0) + 1
+            if name not in self._known:
+                self._known.add(name)
+                self._added.append(name)
+        if len(self._added) > REBUILD_AFTER:
+            self._build()
+
+    def remove(self, names: Iterable[str]) -> None:
+        """Count one symbol less for each name (a file's rows were dropped)."""
+        for name in names:
+            left = self.counts.get(name, 0) - 1
+            if left > 0:
+                self.counts[name] = left
+            else:
+                self.counts.pop(name, None)
+
+    def candidates(self, query: str) -> list[str]:
+        """Names `score(query, name)` may accept (a superset; never misses one)."""
+        q = query.strip().lower()
+        qw = words(query)
+        found: set[int] = set()
+        if q:
+            found |= self._lower.containing(q)
+        if qw:
+            found |= self._lower.containing(max(qw, key=len))
+        if len(q) >= 2:
+            found |= self._initials.starting(q)
+        if len(q) >= 3 and qw:
+            hits = process.extract(
+                " ".join(qw), self._words, scorer=fuzz.ratio, score_cutoff=FUZZY_THRESHOLD, limit=None
+            )
+            found.update(i for _, _, i in hits)
+        out = [self._names[i] for i in found]
+        out.extend(self._added)
+        return [n for n in out if self.counts.get(n, 0) > 0]

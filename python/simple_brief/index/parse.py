@@ -1,0 +1,146 @@
+"""Turning one file into symbol rows: what the index workers run (in other processes).
+
+A row holds everything `search` and `workspace_symbols` show and rank by, so a query
+never parses: the name, its qualified path (`User.greet`), the container, the kind, the
+range and selection range, and the signature preview (`render.search.signature_preview`).
+Rows keep two orders of the file's symbols: `seq`, the order `search` ranks them in
+(`tools.read.qualified_names`: by start), and `walk`, depth first (`workspace_symbols`
+with an empty query).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simple_brief import languages
+from simple_brief.beneath import read_beneath
+from simple_brief.docs.db import content_hash
+from simple_brief.errors import UserError
+from simple_brief.model import Position, Range, Symbol, SymbolKind, walk_with_parent
+from simple_brief.render.search import signature_preview
+from simple_brief.scan import Outline, scan
+from simple_brief.source import Source
+from simple_brief.symbol_search import words
+from simple_brief.workspace import SKIP_BINARY, SKIP_TOO_BIG, SKIP_UNREADABLE
+
+#: One symbol as stored: (seq, walk, name, qual, container, kind, sl, sc, el, ec, ssl, ssc, sel, sec, preview, words).
+Row = tuple[int, int, str, str, str, int, int, int, int, int, int, int, int, int, str, str]
+
+
+@dataclass
+class Parsed:
+    """What a worker found for one file: its rows, or why it was skipped, or that its
+    content did not change (`same`, only the stat is new)."""
+
+    rel: str
+    mtime_ns: int
+    size: int
+    hash: str = ""
+    language: str = ""
+    rows: list[Row] = field(default_factory=list)
+    skipped: str | None = None
+    same: bool = False
+
+
+def qualified(symbols: list[Symbol]) -> list[tuple[Symbol, str, str]]:
+    """Each symbol with its dotted path and its container's, in the order `search` ranks
+    them (by start, as `tools.read.qualified_names`)."""
+    out: list[tuple[Symbol, str, str]] = []
+    stack: list[tuple[list[Symbol], str]] = [(symbols, "")]
+    while stack:
+        items, prefix = stack.pop()
+        for sym in items:
+            qual = f"{prefix}.{sym.name}" if prefix else sym.name
+            out.append((sym, qual, prefix))
+            if sym.children:
+                stack.append((sym.children, qual))
+    out.sort(key=lambda t: t[0].range.start)
+    return out
+
+
+def rows_of(outline: Outline) -> list[Row]:
+    """The rows of a parsed document."""
+    walk = {id(sym): i for i, (sym, _) in enumerate(walk_with_parent(outline.symbols))}
+    lines = outline.source.lines
+    rows: list[Row] = []
+    for seq, (sym, qual, container) in enumerate(qualified(outline.symbols)):
+        r, s = sym.range, sym.selection_range
+        rows.append(
+            (
+                seq,
+                walk[id(sym)],
+                sym.name,
+                qual,
+                container,
+                int(sym.kind),
+                r.start.line,
+                r.start.character,
+                r.end.line,
+                r.end.character,
+                s.start.line,
+                s.start.character,
+                s.end.line,
+                s.end.character,
+                signature_preview(lines, sym),
+                " ".join(words(sym.name)),
+            )
+        )
+    return rows
+
+
+def symbol_of(
+    name: str, kind: int, sl: int, sc: int, el: int, ec: int, ssl: int, ssc: int, sel: int, sec: int
+) -> Symbol:
+    """The Symbol (without children) of a row's columns."""
+    return Symbol(
+        name=name,
+        kind=SymbolKind(kind),
+        range=Range(Position(sl, sc), Position(el, ec)),
+        selection_range=Range(Position(ssl, ssc), Position(sel, sec)),
+    )
+
+
+def parse_file(root: Path, rel: str, real_rel: str, old_hash: str, max_bytes: int, stat: tuple[int, int]) -> Parsed:
+    """Read `root/real_rel` (no symlink followed) and parse it; `same` when its hash is `old_hash`."""
+    mtime_ns, size = stat
+    shown = rel
+    try:
+        data = read_beneath(root, real_rel, max_bytes, shown)
+    except UserError as err:
+        reason = SKIP_TOO_BIG if "limit" in str(err) else SKIP_UNREADABLE
+        return Parsed(rel, mtime_ns, size, skipped=reason)
+    except OSError:
+        return Parsed(rel, mtime_ns, size, skipped=SKIP_UNREADABLE)
+    digest = content_hash(data)
+    if digest == old_hash:
+        return Parsed(rel, mtime_ns, size, hash=digest, same=True)
+    try:
+        source = Source.from_bytes(data, name=shown, max_bytes=max_bytes)
+    except UserError as err:
+        reason = SKIP_BINARY if "binary" in str(err) else SKIP_TOO_BIG
+        return Parsed(rel, mtime_ns, size, hash=digest, skipped=reason)
+    spec = languages.detect(root / real_rel, None)
+    outline = scan(source, spec)
+    return Parsed(rel, mtime_ns, size, hash=digest, language=spec.name, rows=rows_of(outline))
+
+
+def parse_chunk(root: str, jobs: list[tuple[str, str, str, tuple[int, int]]], max_bytes: int) -> list[Parsed]:
+    """A worker's chunk: (rel, real rel, old hash, stat) per file."""
+    base = Path(root)
+    out = []
+    for rel, real_rel, old_hash, stat in jobs:
+        try:
+            out.append(parse_file(base, rel, real_rel, old_hash, max_bytes, stat))
+        except Exception:
+            out.append(Parsed(rel, *stat, skipped=SKIP_UNREADABLE))
+    return out
+
+
+def worker_count() -> int:
+    """One worker process per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
