@@ -428,10 +428,13 @@ class Workspace:
     def listed_folder(self, folder: Path) -> bool:
         """Whether the listing of the root walks into `folder` (a resolved folder inside the
         root): none of the folders on the way is always skipped, ignored or secret."""
-        if folder == self.root:
-            return True
-        if self.root not in folder.parents:
-            return False
+        return self._specs_within(folder) is not None
+
+    def _specs_within(self, folder: Path) -> list[tuple[Path, pathspec.GitIgnoreSpec]] | None:
+        """The .gitignore rules that apply inside `folder` (its own included), or None when
+        the listing never walks into it."""
+        if folder != self.root and self.root not in folder.parents:
+            return None
         top = self.gitignore_top or self.root
         specs: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
         for parent in [*reversed(folder.parents), folder]:
@@ -444,12 +447,48 @@ class Workspace:
                 or _ignored(parent, True, specs)
                 or self.is_secret(parent)
             ):
-                return False
-            if parent != folder:
-                spec = _gitignore_beneath(top, parent)
-                if spec is not None:
-                    specs.append((parent, spec))
-        return True
+                return None
+            spec = _gitignore_beneath(top, parent)
+            if spec is not None:
+                specs.append((parent, spec))
+        return specs
+
+    def listed_file(self, path: Path) -> str | None:
+        """What the root's listing (`files()`) does with the file at `path` (inside the root,
+        its folders resolved): None when it lists it; SKIP_TOO_BIG, SKIP_BINARY or
+        SKIP_UNREADABLE when it leaves it out for that; "unlisted" when it never would
+        (ignored, secret, of no known language, missing, special, or a link leading out)."""
+        specs = self._specs_within(path.parent)
+        if (
+            specs is None
+            or _ignored(path, False, specs)
+            or self.is_secret(path)
+            or languages.for_path(path) is languages.PLAIN
+        ):
+            return "unlisted"
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return "unlisted"
+        shown = shown_path(path)
+        if stat.S_ISLNK(info.st_mode):
+            try:
+                target = self.resolve(path)
+                with folder_beneath(self.root, target.parent.relative_to(self.root).parts, "") as parent:
+                    data = read_at(parent, target.name, shown, LISTING_MAX_BYTES, self.root)
+            except (UserError, OSError):
+                return "unlisted"
+            return SKIP_BINARY if b"\0" in data[:BINARY_SNIFF] else None
+        if not stat.S_ISREG(info.st_mode):
+            return "unlisted"
+        if info.st_size > LISTING_MAX_BYTES:
+            return SKIP_TOO_BIG
+        try:
+            with folder_beneath(self.root, path.parent.relative_to(self.root).parts, shown) as fd:
+                head = read_at(fd, path.name, shown, LISTING_MAX_BYTES, self.root, sniff=True)
+        except (UserError, OSError):
+            return SKIP_UNREADABLE
+        return SKIP_BINARY if b"\0" in head else None
 
     def _walk(
         self,

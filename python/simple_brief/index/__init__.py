@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from simple_brief.docs import db
 from simple_brief.errors import UserError
@@ -41,7 +42,10 @@ from simple_brief.index.names import Names
 from simple_brief.index.parse import Parsed, parse_chunk, worker_count
 from simple_brief.model import ProgressFn
 from simple_brief.private_files import private_dir
-from simple_brief.workspace import SKIP_UNREADABLE, Workspace
+from simple_brief.workspace import ALWAYS_SKIPPED, SKIP_UNREADABLE, Workspace
+
+if TYPE_CHECKING:
+    from simple_brief.index.watch import Watcher
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +53,8 @@ log = logging.getLogger(__name__)
 POOL_MIN_FILES = 200
 #: Files per worker task.
 CHUNK_FILES = 64
+#: A file to parse: (path relative to the root, the real file's, old content hash, (mtime_ns, size)).
+Job = tuple[str, str, str, tuple[int, int]]
 
 __all__ = ["FileState", "RefreshStats", "SymbolIndex", "symbol_index"]
 
@@ -62,7 +68,7 @@ def symbol_index(workspace: Workspace, cache_dir: Path | None = None) -> SymbolI
     """
     with workspace.attached_lock:
         index = workspace.attached.get("symbol_index")
-        if not isinstance(index, SymbolIndex):
+        if not isinstance(index, SymbolIndex) or index.closed:
             index = SymbolIndex.open(workspace, cache_dir)
             workspace.attached["symbol_index"] = index
         return index
@@ -105,6 +111,13 @@ class SymbolIndex:
         self._rebuilt = rebuilt
         self._files: dict[str, FileState] = {}
         self._names: Names | None = None
+        self._watcher: Watcher | None = None
+        self._dirty_lock = threading.Lock()
+        self._dirty: set[str] = set()
+        self._lost = False
+        self._walked = False
+        #: Set by `close()`: `symbol_index` opens a new one.
+        self.closed = False
         self._load_files()
 
     @classmethod
@@ -157,9 +170,11 @@ class SymbolIndex:
         return counts
 
     def close(self) -> None:
-        """Close the database."""
+        """Stop watching and close the database."""
         with self.lock:
+            self.stop_watching()
             self._conn.close()
+            self.closed = True
 
     def recover(self, exc: sqlite3.DatabaseError) -> None:
         """Damage found while working (`docs.db.is_damage`): set the file aside and start
@@ -192,55 +207,160 @@ class SymbolIndex:
         started = time.perf_counter()
         stats = RefreshStats(rebuilt=self._rebuilt)
         self._rebuilt = None
-        ws = self.workspace
-        root = ws.root
-        listing_skips: dict[str, str] = {}
+        root = self.workspace.root
+        skips: dict[str, str] = {}
 
         def skipped(path: Path, reason: str) -> None:
-            listing_skips[path.relative_to(root).as_posix()] = reason
+            skips[path.relative_to(root).as_posix()] = reason
 
-        jobs: list[tuple[str, str, str, tuple[int, int]]] = []
+        jobs: list[Job] = []
         seen: set[str] = set()
-        marks: list[tuple[str, str, tuple[int, int]]] = []
-        for path in ws.files(skipped=skipped):
-            rel = path.relative_to(root).as_posix()
-            try:
-                info = os.lstat(path)
-                real_rel = rel
-                if stat_mod.S_ISLNK(info.st_mode):
-                    real_rel = ws.resolve(path).relative_to(root).as_posix()
-                    info = os.stat(path)
-            except (OSError, UserError):
-                if not os.path.lexists(path):
-                    continue  # an overlay standing for a new file: queries parse it live
-                listing_skips[rel] = SKIP_UNREADABLE
-                continue
-            seen.add(rel)
-            stat = (info.st_mtime_ns, info.st_size)
-            old = self._files.get(rel)
-            if old is not None and (old.mtime_ns, old.size) == stat:
-                stats.unchanged += 1
-                continue
-            jobs.append((rel, real_rel, old.hash if old is not None and old.skipped is None else "", stat))
-        for rel, reason in listing_skips.items():
+        for path in self.workspace.files(skipped=skipped):
+            self._consider(path, seen, jobs, skips, stats)
+        stats.walk_seconds = time.perf_counter() - started
+        gone = [rel for rel in self._files if rel not in seen and rel not in skips]
+        self._finish(gone, skips, jobs, stats, progress, workers)
+        stats.listed = len(seen) + len(skips)
+        stats.seconds = time.perf_counter() - started
+        return stats
+
+    def _consider(
+        self, path: Path, seen: set[str], jobs: list[Job], skips: dict[str, str], stats: RefreshStats
+    ) -> None:
+        """A listed file: unchanged (stat), to parse (a job), or unreadable."""
+        root = self.workspace.root
+        rel = path.relative_to(root).as_posix()
+        try:
+            info = os.lstat(path)
+            real_rel = rel
+            if stat_mod.S_ISLNK(info.st_mode):
+                real_rel = self.workspace.resolve(path).relative_to(root).as_posix()
+                info = os.stat(path)
+        except (OSError, UserError):
+            if os.path.lexists(path):
+                skips[rel] = SKIP_UNREADABLE
+            return  # else an overlay standing for a new file: queries parse it live
+        seen.add(rel)
+        stat = (info.st_mtime_ns, info.st_size)
+        old = self._files.get(rel)
+        if old is not None and (old.mtime_ns, old.size) == stat:
+            stats.unchanged += 1
+            return
+        jobs.append((rel, real_rel, old.hash if old is not None and old.skipped is None else "", stat))
+
+    def _finish(
+        self,
+        gone: list[str],
+        skips: dict[str, str],
+        jobs: list[Job],
+        stats: RefreshStats,
+        progress: ProgressFn | None,
+        workers: int | None,
+    ) -> None:
+        """Drop files gone, mark files skipped, parse the jobs."""
+        marks = []
+        for rel, reason in skips.items():
             old = self._files.get(rel)
             if old is None or old.skipped != reason or old.mtime_ns != -1:
                 marks.append((rel, reason, (-1, -1)))
-            seen.add(rel)
-        stats.walk_seconds = time.perf_counter() - started
-        stats.listed = len(seen)
-        gone = [rel for rel in self._files if rel not in seen]
         if gone or marks:
             self._write(lambda conn: self._drop(conn, gone, marks))
-        stats.removed = len(gone)
+        stats.removed += len(gone)
         self._parse(jobs, stats, progress, workers)
         stats.skipped = sum(1 for s in self._files.values() if s.skipped is not None)
+
+    # ---------------------------------------------------------------- freshness
+
+    def watch(self) -> bool:
+        """Have the kernel report changes under the root (`index.watch`), so `ensure_fresh`
+        checks only changed paths; whether it watches. Idempotent; the next `ensure_fresh`
+        walks once more (changes made before the watch began)."""
+        with self.lock:
+            if self._watcher is not None and self._watcher.alive:
+                return True
+            try:
+                from simple_brief.index.watch import Watcher  # only long-lived processes watch
+
+                self._watcher = Watcher(self.workspace.root, self._changed)
+            except (ImportError, OSError, RuntimeError) as exc:
+                log.warning("cannot watch %s for changes (%s); each query walks the tree", self.workspace.root, exc)
+                self._watcher = None
+                return False
+            with self._dirty_lock:
+                self._lost = True
+            return True
+
+    def stop_watching(self) -> None:
+        """Stop the watcher (`close` does too)."""
+        with self.lock:
+            if self._watcher is not None:
+                self._watcher.stop()
+                self._watcher = None
+
+    def _changed(self, paths: set[str] | None) -> None:
+        with self._dirty_lock:
+            if paths is None:
+                self._lost = True
+            else:
+                self._dirty |= paths
+
+    def ensure_fresh(self, progress: ProgressFn | None = None) -> RefreshStats:
+        """Make the next query see every change: a full `refresh` (a stat walk) unless
+        `watch()` is on, then only the paths the kernel reported (a change reaches queries
+        a few milliseconds after it is written: the events arrive on their own thread)."""
+        with self.lock:
+            with self._dirty_lock:
+                dirty, self._dirty = self._dirty, set()
+                lost, self._lost = self._lost, False
+            if self._watcher is None or not self._watcher.alive or lost or not self._walked:
+                stats = self.refresh(progress)
+                self._walked = True
+                return stats
+            return self._apply(dirty, progress)
+
+    def _apply(self, dirty: set[str], progress: ProgressFn | None) -> RefreshStats:
+        """Bring the changed paths up to date (a .gitignore changed: walk everything)."""
+        started = time.perf_counter()
+        stats = RefreshStats(rebuilt=self._rebuilt)
+        ws, root = self.workspace, self.workspace.root
+        jobs: list[Job] = []
+        seen: set[str] = set()
+        skips: dict[str, str] = {}
+        gone: list[str] = []
+        for raw in sorted(dirty):
+            path = Path(raw)
+            if root not in path.parents or any(p in ALWAYS_SKIPPED for p in path.relative_to(root).parts):
+                continue
+            if path.name == ".gitignore":
+                return self.refresh(progress)
+            rel = path.relative_to(root).as_posix()
+            inside = [r for r in self._files if r.startswith(rel + "/")]
+            if path.is_dir() and not path.is_symlink():
+                listed: set[str] = set()
+                if ws.listed_folder(path.resolve()):
+                    for file in ws.files(
+                        path, skipped=lambda p, r: skips.__setitem__(p.relative_to(root).as_posix(), r)
+                    ):
+                        self._consider(file, listed, jobs, skips, stats)
+                seen |= listed
+                gone += [r for r in inside if r not in listed and r not in skips]
+                continue
+            gone += inside
+            why = ws.listed_file(path) if path.parent.is_dir() else "unlisted"
+            if why is None:
+                self._consider(path, seen, jobs, skips, stats)
+            elif why != "unlisted":
+                skips[rel] = why
+            elif rel in self._files:
+                gone.append(rel)
+        self._finish(sorted(set(gone)), skips, jobs, stats, progress, None)
+        stats.listed = len(seen) + len(skips)
         stats.seconds = time.perf_counter() - started
         return stats
 
     def _parse(
         self,
-        jobs: list[tuple[str, str, str, tuple[int, int]]],
+        jobs: list[Job],
         stats: RefreshStats,
         progress: ProgressFn | None,
         workers: int | None,

@@ -46,7 +46,7 @@ def find_symbols(
         index = symbol_index(ws)
         for attempt in range(2):
             try:
-                index.refresh(progress)
+                index.ensure_fresh(progress)
                 return search_index(index, query, under, kinds, limit, shown)
             except sqlite3.DatabaseError as exc:
                 if attempt or not db.is_damage(exc):

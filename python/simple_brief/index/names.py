@@ -8,7 +8,8 @@ superset of candidates here; `score` then decides on the candidates only:
 - substring and word prefixes: `str.find` in one string of every lower-case name
   (C speed; a name is found from an offset by bisection);
 - initials: the same over a string of every name's initials;
-- near: `rapidfuzz.process.extract` over the names' words (C, with the score cut-off).
+- near: `rapidfuzz.process.extract` over the distinct word strings of the names whose
+  length allows a ratio of 80 (2·min/(sum) >= 0.8: between 2/3 and 3/2 of the query's).
 
 Names added since the strings were built are kept in a short list and scored one by
 one; names no longer used stay until the next rebuild (their count is 0).
@@ -16,7 +17,8 @@ one; names no longer used stay until the next rebuild (their count is 0).
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 
 from rapidfuzz import fuzz, process
@@ -79,6 +81,14 @@ class Names:
         self._lower = _Joined([n.lower() for n in self._names])
         self._initials = _Joined(["".join(w[0] for w in words(n)) for n in self._names])
         self._words = [" ".join(words(n)) for n in self._names]
+        by_words: dict[str, list[int]] = {}
+        for i, w in enumerate(self._words):
+            by_words.setdefault(w, []).append(i)
+        #: Distinct word strings by length, and the names carrying each.
+        self._word_list = sorted(by_words, key=len)
+        self._word_names = [by_words[w] for w in self._word_list]
+        self._word_lengths = [len(w) for w in self._word_list]
+        self._position = {n: i for i, n in enumerate(self._names)}
         self._known = set(self._names)
         self._added: list[str] = []
 
@@ -113,10 +123,22 @@ class Names:
         if len(q) >= 2:
             found |= self._initials.starting(q)
         if len(q) >= 3 and qw:
+            joined = " ".join(qw)
+            low = bisect_left(self._word_lengths, math.floor(len(joined) * 2 / 3))
+            high = bisect_right(self._word_lengths, math.ceil(len(joined) * 3 / 2))
             hits = process.extract(
-                " ".join(qw), self._words, scorer=fuzz.ratio, score_cutoff=FUZZY_THRESHOLD, limit=None
+                joined, self._word_list[low:high], scorer=fuzz.ratio, score_cutoff=FUZZY_THRESHOLD, limit=None
             )
-            found.update(i for _, _, i in hits)
+            for _, _, i in hits:
+                found.update(self._word_names[low + i])
         out = [self._names[i] for i in found]
         out.extend(self._added)
         return [n for n in out if self.counts.get(n, 0) > 0]
+
+    def words_of(self, name: str) -> tuple[str, ...]:
+        """`symbol_search.words(name)`, from the table when the name is in it (no regex)."""
+        i = self._position.get(name)
+        if i is None:
+            return words(name)
+        joined = self._words[i]
+        return tuple(joined.split(" ")) if joined else ()

@@ -194,8 +194,9 @@ def _by_name(
     shown: dict[str, str],
 ) -> tuple[list[tuple[Match, int]], int, int]:
     groups: dict[float, list[str]] = {}
-    for name in index.names().candidates(query):
-        s = score(query, name)
+    table = index.names()
+    for name in table.candidates(query):
+        s = score(query, name, name_words=table.words_of(name))
         if s > 0:
             groups.setdefault(s, []).append(name)
     if not groups:

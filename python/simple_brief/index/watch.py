@@ -1,0 +1,63 @@
+"""Which paths of a workspace changed on disk, told by the kernel (inotify through
+`watchfiles`' Rust watcher) to a long-lived index, so a query checks only those instead
+of walking the tree.
+
+The watches are in place when `Watcher` returns (the Rust side adds them in its
+constructor); a change is reported within `STEP_MS` of the last event of a burst.
+When the watcher fails (too many folders for the inotify limit, a folder it cannot
+read, the root removed) it reports `None`: the index walks the whole tree again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+#: A burst of events is reported once no new event came for this long.
+STEP_MS = 5
+#: A burst is reported after at most this long, even while events keep coming.
+DEBOUNCE_MS = 50
+#: How often the thread looks at its stop flag while nothing happens.
+TIMEOUT_MS = 500
+
+
+class Watcher:
+    """Reports changed paths below `root` to `changed` (a set of absolute paths, or None
+    when it lost track) from a daemon thread, until `stop()`."""
+
+    def __init__(self, root: Path, changed: Callable[[set[str] | None], None]) -> None:
+        from watchfiles._rust_notify import RustNotify  # only long-lived processes watch
+
+        self._changed = changed
+        self._stop = threading.Event()
+        self._notify = RustNotify([str(root)], False, False, 300, True, True)
+        self._thread = threading.Thread(target=self._run, name=f"simple-brief watch {root.name}", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                got = self._notify.watch(DEBOUNCE_MS, STEP_MS, TIMEOUT_MS, self._stop)
+            except Exception as exc:  # any failure: walk again, stop watching
+                log.warning("file watcher stopped (%s); the index walks the tree on each query", exc)
+                self._changed(None)
+                return
+            if isinstance(got, set):
+                self._changed({path for _, path in got})
+
+    @property
+    def alive(self) -> bool:
+        """Whether changes are still being reported."""
+        return self._thread.is_alive() and not self._stop.is_set()
+
+    def stop(self) -> None:
+        """Stop watching (waits for the thread at most a moment)."""
+        self._stop.set()
+        self._thread.join(timeout=2)
+        close = getattr(self._notify, "close", None)
+        if close is not None:
+            close()

@@ -1,0 +1,82 @@
+"""Long-lived processes: with the watcher on, a query checks only the paths the kernel
+reported (no walk), and a change on disk reaches the next searches; a .gitignore change
+walks again."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from index_helpers import STDLIB, cache_dir_fixture, index_text, scan_text, tree_fixture  # noqa: F401  (fixtures)
+
+from simple_brief.index import symbol_index
+from simple_brief.workspace import Workspace
+
+
+def _eventually(check: Callable[[], bool]) -> bool:
+    """Whether `check` holds within a few seconds (the kernel's events arrive on their own thread)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _watched(tree: Path) -> Workspace:
+    ws = Workspace.at(tree)
+    index = symbol_index(ws)
+    assert index.watch()
+    index.ensure_fresh()
+    return ws
+
+
+def test_a_watched_index_does_not_walk_when_nothing_changed(tree: Path) -> None:
+    ws = _watched(tree)
+    stats = symbol_index(ws).ensure_fresh()
+    assert stats.listed == 0
+    assert stats.parsed == 0
+    symbol_index(ws).close()
+
+
+def test_edits_additions_deletions_and_folders_reach_the_next_search(tree: Path) -> None:
+    ws = _watched(tree)
+    try:
+        target = tree / "shlex.py"
+        target.write_text(target.read_text() + "\ndef watched_edit():\n    pass\n")
+        assert _eventually(lambda: "shlex.py (1 result)" in index_text(ws, "watched_edit"))
+        (tree / "fnmatch.py").unlink()
+        assert _eventually(lambda: "fnmatch.py" not in index_text(ws, "fnmatch"))
+        shutil.copytree(STDLIB / "email" / "mime", tree / "mime", ignore=shutil.ignore_patterns("__pycache__"))
+        assert _eventually(lambda: "mime/" in index_text(ws, "MIMEText"))
+        shutil.rmtree(tree / "json")
+        assert _eventually(lambda: "json/" not in index_text(ws, "decode"))
+        for query in ("decode", "MIMEText", "watched_edit", "split", "a"):
+            assert index_text(ws, query) == scan_text(tree, query), query
+    finally:
+        symbol_index(ws).close()
+
+
+def test_a_gitignore_change_walks_again(tree: Path) -> None:
+    ws = _watched(tree)
+    try:
+        (tree / ".gitignore").write_text("json/\n")
+        assert _eventually(lambda: "json/" not in index_text(ws, "decode"))
+        assert index_text(ws, "decode") == scan_text(tree, "decode")
+    finally:
+        symbol_index(ws).close()
+
+
+def test_watching_stops_with_close_and_a_query_without_it_walks(tree: Path) -> None:
+    ws = Workspace.at(tree)
+    index = symbol_index(ws)
+    index_text(ws, "decode")
+    assert index._watcher is None
+    assert index.ensure_fresh().listed > 5
+    assert index.watch()
+    assert index.ensure_fresh().listed > 5  # changes made before the watch began
+    assert index.ensure_fresh().listed == 0
+    index.close()
+    assert index._watcher is None
