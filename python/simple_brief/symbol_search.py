@@ -39,8 +39,9 @@ def words(name: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in _NON_WORD.split(spaced) if w)
 
 
-def score(query: str, name: str, qualified: str = "") -> float:
-    """Rank of `name` for `query` (0 = no match, 100 = exact)."""
+def score(query: str, name: str, qualified: str = "", name_words: tuple[str, ...] | None = None) -> float:
+    """Rank of `name` for `query` (0 = no match, 100 = exact); `name_words` is `words(name)`
+    when the caller has it already."""
     q = query.strip().lower()
     n = name.lower()
     if not q:
@@ -53,7 +54,7 @@ def score(query: str, name: str, qualified: str = "") -> float:
             return 80.0
     if n == q:
         return 100.0
-    qw, nw = words(query), words(name)
+    qw, nw = words(query), name_words if name_words is not None else words(name)
     if qw and qw == nw:
         return 97.0
     if n.startswith(q):
