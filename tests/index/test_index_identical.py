@@ -64,6 +64,14 @@ QUERIES = [
     "Animal",
     "speak",
     "xyzzy_nothing",
+    "JSONEncoder.iterencode",
+    "Encoder.iter",
+    "iterencode.floatstr",
+    "TextWrapper.",
+    "a.b",
+    "shlex.split",
+    "Wrapper._split",
+    "Decoder::decode",
 ]
 
 

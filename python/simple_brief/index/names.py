@@ -135,6 +135,12 @@ class Names:
         out.extend(self._added)
         return [n for n in out if self.counts.get(n, 0) > 0]
 
+    def containing(self, needle: str) -> list[str]:
+        """Names whose lower-case form contains `needle` (lower case)."""
+        out = [self._names[i] for i in self._lower.containing(needle)]
+        out.extend(n for n in self._added if needle in n.lower())
+        return [n for n in out if self.counts.get(n, 0) > 0]
+
     def words_of(self, name: str) -> tuple[str, ...]:
         """`symbol_search.words(name)`, from the table when the name is in it (no regex)."""
         i = self._position.get(name)

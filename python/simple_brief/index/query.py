@@ -36,7 +36,7 @@ _MAX_BONUS = max(KIND_BONUS.values()) * 0.01
 _BONUS_SQL = "CASE s.kind " + " ".join(f"WHEN {int(k)} THEN {v}" for k, v in KIND_BONUS.items()) + " ELSE 0 END"
 _ROW = (
     "SELECT s.name, s.kind, s.sl, s.sc, s.el, s.ec, s.ssl, s.ssc, s.sel, s.sec,"
-    " s.preview, f.path, s.seq, s.walk, s.qual FROM symbols s JOIN files f ON f.id = s.file"
+    " s.preview, f.path, s.seq, s.walk, s.qual, s.rowid FROM symbols s JOIN files f ON f.id = s.file"
 )
 
 
@@ -236,12 +236,45 @@ def _dotted(
     display: Callable[[Path], str],
     shown: dict[str, str],
 ) -> tuple[list[tuple[Match, int]], int, int]:
+    """A dotted query scores every row: its name may match (the name rules) or its
+    qualified name may hold the query. The part after the query's last dot lies inside
+    one component of such a qualified name, so the rows are found from the names that
+    hold that part (the anchors whose qualified name holds the query) and the anchors'
+    descendants (their qualified names go on from the anchor's)."""
     q = query.strip().lower()
-    names = [n for n in index.names().candidates(query)]
-    rows: Iterable[tuple[Any, ...]] = index.conn.execute(
-        f"{_ROW} WHERE (s.name IN (SELECT value FROM json_each(?)) OR instr(lower(s.qual), ?) > 0){where}",
-        [json.dumps(names), q, *params],
-    ).fetchall()
+    table = index.names()
+    conn = index.conn
+    last = q.rsplit(".", 1)[-1]
+    rowids: list[int] = []
+    if last:
+        anchors = json.dumps(table.containing(last))
+        matched = [
+            (rowid, file, qual)
+            for rowid, file, qual in conn.execute(
+                "SELECT rowid, file, qual FROM symbols WHERE name IN (SELECT value FROM json_each(?))", [anchors]
+            )
+            if q in qual.lower()
+        ]
+        for rowid, file, qual in matched:
+            rowids.append(rowid)
+            rowids.extend(
+                r
+                for (r,) in conn.execute(
+                    "SELECT rowid FROM symbols WHERE file = ? AND qual > ? AND qual < ?", [file, qual + ".", qual + "/"]
+                )
+            )
+        by_name = conn.execute(
+            f"{_ROW} WHERE s.name IN (SELECT value FROM json_each(?)){where}",
+            [json.dumps(table.candidates(query)), *params],
+        ).fetchall()
+        have = {r[15] for r in by_name}
+        by_qual = conn.execute(
+            f"{_ROW} WHERE s.rowid IN (SELECT value FROM json_each(?)){where}",
+            [json.dumps(sorted(set(rowids) - have)), *params],
+        ).fetchall()
+        rows: Iterable[tuple[Any, ...]] = by_name + by_qual
+    else:  # `User.`: every qualified name is a candidate
+        rows = conn.execute(f"{_ROW} WHERE 1 {where}", params).fetchall()
     found: list[tuple[Match, int]] = []
     for r in rows:
         s = score(query, r[0], r[14])

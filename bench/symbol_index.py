@@ -1,0 +1,294 @@
+"""The symbol index on a real tree: first full index vs `ctags -R`, warm search p50/p95 vs
+today's full scan and `grep -rn`, one changed file -> visible to the next search, memory.
+
+The tree is the Python standard library plus the venv's site-packages, hard-linked (or
+copied) into `.cache/bench-index-tree` (`--quick`: the standard library's json, email,
+asyncio and logging packages only). Files are only ever added to it, never edited in
+place (hard links share their content with the installed files).
+
+    .venv/bin/python bench/symbol_index.py [--quick] [--baseline N]
+
+Prints a markdown table and writes it between markers into bench/results/latest.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))
+
+from simple_brief.index import SymbolIndex, symbol_index  # noqa: E402
+from simple_brief.index.parse import worker_count  # noqa: E402
+from simple_brief.index.query import full_scan, search_index  # noqa: E402
+from simple_brief.symbol_search import words  # noqa: E402
+from simple_brief.workspace import Workspace  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results" / "latest.md"
+START, END = "<!-- symbol-index:start -->", "<!-- symbol-index:end -->"
+QUICK_PACKAGES = ("json", "email", "asyncio", "logging")
+
+
+def progress(msg: str) -> None:
+    print(f"[symbol-index] {msg}", file=sys.stderr, flush=True)
+
+
+def build_tree(quick: bool) -> Path:
+    """The bench tree (made once; hard links where the filesystem allows)."""
+    tree = ROOT / ".cache" / ("bench-index-tree-quick" if quick else "bench-index-tree")
+    if tree.is_dir():
+        return tree
+    paths = sysconfig.get_paths()
+    sources = (
+        {name: Path(paths["stdlib"]) / name for name in QUICK_PACKAGES}
+        if quick
+        else {"stdlib": Path(paths["stdlib"]), "site-packages": Path(paths["purelib"])}
+    )
+    partial = tree.with_name(tree.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    for name, source in sources.items():
+        progress(f"linking {source} into the bench tree")
+        if subprocess.run(["cp", "-al", str(source), str(partial / name)], capture_output=True).returncode:
+            shutil.rmtree(partial / name, ignore_errors=True)
+            shutil.copytree(source, partial / name, symlinks=True)
+    partial.rename(tree)
+    return tree
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def camel(name: str) -> str:
+    parts = words(name)
+    return parts[0] + "".join(p.capitalize() for p in parts[1:]) if parts else name
+
+
+def queries(ws: Workspace, count: int) -> list[tuple[str, str]]:
+    """Deterministic queries from the index's own names: whole names, partial words, and
+    the other case style of multi-word names (snake_case <-> camelCase)."""
+    index = symbol_index(ws)
+    names = [n for (n,) in index.conn.execute("SELECT DISTINCT name FROM symbols ORDER BY name")]
+    multi = [n for n in names if len(words(n)) >= 2 and n.isidentifier()]
+    single = [n for n in names if len(n) >= 4 and n.isidentifier()]
+    third = count // 3
+    out: list[tuple[str, str]] = []
+    for i in range(third):
+        out.append(("name", single[(i * 7919) % len(single)]))
+    for i in range(third):
+        parts = words(single[(i * 104729 + 13) % len(single)])
+        word = max(parts, key=len) if parts else "get"
+        out.append(("partial", word[: max(3, len(word) * 2 // 3)]))
+    for i in range(count - 2 * third):
+        name = multi[(i * 15485863 + 7) % len(multi)]
+        other = camel(name) if "_" in name else "_".join(words(name))
+        out.append(("case", other))
+    return out
+
+
+def timed(fn: object) -> float:
+    started = time.perf_counter()
+    fn()  # type: ignore[operator]
+    return time.perf_counter() - started
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a small tree (four stdlib packages)")
+    parser.add_argument("--baseline", type=int, default=None, help="full-scan queries to time (default 2; quick 3)")
+    parser.add_argument("--queries", type=int, default=120)
+    args = parser.parse_args(argv)
+    tree = build_tree(args.quick)
+    cache = Path(tempfile.mkdtemp(prefix="sb-index-bench-"))
+    os.environ["SIMPLE_BRIEF_CACHE_DIR"] = str(cache)
+    rows: list[tuple[str, str, str, str, str]] = []
+    try:
+        ws = Workspace.at(tree)
+        ctags = shutil.which("ctags")
+        ctags_s = None
+        if ctags:
+            progress("ctags -R")
+            out = cache / "tags"
+            ctags_s = timed(lambda: subprocess.run([ctags, "-R", "-f", str(out), str(tree)], capture_output=True))
+        progress(f"first full index ({worker_count()} workers)")
+        index = symbol_index(ws)
+        first_s = timed(lambda: index.refresh())
+        files = len(index._files)
+        symbols = index.conn.execute("SELECT count(*) FROM symbols").fetchone()[0]
+        skipped = index.skipped_counts()
+        db_mb = index.path.stat().st_size / 1e6
+        ratio = f"{first_s / ctags_s:.1f}x ctags" if ctags_s else "ctags not installed"
+        verdict = ("pass" if first_s <= 3 * ctags_s else "**FAIL**") if ctags_s else "—"
+        rows.append(
+            (
+                "first full index",
+                f"{first_s:.1f} s for {files:,} files, {symbols:,} definitions ({ratio}; DB {db_mb:.0f} MB;"
+                f" skipped {sum(skipped.values())}: {skipped})",
+                f"ctags -R {ctags_s:.1f} s" if ctags_s else "—",
+                "<= 3x",
+                verdict,
+            )
+        )
+        walk_s = min(timed(lambda: index.refresh()) for _ in range(2))
+        rows.append(
+            ("stat walk, nothing changed (standalone CLI, each call)", f"{walk_s * 1000:.0f} ms", "—", "—", "—")
+        )
+        load_s = timed(index.names)
+        rows.append(("name table load (first query of a process)", f"{load_s * 1000:.0f} ms", "—", "—", "—"))
+        asked = queries(ws, args.queries)
+        progress(f"{len(asked)} warm queries")
+        for _, q in asked[:5]:
+            search_index(index, q, None, None, 50, ws.display)
+        times: dict[str, list[float]] = {}
+        for kind, q in asked:
+            times.setdefault(kind, []).append(timed(lambda q=q: search_index(index, q, None, None, 50, ws.display)))
+        every = [t for ts in times.values() for t in ts]
+        p95 = pct(every, 0.95) * 1000
+        detail = "; ".join(
+            f"{k} p50 {pct(v, 0.5) * 1000:.1f} / p95 {pct(v, 0.95) * 1000:.1f}" for k, v in times.items()
+        )
+        rows.append(
+            (
+                f"warm search, {len(every)} queries",
+                f"p50 {pct(every, 0.5) * 1000:.1f} ms, p95 {p95:.1f} ms, max {max(every) * 1000:.0f} ms ({detail})",
+                "see the next two rows",
+                "p95 <= 10 ms",
+                "pass" if p95 <= 10 else "**FAIL**",
+            )
+        )
+        grep_times = []
+        for _, q in asked[:10]:
+            grep_times.append(
+                timed(lambda q=q: subprocess.run(["grep", "-rn", "--", q, str(tree)], capture_output=True))
+            )
+        rows.append(
+            (
+                "grep -rn of the same word (first 10 queries)",
+                f"p50 {pct(grep_times, 0.5) * 1000:.0f} ms, p95 {pct(grep_times, 0.95) * 1000:.0f} ms",
+                "baseline",
+                "—",
+                "—",
+            )
+        )
+        count = args.baseline if args.baseline is not None else (3 if args.quick else 2)
+        scans = []
+        for _, q in asked[:count]:
+            progress(f"full scan baseline: {q}")
+            fresh = Workspace.at(tree)
+            scans.append(timed(lambda q=q, fresh=fresh: full_scan(fresh, q, None, None, 50, fresh.display)))
+        if scans:
+            rows.append(
+                (
+                    f"today's full scan ({len(scans)} queries)",
+                    f"median {statistics.median(scans):.1f} s per search",
+                    "baseline",
+                    "—",
+                    "—",
+                )
+            )
+        progress("one changed file -> visible")
+        rows.extend(freshness(ws, tree))
+        rows.append(
+            ("memory after indexing and the name table (RSS, this process)", f"{rss_mb():.0f} MB", "—", "—", "—")
+        )
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    table = render(rows, tree, args.quick)
+    print(table)
+    write(table)
+    return 0
+
+
+def freshness(ws: Workspace, tree: Path) -> list[tuple[str, str, str, str, str]]:
+    """Write a new file with a new name, time until a search finds it: with the watcher
+    (long-lived process) and with the stat walk (standalone CLI)."""
+    index = symbol_index(ws)
+    index.watch()
+    index.ensure_fresh()
+    seen: list[float] = []
+    for i in range(10):
+        name = f"bench_fresh_{os.getpid()}_{i}"
+        path = tree / f"{name}.py"
+        started = time.perf_counter()
+        path.write_text(f"def {name}():\n    return {i}\n")
+        while True:
+            index.ensure_fresh()
+            if found(index, ws, name):
+                break
+            if time.perf_counter() - started > 10:
+                break
+            time.sleep(0.001)
+        seen.append(time.perf_counter() - started)
+    index.stop_watching()
+    walked = []
+    for i in range(3):
+        name = f"bench_walk_{os.getpid()}_{i}"
+        path = tree / f"{name}.py"
+        path.write_text(f"def {name}():\n    return {i}\n")
+        started = time.perf_counter()
+        index.refresh()
+        walked.append(time.perf_counter() - started if found(index, ws, name) else float("inf"))
+    for path in tree.glob("bench_*.py"):
+        path.unlink()
+    index.refresh()
+    worst = max(seen) * 1000
+    return [
+        (
+            "one new file -> found by the next search (watcher, 10 files)",
+            f"p50 {pct(seen, 0.5) * 1000:.0f} ms, max {worst:.0f} ms",
+            "—",
+            "<= 100 ms",
+            "pass" if worst <= 100 else "**FAIL**",
+        ),
+        (
+            "one new file -> found (standalone: stat walk + query)",
+            f"median {statistics.median(walked) * 1000:.0f} ms",
+            "—",
+            "—",
+            "—",
+        ),
+    ]
+
+
+def found(index: SymbolIndex, ws: Workspace, name: str) -> bool:
+    """Whether a search for `name` shows the definition of that exact name."""
+    return any(m.symbol.name == name for m in search_index(index, name, None, None, 5, ws.display).matches)
+
+
+def render(rows: list[tuple[str, str, str, str, str]], tree: Path, quick: bool) -> str:
+    head = [
+        f"## Symbol index ({'quick: ' if quick else ''}{tree.name}, `bench/symbol_index.py`)",
+        "",
+        "| Measure | Value | Baseline | Target | Result |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    return "\n".join([*head, *(f"| {' | '.join(r)} |" for r in rows)])
+
+
+def write(table: str) -> None:
+    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    if START in text and END in text:
+        before, _, rest = text.partition(START)
+        _, _, after = rest.partition(END)
+        text = before.rstrip("\n") + "\n\n" + after.lstrip("\n")
+    RESULTS.write_text(f"{text.rstrip()}\n\n{START}\n{table}\n{END}\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
