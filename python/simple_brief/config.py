@@ -28,6 +28,10 @@ Schema::
     deny = ["*.vault"]                     # added to secret_files.DEFAULT_DENY
     allow = ["src/credentials.py"]         # exemptions: only in the user's own config
 
+    [daemon]                               # only in the user's own config
+    enabled = true                         # the `simple-brief` command uses the per-user daemon
+    idle_minutes = 15                      # the daemon stops after this long without a request
+
 Two files are read: the user's own config (`~/.config/simple-brief/config.toml`, or
 `$XDG_CONFIG_HOME/...`, or `$SIMPLE_BRIEF_CONFIG`), then the workspace's. The workspace's
 servers, tasks and docs folders are used only when the person trusted that exact file
@@ -68,13 +72,17 @@ USER_CONFIG_ENV = "SIMPLE_BRIEF_CONFIG"
 #: A config file larger than this is refused unread (a config is a few lines).
 MAX_CONFIG_BYTES = 256 * 1024
 
-_TOP_KEYS = ("servers", "tasks", "limits", "mcp", "docs", "secrets")
+#: The daemon stops after this many minutes without a request (`daemon.idle_minutes`).
+DEFAULT_DAEMON_IDLE_MINUTES = 15.0
+
+_TOP_KEYS = ("servers", "tasks", "limits", "mcp", "docs", "secrets", "daemon")
 _SERVER_KEYS = ("command", "filetypes", "init_options", "settings", "position_encoding")
 _ENCODINGS = tuple(sorted(ENCODINGS))  # utf-8, utf-16, utf-32: the order messages name them
 _LIMIT_KEYS = ("budget",)
 _MCP_KEYS = ("toolsets",)
 _DOCS_KEYS = ("folders",)
 _SECRETS_KEYS = ("deny", "allow")
+_DAEMON_KEYS = ("enabled", "idle_minutes")
 
 
 @dataclass(frozen=True)
@@ -124,6 +132,9 @@ class Config:
     path: Path | None = None
     user_path: Path | None = None
     untrusted: str | None = None
+    #: `daemon.enabled` and `daemon.idle_minutes` (the user's own config only).
+    daemon_enabled: bool = True
+    daemon_idle_minutes: float = DEFAULT_DAEMON_IDLE_MINUTES
     #: Top-level keys the file set itself (`limits.budget`, `mcp.toolsets`): those win when merged.
     explicit: frozenset[str] = field(default=frozenset(), repr=False)
 
@@ -178,6 +189,8 @@ def load(root: Path) -> Config:
         ),
         path=path if raw is not None else None,
         user_path=user_path if user_raw is not None else None,
+        daemon_enabled=user.daemon_enabled,
+        daemon_idle_minutes=user.daemon_idle_minutes,
     )
     named = own.programs()
     if raw is None or not named:
@@ -281,7 +294,36 @@ def parse(text: str, path: Path, user: bool = False) -> Config:
             f"its own secrets); move it to your own config, {user_config_path()}."
         )
     config.secrets = SecretRules(deny=(*DEFAULT_DENY, *deny), allow=allow)
+    _daemon(config, _table(data, "daemon", path), path, user)
     return config
+
+
+def _daemon(config: Config, daemon: dict[str, Any], path: Path, user: bool) -> None:
+    """`[daemon]`: whether the command uses the per-user daemon, and its idle period."""
+    _known(daemon, _DAEMON_KEYS, "daemon.", path)
+    if daemon and not user:
+        raise UserError(
+            f"`[daemon]` in {path} is not honoured in a workspace config (the daemon is the user's, not a "
+            f"repository's); move it to your own config, {user_config_path()}."
+        )
+    enabled = daemon.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise UserError(f"`daemon.enabled` in {path} must be true or false, not {enabled!r}.")
+    idle = daemon.get("idle_minutes", DEFAULT_DAEMON_IDLE_MINUTES)
+    if isinstance(idle, bool) or not isinstance(idle, int | float) or not idle > 0:
+        raise UserError(f"`daemon.idle_minutes` in {path} must be a number of minutes above 0, not {idle!r}.")
+    config.daemon_enabled, config.daemon_idle_minutes = enabled, float(idle)
+
+
+def user_settings() -> Config:
+    """The user's own config alone (no workspace): what the daemon reads at start.
+
+    Raises:
+        UserError: the file is not valid TOML or breaks the schema.
+    """
+    path = user_config_path()
+    raw = _read(path, follow=True)
+    return parse(raw.decode("utf-8", "replace"), path, user=True) if raw is not None else Config()
 
 
 def _server(name: str, table: dict[str, Any], path: Path) -> ServerConfig:

@@ -1,0 +1,21 @@
+"""The `simple-brief` command line (an adapter over the tool registry).
+
+`client.main` is the installed script: it hands the command to the per-user daemon
+(`simple_brief.daemon`) and imports the engine only to work without it. `main` below runs a
+command in this process, never through a daemon (`python -m simple_brief`, tests, the
+daemon itself). This module imports nothing, so the script's fast path stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line in this process; return the exit code."""
+    from simple_brief.cli.standalone import main as standalone  # (the engine, on demand)
+
+    return standalone(argv)

@@ -1,0 +1,224 @@
+"""The `simple-brief` script: hand the command to this user's daemon, or work here.
+
+Standard library only until it decides to work without the daemon: a call the daemon
+answers costs an interpreter start, one socket round trip and the answer's bytes.
+
+- A daemon-served command (`parser.DAEMON_COMMANDS`: outline, expand, symbols, search,
+  diagnostics, docs, run, tools) goes to the daemon unless `--no-daemon`,
+  `SIMPLE_BRIEF_DAEMON=0`, or `[daemon] enabled = false` in the user's config says not to.
+  A test run (`PYTEST_CURRENT_TEST` set) uses no daemon unless `SIMPLE_BRIEF_DAEMON=1`
+  asks for one, so a test suite never leaves daemons behind.
+- No daemon running: one is started in the background and THIS call works standalone
+  (waiting would make the first call slower than standalone: the daemon's own start is
+  the same imports this call needs); the next call is served by the daemon.
+- A daemon that is there but does not answer (dead socket, a file in its place, it dies or
+  goes silent mid-request): one line on stderr, a fresh daemon started, and the command
+  runs standalone. The client waits as long as the daemon says it is working (a heartbeat
+  every second), never more than `protocol.SILENCE_LIMIT` seconds of silence.
+- What the daemon writes is replayed here in order, after the exit code came (so a daemon
+  dying mid-request leaves no half answer); progress on a terminal's stderr is shown live.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from collections.abc import Sequence
+
+from simple_brief.cli import detach
+from simple_brief.daemon import protocol
+
+#: Kept equal to `parser.DAEMON_COMMANDS` (tests/daemon checks it; importing parser costs argparse).
+DAEMON_COMMANDS = frozenset(("outline", "expand", "symbols", "search", "diagnostics", "docs", "run", "tools"))
+_OFF = ("0", "off", "false", "no")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The `simple-brief` script; returns the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if uses_daemon(args):
+        code = through_daemon(args)
+        if code is not None:
+            return code
+    return standalone(args)
+
+
+def standalone(args: list[str]) -> int:
+    """Work in this process (imports the engine)."""
+    from simple_brief.cli.standalone import main as run
+
+    return run(args)
+
+
+def uses_daemon(args: list[str]) -> bool:
+    """Whether this command line goes to the daemon."""
+    words = args[: args.index("--")] if "--" in args else args
+    command = next((word for word in words if not word.startswith("-")), None)
+    if command not in DAEMON_COMMANDS or "--no-daemon" in words:
+        return False
+    switch = os.environ.get(protocol.SWITCH_ENV, "").strip().lower()
+    if switch:
+        return switch not in _OFF
+    if "PYTEST_CURRENT_TEST" in os.environ:
+        return False
+    return _enabled_in_user_config()
+
+
+def _enabled_in_user_config() -> bool:
+    """`[daemon] enabled` of the user's own config (config.user_config_path's rules); a
+    broken file works standalone, where the error is reported as it always is."""
+    override = os.environ.get("SIMPLE_BRIEF_CONFIG", "")
+    if override:
+        path = os.path.expanduser(override)
+    else:
+        base = os.environ.get("XDG_CONFIG_HOME", "")
+        folder = base if os.path.isabs(base) else os.path.join(os.path.expanduser("~"), ".config")
+        path = os.path.join(folder, "simple-brief", "config.toml")
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(256 * 1024 + 1)
+    except OSError:
+        return True
+    if b"daemon" not in raw:
+        return True
+    import tomllib
+
+    try:
+        table = tomllib.loads(raw.decode("utf-8", "replace")).get("daemon", {})
+    except (tomllib.TOMLDecodeError, AttributeError):
+        return False
+    return not (isinstance(table, dict) and table.get("enabled", True) is not True)
+
+
+def _say(reason: str) -> None:
+    print(f"simple-brief: the daemon did not answer ({reason}); working without it", file=sys.stderr, flush=True)
+
+
+def _start_daemon(after_failure: bool = False) -> None:
+    """Start a daemon unless one holds the lock (running, or starting). After a failure the
+    lock may still be held by the dying daemon: start one anyway, it waits for the lock
+    (`server.LOCK_WAIT`) and gives up quietly if a live daemon has it."""
+    try:
+        if after_failure or not protocol.lock_is_held():
+            detach.spawn(lambda: standalone(["daemon", "start", "--foreground"]))
+    except OSError:
+        pass  # the next call tries again; this one works standalone either way
+
+
+def through_daemon(args: list[str]) -> int | None:
+    """Run the command in the daemon; its exit code, or None to work standalone."""
+    path = protocol.socket_path()
+    problem = protocol.private_folder_problem(path.parent)
+    if problem is not None:
+        if os.path.lexists(path.parent):
+            _say(problem)  # never talk through a folder others can write to
+            return None
+        _start_daemon()
+        return None
+    try:
+        sock = protocol.connect(path)
+    except FileNotFoundError:
+        _start_daemon()
+        return None
+    except OSError as exc:
+        _say(f"{path}: {exc.strerror or exc}")
+        _start_daemon(after_failure=True)
+        return None
+    try:
+        with sock:
+            request = _request(args)
+            if request is None:
+                return None
+            sock.sendall(protocol.encode(request))
+            return _answer(sock)
+    except OSError as exc:
+        _say(str(exc.strerror or exc))
+        _start_daemon(after_failure=True)
+        return None
+    except ValueError as exc:
+        _say(f"garbled answer: {exc}")
+        return None
+
+
+def _request(args: list[str]) -> dict[str, object] | None:
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        return None  # the folder we are in is gone: standalone says what that means
+    env = dict(os.environ)
+    stdout_tty, stderr_tty = _isatty(sys.stdout), _isatty(sys.stderr)
+    if stdout_tty and "COLUMNS" not in env:
+        # The daemon has no terminal: give it ours, as shutil.get_terminal_size would read it here.
+        try:
+            size = os.get_terminal_size(sys.stdout.fileno())
+            env["COLUMNS"], env["LINES"] = str(size.columns), str(size.lines)
+        except (OSError, ValueError):
+            pass
+    return {
+        "op": "run",
+        "argv": args,
+        "cwd": cwd,
+        "env": env,
+        "tty": {"stdout": stdout_tty, "stderr": stderr_tty},
+        "encoding": {"stdout": getattr(sys.stdout, "encoding", None), "stderr": getattr(sys.stderr, "encoding", None)},
+        "identity": protocol.identity(),
+    }
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
+
+
+def _answer(sock: socket.socket) -> int | None:
+    """Read the daemon's frames; replay them and return the exit code, or None (fallback)."""
+    sock.settimeout(protocol.SILENCE_LIMIT)
+    lines = protocol.Lines(sock)
+    held: list[tuple[str, str]] = []
+    live_stderr = _isatty(sys.stderr)
+    while True:
+        try:
+            frame = lines.read()
+        except TimeoutError:
+            _say(f"nothing came for {protocol.SILENCE_LIMIT:g} s")
+            return None
+        if frame is None:
+            _say("it closed the connection before the answer was complete")
+            _start_daemon(after_failure=True)
+            return None
+        if "x" in frame:
+            return _replay(held, int(frame["x"]))
+        if "o" in frame:
+            held.append(("o", str(frame["o"])))
+        elif "e" in frame:
+            if live_stderr:
+                sys.stderr.write(str(frame["e"]))
+                sys.stderr.flush()
+            else:
+                held.append(("e", str(frame["e"])))
+        elif "mismatch" in frame:
+            return None  # another version or installation: its answers could differ
+        elif "fail" in frame:
+            _say(str(frame["fail"]))
+            return None
+
+
+def _replay(held: list[tuple[str, str]], code: int) -> int:
+    try:
+        for key, text in held:
+            stream = sys.stdout if key == "o" else sys.stderr
+            stream.write(text)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        # As the standalone command: the reader went away, no traceback at exit either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""`simple-brief daemon start|stop|status`, and the daemon's own wiring: it runs the
+standalone command line (handed in by `standalone`, which imports this module) over warm
+workspaces."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from simple_brief import config
+from simple_brief.cli import detach
+from simple_brief.cli.parser import DAEMON_COMMANDS, EXIT_USER_ERROR
+from simple_brief.daemon import protocol, server
+from simple_brief.daemon.warm import WarmWorkspaces
+from simple_brief.errors import UserError
+from simple_brief.workspace import Workspace
+
+#: Given the warm workspaces, makes this process the daemon and returns its command runner.
+BecomeDaemon = Callable[[Callable[[str | None], Workspace]], Callable[[list[str]], int]]
+
+#: Exit code of `daemon status` when none runs (as LSB init scripts' `status`).
+EXIT_NOT_RUNNING = 3
+#: Seconds `start` waits for the new daemon to listen, and `stop` for the old one to go.
+WAIT = 15.0
+
+
+def run(args: argparse.Namespace, become: BecomeDaemon) -> int:
+    """The `daemon` subcommand."""
+    action = args.daemon_command
+    if action is None:
+        args.daemon_parser.print_help()
+        return EXIT_USER_ERROR
+    try:
+        if action == "start":
+            return _start(args.idle_minutes, args.foreground, become)
+        if action == "stop":
+            return _stop()
+        return _status()
+    except UserError as err:
+        print(f"simple-brief: {err}", file=sys.stderr)
+        return EXIT_USER_ERROR
+
+
+def _running() -> dict[str, Any] | None:
+    """The running daemon's status, or None."""
+    try:
+        reply = protocol.ask({"op": "status"})
+    except OSError:
+        return None
+    return reply.get("status") if reply else None
+
+
+def _start(idle_minutes: float | None, foreground: bool, become: BecomeDaemon) -> int:
+    if foreground:
+        return serve(idle_minutes, become)
+    status = _running()
+    if status is not None:
+        print(f"simple-brief: the daemon already runs (pid {status['pid']}, socket {status['socket']}).")
+        return 0
+    detach.spawn(lambda: serve(idle_minutes, become))
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        status = _running()
+        if status is not None:
+            print(f"simple-brief: the daemon runs (pid {status['pid']}, socket {status['socket']}).")
+            return 0
+    raise UserError(f"the daemon did not start within {WAIT:g} s; its log is {protocol.log_path()}.")
+
+
+def _stop() -> int:
+    try:
+        reply = protocol.ask({"op": "stop"})
+    except OSError:
+        reply = None
+    if not reply or "stopping" not in reply:
+        print("simple-brief: no daemon is running.")
+        return 0
+    pid = reply["stopping"]
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if not protocol.lock_is_held():
+            print(f"simple-brief: the daemon (pid {pid}) stopped.")
+            return 0
+        time.sleep(0.05)
+    raise UserError(f"the daemon (pid {pid}) did not stop within {WAIT:g} s; `kill {pid}` stops it.")
+
+
+def _status() -> int:
+    status = _running()
+    if status is None:
+        print(f"simple-brief: no daemon is running (its socket would be {protocol.socket_path()}).")
+        return EXIT_NOT_RUNNING
+    roots = status.get("workspaces") or []
+    lines = [
+        "simple-brief daemon: running",
+        f"  pid         {status['pid']}",
+        f"  uptime      {_duration(status['uptime'])}",
+        f"  requests    {status['requests']}{' (one running now)' if status.get('busy') else ''}",
+        f"  memory      {status['rss'] / 1e6:.1f} MB (RSS)",
+        f"  idle stop   after {_duration(status['idle_seconds'])} without a request "
+        f"(last one {_duration(status['since_last_request'])} ago)",
+        f"  version     {status['version']} ({status['home']})",
+        f"  socket      {status['socket']}",
+        f"  workspaces  {len(roots)}",
+        *(f"    {root}" for root in roots),
+    ]
+    print("\n".join(lines))
+    return 0
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds // 60 % 60} min"
+
+
+def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
+    """Be the daemon in this process until stopped or idle."""
+    if idle_minutes is None:
+        idle_minutes = config.user_settings().daemon_idle_minutes
+    warm = WarmWorkspaces()
+    command_line = become(warm.at)
+
+    def served(argv: list[str]) -> int:
+        """One request: the command line as the standalone command runs it (daemon-served commands only)."""
+        words = argv[: argv.index("--")] if "--" in argv else argv
+        command = next((word for word in words if not word.startswith("-")), None)
+        if command not in DAEMON_COMMANDS:
+            print(f"simple-brief: the daemon does not run `{command}`; run it with --no-daemon.", file=sys.stderr)
+            return EXIT_USER_ERROR
+        return command_line(argv)
+
+    code = server.serve(served, warm.roots, idle_minutes * 60, prepare=_warm_up)
+    if code:
+        print(f"simple-brief: a daemon already runs (the lock {protocol.lock_path()} is held).", file=sys.stderr)
+    return code
+
+
+def _warm_up() -> None:
+    """Import every tool module now, not during the first call."""
+    from simple_brief import tools as registry
+
+    registry.load()

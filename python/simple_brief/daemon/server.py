@@ -1,0 +1,369 @@
+"""The daemon: one per user, serving the `simple-brief` command over a Unix socket.
+
+It takes the lock file (fcntl.flock, held for its whole life) before it binds, so two
+daemons never run; a socket left by a dead one is replaced. Every connection's peer is
+checked (SO_PEERCRED: this user only); the socket is 0600 in a 0700 folder.
+
+Requests run one at a time on one worker thread (the engine's SQLite connections belong
+to the thread that opened them, and a call sets the process's working directory and
+environment to the client's), while each connection's own thread tells its client the
+daemon is still working. After `idle_seconds` without a request it stops by itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import io
+import logging
+import os
+import queue
+import selectors
+import signal
+import socket
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from simple_brief.daemon import protocol
+from simple_brief.private_files import FILE_MODE, private_dir
+
+log = logging.getLogger("simple_brief.daemon")
+log.propagate = False  # a request's `-v` logging goes to its client, the daemon's own to its log
+
+#: How long a starting daemon waits for the lock of one that is stopping.
+LOCK_WAIT = 3.0
+#: The longest request line accepted, and how long its sending may take.
+REQUEST_TIMEOUT = 5.0
+_LOG_LIMIT = 1 << 20
+
+
+def rss_bytes() -> int:
+    """This process's resident memory in bytes (Linux /proc; else the peak from getrusage)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    import resource  # (not on Windows)
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)
+
+
+@dataclass
+class Job:
+    """One `run` request: its connection, its message, and whether it is over."""
+
+    sock: socket.socket
+    request: dict[str, Any]
+    done: threading.Event = field(default_factory=threading.Event)
+    gone: bool = False
+    _send_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send a frame; a client that went away is remembered, not an error."""
+        if self.gone:
+            return
+        with self._send_lock:
+            try:
+                self.sock.sendall(protocol.encode(message))
+            except OSError:
+                self.gone = True
+
+
+class Stream:
+    """sys.stdout or sys.stderr during a request: text goes to the client as frames."""
+
+    closed = False
+
+    def __init__(self, job: Job, key: str, tty: bool, encoding: str | None) -> None:
+        self.job, self.key, self.tty = job, key, tty
+        self.encoding = encoding or "utf-8"
+        self.errors = "strict"
+        self.parts: list[str] = []
+        self.size = 0
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("the daemon's streams have no descriptor")
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size > 1 << 16 or (self.key == "e" and self.tty):
+            self.flush()
+        return len(text)
+
+    def flush(self) -> None:
+        if self.parts:
+            text, self.parts, self.size = "".join(self.parts), [], 0
+            self.job.send({self.key: text})
+
+
+class Daemon:
+    """The running daemon's state: what `status` reports and what the idle timer reads."""
+
+    def __init__(self, run: Callable[[list[str]], int], workspaces: Callable[[], list[str]], idle: float) -> None:
+        self.run = run
+        self.workspaces = workspaces
+        self.idle = idle
+        self.started = time.monotonic()
+        self.last_request = self.started
+        self.requests = 0
+        self.busy = False
+        self.jobs: queue.Queue[Job | None] = queue.Queue()
+        self.stopping = threading.Event()
+        self.socket_path = protocol.socket_path()
+
+    # --- connections ------------------------------------------------------------------
+
+    def handle(self, conn: socket.socket) -> None:
+        """Answer one connection (its own thread)."""
+        with conn:
+            try:
+                uid = protocol.peer_uid(conn)
+                if uid is not None and uid != os.getuid():
+                    log.warning("refused a connection from uid %s", uid)
+                    return
+                conn.settimeout(REQUEST_TIMEOUT)
+                request = protocol.Lines(conn).read()
+            except (OSError, ValueError) as exc:
+                log.warning("a request could not be read: %s", exc)
+                return
+            if request is None:
+                return
+            op = request.get("op")
+            if op == "status":
+                self._reply(conn, {"status": self.status()})
+            elif op == "stop":
+                self._reply(conn, {"stopping": os.getpid()})
+                self.stopping.set()
+            elif op == "run":
+                self._run(conn, request)
+            else:
+                self._reply(conn, {"mismatch": f"unknown request {op!r}"})
+
+    def _reply(self, conn: socket.socket, message: dict[str, Any]) -> None:
+        with contextlib.suppress(OSError):
+            conn.sendall(protocol.encode(message))
+
+    def _run(self, conn: socket.socket, request: dict[str, Any]) -> None:
+        mine, theirs = protocol.identity(), request.get("identity")
+        if theirs != mine:
+            self._reply(conn, {"mismatch": f"this daemon runs {mine}, the command is {theirs}"})
+            if isinstance(theirs, dict) and theirs.get("home") == mine["home"]:
+                log.info("stopping: simple-brief was upgraded (%s)", theirs)
+                self.stopping.set()  # the same installation with newer code: make way for it
+            return
+        job = Job(conn, request)
+        self.last_request = time.monotonic()
+        self.jobs.put(job)
+        while not job.done.wait(protocol.HEARTBEAT):
+            job.send({"hb": 1})
+
+    # --- the worker ---------------------------------------------------------------------
+
+    def work(self) -> None:
+        """Run the requests one after another (the worker thread)."""
+        while (job := self.jobs.get()) is not None:
+            self.busy = True
+            try:
+                if not job.gone:
+                    job.send({"x": self._execute(job)})
+            except Exception:
+                log.exception("a request failed inside the daemon")
+                job.send({"fail": "the daemon failed; see its log"})
+            finally:
+                self.requests += 1
+                self.busy = False
+                self.last_request = time.monotonic()
+                job.done.set()
+
+    def _execute(self, job: Job) -> int:
+        request = job.request
+        tty = request.get("tty") or {}
+        encoding = request.get("encoding") or {}
+        saved_env = dict(os.environ)
+        saved_streams = sys.stdout, sys.stderr
+        out = Stream(job, "o", bool(tty.get("stdout")), encoding.get("stdout"))
+        err = Stream(job, "e", bool(tty.get("stderr")), encoding.get("stderr"))
+        try:
+            os.chdir(request["cwd"])
+            os.environ.clear()
+            os.environ.update(request.get("env") or {})
+            sys.stdout, sys.stderr = out, err
+            try:
+                return self.run([str(arg) for arg in request.get("argv", [])])
+            except SystemExit as exc:
+                return _exit_code(exc.code, err)
+            except KeyboardInterrupt:
+                return 130
+            except BaseException:
+                traceback.print_exc(file=err)  # as the interpreter would print it standalone
+                return 1
+            finally:
+                with contextlib.suppress(Exception):
+                    out.flush()
+                    err.flush()
+        finally:
+            sys.stdout, sys.stderr = saved_streams
+            os.environ.clear()
+            os.environ.update(saved_env)
+            with contextlib.suppress(OSError):
+                os.chdir("/")
+
+    # --- status -------------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """What `simple-brief daemon status` prints."""
+        return {
+            "pid": os.getpid(),
+            "uptime": time.monotonic() - self.started,
+            "idle_seconds": self.idle,
+            "since_last_request": time.monotonic() - self.last_request,
+            "requests": self.requests,
+            "busy": self.busy,
+            "rss": rss_bytes(),
+            "workspaces": self.workspaces(),
+            "socket": str(self.socket_path),
+            **protocol.identity(),
+        }
+
+    def idle_expired(self) -> bool:
+        """Whether it is time to stop: nothing ran or waited for the idle period."""
+        return not self.busy and self.jobs.empty() and time.monotonic() - self.last_request > self.idle
+
+
+def _exit_code(code: object, err: Stream) -> int:
+    """sys.exit's argument as the interpreter turns it into an exit status."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=err)
+    return 1
+
+
+def _take_lock(path: Path) -> int | None:
+    """The lock file's descriptor, locked; None when another daemon holds it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, FILE_MODE)
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                os.close(fd)
+                return None
+            time.sleep(0.05)
+            continue
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        return fd
+
+
+def _bind(path: Path) -> socket.socket:
+    """Listen at `path`, replacing what a dead daemon left there (we hold the lock)."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o077)  # never a moment with the socket open to others
+    try:
+        with protocol.address(path) as name:
+            listener.bind(name)
+    finally:
+        os.umask(old)
+    os.chmod(path, FILE_MODE)
+    listener.listen(64)
+    return listener
+
+
+def _log_to_file(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        if path.stat().st_size > _LOG_LIMIT:
+            os.unlink(path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW, FILE_MODE)
+    handler = logging.StreamHandler(os.fdopen(fd, "a", encoding="utf-8"))
+    handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s"))
+    log.handlers[:] = [handler]
+    log.setLevel(logging.INFO)
+
+
+def serve(
+    run: Callable[[list[str]], int],
+    workspaces: Callable[[], list[str]],
+    idle_seconds: float,
+    prepare: Callable[[], None] | None = None,
+) -> int:
+    """Be the daemon until stopped or idle; 0, or 1 when another daemon already runs.
+
+    Args:
+        run: runs one command line as the standalone `simple-brief` would; returns the exit code.
+        workspaces: the roots kept warm, for `status`.
+        idle_seconds: stop after this long without a request.
+        prepare: called once the lock is ours, before the socket listens (imports to warm).
+    """
+    folder = private_dir(protocol.daemon_dir())
+    _log_to_file(protocol.log_path())
+    lock = _take_lock(protocol.lock_path())
+    if lock is None:
+        log.info("another daemon holds %s; not starting", protocol.lock_path())
+        return 1
+    daemon = Daemon(run, workspaces, idle_seconds)
+    try:
+        if prepare is not None:
+            prepare()
+        listener = _bind(daemon.socket_path)
+    except OSError:
+        os.close(lock)
+        raise
+    inode = os.stat(daemon.socket_path).st_ino
+    log.info("listening on %s (pid %d, idle stop after %.0f s)", daemon.socket_path, os.getpid(), idle_seconds)
+    os.chdir("/")
+
+    def on_signal(_number: int, _frame: FrameType | None) -> None:
+        daemon.stopping.set()
+
+    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(number, on_signal)
+    worker = threading.Thread(target=daemon.work, name="simple-brief-worker", daemon=True)
+    worker.start()
+    selector = selectors.DefaultSelector()
+    selector.register(listener, selectors.EVENT_READ)
+    try:
+        while not daemon.stopping.is_set():
+            if selector.select(timeout=0.2):
+                with contextlib.suppress(OSError):
+                    conn, _ = listener.accept()
+                    daemon.last_request = time.monotonic()  # a request on its way keeps us up
+                    threading.Thread(target=daemon.handle, args=(conn,), daemon=True).start()
+            elif daemon.idle_expired():
+                log.info("stopping after %.0f s without a request", daemon.idle)
+                break
+            if not folder.is_dir():
+                break  # the state directory was removed: nobody can reach us any more
+    finally:
+        selector.close()
+        listener.close()
+        with contextlib.suppress(OSError):
+            if os.stat(daemon.socket_path).st_ino == inode:
+                os.unlink(daemon.socket_path)
+        daemon.jobs.put(None)
+        worker.join(timeout=5)
+        log.info("stopped after %d requests", daemon.requests)
+        os.close(lock)
+    return 0
