@@ -39,8 +39,8 @@ from simple_brief.docs import db
 from simple_brief.errors import UserError
 from simple_brief.index import store
 from simple_brief.index.names import Names
-from simple_brief.index.parse import Parsed, parse_chunk, worker_count
-from simple_brief.model import ProgressFn
+from simple_brief.index.parse import Parsed, diagnostics_from, parse_chunk, worker_count
+from simple_brief.model import Diagnostic, ProgressFn
 from simple_brief.private_files import private_dir
 from simple_brief.workspace import ALWAYS_SKIPPED, SKIP_UNREADABLE, Workspace
 
@@ -159,6 +159,22 @@ class SymbolIndex:
     def file_state(self, rel: str) -> FileState | None:
         """What the index holds for the file at `rel` (relative to the root), if listed."""
         return self._files.get(rel)
+
+    def stored_diagnostics(self, path: Path) -> list[Diagnostic] | None:
+        """The scan's findings for a listed file as stored (call `ensure_fresh` first), or
+        None when the file must be parsed: an overlay, unknown, skipped, or not stored."""
+        if path in self.workspace.overlays:
+            return None
+        try:
+            rel = path.relative_to(self.workspace.root).as_posix()
+        except ValueError:
+            return None
+        with self.lock:
+            state = self._files.get(rel)
+            if state is None or state.skipped is not None:
+                return None
+            row = self._conn.execute("SELECT diagnostics FROM files WHERE id = ?", (state.id,)).fetchone()
+        return diagnostics_from(row[0]) if row is not None and row[0] is not None else None
 
     def skipped_counts(self, under: str | None = None) -> dict[str, int]:
         """How many listed files under `under` (a folder relative to the root, "dir/") were
@@ -444,8 +460,9 @@ class SymbolIndex:
                     [(fid, *row) for row in p.rows],
                 )
                 conn.execute(
-                    "UPDATE files SET mtime_ns = ?, size = ?, hash = ?, language = ?, skipped = ? WHERE id = ?",
-                    (p.mtime_ns, p.size, p.hash, p.language, p.skipped, fid),
+                    "UPDATE files SET mtime_ns = ?, size = ?, hash = ?, language = ?, skipped = ?, diagnostics = ?"
+                    " WHERE id = ?",
+                    (p.mtime_ns, p.size, p.hash, p.language, p.skipped, p.diagnostics, fid),
                 )
                 self._files[p.rel] = FileState(fid, p.mtime_ns, p.size, p.hash, p.skipped)
                 if self._names is not None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from simple_brief.docs import db
 from simple_brief.errors import UserError
-from simple_brief.index import symbol_index
+from simple_brief.index import SymbolIndex, symbol_index
 from simple_brief.index.query import Found, full_scan, search_index
 from simple_brief.model import ProgressFn, SymbolKind
 from simple_brief.workspace import Workspace
@@ -56,6 +56,25 @@ def find_symbols(
     except (UserError, sqlite3.Error, OSError) as exc:
         log.warning("symbol index unusable, parsing every file instead: %s", exc)
         return full_scan(ws, query, path, kinds, limit, shown, check)
+
+
+def fresh_index(ws: Workspace, path: str | None, progress: ProgressFn | None = None) -> SymbolIndex | None:
+    """The workspace's index brought up to date, when `path` is the whole workspace or a
+    folder its listing walks into (workspace-wide diagnostics read the stored findings
+    instead of parsing every file); None otherwise or when it cannot be used."""
+    try:
+        if path is not None:
+            real = ws.resolve(path)
+            if real in ws.overlays or not real.is_dir() or not ws.listed_folder(real):
+                return None
+        index = symbol_index(ws)
+        index.ensure_fresh(progress)
+        return index
+    except UserError:
+        return None
+    except (sqlite3.Error, OSError) as exc:
+        log.warning("symbol index unusable, parsing every file instead: %s", exc)
+        return None
 
 
 def skip_note(counts: dict[str, int]) -> str:

@@ -10,6 +10,7 @@ with an empty query).
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from simple_brief import languages
 from simple_brief.beneath import read_beneath
 from simple_brief.docs.db import content_hash
 from simple_brief.errors import UserError
-from simple_brief.model import Position, Range, Symbol, SymbolKind, walk_with_parent
+from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, walk_with_parent
 from simple_brief.render.search import signature_preview
 from simple_brief.scan import Outline, scan
 from simple_brief.source import Source
@@ -42,6 +43,7 @@ class Parsed:
     rows: list[Row] = field(default_factory=list)
     skipped: str | None = None
     same: bool = False
+    diagnostics: str | None = None
 
 
 def qualified(symbols: list[Symbol]) -> list[tuple[Symbol, str, str]]:
@@ -90,6 +92,28 @@ def rows_of(outline: Outline) -> list[Row]:
     return rows
 
 
+def diagnostics_json(outline: Outline) -> str | None:
+    """The document's own findings as JSON (None when one carries more than a range,
+    message, severity, code and source: the diagnostics tool then parses the file)."""
+    out = []
+    for d in outline.diagnostics:
+        if d.fixits or d.lsp_data is not None:
+            return None
+        r = d.range
+        out.append(
+            [r.start.line, r.start.character, r.end.line, r.end.character, d.message, int(d.severity), d.code, d.source]
+        )
+    return json.dumps(out, separators=(",", ":"))
+
+
+def diagnostics_from(text: str) -> list[Diagnostic]:
+    """The findings `diagnostics_json` stored."""
+    return [
+        Diagnostic(Range(Position(sl, sc), Position(el, ec)), message, Severity(severity), code, source)
+        for sl, sc, el, ec, message, severity, code, source in json.loads(text)
+    ]
+
+
 def symbol_of(
     name: str, kind: int, sl: int, sc: int, el: int, ec: int, ssl: int, ssc: int, sel: int, sec: int
 ) -> Symbol:
@@ -123,7 +147,15 @@ def parse_file(root: Path, rel: str, real_rel: str, old_hash: str, max_bytes: in
         return Parsed(rel, mtime_ns, size, hash=digest, skipped=reason)
     spec = languages.detect(root / real_rel, None)
     outline = scan(source, spec)
-    return Parsed(rel, mtime_ns, size, hash=digest, language=spec.name, rows=rows_of(outline))
+    return Parsed(
+        rel,
+        mtime_ns,
+        size,
+        hash=digest,
+        language=spec.name,
+        rows=rows_of(outline),
+        diagnostics=diagnostics_json(outline),
+    )
 
 
 def parse_chunk(root: str, jobs: list[tuple[str, str, str, tuple[int, int]]], max_bytes: int) -> list[Parsed]:

@@ -8,7 +8,8 @@ is damaged, was made by another program or has another schema version is set asi
 (`<name>.corrupt`) and created afresh, with one warning (`docs.storage`, `docs.db`).
 
 Tables: `meta` (schema version, root), `files` (one row per listed file: id, path
-relative to the root, stat, content hash, language, and why it was skipped if it was),
+relative to the root, stat, content hash, language, why it was skipped if it was, and
+the scan's own diagnostics as JSON),
 `symbols` (one row per definition, `index.parse.Row`).
 """
 
@@ -23,7 +24,7 @@ from simple_brief.docs import db, storage
 log = logging.getLogger(__name__)
 
 #: Bump when the schema or the rows change: older files are rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: What `meta` names this file as (a docs database in its place is foreign).
 KIND = "symbols"
 
@@ -38,7 +39,8 @@ CREATE TABLE IF NOT EXISTS files(
     size INTEGER NOT NULL,
     hash TEXT NOT NULL,
     language TEXT NOT NULL,
-    skipped TEXT
+    skipped TEXT,
+    diagnostics TEXT
 );
 CREATE TABLE IF NOT EXISTS symbols(
     file INTEGER NOT NULL,

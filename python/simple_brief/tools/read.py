@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from rapidfuzz import process
 
 from simple_brief.errors import UserError
-from simple_brief.index.answer import find_symbols, skip_note
+from simple_brief.index.answer import find_symbols, fresh_index, skip_note
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, walk_with_parent
 from simple_brief.protocol import diagnostic_to_lsp
 from simple_brief.render import blockmarks, table
@@ -397,9 +397,15 @@ def diagnostics(
     ws = call.workspace
     found: dict[Path, list[tuple[Diagnostic, dict[str, Any] | None]]] = {}
     shown: dict[Path, str] = {}
+    # Workspace-wide: the findings stored by the symbol index for files it has current.
+    index = fresh_index(ws, path, call.report)
     for file in ws.files(path):
         call.check_cancelled()
         shown[file] = ws.display(file)
+        stored = index.stored_diagnostics(file) if index is not None else None
+        if stored is not None:
+            found[file] = [(d, None) for d in stored]
+            continue
         try:
             _, outline = ws.outline(file)
         except UserError as err:
