@@ -117,8 +117,15 @@ class Stream:
 class Daemon:
     """The running daemon's state: what `status` reports and what the idle timer reads."""
 
-    def __init__(self, run: Callable[[list[str]], int], workspaces: Callable[[], list[str]], idle: float) -> None:
+    def __init__(
+        self,
+        run: Callable[[list[str]], int],
+        workspaces: Callable[[], list[str]],
+        idle: float,
+        after: Callable[[], None] | None = None,
+    ) -> None:
         self.run = run
+        self.after = after
         self.workspaces = workspaces
         self.idle = idle
         self.started = time.monotonic()
@@ -184,6 +191,8 @@ class Daemon:
             try:
                 if not job.gone:
                     job.send({"x": self._execute(job)})
+                if self.after is not None:
+                    self.after()  # the client has its answer; what follows is the daemon's own work
             except Exception:
                 log.exception("a request failed inside the daemon")
                 job.send({"fail": "the daemon failed; see its log"})
@@ -221,6 +230,8 @@ class Daemon:
                     err.flush()
         finally:
             sys.stdout, sys.stderr = saved_streams
+            # Logging set up by the call wrote to its client; what threads log later goes to our log.
+            logging.root.handlers[:] = list(log.handlers)
             os.environ.clear()
             os.environ.update(saved_env)
             with contextlib.suppress(OSError):
@@ -308,6 +319,7 @@ def serve(
     workspaces: Callable[[], list[str]],
     idle_seconds: float,
     prepare: Callable[[], None] | None = None,
+    after: Callable[[], None] | None = None,
 ) -> int:
     """Be the daemon until stopped or idle; 0, or 1 when another daemon already runs.
 
@@ -316,6 +328,7 @@ def serve(
         workspaces: the roots kept warm, for `status`.
         idle_seconds: stop after this long without a request.
         prepare: called once the lock is ours, before the socket listens (imports to warm).
+        after: called after each request, once its client has the answer.
     """
     folder = private_dir(protocol.daemon_dir())
     _log_to_file(protocol.log_path())
@@ -323,7 +336,7 @@ def serve(
     if lock is None:
         log.info("another daemon holds %s; not starting", protocol.lock_path())
         return 1
-    daemon = Daemon(run, workspaces, idle_seconds)
+    daemon = Daemon(run, workspaces, idle_seconds, after)
     try:
         if prepare is not None:
             prepare()
