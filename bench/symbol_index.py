@@ -105,6 +105,13 @@ def timed(fn: object) -> float:
 
 
 def rss_mb() -> float:
+    """This process's resident memory now (Linux), else its peak."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
@@ -158,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         times: dict[str, list[float]] = {}
         for kind, q in asked:
             times.setdefault(kind, []).append(timed(lambda q=q: search_index(index, q, None, None, 50, ws.display)))
+        memory = rss_mb()
         every = [t for ts in times.values() for t in ts]
         p95 = pct(every, 0.95) * 1000
         detail = "; ".join(
@@ -205,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         progress("one changed file -> visible")
         rows.extend(freshness(ws, tree))
         rows.append(
-            ("memory after indexing and the name table (RSS, this process)", f"{rss_mb():.0f} MB", "—", "—", "—")
+            ("memory after indexing, the name table and the warm queries (RSS)", f"{memory:.0f} MB", "—", "—", "—")
         )
     finally:
         shutil.rmtree(cache, ignore_errors=True)
@@ -216,25 +224,26 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def freshness(ws: Workspace, tree: Path) -> list[tuple[str, str, str, str, str]]:
-    """Write a new file with a new name, time until a search finds it: with the watcher
-    (long-lived process) and with the stat walk (standalone CLI)."""
+    """Write a new file with a new name and time until the index holds it (the watcher's
+    events arrive on their own thread), then one search that shows it: a long-lived
+    process. And the standalone way: a stat walk and the query."""
     index = symbol_index(ws)
     index.watch()
     index.ensure_fresh()
-    seen: list[float] = []
+    held: list[float] = []
+    shown: list[float] = []
     for i in range(10):
         name = f"bench_fresh_{os.getpid()}_{i}"
         path = tree / f"{name}.py"
         started = time.perf_counter()
         path.write_text(f"def {name}():\n    return {i}\n")
-        while True:
-            index.ensure_fresh()
-            if found(index, ws, name):
-                break
-            if time.perf_counter() - started > 10:
-                break
+        while index.file_state(path.name) is None and time.perf_counter() - started < 10:
             time.sleep(0.001)
-        seen.append(time.perf_counter() - started)
+            index.ensure_fresh()
+        held.append(time.perf_counter() - started)
+        ok = found(index, ws, name)
+        shown.append(time.perf_counter() - started if ok else float("inf"))
+        time.sleep(0.05)
     index.stop_watching()
     walked = []
     for i in range(3):
@@ -247,17 +256,24 @@ def freshness(ws: Workspace, tree: Path) -> list[tuple[str, str, str, str, str]]
     for path in tree.glob("bench_*.py"):
         path.unlink()
     index.refresh()
-    worst = max(seen) * 1000
+    worst = max(shown) * 1000
     return [
         (
-            "one new file -> found by the next search (watcher, 10 files)",
-            f"p50 {pct(seen, 0.5) * 1000:.0f} ms, max {worst:.0f} ms",
+            "one new file -> in the index (watcher, 10 files)",
+            f"p50 {pct(held, 0.5) * 1000:.0f} ms, max {max(held) * 1000:.0f} ms",
+            "—",
+            "—",
+            "—",
+        ),
+        (
+            "one new file -> shown by a search (watcher: the row above + one search)",
+            f"p50 {pct(shown, 0.5) * 1000:.0f} ms, max {worst:.0f} ms",
             "—",
             "<= 100 ms",
             "pass" if worst <= 100 else "**FAIL**",
         ),
         (
-            "one new file -> found (standalone: stat walk + query)",
+            "one new file -> shown (standalone: stat walk + query)",
             f"median {statistics.median(walked) * 1000:.0f} ms",
             "—",
             "—",

@@ -110,6 +110,8 @@ class SymbolIndex:
         self._conn = conn
         self._rebuilt = rebuilt
         self._files: dict[str, FileState] = {}
+        #: The skipped files by path (None: to be counted again after a change).
+        self._skipped: dict[str, str] | None = None
         self._names: Names | None = None
         self._watcher: Watcher | None = None
         self._dirty_lock = threading.Lock()
@@ -179,10 +181,14 @@ class SymbolIndex:
     def skipped_counts(self, under: str | None = None) -> dict[str, int]:
         """How many listed files under `under` (a folder relative to the root, "dir/") were
         left out, by reason."""
+        with self.lock:
+            skipped = self._skipped
+            if skipped is None:
+                skipped = self._skipped = {r: s.skipped for r, s in self._files.items() if s.skipped is not None}
         counts: dict[str, int] = {}
-        for rel, state in self._files.items():
-            if state.skipped is not None and (under is None or rel.startswith(under)):
-                counts[state.skipped] = counts.get(state.skipped, 0) + 1
+        for rel, reason in skipped.items():
+            if under is None or rel.startswith(under):
+                counts[reason] = counts.get(reason, 0) + 1
         return counts
 
     def close(self) -> None:
@@ -202,6 +208,7 @@ class SymbolIndex:
             self._conn = store.rebuild(self.path, self.workspace.root, reason)
             self._rebuilt = reason
             self._files = {}
+            self._skipped = None
             self._names = None
 
     # ---------------------------------------------------------------- refresh
@@ -398,6 +405,11 @@ class SymbolIndex:
                 if progress is not None:
                     progress(done, total, "indexing symbols")
             return
+        # A first build into an empty table: the indexes are made once at the end (faster
+        # than keeping three b-trees current through a million inserts).
+        bulk = self._conn.execute("SELECT 1 FROM symbols LIMIT 1").fetchone() is None
+        if bulk:
+            store.drop_indexes(self._conn)
         context = multiprocessing.get_context("forkserver")
         pool = ProcessPoolExecutor(max_workers=count, mp_context=context)
         try:
@@ -410,8 +422,13 @@ class SymbolIndex:
                     progress(done, total, "indexing symbols")
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            if bulk:
+                if progress is not None:
+                    progress(done, total, "indexing symbols: sorting names")
+                store.create_indexes(self._conn)
 
     def _write(self, body: object) -> None:
+        self._skipped = None
         db.write(self._conn, body)  # type: ignore[arg-type]
 
     def _drop(
@@ -447,6 +464,7 @@ class SymbolIndex:
     def _store(self, parsed: list[Parsed], stats: RefreshStats) -> None:
         def body(conn: sqlite3.Connection) -> None:
             for p in parsed:
+                known = p.rel in self._files
                 fid = self._file_id(conn, p.rel)
                 if p.same:
                     conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE id = ?", (p.mtime_ns, p.size, fid))
@@ -454,7 +472,8 @@ class SymbolIndex:
                     self._files[p.rel] = FileState(fid, p.mtime_ns, p.size, p.hash, old.skipped if old else None)
                     stats.unchanged += 1
                     continue
-                self._clear(conn, fid)
+                if known:
+                    self._clear(conn, fid)
                 conn.executemany(
                     f"INSERT INTO symbols({store.SYMBOL_COLUMNS}) VALUES({','.join('?' * 17)})",
                     [(fid, *row) for row in p.rows],

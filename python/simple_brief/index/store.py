@@ -55,10 +55,8 @@ CREATE TABLE IF NOT EXISTS symbols(
     preview TEXT NOT NULL,
     words TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS symbols_by_name ON symbols(name);
-CREATE INDEX IF NOT EXISTS symbols_by_file ON symbols(file);
-CREATE INDEX IF NOT EXISTS symbols_by_kind ON symbols(kind);
 """
+_INDEXES = {"symbols_by_name": "symbols(name)", "symbols_by_file": "symbols(file)", "symbols_by_kind": "symbols(kind)"}
 
 
 def db_path(root: Path, cache_dir: Path | None = None) -> Path:
@@ -85,8 +83,21 @@ def _schema_problem(conn: sqlite3.Connection, root: Path) -> str | None:
     return None
 
 
+def create_indexes(conn: sqlite3.Connection) -> None:
+    """Create the symbols table's indexes (those missing)."""
+    for name, on in _INDEXES.items():
+        conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {on}")
+
+
+def drop_indexes(conn: sqlite3.Connection) -> None:
+    """Drop the symbols table's indexes (before a bulk load into an empty table)."""
+    for name in _INDEXES:
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
+
+
 def _create(conn: sqlite3.Connection, root: Path) -> None:
     conn.executescript(_SCHEMA)
+    create_indexes(conn)
     values = {"kind": KIND, "schema_version": str(SCHEMA_VERSION), "root": str(root)}
     conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", list(values.items()))
 
