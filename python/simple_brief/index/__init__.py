@@ -154,8 +154,7 @@ class SymbolIndex:
         """The in-memory table of distinct names (loaded on first use, then kept current)."""
         with self.lock:
             if self._names is None:
-                counts = dict(self._conn.execute("SELECT name, count(*) FROM symbols GROUP BY name").fetchall())
-                self._names = Names(counts)
+                self._names = Names(self._conn.execute("SELECT name, words, file FROM symbols"))
             return self._names
 
     def file_state(self, rel: str) -> FileState | None:
@@ -450,7 +449,7 @@ class SymbolIndex:
     def _clear(self, conn: sqlite3.Connection, fid: int) -> None:
         """Drop a file's symbol rows (and their names from the name table)."""
         if self._names is not None:
-            self._names.remove(n for (n,) in conn.execute("SELECT name FROM symbols WHERE file = ?", (fid,)))
+            self._names.remove([n for (n,) in conn.execute("SELECT name FROM symbols WHERE file = ?", (fid,))], fid)
         conn.execute("DELETE FROM symbols WHERE file = ?", (fid,))
 
     def _file_id(self, conn: sqlite3.Connection, rel: str) -> int:
@@ -485,7 +484,7 @@ class SymbolIndex:
                 )
                 self._files[p.rel] = FileState(fid, p.mtime_ns, p.size, p.hash, p.skipped)
                 if self._names is not None:
-                    self._names.add(row[2] for row in p.rows)
+                    self._names.add([row[2] for row in p.rows], fid)
                 stats.parsed += 1
                 stats.changed.append(p.rel)
 

@@ -5,8 +5,11 @@ query's words are prefixes of its words in order, when the query starts its init
 or when the two are near (rapidfuzz ratio of their words). Each rule gives a cheap
 superset of candidates here; `score` then decides on the candidates only:
 
-- substring and word prefixes: `str.find` in one string of every lower-case name
-  (C speed; a name is found from an offset by bisection);
+- substring: `str.find` in one string of every lower-case name (C speed; a name is
+  found from an offset by bisection);
+- word prefixes in order: every query word must start a word of the name, so the names
+  are those all the query words' postings share (a sorted vocabulary of name words,
+  each with the names that use it);
 - initials: the same over a string of every name's initials;
 - near: `rapidfuzz.process.extract` over the distinct word strings of the names whose
   length allows a ratio of 80 (2·min/(sum) >= 0.8: between 2/3 and 3/2 of the query's).
@@ -70,17 +73,30 @@ class _Joined:
 
 
 class Names:
-    """Distinct names with how many indexed symbols carry each."""
+    """Distinct names with how many indexed symbols carry each, and in which files."""
 
-    def __init__(self, counts: dict[str, int]) -> None:
-        self.counts = counts
+    def __init__(self, rows: Iterable[tuple[str, str, int]]) -> None:
+        """`rows`: (name, its words joined by spaces, file id) of every stored symbol."""
+        self.counts: dict[str, int] = {}
+        #: The file ids of each name's symbols (one entry per symbol).
+        self.files: dict[str, list[int]] = {}
+        self._joined_words: dict[str, str] = {}
+        for name, joined, file in rows:
+            known = self.files.get(name)
+            if known is None:
+                self.files[name] = [file]
+                self._joined_words[name] = joined
+            else:
+                known.append(file)
+        self.counts = {name: len(files) for name, files in self.files.items()}
         self._build()
 
     def _build(self) -> None:
         self._names = [n for n, c in self.counts.items() if c > 0]
         self._lower = _Joined([n.lower() for n in self._names])
-        self._initials = _Joined(["".join(w[0] for w in words(n)) for n in self._names])
-        self._words = [" ".join(words(n)) for n in self._names]
+        joined = self._joined_words
+        self._words = [joined[n] if n in joined else " ".join(words(n)) for n in self._names]
+        self._initials = _Joined(["".join(w[0] for w in j.split(" ")) if j else "" for j in self._words])
         by_words: dict[str, list[int]] = {}
         for i, w in enumerate(self._words):
             by_words.setdefault(w, []).append(i)
@@ -88,28 +104,47 @@ class Names:
         self._word_list = sorted(by_words, key=len)
         self._word_names = [by_words[w] for w in self._word_list]
         self._word_lengths = [len(w) for w in self._word_list]
+        vocabulary: dict[str, list[int]] = {}
+        for i, spaced in enumerate(self._words):
+            for word in set(spaced.split(" ")) if spaced else ():
+                vocabulary.setdefault(word, []).append(i)
+        #: Distinct words of the names, sorted, and the names using each.
+        self._vocab = sorted(vocabulary)
+        self._postings = [vocabulary[w] for w in self._vocab]
         self._position = {n: i for i, n in enumerate(self._names)}
         self._known = set(self._names)
         self._added: list[str] = []
 
-    def add(self, names: Iterable[str]) -> None:
-        """Count one more symbol for each name (a file was indexed)."""
+    def add(self, names: Iterable[str], file: int) -> None:
+        """Count one more symbol in `file` for each name (the file was indexed)."""
         for name in names:
             self.counts[name] = self.counts.get(name, 0) + 1
+            self.files.setdefault(name, []).append(file)
             if name not in self._known:
                 self._known.add(name)
                 self._added.append(name)
         if len(self._added) > REBUILD_AFTER:
             self._build()
 
-    def remove(self, names: Iterable[str]) -> None:
-        """Count one symbol less for each name (a file's rows were dropped)."""
+    def remove(self, names: Iterable[str], file: int) -> None:
+        """Count one symbol in `file` less for each name (the file's rows were dropped)."""
         for name in names:
             left = self.counts.get(name, 0) - 1
+            files = self.files.get(name)
+            if files is not None:
+                files.remove(file)
             if left > 0:
                 self.counts[name] = left
             else:
                 self.counts.pop(name, None)
+                self.files.pop(name, None)
+
+    def file_count(self, names: Iterable[str]) -> int:
+        """In how many files the symbols of these names are."""
+        seen: set[int] = set()
+        for name in names:
+            seen.update(self.files.get(name, ()))
+        return len(seen)
 
     def candidates(self, query: str) -> list[str]:
         """Names `score(query, name)` may accept (a superset; never misses one)."""
@@ -118,8 +153,8 @@ class Names:
         found: set[int] = set()
         if q:
             found |= self._lower.containing(q)
-        if qw:
-            found |= self._lower.containing(max(qw, key=len))
+        if qw and (len(qw) > 1 or qw[0] != q):
+            found |= self._starting_words(qw)
         if len(q) >= 2:
             found |= self._initials.starting(q)
         if len(q) >= 3 and qw:
@@ -134,6 +169,20 @@ class Names:
         out = [self._names[i] for i in found]
         out.extend(self._added)
         return [n for n in out if self.counts.get(n, 0) > 0]
+
+    def _starting_words(self, query_words: tuple[str, ...]) -> set[int]:
+        """Names where each query word starts one of the name's words."""
+        common: set[int] | None = None
+        for w in sorted(set(query_words), key=len, reverse=True):
+            users: set[int] = set()
+            at = bisect_left(self._vocab, w)
+            while at < len(self._vocab) and self._vocab[at].startswith(w):
+                users.update(self._postings[at])
+                at += 1
+            common = users if common is None else common & users
+            if not common:
+                return set()
+        return common or set()
 
     def containing(self, needle: str) -> list[str]:
         """Names whose lower-case form contains `needle` (lower case)."""

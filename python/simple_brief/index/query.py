@@ -201,12 +201,11 @@ def _by_name(
             groups.setdefault(s, []).append(name)
     if not groups:
         return [], 0, 0
-    every = json.dumps([n for names in groups.values() for n in names])
-    total, files = index.conn.execute(
-        "SELECT count(*), count(DISTINCT s.file) FROM symbols s"
-        f" WHERE s.name IN (SELECT value FROM json_each(?)){where}",
-        [every, *params],
-    ).fetchone()
+    matched = [n for names in groups.values() for n in names]
+    if not where:  # the whole index: counted in memory
+        total, files = sum(table.counts.get(n, 0) for n in matched), table.file_count(matched)
+    else:
+        total, files = _count(index, matched, where, params)
     top: list[tuple[Match, int]] = []
     kth = float("inf")
     for s in sorted(groups, reverse=True):
@@ -225,6 +224,16 @@ def _by_name(
             del top[limit:]
             kth = top[-1][0].score
     return top, total, files
+
+
+def _count(index: SymbolIndex, names: list[str], where: str, params: list[Any]) -> tuple[int, int]:
+    """How many rows of these names, in how many files, within the scope."""
+    total, files = index.conn.execute(
+        "SELECT count(*), count(DISTINCT s.file) FROM symbols s"
+        f" WHERE s.name IN (SELECT value FROM json_each(?)){where}",
+        [json.dumps(names), *params],
+    ).fetchone()
+    return int(total), int(files)
 
 
 def _dotted(
