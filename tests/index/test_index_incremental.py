@@ -83,3 +83,17 @@ def test_the_index_survives_the_process_and_answers_after_reopening(tree: Path) 
     again = symbol_index(Workspace.at(tree))
     assert again.refresh().parsed == 0
     assert index_text(Workspace.at(tree), "JSONDecoder") == scan_text(tree, "JSONDecoder")
+
+
+def test_two_processes_sharing_the_index_stay_consistent(tree: Path) -> None:
+    """A standalone run beside a long-lived one: each sees the other's writes."""
+    first, second = Workspace.at(tree), Workspace.at(tree)
+    assert index_text(first, "dedent") == scan_text(tree, "dedent")
+    symbol_index(second).refresh()
+    (tree / "json" / "extra_mod.py").write_text("def dedent_extra():\n    pass\n")
+    (tree / "fnmatch.py").unlink()
+    assert symbol_index(second).refresh().parsed == 1
+    stats = symbol_index(first).refresh()
+    assert stats.parsed == 0 and stats.removed == 0
+    for query in ("dedent", "fnmatch", "decode"):
+        assert index_text(first, query) == scan_text(tree, query), query

@@ -113,6 +113,7 @@ class SymbolIndex:
         #: The skipped files by path (None: to be counted again after a change).
         self._skipped: dict[str, str] | None = None
         self._names: Names | None = None
+        self._version: int | None = None
         self._watcher: Watcher | None = None
         self._dirty_lock = threading.Lock()
         self._dirty: set[str] = set()
@@ -147,8 +148,19 @@ class SymbolIndex:
         return self._conn
 
     def _load_files(self) -> None:
+        self._version = self._conn.execute("PRAGMA data_version").fetchone()[0]
         rows = self._conn.execute("SELECT path, id, mtime_ns, size, hash, skipped FROM files")
         self._files = {r[0]: FileState(*r[1:]) for r in rows}
+        self._skipped = None
+        self._names = None
+
+    def sync(self) -> None:
+        """Read the file state again when another process (a standalone CLI run beside a
+        daemon) wrote the database since (`PRAGMA data_version`)."""
+        with self.lock:
+            if self._conn.execute("PRAGMA data_version").fetchone()[0] != self._version:
+                log.info("symbol index %s changed by another process; reloading", self.path)
+                self._load_files()
 
     def names(self) -> Names:
         """The in-memory table of distinct names (loaded on first use, then kept current)."""
@@ -226,6 +238,7 @@ class SymbolIndex:
         raise AssertionError("unreachable")
 
     def _refresh(self, progress: ProgressFn | None, workers: int | None) -> RefreshStats:
+        self.sync()
         started = time.perf_counter()
         stats = RefreshStats(rebuilt=self._rebuilt)
         self._rebuilt = None
@@ -331,6 +344,7 @@ class SymbolIndex:
         `watch()` is on, then only the paths the kernel reported (a change reaches queries
         a few milliseconds after it is written: the events arrive on their own thread)."""
         with self.lock:
+            self.sync()
             with self._dirty_lock:
                 dirty, self._dirty = self._dirty, set()
                 lost, self._lost = self._lost, False
@@ -453,18 +467,27 @@ class SymbolIndex:
         conn.execute("DELETE FROM symbols WHERE file = ?", (fid,))
 
     def _file_id(self, conn: sqlite3.Connection, rel: str) -> int:
+        return self._file_row(conn, rel)[0]
+
+    def _file_row(self, conn: sqlite3.Connection, rel: str) -> tuple[int, bool]:
+        """The id of the file's row, and whether it may hold symbol rows already."""
         state = self._files.get(rel)
         if state is not None:
-            return state.id
-        cur = conn.execute("INSERT INTO files(path, mtime_ns, size, hash, language) VALUES(?, 0, 0, '', '')", (rel,))
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+            return state.id, True
+        cur = conn.execute(
+            "INSERT INTO files(path, mtime_ns, size, hash, language) VALUES(?, 0, 0, '', '')"
+            " ON CONFLICT(path) DO NOTHING",
+            (rel,),
+        )
+        if cur.rowcount == 1 and cur.lastrowid is not None:
+            return cur.lastrowid, False
+        # Another process added it meanwhile.
+        return int(conn.execute("SELECT id FROM files WHERE path = ?", (rel,)).fetchone()[0]), True
 
     def _store(self, parsed: list[Parsed], stats: RefreshStats) -> None:
         def body(conn: sqlite3.Connection) -> None:
             for p in parsed:
-                known = p.rel in self._files
-                fid = self._file_id(conn, p.rel)
+                fid, known = self._file_row(conn, p.rel)
                 if p.same:
                     conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE id = ?", (p.mtime_ns, p.size, fid))
                     old = self._files.get(p.rel)

@@ -153,6 +153,7 @@ def search_index(
     """The answer of the full scan, from the index (see the module doc). `under` is a
     folder relative to the root ending in `/`, or None for the whole workspace."""
     with index.lock:
+        index.sync()
         live, replaced = _live(index, query, under, kinds, display)
         where, params = _scope(under, replaced, kinds)
         root = index.workspace.root
