@@ -73,6 +73,7 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 	$(PY) bench/run.py
 	$(PY) bench/query_cost.py
 	nice -n 10 $(PY) bench/symbol_index.py  # the symbol index on the stdlib + site-packages tree
+	nice -n 10 $(PY) bench/daemon.py  # a CLI call through the daemon vs standalone; its memory on that tree
 	$(PY) bench/first_run.py
 	-$(PY) bench/c_errors.py  # exits 1 while a false error remains; the figures still print
 

@@ -8,8 +8,7 @@ daemon itself). This module imports nothing, so the script's fast path stays fas
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # not typing's: importing typing costs the script's fast path milliseconds
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

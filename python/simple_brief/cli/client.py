@@ -38,7 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The `simple-brief` script; returns the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     if uses_daemon(args):
-        code = through_daemon(args)
+        try:
+            code = through_daemon(args)
+        except KeyboardInterrupt:
+            return 130  # as standalone; the daemon finishes the call and drops its answer
         if code is not None:
             return code
     return standalone(args)

@@ -28,9 +28,12 @@ import struct
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import simple_brief
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the script's fast path milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Bumped when the messages change; a daemon of another protocol answers `mismatch`.
 PROTOCOL = 1

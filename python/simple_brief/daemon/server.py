@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import gc
 import io
 import logging
 import os
@@ -42,6 +43,22 @@ LOCK_WAIT = 3.0
 #: The longest request line accepted, and how long its sending may take.
 REQUEST_TIMEOUT = 5.0
 _LOG_LIMIT = 1 << 20
+#: A call longer than this (seconds) may have built something big: free what it left behind.
+RELEASE_AFTER = 0.5
+
+
+def release_memory() -> None:
+    """Collect garbage and give the C heap's free pages back to the system (glibc's
+    malloc_trim): a long call (an index build) leaves a heap far bigger than what stays."""
+    gc.collect()
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def rss_bytes() -> int:
@@ -188,11 +205,14 @@ class Daemon:
         """Run the requests one after another (the worker thread)."""
         while (job := self.jobs.get()) is not None:
             self.busy = True
+            began = time.monotonic()
             try:
                 if not job.gone:
                     job.send({"x": self._execute(job)})
                 if self.after is not None:
                     self.after()  # the client has its answer; what follows is the daemon's own work
+                if time.monotonic() - began > RELEASE_AFTER:
+                    release_memory()
             except Exception:
                 log.exception("a request failed inside the daemon")
                 job.send({"fail": "the daemon failed; see its log"})

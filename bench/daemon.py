@@ -1,0 +1,243 @@
+"""The `simple-brief` command through the per-user daemon against standalone, and the
+daemon's memory after serving a large tree.
+
+- `outline` of a Python and a C++ file (tests/fixtures/outline), runs alternating between
+  the two files and the two ways so both see the same machine load: wall-clock p50/p90,
+  and the interpreter's bare start (`python -c pass`) as the floor (target: <= 50 ms wall
+  through the daemon);
+- `search` over the bench tree (the standard library plus site-packages, hard-linked by
+  bench/symbol_index.py; `--quick`: four stdlib packages): the first call (the daemon
+  builds the symbol index), then warm calls through the daemon and standalone;
+- the daemon's RSS (and peak, VmHWM) at start, after the outlines, after the tree.
+
+Every daemon figure comes from a daemon of its own (a temporary state directory).
+
+    .venv/bin/python bench/daemon.py [--runs 15] [--quick]
+
+Prints a markdown table and writes it between markers into bench/results/latest.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "latest.md"
+START, END = "<!-- daemon:start -->", "<!-- daemon:end -->"
+FILES = {"python": ROOT / "tests/fixtures/outline/python.py", "cpp": ROOT / "tests/fixtures/outline/cpp.cpp"}
+QUERIES = ("parse", "JSONDecoder", "read_text", "getLogger", "open_connection", "make_archive", "Request", "walk")
+
+
+def progress(msg: str) -> None:
+    print(f"[daemon] {msg}", file=sys.stderr, flush=True)
+
+
+def script() -> list[str]:
+    """The installed `simple-brief` script when it is the daemon-aware one, else its module."""
+    exe = Path(sys.executable).with_name("simple-brief")
+    if exe.exists() and "cli.client" in exe.read_text(encoding="utf-8", errors="replace"):
+        return [str(exe)]
+    return [sys.executable, "-m", "simple_brief.cli.client"]
+
+
+def timed(argv: list[str], env: dict[str, str], cwd: Path | None = None) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, check=False, timeout=3600)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr}")
+    if done.stderr:
+        progress(f"stderr of {' '.join(argv[-3:])}: {done.stderr.strip()}")
+    return wall, done.stdout
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def status(cli: list[str], env: dict[str, str]) -> dict[str, object]:
+    """The daemon's status, from its socket (the same answer `daemon status` prints)."""
+    probe = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); from simple_brief.daemon import protocol; "
+        "print(json.dumps(protocol.ask({'op': 'status'})['status']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(ROOT / "python")], env=env, capture_output=True, text=True, check=True
+    )
+    return dict(json.loads(done.stdout))
+
+
+def peak_rss(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def mb(value: object) -> str:
+    return f"{int(str(value)) / 1e6:.0f} MB"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--runs", type=int, default=15, help="runs of each file each way (default: %(default)s)")
+    parser.add_argument("--quick", action="store_true", help="a small tree (four stdlib packages)")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT / "bench"))
+    from symbol_index import build_tree
+
+    tree = build_tree(args.quick)
+    cli = script()
+    state = Path(tempfile.mkdtemp(prefix="sbb-"))
+    base = {**os.environ, "SIMPLE_BRIEF_STATE_DIR": str(state), "SIMPLE_BRIEF_CACHE_DIR": str(state / "cache")}
+    base.pop("PYTEST_CURRENT_TEST", None)
+    alone = {**base, "SIMPLE_BRIEF_DAEMON": "0"}
+    served = {**base, "SIMPLE_BRIEF_DAEMON": "1"}
+    rows: list[tuple[str, str, str, str, str]] = []
+    try:
+        rows += outlines(cli, alone, served, args.runs)
+        rows += big_tree(cli, alone, served, tree, args.quick)
+    finally:
+        subprocess.run([*cli, "daemon", "stop"], env=served, capture_output=True, check=False)
+        shutil.rmtree(state, ignore_errors=True)
+    table = "\n".join(
+        [
+            "## Daemon (`bench/daemon.py`)",
+            "",
+            f"{args.runs} runs of each file each way, alternating; `{' '.join(Path(c).name for c in cli)}`.",
+            "",
+            "| Measure | Value | Baseline | Target | Result |",
+            "| --- | --- | --- | --- | --- |",
+            *(f"| {' | '.join(row)} |" for row in rows),
+        ]
+    )
+    print(table)
+    write(table)
+    return 0
+
+
+def outlines(
+    cli: list[str], alone: dict[str, str], served: dict[str, str], runs: int
+) -> list[tuple[str, str, str, str, str]]:
+    floor = [timed([sys.executable, "-c", "pass"], alone)[0] for _ in range(runs)]
+    subprocess.run([*cli, "daemon", "start"], env=served, check=True, capture_output=True)
+    pid = int(str(status(cli, served)["pid"]))
+    at_start = status(cli, served)["rss"]
+    walls: dict[tuple[str, str], list[float]] = {}
+    firsts: dict[str, float] = {}
+    answers: dict[tuple[str, str], str] = {}
+    for name, path in FILES.items():
+        firsts[name], _ = timed([*cli, "outline", str(path)], served)  # the daemon compiles the query
+        timed([*cli, "outline", str(path)], alone)  # page cache and bytecode, not measured
+    progress(f"outline x{runs} each way")
+    for _ in range(runs):
+        for name, path in FILES.items():
+            for way, env in (("alone", alone), ("daemon", served)):
+                wall, out = timed([*cli, "outline", str(path)], env)
+                walls.setdefault((name, way), []).append(wall)
+                answers[(name, way)] = out
+    after = status(cli, served)
+    rows = [("interpreter start (`python -c pass`)", f"p50 {ms(pct(floor, 0.5))}", "—", "—", "—")]
+    for name in FILES:
+        a, d = walls[(name, "alone")], walls[(name, "daemon")]
+        same = answers[(name, "alone")] == answers[(name, "daemon")]
+        rows.append(
+            (
+                f"`outline` {name} file through the daemon",
+                f"p50 {ms(pct(d, 0.5))}, p90 {ms(pct(d, 0.9))}; {statistics.median(a) / statistics.median(d):.1f}x "
+                f"faster than standalone; same stdout: {'yes' if same else 'NO'}",
+                f"standalone p50 {ms(pct(a, 0.5))}, p90 {ms(pct(a, 0.9))}",
+                "<= 50 ms",
+                "pass" if pct(d, 0.5) <= 0.05 and same else "**FAIL**",
+            )
+        )
+        rows.append((f"first `outline` {name} in a fresh daemon", ms(firsts[name]), "—", "—", "—"))
+    rows.append(
+        (
+            "daemon memory (RSS): idle / after the outlines",
+            f"{mb(at_start)} / {mb(after['rss'])} (peak {mb(peak_rss(pid))}), {after['requests']} requests",
+            "—",
+            "< 500 MB",
+            "pass" if int(str(after["rss"])) < 500e6 else "**FAIL**",
+        )
+    )
+    return rows
+
+
+def big_tree(
+    cli: list[str], alone: dict[str, str], served: dict[str, str], tree: Path, quick: bool
+) -> list[tuple[str, str, str, str, str]]:
+    files = sum(1 for path in tree.rglob("*") if path.is_file())
+    progress(f"first search over {tree} ({files} files) through the daemon: it builds the index")
+    first, _ = timed([*cli, "search", QUERIES[0], "--root", str(tree)], served)
+    warm = [timed([*cli, "search", q, "--root", str(tree)], served)[0] for q in QUERIES for _ in range(2)]
+    progress("the same searches standalone (the index on disk: a stat walk per call)")
+    cold = [timed([*cli, "search", q, "--root", str(tree)], alone)[0] for q in QUERIES[:3]]
+    info = status(cli, served)
+    pid = int(str(info["pid"]))
+    built_peak = peak_rss(pid)
+    progress("a fresh daemon, the index already on disk: one search loads its name table")
+    subprocess.run([*cli, "daemon", "stop"], env=served, check=True, capture_output=True)
+    subprocess.run([*cli, "daemon", "start"], env=served, check=True, capture_output=True)
+    reopened, _ = timed([*cli, "search", QUERIES[1], "--root", str(tree)], served)
+    again = status(cli, served)
+    again_pid = int(str(again["pid"]))
+    size = "quick tree" if quick else "stdlib + site-packages"
+    return [
+        (
+            f"first `search` over the {size} ({files:,} files) through the daemon",
+            f"{first:.1f} s (builds the symbol index)",
+            "—",
+            "—",
+            "—",
+        ),
+        (
+            "warm `search` through the daemon, same tree",
+            f"p50 {ms(pct(warm, 0.5))}, p90 {ms(pct(warm, 0.9))} ({len(warm)} calls)",
+            f"standalone p50 {ms(pct(cold, 0.5))} ({len(cold)} calls)",
+            "—",
+            "—",
+        ),
+        (
+            "daemon memory (RSS) after indexing and serving that tree",
+            f"{mb(info['rss'])} (peak {mb(built_peak)})",
+            "—",
+            "< 500 MB",
+            "pass" if int(str(info["rss"])) < 500e6 else "**FAIL**",
+        ),
+        (
+            "a fresh daemon on the built index: first `search`, then RSS",
+            f"{reopened:.1f} s; {mb(again['rss'])} (peak {mb(peak_rss(again_pid))})",
+            "—",
+            "< 500 MB",
+            "pass" if int(str(again["rss"])) < 500e6 else "**FAIL**",
+        ),
+    ]
+
+
+def write(table: str) -> None:
+    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    if START in text and END in text:
+        before, _, rest = text.partition(START)
+        _, _, after = rest.partition(END)
+        text = before.rstrip() + "\n\n" + after.lstrip()
+    RESULTS.write_text(f"{text.rstrip()}\n\n{START}\n{table}\n{END}\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
