@@ -21,8 +21,10 @@ one; names no longer used stay until the next rebuild (their count is 0).
 from __future__ import annotations
 
 import math
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from itertools import accumulate
 
 from rapidfuzz import fuzz, process
 
@@ -39,11 +41,7 @@ class _Joined:
 
     def __init__(self, items: list[str]) -> None:
         self.text = SEP + SEP.join(items) + SEP
-        self.starts: list[int] = []
-        at = 1
-        for item in items:
-            self.starts.append(at)
-            at += len(item) + 1
+        self.starts = array("q", accumulate((len(item) + 1 for item in items[:-1]), initial=1)) if items else array("q")
 
     def containing(self, needle: str) -> set[int]:
         """Indexes of the items that contain `needle`."""
@@ -77,25 +75,32 @@ class Names:
 
     def __init__(self, rows: Iterable[tuple[str, str, int]]) -> None:
         """`rows`: (name, its words joined by spaces, file id) of every stored symbol."""
-        self.counts: dict[str, int] = {}
-        #: The file ids of each name's symbols (one entry per symbol).
+        #: The file ids of each name's symbols (one entry per symbol; its length is the count).
         self.files: dict[str, list[int]] = {}
-        self._joined_words: dict[str, str] = {}
+        self._ids: dict[int, int] = {}
+        spaced: dict[str, str] = {}
+        ids = self._ids
         for name, joined, file in rows:
+            file = ids.setdefault(file, file)  # one int object per file
             known = self.files.get(name)
             if known is None:
                 self.files[name] = [file]
-                self._joined_words[name] = joined
+                spaced[name] = joined
             else:
                 known.append(file)
-        self.counts = {name: len(files) for name, files in self.files.items()}
-        self._build()
+        self._build(spaced)
 
-    def _build(self) -> None:
-        self._names = [n for n, c in self.counts.items() if c > 0]
+    def count(self, name: str) -> int:
+        """How many indexed symbols carry `name`."""
+        return len(self.files.get(name, ()))
+
+    def _build(self, spaced: dict[str, str] | None = None) -> None:
+        self._names = list(self.files)
         self._lower = _Joined([n.lower() for n in self._names])
-        joined = self._joined_words
-        self._words = [joined[n] if n in joined else " ".join(words(n)) for n in self._names]
+        if spaced is None:
+            self._words = [" ".join(words(n)) for n in self._names]
+        else:
+            self._words = [spaced[n] for n in self._names]
         self._initials = _Joined(["".join(w[0] for w in j.split(" ")) if j else "" for j in self._words])
         by_words: dict[str, list[int]] = {}
         for i, w in enumerate(self._words):
@@ -105,39 +110,37 @@ class Names:
         self._word_names = [by_words[w] for w in self._word_list]
         self._word_lengths = [len(w) for w in self._word_list]
         vocabulary: dict[str, list[int]] = {}
-        for i, spaced in enumerate(self._words):
-            for word in set(spaced.split(" ")) if spaced else ():
+        for i, joined in enumerate(self._words):
+            for word in set(joined.split(" ")) if joined else ():
                 vocabulary.setdefault(word, []).append(i)
         #: Distinct words of the names, sorted, and the names using each.
         self._vocab = sorted(vocabulary)
         self._postings = [vocabulary[w] for w in self._vocab]
         self._position = {n: i for i, n in enumerate(self._names)}
-        self._known = set(self._names)
         self._added: list[str] = []
+        self._added_set: set[str] = set()
 
     def add(self, names: Iterable[str], file: int) -> None:
         """Count one more symbol in `file` for each name (the file was indexed)."""
+        file = self._ids.setdefault(file, file)
         for name in names:
-            self.counts[name] = self.counts.get(name, 0) + 1
             self.files.setdefault(name, []).append(file)
-            if name not in self._known:
-                self._known.add(name)
+            if name not in self._position and name not in self._added_set:
+                self._added_set.add(name)
                 self._added.append(name)
         if len(self._added) > REBUILD_AFTER:
-            self._build()
+            spaced = {n: self._words[i] for n, i in self._position.items() if n in self.files}
+            spaced.update((n, " ".join(words(n))) for n in self._added if n in self.files)
+            self._build(spaced)
 
     def remove(self, names: Iterable[str], file: int) -> None:
         """Count one symbol in `file` less for each name (the file's rows were dropped)."""
         for name in names:
-            left = self.counts.get(name, 0) - 1
             files = self.files.get(name)
             if files is not None:
                 files.remove(file)
-            if left > 0:
-                self.counts[name] = left
-            else:
-                self.counts.pop(name, None)
-                self.files.pop(name, None)
+                if not files:
+                    del self.files[name]
 
     def file_count(self, names: Iterable[str]) -> int:
         """In how many files the symbols of these names are."""
@@ -168,7 +171,7 @@ class Names:
                 found.update(self._word_names[low + i])
         out = [self._names[i] for i in found]
         out.extend(self._added)
-        return [n for n in out if self.counts.get(n, 0) > 0]
+        return [n for n in out if n in self.files]
 
     def _starting_words(self, query_words: tuple[str, ...]) -> set[int]:
         """Names where each query word starts one of the name's words."""
@@ -188,7 +191,7 @@ class Names:
         """Names whose lower-case form contains `needle` (lower case)."""
         out = [self._names[i] for i in self._lower.containing(needle)]
         out.extend(n for n in self._added if needle in n.lower())
-        return [n for n in out if self.counts.get(n, 0) > 0]
+        return [n for n in out if n in self.files]
 
     def words_of(self, name: str) -> tuple[str, ...]:
         """`symbol_search.words(name)`, from the table when the name is in it (no regex)."""

@@ -204,7 +204,7 @@ def _by_name(
         return [], 0, 0
     matched = [n for names in groups.values() for n in names]
     if not where:  # the whole index: counted in memory
-        total, files = sum(table.counts.get(n, 0) for n in matched), table.file_count(matched)
+        total, files = sum(table.count(n) for n in matched), table.file_count(matched)
     else:
         total, files = _count(index, matched, where, params)
     top: list[tuple[Match, int]] = []
