@@ -29,6 +29,7 @@ import sqlite3
 import stat as stat_mod
 import threading
 import time
+from collections import deque
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -426,9 +427,11 @@ class SymbolIndex:
         context = multiprocessing.get_context("forkserver")
         pool = ProcessPoolExecutor(max_workers=count, mp_context=context)
         try:
-            pending: list[Future[list[Parsed]]] = [pool.submit(parse_chunk, root, c, max_bytes) for c in chunks]
-            for future in pending:
-                parsed = future.result()
+            # A deque, so each chunk's rows are freed once stored (a list would keep every
+            # future, and with it every row, until the last chunk).
+            pending: deque[Future[list[Parsed]]] = deque(pool.submit(parse_chunk, root, c, max_bytes) for c in chunks)
+            while pending:
+                parsed = pending.popleft().result()
                 self._store(parsed, stats)
                 done += len(parsed)
                 if progress is not None:
