@@ -47,3 +47,37 @@ def test_the_least_recently_used_workspace_is_dropped(tmp_path: Path) -> None:
         (tmp_path / name).mkdir()
         warm.at(str(tmp_path / name))
     assert warm.roots() == [str((tmp_path / n).resolve()) for n in ("b", "c")]
+
+
+class _Index:
+    """Stands for a symbol index kept in `Workspace.attached`."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self.watching = False
+
+    def watch(self) -> bool:
+        self.watching = True
+        return True
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_after_a_call_indexes_watch_or_are_closed_over_the_memory_limit(tmp_path: Path) -> None:
+    warm = WarmWorkspaces()
+    ws = warm.at(str(tmp_path))
+    index = _Index()
+    ws.attached["symbol_index"] = index
+    warm.settle(lambda: 10, limit=100)
+    assert index.watching and not index.closed
+    warm.settle(lambda: 1000, limit=100)
+    assert index.closed and "symbol_index" not in ws.attached
+    # Reopened, the index alone is over the limit: kept from now on, not reopened every call.
+    again = _Index()
+    ws.attached["symbol_index"] = again
+    warm.settle(lambda: 1000, limit=100)
+    warm.settle(lambda: 1100, limit=100)
+    assert not again.closed and again.watching
+    warm.settle(lambda: 5000, limit=100)  # grown far beyond: closed again
+    assert again.closed

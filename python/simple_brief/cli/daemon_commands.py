@@ -137,7 +137,9 @@ def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
             return EXIT_USER_ERROR
         return command_line(argv)
 
-    code = server.serve(served, warm.roots, idle_minutes * 60, prepare=_warm_up, after=warm.settle)
+    code = server.serve(
+        served, warm.roots, idle_minutes * 60, prepare=_warm_up, after=lambda: warm.settle(server.rss_bytes)
+    )
     if code:
         print(f"simple-brief: a daemon already runs (the lock {protocol.lock_path()} is held).", file=sys.stderr)
     return code
