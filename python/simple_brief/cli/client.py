@@ -58,8 +58,8 @@ def uses_daemon(args: list[str]) -> bool:
     """Whether this command line goes to the daemon."""
     words = args[: args.index("--")] if "--" in args else args
     command = next((word for word in words if not word.startswith("-")), None)
-    if command not in DAEMON_COMMANDS or "--no-daemon" in words:
-        return False
+    if command not in DAEMON_COMMANDS or "--no-daemon" in words or os.name != "posix":
+        return False  # (the daemon needs Unix sockets and flock)
     switch = os.environ.get(protocol.SWITCH_ENV, "").strip().lower()
     if switch:
         return switch not in _OFF
