@@ -44,6 +44,12 @@ def isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> None:
         os.environ[name] = str(folder)
     os.environ.pop(config.USER_CONFIG_ENV, None)
     os.environ.pop("SIMPLE_BRIEF_STATE_DIR", None)
+    # The docs and symbol indexes of the tests' trees go here, not into the user's cache.
+    cache = base / "cache"
+    cache.mkdir()
+    os.environ["SIMPLE_BRIEF_CACHE_DIR"] = str(cache)
+    # The CLI works standalone in tests unless a test asks for the daemon (tests/daemon/).
+    os.environ["SIMPLE_BRIEF_DAEMON"] = "0"
 
 
 @pytest.fixture

@@ -15,12 +15,11 @@ import pytest
 
 from mcp import Client
 from simple_brief import tools as registry
+from simple_brief.index import SymbolIndex
 from simple_brief.servers.mcp import ServerState, build_server
 from simple_brief.workspace import Workspace
 
 FILES = 3000
-#: The scan blocks at this file until the test has cancelled the call.
-BLOCK_AT = 10
 
 
 @pytest.fixture
@@ -29,7 +28,8 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def big_tree(tmp_path: Path) -> Workspace:
+def big_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Workspace:
+    monkeypatch.setenv("SIMPLE_BRIEF_CACHE_DIR", str(tmp_path / "cache"))
     for i in range(FILES):
         folder = tmp_path / f"pkg{i // 100}"
         folder.mkdir(exist_ok=True)
@@ -39,7 +39,7 @@ def big_tree(tmp_path: Path) -> Workspace:
 
 @dataclasses.dataclass
 class Watch:
-    """Counts files the scan reads, holds it at BLOCK_AT, and sees the tool end."""
+    """Counts files the search indexes, holds it after the first chunk, and sees the tool end."""
 
     scanned: int = 0
     reached: threading.Event = dataclasses.field(default_factory=threading.Event)
@@ -51,16 +51,16 @@ class Watch:
 @pytest.fixture
 def watch(monkeypatch: pytest.MonkeyPatch) -> Iterator[Watch]:
     seen = Watch()
-    outline = Workspace.outline
+    store = SymbolIndex._store
 
-    def counting_outline(self: Workspace, path: Any, filetype: str | None = None) -> Any:
-        seen.scanned += 1
-        if seen.scanned == BLOCK_AT:
+    def counting_store(self: SymbolIndex, parsed: list[Any], stats: Any) -> None:
+        seen.scanned += len(parsed)
+        if not seen.reached.is_set():
             seen.reached.set()
-            assert seen.release.wait(10), "the test never released the scan"
-        return outline(self, path, filetype)
+            assert seen.release.wait(10), "the test never released the index"
+        store(self, parsed, stats)
 
-    monkeypatch.setattr(Workspace, "outline", counting_outline)
+    monkeypatch.setattr(SymbolIndex, "_store", counting_store)
     tools = registry.load()
     search = tools["search"]
 
@@ -86,7 +86,7 @@ async def _wait(event: threading.Event) -> bool:
 
 
 async def _abandon(start: Callable[[], Coroutine[Any, Any, None]], watch: Watch) -> None:
-    """Run `start` in a task, cancel the task once the scan reached BLOCK_AT, and let the scan go on."""
+    """Run `start` in a task, cancel the task once the index stored its first chunk, and let it go on."""
     with anyio.fail_after(30):
         async with anyio.create_task_group() as group:
             group.start_soon(start)
