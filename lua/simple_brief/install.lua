@@ -59,40 +59,41 @@ function M.plugin_root()
   return vim.fn.fnamemodify(source, ':p:h:h:h')
 end
 
---- The engine version this plugin's source holds (`__version__` in python/simple_brief/__init__.py).
+--- A whole file's text, or nil when it cannot be read.
+---@param path string
 ---@return string|nil
-function M.plugin_version()
-  local f = io.open(vim.fs.joinpath(M.plugin_root(), 'python', 'simple_brief', '__init__.py'), 'r')
+function H.read(path)
+  local f = io.open(path, 'r')
   if not f then
     return nil
   end
   local text = f:read('*a')
   f:close()
-  return text:match('__version__%s*=%s*["\']([^"\']+)["\']')
+  return text
+end
+
+--- The engine version this plugin's source holds (`__version__` in python/simple_brief/__init__.py).
+---@return string|nil
+function M.plugin_version()
+  local text = H.read(vim.fs.joinpath(M.plugin_root(), 'python', 'simple_brief', '__init__.py'))
+  return text and text:match('__version__%s*=%s*["\']([^"\']+)["\']')
 end
 
 --- A fingerprint of the source's packaging (pyproject.toml: dependencies, grammars), so a
 --- plugin update that adds a dependency is noticed although the version did not change.
 ---@return string|nil
 function H.source_stamp()
-  local f = io.open(vim.fs.joinpath(M.plugin_root(), 'pyproject.toml'), 'r')
-  if not f then
-    return nil
-  end
-  local text = f:read('*a')
-  f:close()
-  return vim.fn.sha256(text)
+  local text = H.read(vim.fs.joinpath(M.plugin_root(), 'pyproject.toml'))
+  return text and vim.fn.sha256(text)
 end
 
 --- What the last successful build step recorded, or nil.
 ---@return {version: string, stamp: string, python: string, source: string}|nil
 function M.record()
-  local f = io.open(vim.fs.joinpath(M.dir(), 'engine.json'), 'r')
-  if not f then
+  local text = H.read(vim.fs.joinpath(M.dir(), 'engine.json'))
+  if not text then
     return nil
   end
-  local text = f:read('*a')
-  f:close()
   local ok, data = pcall(vim.json.decode, text)
   if not ok or type(data) ~= 'table' or type(data.version) ~= 'string' then
     return nil
