@@ -97,20 +97,29 @@ function M.find(name)
   return -1
 end
 
+--- The scratch buffer named `name` (no file, wiped when hidden), created when missing.
+---@param name string
+---@return integer buf, boolean created
+function H.scratch(name)
+  local buf = M.find(name)
+  if buf ~= -1 then
+    return buf, false
+  end
+  buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_name(buf, name)
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].swapfile = false
+  return buf, true
+end
+
 --- Show `lines` in a scratch split named `name` (reused when it is open), to copy from:
 --- lines that hold a token or paths stay out of :messages and need no hit-enter.
 ---@param name string
 ---@param lines string[]
 ---@return integer buf
 function M.show_lines(name, lines)
-  local buf = M.find(name)
-  if buf == -1 then
-    buf = vim.api.nvim_create_buf(false, true)
-    vim.api.nvim_buf_set_name(buf, name)
-    vim.bo[buf].buftype = 'nofile'
-    vim.bo[buf].bufhidden = 'wipe'
-    vim.bo[buf].swapfile = false
-  end
+  local buf = H.scratch(name)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   if vim.fn.bufwinid(buf) == -1 then
     vim.cmd(('botright %dsplit'):format(#lines + 1))
@@ -130,13 +139,8 @@ function M.open(mode)
     return nil, why
   end
   local name = M.name(mode, src)
-  local view = M.find(name)
-  if view == -1 then
-    view = vim.api.nvim_create_buf(false, true)
-    vim.api.nvim_buf_set_name(view, name)
-    vim.bo[view].buftype = 'nofile'
-    vim.bo[view].bufhidden = 'wipe'
-    vim.bo[view].swapfile = false
+  local view, created = H.scratch(name)
+  if created then
     vim.bo[view].filetype = 'simplebrief'
     vim.keymap.set('n', '<CR>', function()
       H.jump(src)
