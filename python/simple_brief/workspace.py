@@ -19,6 +19,7 @@ the disk.
 
 from __future__ import annotations
 
+import logging
 import os
 import stat
 import threading
@@ -36,6 +37,8 @@ from simple_brief.errors import UserError
 from simple_brief.scan import Outline, scan
 from simple_brief.secret_files import SecretRules
 from simple_brief.source import BINARY_SNIFF, DEFAULT_MAX_BYTES, Source, human_size
+
+log = logging.getLogger(__name__)
 
 #: Directories never listed, whatever .gitignore says (VCS data, caches, environments).
 ALWAYS_SKIPPED = frozenset(
@@ -174,6 +177,21 @@ class Workspace:
                 return
             value = Overlays(value)
         super().__setattr__(name, value)
+
+    def close_attached(self, *keys: str) -> None:
+        """Close what other modules kept with this workspace (the symbol index: its watcher
+        and SQLite connection; a kept session: its language servers) and forget it; only
+        the things under `keys` when given."""
+        with self.attached_lock:
+            names = keys or tuple(self.attached)
+            kept = [self.attached.pop(key) for key in names if key in self.attached]
+        for thing in kept:
+            close = getattr(thing, "close", None)
+            if callable(close):
+                try:
+                    close()
+                except Exception:
+                    log.exception("closing %s of %s failed", type(thing).__name__, self.root)
 
     @classmethod
     def at(cls, root: str | os.PathLike[str] | None = None) -> Workspace:

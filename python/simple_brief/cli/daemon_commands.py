@@ -137,9 +137,12 @@ def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
             return EXIT_USER_ERROR
         return command_line(argv)
 
-    code = server.serve(
-        served, warm.roots, idle_minutes * 60, prepare=_warm_up, after=lambda: warm.settle(server.rss_bytes)
-    )
+    try:
+        code = server.serve(
+            served, warm.roots, idle_minutes * 60, prepare=_warm_up, after=lambda: warm.settle(server.rss_bytes)
+        )
+    finally:
+        warm.close()  # language servers and watchers stop with the daemon
     if code:
         print(f"simple-brief: a daemon already runs (the lock {protocol.lock_path()} is held).", file=sys.stderr)
     return code

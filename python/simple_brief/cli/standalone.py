@@ -36,6 +36,9 @@ from simple_brief.workspace import Workspace
 
 #: How a command opens its workspace: `Workspace.at`, or the daemon's warm workspaces.
 open_workspace: Callable[[str | None], Workspace] = Workspace.at
+#: In the daemon: what a call's session started (language servers, the docs index) stays
+#: with its warm workspace for the next call instead of stopping with the call.
+keep_session_servers = False
 
 
 def _workspace(root: str | None, file: str | None, max_bytes: int) -> Workspace:
@@ -211,7 +214,7 @@ def _run_with_editor(ws: Workspace, name: str, params: dict[str, Any], args: arg
     from simple_brief.servers import envelope
 
     tool = registry.get(name)
-    state = envelope.ServerState(workspace=ws, budget=args.budget)
+    state = envelope.ServerState(workspace=ws, budget=args.budget, session=_session(ws))
     state.editor = envelope.attach_editor(ws.root, args.nvim)
     bar = _progress_bar(args)
     try:
@@ -219,7 +222,7 @@ def _run_with_editor(ws: Workspace, name: str, params: dict[str, Any], args: arg
     finally:
         if bar is not None:
             bar.close()
-        state.session.close()
+        _end_session(ws, state.session)
     if result.is_error:
         raise UserError(result.blocks[0])
     if as_json:
@@ -240,6 +243,7 @@ def _serve_mcp(args: argparse.Namespace) -> int:
         workspace=workspace,
         budget=_budget(args.budget, settings),
         toolsets=mcp_server.parse_toolsets(args.toolsets) if args.toolsets else tuple(settings.toolsets),
+        long_lived=True,
     )
     state.editor = envelope.attach_editor(state.workspace.root, args.nvim)
     if args.http:
@@ -271,10 +275,32 @@ def _serve_lsp(port: int | None) -> int:
 
 
 def _as_daemon(warm: Callable[[str | None], Workspace]) -> Callable[[list[str]], int]:
-    """This process becomes the daemon: commands open `warm` workspaces; returns the runner."""
-    global open_workspace
+    """This process becomes the daemon: commands open `warm` workspaces and keep their
+    language servers and docs index running between calls; returns the runner."""
+    global open_workspace, keep_session_servers
     open_workspace = warm
+    keep_session_servers = True
     return main
+
+
+def _session(ws: Workspace) -> registry.Session:
+    """A call's session: new, with the language servers and docs index the workspace's
+    earlier calls left running when this process is the daemon (everything else, such as
+    `workspace_open` ids, starts empty as in a standalone run)."""
+    kept = ws.attached.get("session_servers") if keep_session_servers else None
+    if isinstance(kept, registry.Session):
+        return registry.Session(docs=kept.docs, language_servers=kept.language_servers)
+    return registry.Session()
+
+
+def _end_session(ws: Workspace, session: registry.Session) -> None:
+    """After a call: stop what its session started, or keep it with the workspace (daemon)."""
+    if not keep_session_servers:
+        session.close()
+        return
+    kept = registry.Session(docs=session.docs, language_servers=session.language_servers)
+    with ws.attached_lock:
+        ws.attached["session_servers"] = kept
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -331,13 +357,13 @@ def _main(argv: Sequence[str] | None) -> int:
             # As an agent would see it: with the editor's live state and context (AC2).
             return _run_with_editor(ws, name, params, args, as_json)
         bar = _progress_bar(args)
-        call = registry.Call(workspace=ws, budget=args.budget, progress=bar)
+        call = registry.Call(workspace=ws, budget=args.budget, progress=bar, session=_session(ws))
         try:
             result = registry.invoke(name, params, call)
         finally:
             if bar is not None:
                 bar.close()
-            call.session.close()  # the docs index, language servers
+            _end_session(ws, call.session)  # the docs index, language servers
     except UserError as err:
         if as_json:
             print(json.dumps({"ok": False, "error": str(err)}))

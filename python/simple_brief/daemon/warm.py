@@ -1,6 +1,7 @@
-"""Workspaces the daemon keeps between calls, keyed by resolved root: their parse caches
-and, once a call opened it, their persistent symbol index (`simple_brief.index`, kept in
-`Workspace.attached`) stay warm; after a call the index watches its tree (`watch()`), so
+"""Workspaces the daemon keeps between calls, keyed by resolved root: their parse caches,
+the language servers and docs index their calls started (`cli.standalone._end_session`)
+and, once a call opened it, their persistent symbol index (`simple_brief.index`), all
+kept in `Workspace.attached`, stay warm; after a call the index watches its tree (`watch()`), so
 the next query checks only what the kernel reported changed instead of walking the tree.
 
 A call gets the cached Workspace only when nothing that decides its answers changed: the
@@ -11,7 +12,6 @@ ends with its overlays).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import threading
@@ -21,6 +21,7 @@ from pathlib import Path
 
 from simple_brief import config
 from simple_brief.daemon.server import release_memory
+from simple_brief.index.watch import keep_watching
 from simple_brief.workspace import Overlays, Workspace
 
 log = logging.getLogger("simple_brief.daemon")
@@ -59,12 +60,14 @@ class WarmWorkspaces:
         with self._lock:
             ws = self._by_root.get(real)
             if ws is None or ws.secrets != secrets:
+                if ws is not None:
+                    ws.close_attached()  # its index and servers answered under the old rules
                 ws = Workspace(root=real, secrets=secrets)
                 self._by_root[real] = ws
             self._by_root.move_to_end(real)
             while len(self._by_root) > self.limit:
                 _, dropped = self._by_root.popitem(last=False)
-                _close_attached(dropped)
+                dropped.close_attached()
         ws.overlays = Overlays()  # a fresh layer: nothing from an earlier call
         return ws
 
@@ -80,7 +83,7 @@ class WarmWorkspaces:
         if now > max(limit, self._tolerated):
             if not self._just_closed:
                 for ws in kept:
-                    _close_attached(ws)
+                    ws.close_attached("symbol_index")  # (its language servers are other processes)
                 release_memory()
                 self._just_closed = True
                 log.info("%.0f MB after a call: closed the warm indexes (%.0f MB now)", now / 1e6, measure() / 1e6)
@@ -88,26 +91,17 @@ class WarmWorkspaces:
             self._tolerated = now * 3 // 2
             log.info("the reopened indexes need %.0f MB: kept", now / 1e6)
         self._just_closed = False
+        keep_watching(kept)
+
+    def close(self) -> None:
+        """Close every warm workspace's index and stop its language servers (the daemon stops)."""
+        with self._lock:
+            kept = list(self._by_root.values())
+            self._by_root.clear()
         for ws in kept:
-            index = ws.attached.get("symbol_index")
-            watch = getattr(index, "watch", None)
-            if callable(watch) and not getattr(index, "closed", False):
-                try:
-                    watch()
-                except Exception:
-                    log.exception("the symbol index of %s cannot watch its tree", ws.root)
+            ws.close_attached()
 
     def roots(self) -> list[str]:
         """The roots kept warm, most recently used last."""
         with self._lock:
             return [str(root) for root in self._by_root]
-
-
-def _close_attached(ws: Workspace) -> None:
-    """Close what a dropped workspace kept open (its symbol index: watcher, SQLite)."""
-    for thing in list(ws.attached.values()):
-        close = getattr(thing, "close", None)
-        if callable(close):
-            with contextlib.suppress(Exception):
-                close()
-    ws.attached.clear()

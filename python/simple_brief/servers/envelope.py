@@ -42,6 +42,19 @@ class ServerState:
     budget: int = DEFAULT_BUDGET_TOKENS
     toolsets: tuple[str, ...] = DEFAULT_TOOLSETS
     session: registry.Session = field(default_factory=registry.Session)
+    #: A long-lived server (`simple-brief mcp`): after each call its open symbol indexes
+    #: watch their trees (`index.watch.keep_watching`) instead of walking them per query.
+    long_lived: bool = False
+
+    def workspaces(self) -> list[Workspace]:
+        """The workspace and those opened with `workspace_open`."""
+        return [self.workspace, *self.session.workspaces.values()]
+
+    def close(self) -> None:
+        """Stop what the calls started: language servers, the docs index, symbol indexes."""
+        self.session.close()
+        for ws in self.workspaces():
+            ws.close_attached()
 
 
 @dataclass

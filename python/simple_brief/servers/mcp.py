@@ -43,6 +43,7 @@ from simple_brief import __version__
 from simple_brief import tools as registry
 from simple_brief.config import KNOWN_TOOLSETS
 from simple_brief.errors import UserError
+from simple_brief.index.watch import keep_watching
 from simple_brief.private_files import write_private
 from simple_brief.servers.envelope import ServerState, answer, error_text
 
@@ -113,6 +114,8 @@ def run_tool(
 ) -> CallToolResult:
     """One MCP call: the envelope's answer as a CallToolResult."""
     result = answer(state, tool, args, progress, cancelled)
+    if state.long_lived:
+        keep_watching(state.workspaces())
     content: list[ContentBlock] = [TextContent(type="text", text=b) for b in result.blocks]
     if result.is_error:
         return CallToolResult(content=content, is_error=True)
@@ -212,7 +215,7 @@ def serve_stdio(state: ServerState) -> None:
     try:
         build_server(state).run("stdio")
     finally:
-        state.session.close()
+        state.close()
 
 
 class BearerTokenGate:
@@ -395,4 +398,4 @@ def serve_http(state: ServerState, port: int, state_dir: Path, announce: Callabl
         pass
     finally:
         server.stop()
-        state.session.close()
+        state.close()
