@@ -165,7 +165,7 @@ def test_a_folder_open_to_others_is_not_used(home: Home, ws: Path) -> None:
 
 
 def test_the_daemon_refuses_another_users_connection(monkeypatch: pytest.MonkeyPatch) -> None:
-    daemon = server.Daemon(lambda argv: 0, list, 60)
+    daemon = server.Daemon(lambda argv, cancelled: 0, list, 60)
     monkeypatch.setattr(protocol, "peer_uid", lambda sock: os.getuid() + 1)
     ours, theirs = socket.socketpair()
     theirs.sendall(protocol.encode({"op": "status"}))
@@ -219,7 +219,7 @@ def test_peer_credentials_of_another_user_are_refused(tmp_path: Path) -> None:
         finally:
             os._exit(code)
     conn, _ = listener.accept()
-    server.Daemon(lambda argv: 0, list, 60).handle(conn)
+    server.Daemon(lambda argv, cancelled: 0, list, 60).handle(conn)
     _, code = os.waitpid(child, 0)
     listener.close()
     error = (folder / "error").read_text() if (folder / "error").exists() else ""

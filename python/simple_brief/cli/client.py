@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             code = through_daemon(args)
         except KeyboardInterrupt:
-            return 130  # as standalone; the daemon finishes the call and drops its answer
+            return 130  # as standalone; the daemon sees the connection close and cancels the call
         if code is not None:
             return code
     return standalone(args)

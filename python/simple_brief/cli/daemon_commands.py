@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -18,8 +19,10 @@ from simple_brief.daemon.warm import WarmWorkspaces
 from simple_brief.errors import UserError
 from simple_brief.workspace import Workspace
 
+#: Runs one command line; stops at its next check once the event is set (its client left).
+CommandLine = Callable[[list[str], threading.Event], int]
 #: Given the warm workspaces, makes this process the daemon and returns its command runner.
-BecomeDaemon = Callable[[Callable[[str | None], Workspace]], Callable[[list[str]], int]]
+BecomeDaemon = Callable[[Callable[[str | None], Workspace]], CommandLine]
 
 #: Exit code of `daemon status` when none runs (as LSB init scripts' `status`).
 EXIT_NOT_RUNNING = 3
@@ -128,14 +131,15 @@ def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
     warm = WarmWorkspaces()
     command_line = become(warm.at)
 
-    def served(argv: list[str]) -> int:
-        """One request: the command line as the standalone command runs it (daemon-served commands only)."""
+    def served(argv: list[str], cancelled: threading.Event) -> int:
+        """One request: the command line as the standalone command runs it (daemon-served
+        commands only); it stops at its next check once `cancelled` is set."""
         words = argv[: argv.index("--")] if "--" in argv else argv
         command = next((word for word in words if not word.startswith("-")), None)
         if command not in DAEMON_COMMANDS:
             print(f"simple-brief: the daemon does not run `{command}`; run it with --no-daemon.", file=sys.stderr)
             return EXIT_USER_ERROR
-        return command_line(argv)
+        return command_line(argv, cancelled)
 
     try:
         code = server.serve(

@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -210,7 +211,14 @@ def _print_tools(as_json: bool) -> None:
         print(f"{t.name} ({t.toolset}): {params}\n  {t.description}\n")
 
 
-def _run_with_editor(ws: Workspace, name: str, params: dict[str, Any], args: argparse.Namespace, as_json: bool) -> int:
+def _run_with_editor(
+    ws: Workspace,
+    name: str,
+    params: dict[str, Any],
+    args: argparse.Namespace,
+    as_json: bool,
+    cancelled: threading.Event,
+) -> int:
     from simple_brief.servers import envelope
 
     tool = registry.get(name)
@@ -218,7 +226,7 @@ def _run_with_editor(ws: Workspace, name: str, params: dict[str, Any], args: arg
     state.editor = envelope.attach_editor(ws.root, args.nvim)
     bar = _progress_bar(args)
     try:
-        result = envelope.answer(state, tool, params, bar)
+        result = envelope.answer(state, tool, params, bar, cancelled)
     finally:
         if bar is not None:
             bar.close()
@@ -274,7 +282,7 @@ def _serve_lsp(port: int | None) -> int:
     return 0
 
 
-def _as_daemon(warm: Callable[[str | None], Workspace]) -> Callable[[list[str]], int]:
+def _as_daemon(warm: Callable[[str | None], Workspace]) -> Callable[[list[str], threading.Event], int]:
     """This process becomes the daemon: commands open `warm` workspaces and keep their
     language servers and docs index running between calls; returns the runner."""
     global open_workspace, keep_session_servers
@@ -303,10 +311,11 @@ def _end_session(ws: Workspace, session: registry.Session) -> None:
         ws.attached["session_servers"] = kept
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+def main(argv: Sequence[str] | None = None, cancelled: threading.Event | None = None) -> int:
+    """Run the command line; return the exit code. Once `cancelled` is set (the daemon's
+    client went away), a running tool stops at its next check."""
     try:
-        return _main(argv)
+        return _main(argv, cancelled or threading.Event())
     except BrokenPipeError:
         # The reader went away (`simple-brief docs search … | head`): no traceback, and none
         # from the interpreter flushing stdout at exit either.
@@ -314,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None, cancelled: threading.Event) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(
@@ -355,9 +364,9 @@ def _main(argv: Sequence[str] | None) -> int:
         args.budget = _budget(args.budget, config.load(ws.root))
         if args.command == "run":
             # As an agent would see it: with the editor's live state and context (AC2).
-            return _run_with_editor(ws, name, params, args, as_json)
+            return _run_with_editor(ws, name, params, args, as_json, cancelled)
         bar = _progress_bar(args)
-        call = registry.Call(workspace=ws, budget=args.budget, progress=bar, session=_session(ws))
+        call = registry.Call(workspace=ws, budget=args.budget, progress=bar, session=_session(ws), cancelled=cancelled)
         try:
             result = registry.invoke(name, params, call)
         finally:
@@ -370,8 +379,8 @@ def _main(argv: Sequence[str] | None) -> int:
         else:
             print(f"simple-brief: {err}", file=sys.stderr)
         return EXIT_USER_ERROR
-    except KeyboardInterrupt:
-        return 130
+    except (KeyboardInterrupt, registry.Cancelled):
+        return 130  # (Cancelled: in the daemon, whose client went away; nobody reads this)
     if as_json:
         print(json.dumps({"ok": True, "tool": name, "content": result.blocks, "data": result.data}, ensure_ascii=False))
     else:

@@ -19,6 +19,7 @@ import io
 import logging
 import os
 import queue
+import select
 import selectors
 import signal
 import socket
@@ -45,6 +46,8 @@ REQUEST_TIMEOUT = 5.0
 _LOG_LIMIT = 1 << 20
 #: A call longer than this (seconds) may have built something big: free what it left behind.
 RELEASE_AFTER = 0.5
+#: How often a waiting connection looks whether its client went away, seconds.
+CLIENT_CHECK = 0.1
 
 
 def release_memory() -> None:
@@ -84,6 +87,8 @@ class Job:
     request: dict[str, Any]
     done: threading.Event = field(default_factory=threading.Event)
     gone: bool = False
+    #: Set when the client went away (Ctrl-C, killed): the command stops at its next check.
+    cancelled: threading.Event = field(default_factory=threading.Event)
     _send_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def send(self, message: dict[str, Any]) -> None:
@@ -94,7 +99,25 @@ class Job:
             try:
                 self.sock.sendall(protocol.encode(message))
             except OSError:
-                self.gone = True
+                self.abandon()
+
+    def abandon(self) -> None:
+        """The client is gone: nothing more is sent, and the command is told to stop."""
+        if not self.gone:
+            self.gone = True
+            self.cancelled.set()
+            log.info("the client of `%s` went away: cancelling it", " ".join(map(str, self.request.get("argv", []))))
+
+    def client_left(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the client to close its end (it sends nothing
+        after its request, so a readable socket means it closed, or broke the protocol)."""
+        try:
+            readable, _, _ = select.select([self.sock], [], [], timeout)
+            if not readable:
+                return False
+            return self.sock.recv(4096) == b""
+        except (OSError, ValueError):
+            return True
 
 
 class Stream:
@@ -136,7 +159,7 @@ class Daemon:
 
     def __init__(
         self,
-        run: Callable[[list[str]], int],
+        run: Callable[[list[str], threading.Event], int],
         workspaces: Callable[[], list[str]],
         idle: float,
         after: Callable[[], None] | None = None,
@@ -196,8 +219,15 @@ class Daemon:
         job = Job(conn, request)
         self.last_request = time.monotonic()
         self.jobs.put(job)
-        while not job.done.wait(protocol.HEARTBEAT):
-            job.send({"hb": 1})
+        beat = time.monotonic() + protocol.HEARTBEAT
+        while not job.done.is_set():
+            if job.client_left(min(CLIENT_CHECK, max(0.0, beat - time.monotonic()))):
+                job.abandon()  # Ctrl-C or a killed client: the worker stops at its next check
+                break
+            if time.monotonic() >= beat and not job.done.is_set():
+                job.send({"hb": 1})
+                beat = time.monotonic() + protocol.HEARTBEAT
+        job.done.wait()  # the connection stays open until the worker is done with it
 
     # --- the worker ---------------------------------------------------------------------
 
@@ -208,7 +238,10 @@ class Daemon:
             began = time.monotonic()
             try:
                 if not job.gone:
-                    job.send({"x": self._execute(job)})
+                    code = self._execute(job)
+                    if job.cancelled.is_set():
+                        log.info("stopped a call after its client went away (exit %d)", code)
+                    job.send({"x": code})
                 if self.after is not None:
                     self.after()  # the client has its answer; what follows is the daemon's own work
                 if time.monotonic() - began > RELEASE_AFTER:
@@ -236,7 +269,7 @@ class Daemon:
             os.environ.update(request.get("env") or {})
             sys.stdout, sys.stderr = out, err
             try:
-                return self.run([str(arg) for arg in request.get("argv", [])])
+                return self.run([str(arg) for arg in request.get("argv", [])], job.cancelled)
             except SystemExit as exc:
                 return _exit_code(exc.code, err)
             except KeyboardInterrupt:
@@ -335,7 +368,7 @@ def _log_to_file(path: Path) -> None:
 
 
 def serve(
-    run: Callable[[list[str]], int],
+    run: Callable[[list[str], threading.Event], int],
     workspaces: Callable[[], list[str]],
     idle_seconds: float,
     prepare: Callable[[], None] | None = None,
@@ -344,7 +377,8 @@ def serve(
     """Be the daemon until stopped or idle; 0, or 1 when another daemon already runs.
 
     Args:
-        run: runs one command line as the standalone `simple-brief` would; returns the exit code.
+        run: runs one command line as the standalone `simple-brief` would, stopping at its next
+            check once the event is set (its client went away); returns the exit code.
         workspaces: the roots kept warm, for `status`.
         idle_seconds: stop after this long without a request.
         prepare: called once the lock is ours, before the socket listens (imports to warm).
