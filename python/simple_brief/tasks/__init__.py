@@ -1,0 +1,16 @@
+"""Running the project's own tasks — build, check, clean, tests, coverage, profiling — as the
+person declared them, inside limits, and reading their results into structured answers.
+
+- `declared`: the task declarations of the configs (argv lists, never a shell) and, where
+  nothing is declared, the config lines that would declare what the project looks like
+  it uses (pyproject/pytest, Cargo, go.mod, package.json scripts, Makefile targets).
+- `sandbox`: one run: its own process group, time, memory and output limits, cancellation,
+  progress; what it printed and which limit (if any) stopped it.
+- `compiler_output`: compiler and checker output (gcc/clang, rustc/cargo JSON, tsc,
+  mypy/pyright, Python tracebacks) as diagnostics with fix-its.
+- `test_results`: JUnit XML (junitparser) and `go test -json` as test results.
+- `coverage_reports`: coverage.py JSON, Cobertura XML and lcov as per-file coverage.
+- `profiles`: cProfile/pstats, collapsed stacks and speedscope JSON as hotspots.
+
+The tools over these are in `simple_brief.tools.tasks`.
+"""
