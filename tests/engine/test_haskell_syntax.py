@@ -150,8 +150,91 @@ def test_relayout_keeps_length_and_lines_and_leaves_what_it_cannot_keep() -> Non
         assert len(fixed) == len(data) and fixed.count(b"\n") == data.count(b"\n")
         # Only whitespace changes, and a first letter the grammar looks ahead from.
         assert all(a == b or {a, b} <= {0x09, 0x20} or b == ord("x") for a, b in zip(data, fixed, strict=True))
-    # A layout that spaces cannot keep (`user` at 8 spaces, `inplace` at a tab: one
-    # column for Haskell) is left as it is: from Cabal/Distribution/Simple/Register.hs.
-    mixed = b"register = do\n    let ghc = 1\n        user = 2\n\tinplace = 3\n\tif user\n\t\tthen a\n\t\telse b\n"
-    assert relayout(mixed) == mixed
+    # A layout no same-length text keeps is left as it is: from Cabal's
+    # Distribution/Simple/Register.hs, `\t\telse return []` closes the `else do` block
+    # (column 26) inside `config_flags <-` (column 8), and the grammar closes no layout
+    # at a line starting with a tab.
+    assert relayout(REGISTER) == REGISTER
     assert relayout(b"f = 1\n") == b"f = 1\n"
+
+
+REGISTER = (
+    b"register pkg_descr lbi regFlags = do\n"
+    b"    case compilerFlavor (compiler lbi) of\n"
+    b"      GHC -> do \n"
+    b"\tconfig_flags <-\n"
+    b"\t   if user\n"
+    b"\t\tthen if ghc_63_plus\n"
+    b'\t\t\tthen return ["--user"]\n'
+    b"\t\t\telse do \n"
+    b"\t\t\t  GHC.maybeCreateLocalPackageConfig\n"
+    b"\t\t          localConf <- GHC.localPackageConfig\n"
+    b'\t\t\t  return ["--config-file=" ++ localConf]\n'
+    b"\t\telse return []\n"
+    b"\treturn config_flags\n"
+)
+
+#: base/Foreign/C/Error.hs: an `if` in a `do` block indented with a tab, its `then` and
+#: `else` below it after a tab: the grammar stops at a tab before a keyword.
+ERRNO = (
+    "throwErrnoIfRetry            :: (a -> Bool) -> String -> IO a -> IO a\n"
+    "throwErrnoIfRetry pred loc f  = \n"
+    "  do\n"
+    "    res <- f\n"
+    "    if pred res\n"
+    "      then do\n"
+    "\terr <- getErrno\n"
+    "\tif err == eINTR\n"
+    "\t  then throwErrnoIfRetry pred loc f\n"
+    "\t  else throwErrno loc\n"
+    "      else return res\n"
+    "\n"
+    "throwErrnoIfRetry_ :: (a -> Bool) -> String -> IO a -> IO ()\n"
+    "throwErrnoIfRetry_ pred loc f  = void $ throwErrnoIfRetry pred loc f\n"
+)
+
+#: haskell-src/Language/Haskell/Pretty.hs: `where` then a tab then the layout's first
+#: item (column 16 for Haskell, 7 or 14 for the grammar, which counts that tab as one),
+#: the next item after two tabs (16).
+FSEP = (
+    "myFsep :: [Doc] -> Doc\n"
+    "myFsep = layoutChoice fsep' hsep\n"
+    "\twhere\tfsep' [] = empty\n"
+    "\t\tfsep' (d:ds) = do\n"
+    "\t\t\te <- getPPEnv\n"
+    "\t\t\tlet n = onsideIndent e\n"
+    "\t\t\tnest n (fsep (nest (-n) d:ds))\n"
+    "\n"
+    "layoutChoice :: (a -> Doc) -> (a -> Doc) -> a -> Doc\n"
+    "layoutChoice a b dl = do e <- getPPEnv\n"
+    "                         if layout e == PPOffsideRule then a dl else b dl\n"
+)
+
+
+def test_a_tab_indented_if_reads_with_its_keywords_as_names() -> None:
+    outline = _scan(ERRNO)
+    assert _errors(outline) == []
+    retry = _symbol(outline, "throwErrnoIfRetry")
+    assert (retry.range.start.line, retry.range.end.line) == (1, 10)
+    assert "throwErrnoIfRetry_" in {s.name for s in walk_all(outline.symbols)}
+    # Only that `if`'s keywords: the one at spaces stays a keyword.
+    from simple_brief.languages._haskell_syntax import relayout
+
+    fixed = relayout(ERRNO.encode()).decode().splitlines()
+    assert [fixed[i].strip().split()[0] for i in (4, 5, 7, 8, 9, 10)] == ["if", "then", "xf", "xhen", "xlse", "else"]
+
+
+def test_a_layout_opened_after_a_mid_line_tab() -> None:
+    outline = _scan(FSEP)
+    assert _errors(outline) == []
+    fsep = _symbol(outline, "myFsep")
+    assert (fsep.range.start.line, fsep.range.end.line) == (1, 6)
+    assert "layoutChoice" in {s.name for s in walk_all(outline.symbols)}
+
+
+def test_a_real_error_beside_a_repaired_declaration_is_still_reported() -> None:
+    # The same declarations, then one with a real error (a `then` without its `if`).
+    broken = "\nbroken x = x then 1\n"
+    for text in (ERRNO, FSEP):
+        errors = _errors(_scan(text + broken))
+        assert errors and all(e.startswith(f"{text.count(chr(10)) + 1}:") for e in errors), errors

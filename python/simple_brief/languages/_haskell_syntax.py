@@ -18,8 +18,16 @@ Two causes, both common in Hugs' libraries:
   line keeps some leading tabs (its name's first letter then read as `x` if the
   scanner would look ahead from it), so that every line's first token and the layouts
   it is compared with (the first token after `where`, `let`, `do`, `of`) keep their
-  order as Haskell counts them. A declaration no such choice keeps (8 spaces above
-  `\tinplace`, one column for Haskell) is left as it is.
+  order as Haskell counts them. A declaration no such choice keeps is tried again
+  twice: with the keywords of each `if` one of whose `if`/`then`/`else` starts a line
+  after a tab read as names (`xf c xhen a xlse b`: an expression of the same extent,
+  so a tab can stand before them), then also with the first item of a layout opened
+  inside a line after a tab (`\twhere\tfsep' [] = empty`, the grammar counting that
+  tab as one column where Haskell counts up to 8, so the lines lined up with it by tabs
+  cannot be) blanked, the layout then opening at its second item. What none of these
+  keeps is left as it is: the grammar cannot close a layout at a line starting with a
+  tab, so `\t\telse return []` closing an `else do` block at column 26 inside a
+  statement at column 8 (Cabal's Register.hs) has no same-length reading.
 """
 
 from __future__ import annotations
@@ -90,14 +98,27 @@ def relayout(data: bytes) -> bytes:
     # can be re-indented without changing their layout.
     _, misread = _plan(lines, tokens, chunks, tabbed, as_is=True)
     plan, kept = _plan(lines, tokens, chunks, misread)
-    redone = misread - kept
-    if not redone:
-        return data
-    out = list(lines)
-    for i, c in enumerate(chunks):
-        if c not in redone:
+    source = {c: lines for c in misread - kept}
+    # What no re-indent keeps, tried again with the keywords of tab-indented `if`s as
+    # names, then also with the item after a mid-line tab blanked (see the module doc).
+    for variant in (_if_as_names, _blank_tab_items):
+        if not kept:
+            break
+        other = variant(lines, tokens, chunks, kept)
+        if other == lines:
             continue
-        line = lines[i].replace(b"\t", b" ")
+        other_tokens = _tokens(other)
+        other_plan, other_kept = _plan(other, other_tokens, chunks, kept)
+        plan.update({i: v for i, v in other_plan.items() if chunks[i] in kept - other_kept})
+        source.update({c: other for c in kept - other_kept})
+        kept, lines, tokens = other_kept, other, other_tokens
+    if not source:
+        return data
+    out = data.split(b"\n")
+    for i, c in enumerate(chunks):
+        if c not in source:
+            continue
+        line = source[c][i].replace(b"\t", b" ")
         if i in plan:
             lead, tabs = plan[i]
             line = b"\t" * tabs + line[tabs:]
@@ -110,6 +131,66 @@ def relayout(data: bytes) -> bytes:
 #: A first token starting with these makes the scanner look ahead (keywords) and then
 #: stop at a tab before it.
 _RENAMED = {bytes([c]) for c in b"deitw"}
+
+
+def _if_as_names(
+    lines: list[bytes], tokens: list[list[tuple[int, bytes]]], chunks: list[int], active: set[int]
+) -> list[bytes]:
+    """`lines` with, in the `active` chunks, each `if`/`then`/`else` whose keywords one
+    starts a line indented with a tab read as names (`xf`, `xhen`, `xlse`): the grammar
+    stops at a tab before a keyword, and `xf c xhen a xlse b` is an expression of the
+    same extent with the same layout."""
+    out = list(lines)
+    groups: list[list[tuple[int, int]]] = []
+    open_: list[list[tuple[int, int]]] = []
+    for i, row in enumerate(tokens):
+        if chunks[i] not in active:
+            continue
+        for at, text in row:
+            if text == b"if":
+                open_.append([(i, at)])
+            elif text == b"then" and open_ and len(open_[-1]) == 1:
+                open_[-1].append((i, at))
+            elif text == b"else" and open_ and len(open_[-1]) == 2:
+                group = open_.pop()
+                group.append((i, at))
+                groups.append(group)
+    for group in groups:
+        if any(tokens[i][0][0] == at and b"\t" in lines[i][:at] for i, at in group):
+            for i, at in group:
+                out[i] = out[i][:at] + b"x" + out[i][at + 1 :]
+    return out
+
+
+def _blank_tab_items(
+    lines: list[bytes], tokens: list[list[tuple[int, bytes]]], chunks: list[int], active: set[int]
+) -> list[bytes]:
+    """`lines` with, in the `active` chunks, the first item of a layout opened inside a
+    line after a tab (`\twhere\tfsep' [] = empty`) blanked: the grammar counts that tab
+    as one column, so the next lines, lined up with the item by tabs, cannot be. The
+    layout then opens at its second item, a column the re-indent can give."""
+    out = list(lines)
+    for i, row in enumerate(tokens):
+        if chunks[i] not in active:
+            continue
+        for n, (at, text) in enumerate(row[:-1]):
+            after = row[n + 1][0]
+            if text not in _OPENERS or b"\t" not in lines[i][at:after]:
+                continue
+            column = _columns(lines[i], row)[n + 1][0]
+            last = i
+            for j in range(i + 1, len(tokens)):
+                if chunks[j] != chunks[i] or (tokens[j] and _columns(lines[j], tokens[j][:1])[0][0] <= column):
+                    break
+                last = j
+            blanked = [lines[i][after:], *lines[i + 1 : last + 1]]
+            if any(b"{-" in part or b"-}" in part for part in blanked):
+                continue
+            out[i] = lines[i][:after] + b" " * (len(lines[i]) - after)
+            for j in range(i + 1, last + 1):
+                out[j] = b" " * len(lines[j])
+            break
+    return out
 
 
 def _options(lead: int, text: bytes, line: bytes) -> list[int]:
