@@ -12,8 +12,8 @@ Schema::
                                            # says nothing and is not LSP's utf-16 (pylsp counts
                                            # code points: set automatically for it)
 
-    [tasks]                                # declared tasks: name = argv list
-    test = ["pytest", "-q"]
+    [tasks]                                # declared tasks: name = argv list, or a table
+    build = ["make"]                       # with argv and limits (simple_brief.tasks.declared)
 
     [limits]
     budget = 10000                         # token budget of one tool answer
@@ -58,6 +58,7 @@ from simple_brief import languages, trust
 from simple_brief.errors import UserError
 from simple_brief.positions import ENCODINGS
 from simple_brief.secret_files import DEFAULT_DENY, SecretRules
+from simple_brief.tasks.declared import TaskSpec, parse_task
 
 #: The config file's name, at the workspace root.
 FILENAME = ".simple-brief.toml"
@@ -112,7 +113,7 @@ class Config:
 
     Attributes:
         servers: language servers, in file order.
-        tasks: declared tasks by name, each an argv list.
+        tasks: declared tasks by name (`tasks.declared.TaskSpec`).
         budget: token budget of one answer.
         toolsets: toolsets the MCP server lists.
         docs_folders: library folders outside the root the docs index may read.
@@ -124,7 +125,7 @@ class Config:
     """
 
     servers: list[ServerConfig] = field(default_factory=list)
-    tasks: dict[str, list[str]] = field(default_factory=dict)
+    tasks: dict[str, TaskSpec] = field(default_factory=dict)
     budget: int = DEFAULT_BUDGET_TOKENS
     toolsets: list[str] = field(default_factory=lambda: list(DEFAULT_TOOLSETS))
     docs_folders: list[Path] = field(default_factory=list)
@@ -141,7 +142,7 @@ class Config:
     def programs(self) -> list[str]:
         """What this config makes simple-brief run or read outside the root, one short entry each."""
         named = [f"servers.{s.name} = {' '.join(s.command)[:60]}" for s in self.servers]
-        named += [f"tasks.{name} = {' '.join(argv)[:60]}" for name, argv in self.tasks.items()]
+        named += [f"tasks.{name} = {' '.join(task.argv)[:60]}" for name, task in self.tasks.items()]
         named += [f"docs.folders = {folder}" for folder in self.docs_folders]
         return named
 
@@ -252,8 +253,8 @@ def parse(text: str, path: Path, user: bool = False) -> Config:
         if not isinstance(table, dict):
             raise UserError(f"`servers.{name}` in {path} must be a table (`[servers.{name}]` with a `command`).")
         config.servers.append(_server(name, table, path))
-    for name, argv in _table(data, "tasks", path).items():
-        config.tasks[name] = list(_argv(argv, f"tasks.{name}", path))
+    for name, value in _table(data, "tasks", path).items():
+        config.tasks[name] = parse_task(name, value, str(path))
     limits = _table(data, "limits", path)
     _known(limits, _LIMIT_KEYS, "limits.", path)
     if "budget" in limits:

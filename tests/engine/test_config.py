@@ -71,7 +71,10 @@ def test_full_config(tmp_path: Path) -> None:
     assert loaded.servers_for("python") == [jedi]
     assert loaded.servers_for("lua")[0].settings == {}
     assert loaded.servers_for("rust") == []
-    assert loaded.tasks == {"test": ["pytest", "-q"], "lint": ["ruff", "check", "."]}
+    assert {name: task.steps for name, task in loaded.tasks.items()} == {
+        "test": (("pytest", "-q"),),
+        "lint": (("ruff", "check", "."),),
+    }
     assert loaded.budget == 4000
     assert loaded.toolsets == ["read", "lsp", "docs", "tasks"]
     assert loaded.path == tmp_path / config.FILENAME

@@ -1,0 +1,271 @@
+"""One command of a task, run inside limits: `run(argv, cwd, env, limits, ...)`.
+
+- No shell: the program is found on the run's PATH (or, with a `/`, relative to its
+  folder) and started with its argument list; a program that is a shell is refused.
+- Its own process group (and session): a limit, a cancellation or the end of the run
+  kills the whole group, so no child is left behind.
+- Time: past `timeout_s` the group gets SIGTERM, then SIGKILL after `KILL_GRACE`.
+- Memory: every process of the run gets `RLIMIT_AS` (set by a tiny launcher that then
+  `exec`s the program, as `preexec_fn` is unsafe in a threaded server), and the group's
+  resident memory is watched; past the limit the group is killed. An allocation the
+  limit refused inside a process (Python's MemoryError, `std::bad_alloc`, Rust's
+  "memory allocation … failed") is reported as the memory limit too.
+- Output: past `output_bytes` (stdout and stderr together) the group is killed.
+- The answer keeps what was printed up to then (`limit_exceeded` says which limit).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simple_brief.errors import UserError
+from simple_brief.tasks.declared import SHELLS
+
+#: Seconds between SIGTERM and SIGKILL when a run is stopped.
+KILL_GRACE = 2.0
+#: How often the loop looks at the clock, the cancel flag and the group's memory, seconds.
+TICK = 0.1
+MEMORY_EVERY = 0.25
+#: Sets the address-space limit, then becomes the program (argv: limit, path, argv...).
+_LAUNCHER = (
+    "import os,resource,sys\n"
+    "n=int(sys.argv[1])\n"
+    "resource.setrlimit(resource.RLIMIT_AS,(n,n))\n"
+    "os.execv(sys.argv[2],sys.argv[3:])\n"
+)
+#: What a process prints when an allocation failed (the address-space limit said no).
+ALLOCATION_FAILED = re.compile(
+    r"\bMemoryError\b|std::bad_alloc|memory allocation of \d+ bytes failed|Cannot allocate memory|out of memory",
+    re.IGNORECASE,
+)
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A run's limits: seconds, megabytes of memory (0: none), bytes of output."""
+
+    timeout_s: float
+    memory_mb: int
+    output_bytes: int
+
+
+@dataclass
+class Completed:
+    """What one command did.
+
+    Attributes:
+        argv: the command as run (placeholders filled in).
+        exit_code: its exit status; negative: killed by that signal; None: never started.
+        stdout, stderr: what it printed (decoded, invalid bytes replaced), up to the limit.
+        output: both, in the order they arrived.
+        output_bytes: how much it printed in all (also past the limit).
+        duration_ms: wall time.
+        limit_exceeded: "time", "memory" or "output" when a limit stopped it.
+        cancelled: the caller cancelled it (the group was killed).
+        peak_rss_mb: the most resident memory the group held at one time, as sampled.
+    """
+
+    argv: list[str]
+    exit_code: int | None = None
+    stdout: str = ""
+    stderr: str = ""
+    output: str = ""
+    output_bytes: int = 0
+    duration_ms: float = 0.0
+    limit_exceeded: str | None = None
+    cancelled: bool = False
+    peak_rss_mb: float = 0.0
+    _chunks: list[tuple[int, bytes]] = field(default_factory=list, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.limit_exceeded is None and not self.cancelled
+
+
+def program(argv0: str, cwd: Path, env: Mapping[str, str], task: str) -> str:
+    """The program file a command's first word names (PATH, or a path from `cwd`).
+
+    Raises:
+        UserError: not found, not executable, or a shell.
+    """
+    if "/" in argv0:
+        found: str | None = str((cwd / argv0) if not os.path.isabs(argv0) else Path(argv0))
+        if not (os.path.isfile(found) and os.access(found, os.X_OK)):  # type: ignore[arg-type]
+            found = None
+    else:
+        found = shutil.which(argv0, path=env.get("PATH", os.defpath))
+    if found is None:
+        raise UserError(
+            f"`{argv0}` ({task}) is not an executable program on PATH; install it, or give its path in the task's argv."
+        )
+    for name in (Path(argv0).name, Path(found).name, Path(os.path.realpath(found)).name):
+        if name in SHELLS:
+            raise UserError(
+                f"{task} runs a shell (`{argv0}`); simple-brief never runs commands through a shell: "
+                "declare the program itself and its arguments."
+            )
+    return found
+
+
+def run(
+    argv: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str],
+    limits: Limits,
+    task: str = "the task",
+    cancelled: Callable[[], bool] = lambda: False,
+    on_output: Callable[[str], None] | None = None,
+) -> Completed:
+    """Run one command inside `limits` (see the module doc); `on_output` gets the text as
+    it arrives (for progress).
+
+    Raises:
+        UserError: the program cannot be found or is a shell, or `cwd` is not a folder.
+    """
+    if not cwd.is_dir():
+        raise UserError(f"the folder {task} runs in, {cwd}, does not exist; fix its `cwd`.")
+    path = program(argv[0], cwd, env, task)
+    done = Completed(list(argv))
+    command = [path, *argv[1:]]
+    if limits.memory_mb:
+        command = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(limits.memory_mb * 1024 * 1024), path, *argv]
+    started = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+        )
+    except OSError as exc:
+        raise UserError(f"{task} could not start `{argv[0]}` ({exc.strerror or exc}); check the task's argv.") from None
+    try:
+        _pump(proc, done, limits, cancelled, on_output, started)
+    finally:
+        _kill_group(proc)
+    done.duration_ms = (time.monotonic() - started) * 1000
+    raw_out = b"".join(data for stream, data in done._chunks if stream == 1)
+    raw_err = b"".join(data for stream, data in done._chunks if stream == 2)
+    done.stdout = raw_out.decode("utf-8", "replace")
+    done.stderr = raw_err.decode("utf-8", "replace")
+    done.output = b"".join(data for _, data in done._chunks).decode("utf-8", "replace")
+    done._chunks = []
+    refused = limits.memory_mb and done.exit_code != 0 and ALLOCATION_FAILED.search(done.output)
+    if done.limit_exceeded is None and not done.cancelled and refused:
+        done.limit_exceeded = "memory"
+    return done
+
+
+def _pump(
+    proc: subprocess.Popen[bytes],
+    done: Completed,
+    limits: Limits,
+    cancelled: Callable[[], bool],
+    on_output: Callable[[str], None] | None,
+    started: float,
+) -> None:
+    """Read both pipes until the process ends or a limit or cancellation stops it."""
+    assert proc.stdout is not None and proc.stderr is not None
+    selector = selectors.DefaultSelector()
+    for stream, pipe in ((1, proc.stdout), (2, proc.stderr)):
+        os.set_blocking(pipe.fileno(), False)
+        selector.register(pipe, selectors.EVENT_READ, stream)
+    kept = 0
+    next_memory = started
+    open_pipes = 2
+    try:
+        while open_pipes or proc.poll() is None:
+            for key, _ in selector.select(TICK) if open_pipes else ():
+                try:
+                    data = os.read(key.fileobj.fileno(), 65536)  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                if not data:
+                    selector.unregister(key.fileobj)
+                    open_pipes -= 1
+                    continue
+                done.output_bytes += len(data)
+                room = limits.output_bytes - kept
+                if room > 0:
+                    part = data[:room]
+                    done._chunks.append((key.data, part))
+                    kept += len(part)
+                    if on_output is not None:
+                        on_output(part.decode("utf-8", "replace"))
+            if not open_pipes:
+                time.sleep(TICK / 4)  # the pipes closed (a daemonized child?): wait for the leader
+            now = time.monotonic()
+            if done.output_bytes > limits.output_bytes:
+                done.limit_exceeded = "output"
+            elif now - started > limits.timeout_s:
+                done.limit_exceeded = "time"
+            elif cancelled():
+                done.cancelled = True
+            elif limits.memory_mb and now >= next_memory:
+                next_memory = now + MEMORY_EVERY
+                rss = group_rss_bytes(proc.pid) / (1024 * 1024)
+                done.peak_rss_mb = max(done.peak_rss_mb, rss)
+                if rss > limits.memory_mb:
+                    done.limit_exceeded = "memory"
+            if done.limit_exceeded or done.cancelled:
+                _kill_group(proc)
+                break
+    finally:
+        selector.close()
+        done.exit_code = proc.wait()
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stop every process of the run's group: SIGTERM, then SIGKILL after a grace period."""
+    pgid = proc.pid  # start_new_session: the leader's pid is the group's id
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGTERM)
+        deadline = time.monotonic() + KILL_GRACE
+        while time.monotonic() < deadline:
+            if proc.poll() is not None and not group_members(pgid):
+                return
+            time.sleep(0.02)
+        os.killpg(pgid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=KILL_GRACE)
+
+
+def group_members(pgid: int) -> list[int]:
+    """The live (not zombie) processes of a process group (Linux /proc)."""
+    members = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != b"Z":
+            members.append(int(entry.name))
+    return members
+
+
+def group_rss_bytes(pgid: int) -> int:
+    """The resident memory of a process group, summed over its members."""
+    total = 0
+    for pid in group_members(pgid):
+        with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{pid}/statm", "rb") as handle:
+            total += int(handle.read().split()[1]) * _PAGE
+    return total
