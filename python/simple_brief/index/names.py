@@ -12,7 +12,10 @@ superset of candidates here; `score` then decides on the candidates only:
   each with the names that use it);
 - initials: the same over a string of every name's initials;
 - near: `rapidfuzz.process.extract` over the distinct word strings of the names whose
-  length allows a ratio of 80 (2·min/(sum) >= 0.8: between 2/3 and 3/2 of the query's).
+  length allows a ratio of 80 (2·min/(sum) >= 0.8: between 2/3 and 3/2 of the query's)
+  and that share enough characters with the query (`_CharBags`: the ratio is
+  200·LCS/(l1+l2), and the longest common subsequence is at most the characters the two
+  have in common, counted with repeats); rapidfuzz decides on those few.
 
 Names added since the strings were built are kept in a short list and scored one by
 one; names no longer used stay until the next rebuild (their count is 0).
@@ -23,7 +26,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import accumulate
 
 from rapidfuzz import fuzz, process
@@ -70,6 +73,94 @@ class _Joined:
         return found
 
 
+class _CharBags:
+    """The character counts of strings sorted by length, as bitsets, to find the strings
+    that may reach a rapidfuzz ratio of `cutoff` with a query (a superset; rapidfuzz
+    decides).
+
+    For each length and character, `levels[j - 1]` has bit i set when the i-th string of
+    that length holds the character at least j times. A query's characters (with repeats)
+    missing from a string are counted per string in a few bitsets at once (a saturating
+    counter); a string of length m keeps up when at most L - ceil(cutoff·(L+m)/200) of the
+    query's L characters are missing from it. Strings that are not ASCII, or longer than
+    255 characters, are always kept (rare: name words are ASCII letters and digits).
+    """
+
+    def __init__(self, items: list[str], cutoff: int) -> None:
+        self.cutoff = cutoff
+        #: length -> (index of its first string, how many, character code -> levels, always kept)
+        self._groups: dict[int, tuple[int, int, dict[int, list[int]], int]] = {}
+        start = 0
+        while start < len(items):
+            m = len(items[start])
+            end = bisect_right(items, m, lo=start, key=len)
+            self._groups[m] = (start, end - start, *self._group(items[start:end], m))
+            start = end
+
+    @staticmethod
+    def _group(strings: list[str], m: int) -> tuple[dict[int, list[int]], int]:
+        """The levels of each character of strings of length `m`, and those always kept."""
+        n = len(strings)
+        if m > 255:
+            return {}, (1 << n) - 1
+        always = 0
+        for i, s in enumerate(strings):
+            if not s.isascii():
+                always |= 1 << i
+        text = "".join(strings).encode("ascii", "replace")
+        # Column o holds the o-th character of every string: summing a character's
+        # indicator bytes over the columns counts it per string (one byte each, m <= 255).
+        columns = [text[o::m] for o in range(m)]
+        levels: dict[int, list[int]] = {}
+        for code in set(text):
+            hit = bytes(1 if v == code else 0 for v in range(256))
+            total = 0
+            for column in columns:
+                total += int.from_bytes(column.translate(hit), "little")
+            counts = total.to_bytes(n, "little")
+            levels[code] = [
+                int(counts.translate(bytes(49 if v >= j else 48 for v in range(256)))[::-1], 2)
+                for j in range(1, max(counts) + 1)
+            ]
+        return levels, always
+
+    def near(self, query: str, shortest: int, longest: int) -> list[int]:
+        """Indexes of the strings of length `shortest`..`longest` that may reach the cutoff."""
+        size = len(query)
+        wanted: dict[int, int] = {}
+        for ch in query:
+            code = ord(ch)
+            wanted[code if code < 128 else -1] = wanted.get(code if code < 128 else -1, 0) + 1
+        out: list[int] = []
+        for m in range(shortest, longest + 1):
+            group = self._groups.get(m)
+            if group is None:
+                continue
+            start, n, levels, always = group
+            allowed = size - -(-self.cutoff * (size + m) // 200)  # missing characters allowed
+            if allowed < 0:
+                kept = always
+            else:
+                full = (1 << n) - 1
+                over = [0] * (allowed + 1)  # over[k]: strings missing more than k characters
+                for code, repeats in wanted.items():
+                    have = levels.get(code, ())
+                    for j in range(repeats):
+                        missing = full ^ have[j] if j < len(have) else full
+                        if missing:
+                            for k in range(allowed, 0, -1):
+                                over[k] |= over[k - 1] & missing
+                            over[0] |= missing
+                kept = (full & ~over[allowed]) | always
+            if kept:
+                bits = bin(kept)[:1:-1]
+                at = bits.find("1")
+                while at != -1:
+                    out.append(start + at)
+                    at = bits.find("1", at + 1)
+        return out
+
+
 class Names:
     """Distinct names with how many indexed symbols carry each, and in which files."""
 
@@ -109,6 +200,7 @@ class Names:
         self._word_list = sorted(by_words, key=len)
         self._word_names = [by_words[w] for w in self._word_list]
         self._word_lengths = [len(w) for w in self._word_list]
+        self._bags = _CharBags(self._word_list, FUZZY_THRESHOLD)
         vocabulary: dict[str, list[int]] = {}
         for i, joined in enumerate(self._words):
             for word in set(joined.split(" ")) if joined else ():
@@ -161,17 +253,28 @@ class Names:
         if len(q) >= 2:
             found |= self._initials.starting(q)
         if len(q) >= 3 and qw:
-            joined = " ".join(qw)
-            low = bisect_left(self._word_lengths, math.floor(len(joined) * 2 / 3))
-            high = bisect_right(self._word_lengths, math.ceil(len(joined) * 3 / 2))
-            hits = process.extract(
-                joined, self._word_list[low:high], scorer=fuzz.ratio, score_cutoff=FUZZY_THRESHOLD, limit=None
-            )
-            for _, _, i in hits:
-                found.update(self._word_names[low + i])
+            found |= self._near(" ".join(qw))
         out = [self._names[i] for i in found]
         out.extend(self._added)
         return [n for n in out if n in self.files]
+
+    def _near(self, joined: str, plain: bool = False) -> set[int]:
+        """Names whose words have a rapidfuzz ratio of at least FUZZY_THRESHOLD with `joined`
+        (`plain`: compared with every word string of a length that allows it, the tests' reference)."""
+        shortest, longest = math.floor(len(joined) * 2 / 3), math.ceil(len(joined) * 3 / 2)
+        if plain:
+            near: Sequence[int] = range(
+                bisect_left(self._word_lengths, shortest), bisect_right(self._word_lengths, longest)
+            )
+        else:
+            near = self._bags.near(joined, shortest, longest)
+        hits = process.extract(
+            joined, [self._word_list[i] for i in near], scorer=fuzz.ratio, score_cutoff=FUZZY_THRESHOLD, limit=None
+        )
+        found: set[int] = set()
+        for _, _, i in hits:
+            found.update(self._word_names[near[i]])
+        return found
 
     def _starting_words(self, query_words: tuple[str, ...]) -> set[int]:
         """Names where each query word starts one of the name's words."""
