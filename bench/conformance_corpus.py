@@ -28,6 +28,7 @@ from simple_brief import languages
 REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / ".cache" / "conformance"
 NPM = CACHE / "npm"
+NPM_TOOLS = CACHE / "npm-tools" / "node_modules"
 PIP = CACHE / "pip"
 SDIST = CACHE / "sdist"
 JAVA = CACHE / "java"
@@ -61,6 +62,17 @@ NPM_PACKAGES = (
     "react-native-screens@4.30.1",  # typescriptreact, kotlin, cpp
     "edge-js@26.1.0",  # cs
     "graphile-worker@0.17.3",  # sql (migrations)
+)
+#: npm packages that only judge (pinned, dependencies listed): unpacked into
+#: .cache/conformance/npm-tools/node_modules/<name>/, where Node finds them from each
+#: other (ES modules read no NODE_PATH), and outside every corpus root.
+NPM_TOOL_PACKAGES = (
+    "parse5@8.1.1",  # html: the WHATWG HTML parser, its `onParseError` the spec's parse errors
+    "entities@9.0.0",  # parse5's dependency
+    "postcss@8.5.33",  # css: its parser throws CssSyntaxError
+    "nanoid@3.3.20",  # postcss's dependencies
+    "picocolors@1.1.1",
+    "source-map-js@1.2.4",
 )
 #: PyPI wheels (pinned): `pip download`, unzipped into .cache/conformance/pip/<name>/.
 PIP_WHEELS = (
@@ -283,25 +295,31 @@ def _npm() -> None:
     if shutil.which("npm") is None:
         _log("npm is not here: the npm packages' rows stay empty")
         return
-    NPM.mkdir(parents=True, exist_ok=True)
-    for spec in NPM_PACKAGES:
-        name = spec.rsplit("@", 1)[0]
-        folder = NPM / name
-        stamp = folder / ".conformance-version"
-        if stamp.is_file() and stamp.read_text() == spec:
-            continue
-        tgz = subprocess.run(
-            ["npm", "pack", "--silent", spec], cwd=NPM, capture_output=True, text=True, check=False
-        ).stdout.strip()
-        if not tgz or not (NPM / tgz.splitlines()[-1]).is_file():
-            _log(f"npm pack {spec} failed")
-            continue
-        archive = NPM / tgz.splitlines()[-1]
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        _run(["tar", "-xzf", str(archive), "-C", str(folder), "--strip-components=1"])
-        archive.unlink()
-        stamp.write_text(spec)
+    for specs, into in ((NPM_PACKAGES, NPM), (NPM_TOOL_PACKAGES, NPM_TOOLS)):
+        into.mkdir(parents=True, exist_ok=True)
+        for spec in specs:
+            _npm_pack(spec, into)
+
+
+def _npm_pack(spec: str, into: Path) -> None:
+    """`npm pack` one pinned package and unpack it into `into`/<name>/ (once)."""
+    name = spec.rsplit("@", 1)[0]
+    folder = into / name
+    stamp = folder / ".conformance-version"
+    if stamp.is_file() and stamp.read_text() == spec:
+        return
+    tgz = subprocess.run(
+        ["npm", "pack", "--silent", spec], cwd=into, capture_output=True, text=True, check=False
+    ).stdout.strip()
+    if not tgz or not (into / tgz.splitlines()[-1]).is_file():
+        _log(f"npm pack {spec} failed")
+        return
+    archive = into / tgz.splitlines()[-1]
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    _run(["tar", "-xzf", str(archive), "-C", str(folder), "--strip-components=1"])
+    archive.unlink()
+    stamp.write_text(spec)
 
 
 def _pip_download(spec: str, into: Path, kind: tuple[str, str], pattern: str) -> Path | None:

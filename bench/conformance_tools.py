@@ -20,7 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from conformance_corpus import NPM, PIP
+from conformance_corpus import NPM, NPM_TOOLS, PIP
 
 Judge = Callable[[list[Path]], dict[Path, bool]]
 
@@ -122,19 +122,63 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
-def _typescript(files: list[Path]) -> dict[Path, bool]:
-    """TypeScript's own parser (npm typescript in the cache): no parse diagnostics."""
-    done = subprocess.run(
-        ["node", "-e", _TS_SCRIPT, str(NPM / "typescript")],
-        input="\n".join(map(str, files)),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    got = json.loads(done.stdout or "{}")
-    return {p: bool(got.get(str(p), False)) for p in files}
+#: parse5's codes about the doctype alone (none, a legacy one, its identifiers run
+#: together): they choose quirks mode, and every such doctype is parsed.
+_HTML_SCRIPT = r"""
+const fs = require('fs');
+const { pathToFileURL } = require('url');
+(async () => {
+  const parse5 = await import(pathToFileURL(process.argv[1]).href);
+  const out = {};
+  for (const f of fs.readFileSync(0, 'utf8').split('\n').filter(Boolean)) {
+    const errors = [];
+    parse5.parse(fs.readFileSync(f, 'utf8'), { onParseError: (e) => errors.push(e.code) });
+    out[f] = errors.filter((code) => !code.includes('doctype')).length === 0;
+  }
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
 
+_CSS_SCRIPT = r"""
+const fs = require('fs');
+const postcss = require(process.argv[1]);
+const out = {};
+for (const f of fs.readFileSync(0, 'utf8').split('\n').filter(Boolean)) {
+  try {
+    postcss.parse(fs.readFileSync(f, 'utf8'), { from: f });
+    out[f] = true;
+  } catch (e) {
+    out[f] = false;
+  }
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+_PARSE5 = NPM_TOOLS / "parse5" / "dist" / "index.js"
+
+
+def _node_script(script: str, module: Path) -> Judge:
+    """A Node script that reads file names on stdin and writes {name: accepted} (the
+    module it loads, an npm package in the cache, its first argument)."""
+
+    def judge(files: list[Path]) -> dict[Path, bool]:
+        done = subprocess.run(
+            ["node", "-e", script, str(module)],
+            input="\n".join(map(str, files)),
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        got = json.loads(done.stdout or "{}")
+        return {p: bool(got.get(str(p), False)) for p in files}
+
+    return judge
+
+
+#: TypeScript's own parser (npm typescript in the cache): no parse diagnostics.
+_typescript = _node_script(_TS_SCRIPT, NPM / "typescript")
 
 _LUA_SCRIPT = r"""
 for _, f in ipairs(_G.arg) do
@@ -290,6 +334,12 @@ def judge(language: str) -> tuple[Judge, str] | None:
         "cs": (_each(_exit0("mcs", "--parse")), "mcs --parse (Mono)") if have("mcs") else None,
         "scala": (_scala, "scalac -Ystop-after:parser (2.11)") if have("scalac") else None,
         "haskell": (_each(_hugs), "Hugs loads it (-98; type-checked, not run)") if have("hugs") else None,
+        "html": (_node_script(_HTML_SCRIPT, _PARSE5), "parse5 onParseError (doctype codes aside)")
+        if have("node") and (NPM_TOOLS / "parse5").is_dir()
+        else None,
+        "css": (_node_script(_CSS_SCRIPT, NPM_TOOLS / "postcss"), "postcss")
+        if have("node") and (NPM_TOOLS / "postcss").is_dir()
+        else None,
         "hcl": (_hcl, "python-hcl2") if (PIP / "hcl2").is_dir() and (PIP / "lark").is_dir() else None,
     }
     return table.get(language)
