@@ -4,7 +4,8 @@
   folder) and started with its argument list; a program that is a shell is refused.
 - Its own process group (and session): a limit, a cancellation or the end of the run
   kills the whole group, so no child is left behind.
-- Time: past `timeout_s` the group gets SIGTERM, then SIGKILL after `KILL_GRACE`.
+- Time: past `timeout_s` the group gets SIGINT (a test runner then writes the results it
+  has), SIGTERM, then SIGKILL, `KILL_GRACE` apart.
 - Memory: every process of the run gets `RLIMIT_AS` (set by a tiny launcher that then
   `exec`s the program, as `preexec_fn` is unsafe in a threaded server), and the group's
   resident memory is watched; past the limit the group is killed. An allocation the
@@ -232,15 +233,18 @@ def _pump(
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """Stop every process of the run's group: SIGTERM, then SIGKILL after a grace period."""
+    """Stop every process of the run's group: SIGINT (as Ctrl-C: test runners then write
+    the results they have, pytest its JUnit XML), SIGTERM, then SIGKILL, a grace period
+    apart."""
     pgid = proc.pid  # start_new_session: the leader's pid is the group's id
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGTERM)
-        deadline = time.monotonic() + KILL_GRACE
-        while time.monotonic() < deadline:
-            if proc.poll() is not None and not group_members(pgid):
-                return
-            time.sleep(0.02)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            os.killpg(pgid, sig)
+            deadline = time.monotonic() + KILL_GRACE
+            while time.monotonic() < deadline:
+                if proc.poll() is not None and not group_members(pgid):
+                    return
+                time.sleep(0.02)
         os.killpg(pgid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=KILL_GRACE)
