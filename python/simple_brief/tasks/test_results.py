@@ -1,0 +1,543 @@
+"""Test results as structured data: JUnit XML (read with `junitparser`, parsed through
+`defusedxml`), `go test -json` events, and the test lists `pytest --collect-only -q`,
+`cargo test -- --list` and `go test -list .` print.
+
+- A case's `status` is one of `passed`, `failed`, `error`, `skipped` (pytest's xfail is
+  `skipped`); `output` is what it printed (stdout then stderr, cut to OUTPUT_CHARS);
+  `failure_message` the failure's (or skip's) message and `details` its traceback.
+- Its location (`path`, `line`) is where it failed when the failure text names a frame in
+  the project (the innermost one outside vendored folders: pytest's `path:N: Error`,
+  Python's `File "…", line N`, Rust's `panicked at path:N:C`, JavaScript's `at … (path:N:C)`,
+  Go's `file.go:N:`), else where the test is defined: the `file`/`line` attributes when the
+  report has them (pytest's xunit1 `line` is 0-based), else the file derived from the
+  pytest `classname` (`tests.test_app.TestX` → `tests/test_app.py`) and the line of
+  `def name` (`async def`, Go's `func`, Rust's `fn`; `test_x[1-2]` → `test_x`) in it.
+- Paths are as the report gives them (relative ones to the run's folder, `root`);
+  `resolve_path` turns one into an absolute path under `root` (None outside it).
+  Every file is read through `read_beneath` (no symlink followed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+from xml.etree.ElementTree import ParseError
+
+import defusedxml.ElementTree as SafeET  # type: ignore[import-untyped]
+import junitparser as junit
+from defusedxml import DefusedXmlException
+from junitparser.junitparser import JUnitXmlError
+
+from simple_brief.beneath import read_beneath, shown_path
+from simple_brief.errors import UserError
+
+Status = Literal["passed", "failed", "error", "skipped"]
+
+#: Characters of a case's output and traceback kept (the head and the tail of longer ones).
+OUTPUT_CHARS = 8000
+#: The largest report file read, bytes.
+REPORT_MAX_BYTES = 64 * 1024 * 1024
+#: The largest source file read to find a test's definition, bytes.
+SOURCE_MAX_BYTES = 4 * 1024 * 1024
+#: Folders whose frames are not the project's own (a failure inside a library).
+VENDOR_PARTS = frozenset({"site-packages", "dist-packages", "node_modules", ".venv", "venv", ".cargo", "vendor"})
+
+
+@dataclass
+class TestCase:
+    """One test's result; `path`/`line` (1-based) where it failed or is defined."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    classname: str
+    status: Status
+    duration_ms: float
+    output: str = ""
+    failure_message: str = ""
+    path: str | None = None
+    line: int | None = None
+    details: str = ""
+
+
+@dataclass
+class TestReport:
+    """The cases of one or more reports and their counts; `duration_ms` as the reports say."""
+
+    __test__ = False
+
+    cases: list[TestCase] = field(default_factory=list)
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+    skipped: int = 0
+    duration_ms: float = 0.0
+
+    def add(self, case: TestCase) -> None:
+        """Append a case and count it."""
+        self.cases.append(case)
+        if case.status == "passed":
+            self.passed += 1
+        elif case.status == "failed":
+            self.failed += 1
+        elif case.status == "error":
+            self.errors += 1
+        else:
+            self.skipped += 1
+
+
+def resolve_path(path: str, root: Path) -> Path | None:
+    """`path` as a report gives it (absolute, or relative to `root`) as an absolute,
+    normalised path under `root`; None when it is empty or outside `root`."""
+    if not path:
+        return None
+    base = os.path.abspath(root)
+    full = os.path.normpath(os.path.join(base, path))
+    if full != base and not full.startswith(base.rstrip(os.sep) + os.sep):
+        return None
+    return Path(full)
+
+
+def read_report(path: Path, max_bytes: int = REPORT_MAX_BYTES) -> bytes:
+    """The bytes of a report file, opened from `/` without following a symlink.
+
+    Raises:
+        UserError: missing, not a regular file, or over `max_bytes`.
+    """
+    absolute = Path(os.path.abspath(path))
+    return read_beneath(Path(absolute.anchor), absolute.relative_to(absolute.anchor), max_bytes, shown_path(path))
+
+
+def cut_text(text: str, limit: int = OUTPUT_CHARS) -> str:
+    """`text` as it is up to `limit` characters; longer, its head and tail around a note."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n… {len(text) - 2 * half:,} characters cut …\n{text[-half:]}"
+
+
+class _SourceLines:
+    """The project's files, read once each, for definition lines and vendored frames."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._texts: dict[Path, str | None] = {}
+
+    def inside(self, path: str) -> bool:
+        """Whether `path` is a file of the project (under root, outside vendored folders)."""
+        full = resolve_path(path, self.root)
+        if full is None:
+            return False
+        return not VENDOR_PARTS.intersection(full.relative_to(os.path.abspath(self.root)).parts[:-1])
+
+    def exists(self, rel: str) -> bool:
+        full = resolve_path(rel, self.root)
+        return full is not None and full.is_file()
+
+    def text(self, path: str) -> str | None:
+        full = resolve_path(path, self.root)
+        if full is None:
+            return None
+        if full not in self._texts:
+            try:
+                data = read_beneath(self.root, full.relative_to(os.path.abspath(self.root)), SOURCE_MAX_BYTES)
+                self._texts[full] = data.decode("utf-8", errors="replace")
+            except (UserError, ValueError):
+                self._texts[full] = None
+        return self._texts[full]
+
+    def definition(self, path: str, name: str, classes: tuple[str, ...] = ()) -> int | None:
+        """The 1-based line of `def name` / `func name` / `fn name` in `path` (after the
+        lines of `class C` for each of `classes`, when they are found), or None."""
+        text = self.text(path)
+        ident = _test_identifier(name)
+        if text is None or not ident:
+            return None
+        start = 0
+        for cls in classes:
+            found = re.compile(rf"^[ \t]*class\s+{re.escape(cls)}\b", re.M).search(text, start)
+            if found:
+                start = found.end()
+        keywords = r"^[ \t]*(?:(?:async|pub(?:\([^)]*\))?)\s+)*(?:def|func|fn)\s+"
+        match = re.compile(keywords + re.escape(ident) + r"\s*[(<\[]", re.M).search(text, start)
+        return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def _test_identifier(name: str) -> str:
+    """The function name of a test id: `test_x[1-2]` → `test_x`, `mod::tests::it` → `it`,
+    `TestSub/one` → `TestSub`, `Class.test_m` → `test_m`."""
+    name = name.split("[", 1)[0].split("/", 1)[0]
+    name = re.split(r"::|\.", name)[-1]
+    return name if re.fullmatch(r"[A-Za-z_]\w*", name) else ""
+
+
+# Frames in failure texts, as (pattern, innermost frame listed last).
+_FRAME_FORMS: tuple[tuple[re.Pattern[str], bool], ...] = (
+    (re.compile(r"^(?P<path>[^\s:>][^:\n]*?):(?P<line>\d+): ", re.M), True),  # pytest long/short/line
+    (re.compile(r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)', re.M), True),  # Python traceback
+    (re.compile(r"panicked at (?:'.*?', )?(?P<path>[^\s:']+\.rs):(?P<line>\d+):\d+"), False),  # Rust
+    (re.compile(r"^\s*at (?:.*? \()?(?P<path>[^\s()]+?):(?P<line>\d+):\d+\)?\s*$", re.M), False),  # JavaScript
+)
+
+
+def failure_location(text: str, sources: _SourceLines) -> tuple[str, int] | None:
+    """The innermost frame of the project a failure text names, as (path, line)."""
+    for pattern, innermost_last in _FRAME_FORMS:
+        frames = [(m.group("path"), int(m.group("line"))) for m in pattern.finditer(text)]
+        if innermost_last:
+            frames.reverse()
+        for path, line in frames:
+            if sources.inside(path):
+                return path, line
+    return None
+
+
+def _classname_file(classname: str, sources: _SourceLines) -> tuple[str, tuple[str, ...]] | None:
+    """The file a pytest classname names (the longest dotted prefix that is a `.py` file)
+    and the classes after it."""
+    parts = classname.split(".")
+    for end in range(len(parts), 0, -1):
+        rel = "/".join(parts[:end]) + ".py"
+        if sources.exists(rel):
+            return rel, tuple(parts[end:])
+    return None
+
+
+class _Case(junit.TestCase):
+    """junitparser's test case with the `file` and `line` attributes some reports carry."""
+
+    __test__ = False
+    file = junit.Attr()
+    line = junit.Attr()
+
+
+class _Suite(junit.TestSuite):
+    __test__ = False
+    testcase = _Case
+
+
+class _Xml(junit.JUnitXml):
+    testsuite = _Suite
+
+
+def _parse_junit(path: Path) -> _Xml:
+    shown = shown_path(path)
+    data = read_report(path)
+    try:
+        element = SafeET.fromstring(data, forbid_dtd=True)
+        xml = _Xml.fromroot(element)
+    except DefusedXmlException:
+        raise UserError(
+            f"{shown} declares a DTD or entities, which a JUnit report never needs; regenerate it with the test runner."
+        ) from None
+    except ParseError as exc:
+        raise UserError(f"{shown} is not well-formed XML ({exc}); rerun the tests to write it again.") from None
+    except JUnitXmlError:
+        raise UserError(
+            f"{shown} is XML but not a JUnit report (its root is not <testsuites> or <testsuite>); "
+            "point the task at the runner's JUnit file."
+        ) from None
+    assert isinstance(xml, _Xml)
+    return xml
+
+
+def read_junit(paths: Iterable[Path], root: Path) -> TestReport:
+    """The test cases of JUnit XML reports (pytest, jest-junit, cargo2junit, go-junit-report).
+
+    Raises:
+        UserError: a report is missing, too large, not XML, declares entities, or is not JUnit.
+    """
+    report = TestReport()
+    sources = _SourceLines(root)
+    for path in paths:
+        xml = _parse_junit(path)
+        for suite in xml:
+            _read_suite(suite, sources, report)
+    return report
+
+
+def _read_suite(suite: junit.TestSuite, sources: _SourceLines, report: TestReport) -> None:
+    from_pytest = (suite.name or "").startswith("pytest")
+    cases = list(suite)
+    try:
+        suite_time = suite.time
+    except ValueError:
+        suite_time = None
+    report.duration_ms += suite_time * 1000 if suite_time is not None else sum(_seconds(case) for case in cases) * 1000
+    for case in cases:
+        assert isinstance(case, _Case)
+        report.add(_read_case(case, sources, from_pytest))
+
+
+def _seconds(case: junit.TestCase) -> float:
+    try:
+        return case.time or 0.0
+    except ValueError:
+        return 0.0
+
+
+def _read_case(case: _Case, sources: _SourceLines, from_pytest: bool) -> TestCase:
+    name = case.name or ""
+    classname = case.classname or ""
+    results = case.result
+    status: Status = "passed"
+    message = details = ""
+    for wanted, kind in ((junit.Failure, "failed"), (junit.Error, "error"), (junit.Skipped, "skipped")):
+        found = [r for r in results if isinstance(r, wanted)]
+        if found:
+            status = kind  # type: ignore[assignment]
+            message = found[0].message or ""
+            details = "\n\n".join(r.text or "" for r in found).strip()
+            break
+    if not message and details:
+        message = _last_error_line(details)
+    outputs = [e.text or "" for e in case if isinstance(e, junit.SystemOut)]
+    outputs += [e.text or "" for e in case if isinstance(e, junit.SystemErr)]
+    output = "\n".join(text for text in (_drop_empty_sections(o) for o in outputs) if text)
+
+    path, line = _definition(case, name, classname, sources, from_pytest)
+    if status in ("failed", "error"):
+        located = failure_location(details, sources)
+        if located is not None:
+            path, line = located
+    return TestCase(
+        name=name,
+        classname=classname,
+        status=status,
+        duration_ms=_seconds(case) * 1000,
+        output=cut_text(output),
+        failure_message=message.strip(),
+        path=path,
+        line=line,
+        details=cut_text(details),
+    )
+
+
+def _definition(
+    case: _Case, name: str, classname: str, sources: _SourceLines, from_pytest: bool
+) -> tuple[str | None, int | None]:
+    path: str | None = case.file or None
+    classes: tuple[str, ...] = ()
+    derived = _classname_file(classname, sources)
+    root = sources.root
+    if derived is not None and (path is None or resolve_path(path, root) == resolve_path(derived[0], root)):
+        path, classes = derived
+    if path is None:
+        return None, None
+    line = sources.definition(path, name, classes)
+    if line is None and case.line and case.line.strip().isdigit():
+        line = int(case.line) + (1 if from_pytest else 0)
+    return path, line
+
+
+def _last_error_line(details: str) -> str:
+    errors = [ln[1:].strip() for ln in details.splitlines() if ln.startswith("E ")]
+    if errors:
+        return errors[0]
+    lines = [ln.strip() for ln in details.splitlines() if ln.strip()]
+    return lines[0] if lines else ""
+
+
+_EMPTY_SECTION = re.compile(r"^-+ Captured \w+(?: \w+)* -+\n(?:[ \t]*\n)*(?=-+ Captured |\Z)", re.M)
+
+
+def _drop_empty_sections(text: str) -> str:
+    """pytest's captured output without its empty `--- Captured … ---` sections."""
+    return _EMPTY_SECTION.sub("", text).strip()
+
+
+# ---------------------------------------------------------------- go test -json
+
+_GO_LOG = re.compile(r"^\s+(?P<path>[\w.\-/]+\.go):(?P<line>\d+): (?P<message>.*)$")
+_GO_FRAME = re.compile(r"^\s+(?P<path>/[^\s:]+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
+_GO_BUILD_FAILED = re.compile(r"^FAIL\t(\S+) \[(?:build|setup) failed\]")
+_GO_COMPILER = re.compile(r"^(?P<path>[\w./\-]+\.go):(?P<line>\d+):\d+: ", re.M)
+_GO_STATUS: dict[str, Status] = {"pass": "passed", "fail": "failed", "skip": "skipped"}
+
+
+@dataclass
+class _GoTest:
+    package: str
+    name: str
+    output: list[str] = field(default_factory=list)
+    status: Status | None = None
+    elapsed: float = 0.0
+
+
+def read_go_test_json(text: str, root: Path, stderr: str = "") -> TestReport:
+    """The tests of `go test -json` output (events run/output/pass/fail/skip). A package
+    that failed with no test failing (a build error: `FAIL pkg [build failed]`, the
+    compiler's messages in `stderr`) is one `error` case named after it, at the first
+    `file.go:N:C:` the compiler printed.
+
+    Raises:
+        UserError: no line of `text` is a `go test -json` event.
+    """
+    tests: dict[tuple[str, str], _GoTest] = {}
+    packages: dict[str, _GoTest] = {}
+    events = 0
+    for raw in text.splitlines():
+        build = _GO_BUILD_FAILED.match(raw)
+        if build:
+            events += 1
+            failed = packages.setdefault(build.group(1), _GoTest(build.group(1), build.group(1)))
+            failed.status = "failed"
+            failed.output.append(raw + "\n")
+            continue
+        if not raw.startswith("{"):
+            continue
+        try:
+            event = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(event, dict) or "Action" not in event:
+            continue
+        events += 1
+        package_name = str(event.get("Package") or "")
+        name = event.get("Test")
+        action = event["Action"]
+        entry = (
+            tests.setdefault((package_name, name), _GoTest(package_name, str(name)))
+            if name
+            else packages.setdefault(package_name, _GoTest(package_name, package_name))
+        )
+        if action == "output":
+            entry.output.append(str(event.get("Output") or ""))
+        elif action in _GO_STATUS:
+            entry.status = _GO_STATUS[action]
+            entry.elapsed = float(event.get("Elapsed") or 0.0)
+    if text.strip() and not events:
+        raise UserError("the output has no `go test -json` event; run the tests with `go test -json`.")
+    report = TestReport()
+    dirs = _GoPackages(root)
+    for test in tests.values():
+        report.add(_go_case(test, dirs, root))
+    failed_packages = {test.package for test in tests.values() if test.status == "failed"}
+    for package in packages.values():
+        report.duration_ms += package.elapsed * 1000
+        if package.status == "failed" and package.name not in failed_packages:
+            output = "".join(package.output)
+            path, line = None, None
+            if "[build failed]" in output or "[setup failed]" in output:
+                output += stderr
+                compiler = _GO_COMPILER.search(stderr)
+                if compiler and resolve_path(compiler.group("path"), root) is not None:
+                    path, line = compiler.group("path"), int(compiler.group("line"))
+            report.add(
+                TestCase(
+                    name=package.name,
+                    classname=package.name,
+                    status="error",
+                    duration_ms=package.elapsed * 1000,
+                    output=cut_text(output),
+                    failure_message=_go_package_message(output),
+                    path=path,
+                    line=line,
+                    details=cut_text(output),
+                )
+            )
+    return report
+
+
+def _go_package_message(output: str) -> str:
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip() and ln.strip() != "FAIL"]
+    return lines[0] if lines else "the package failed"
+
+
+class _GoPackages:
+    """Package import paths as folders relative to the root, from its `go.mod`."""
+
+    def __init__(self, root: Path) -> None:
+        self.sources = _SourceLines(root)
+        gomod = self.sources.text("go.mod") or ""
+        match = re.search(r"^module\s+(\S+)", gomod, re.M)
+        self.module = match.group(1).strip('"') if match else None
+
+    def folder(self, package: str) -> str | None:
+        if self.module is None:
+            return None
+        if package == self.module:
+            return ""
+        if package.startswith(self.module + "/"):
+            return package[len(self.module) + 1 :]
+        return None
+
+    def definition(self, package: str, name: str) -> tuple[str | None, int | None]:
+        folder = self.folder(package)
+        full = resolve_path(folder, self.sources.root) if folder else Path(os.path.abspath(self.sources.root))
+        if folder is None or full is None or not full.is_dir():
+            return None, None
+        for test_file in sorted(full.glob("*_test.go")):
+            rel = _join(folder, test_file.name)
+            line = self.sources.definition(rel, name)
+            if line is not None:
+                return rel, line
+        return None, None
+
+
+def _join(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
+
+
+def _go_case(test: _GoTest, dirs: _GoPackages, root: Path) -> TestCase:
+    output = "".join(test.output)
+    path, line = dirs.definition(test.package, test.name)
+    message = ""
+    status: Status = test.status or "error"
+    if test.status is None:
+        message = "the test did not finish (the run stopped or the package timed out)"
+    if status in ("failed", "skipped", "error"):
+        logs = [m for m in (_GO_LOG.match(ln) for ln in output.splitlines()) if m]
+        folder = dirs.folder(test.package)
+        if logs:
+            last = logs[-1]
+            message = message or last.group("message").strip()
+            if status != "skipped" and folder is not None:
+                path, line = _join(folder, last.group("path")), int(last.group("line"))
+        elif status != "skipped":
+            panic = [ln.strip() for ln in output.splitlines() if ln.startswith("panic: ")]
+            message = message or (panic[0] if panic else "")
+            for ln in output.splitlines():
+                frame = _GO_FRAME.match(ln)
+                if frame and dirs.sources.inside(frame.group("path")):
+                    path, line = frame.group("path"), int(frame.group("line"))
+                    break
+    return TestCase(
+        name=test.name,
+        classname=test.package,
+        status=status,
+        duration_ms=test.elapsed * 1000,
+        output=cut_text(output),
+        failure_message=message,
+        path=path,
+        line=line,
+        details=cut_text(output) if status in ("failed", "error") else "",
+    )
+
+
+# ---------------------------------------------------------------- test lists
+
+_CARGO_TEST = re.compile(r"^(?P<name>\S.*?): test$")
+_GO_NAME = re.compile(r"^(?:Test|Benchmark|Example|Fuzz)\w*$")
+
+
+def parse_test_list(output: str, runner: str) -> list[str]:
+    """The test names a runner's list command printed: `pytest --collect-only -q` (node
+    ids), `cargo test -- --list` (`name: test` lines), `go test -list .` (names).
+
+    Raises:
+        UserError: `runner` is not `pytest`, `cargo` or `go`.
+    """
+    lines = [line.rstrip() for line in output.splitlines()]
+    if runner == "pytest":
+        return [line for line in lines if "::" in line and not line.startswith((" ", "<", "="))]
+    if runner == "cargo":
+        return [m.group("name") for m in (_CARGO_TEST.match(line) for line in lines) if m]
+    if runner == "go":
+        return [line for line in lines if _GO_NAME.match(line)]
+    raise UserError(f"no test list reader for {runner!r}; use 'pytest', 'cargo' or 'go'.")
