@@ -146,7 +146,7 @@ def parse_file(root: Path, rel: str, real_rel: str, old_hash: str, max_bytes: in
         reason = SKIP_BINARY if "binary" in str(err) else SKIP_TOO_BIG
         return Parsed(rel, mtime_ns, size, hash=digest, skipped=reason)
     spec = languages.detect(root / real_rel, None)
-    outline = scan(source, spec)
+    outline = scan(source, spec, lean=True)
     return Parsed(
         rel,
         mtime_ns,

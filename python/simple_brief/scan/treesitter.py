@@ -100,13 +100,18 @@ class Outline:
     tree: Tree | None = None
 
 
-def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = None) -> Outline:
+def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = None, *, lean: bool = False) -> Outline:
     """Read `text` into an Outline with the language's grammar, or the fallback scanner.
 
     Args:
         text: the document text (or an already decoded Source).
         language: from `languages.detect`.
         old_tree: a previous tree already `edit()`ed to match `text`, for incremental parsing.
+        lean: only what the symbol index stores (`index.parse.rows_of`): every symbol's
+            name, kind, range, selection range and nesting, and the diagnostics, exactly as
+            a full scan gives them; signatures, doc comments, bodies and import spans are
+            left empty (a grammar's symbols keep `body` None). The tools' outlines never
+            ask for it.
     """
     source = text if isinstance(text, Source) else Source(text)
     if not language.has_grammar:
@@ -115,7 +120,7 @@ def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = Non
         if too_deep:
             outline.diagnostics.append(too_deep_hint(too_deep))
     else:
-        outline = _scan_tree(source, language, old_tree)
+        outline = _scan_tree(source, language, old_tree, lean)
     if source.lossy:
         outline.diagnostics.insert(
             0,
@@ -129,7 +134,7 @@ def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = Non
     return outline
 
 
-def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) -> Outline:
+def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None, lean: bool = False) -> Outline:
     from tree_sitter import Parser, QueryCursor
 
     query = _outline_query_or_none(language)
@@ -159,23 +164,25 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None) ->
         cursor.set_max_start_depth(limit)
         for _pattern, caps in cursor.matches(start):
             if "import" in caps:
-                statement = caps["import"][0]
-                imports.append((statement.start_point[0], last_line(statement)))
+                if not lean:
+                    statement = caps["import"][0]
+                    imports.append((statement.start_point[0], last_line(statement)))
                 continue
             node = next((v[0] for k, v in caps.items() if k.startswith("definition.")), None)
             if node is None:
                 continue
             below = family.descend(start, node)
-            sym = _symbol_from_match(source, caps, family, columns, language)
-            if sym is None:
+            found_one = _symbol_from_match(source, caps, family, columns, language, lean)
+            if found_one is None:
                 continue
+            sym, has_body = found_one
             key = (sym.range.start.line, sym.range.start.character, sym.name)
             if key in found:
                 continue
             found[key] = sym
             if cap and len(found) >= cap:
                 break
-            if sym.body is not None and sym.is_block and below >= limit - _RESCAN_MARGIN:
+            if has_body and sym.is_block and below >= limit - _RESCAN_MARGIN:
                 starts.append((node, start_depth + below))
     outline = Outline(source, language, tree=tree)
     if cap and len(found) >= cap:
@@ -294,7 +301,10 @@ def _symbol_from_match(
     family: Family,
     columns: Columns,
     language: LanguageSpec,
-) -> Symbol | None:
+    lean: bool = False,
+) -> tuple[Symbol, bool] | None:
+    """The symbol of one match, and whether it has a body (`lean`: without signature, doc
+    and body, see `scan`)."""
     def_name = next((c for c in caps if c.startswith("definition.")), None)
     if def_name is None:
         return None
@@ -305,9 +315,6 @@ def _symbol_from_match(
     outer = node
     while (up := family.parent(outer)) is not None and up.type in _WRAPPERS:
         outer = up
-    sig_node = node
-    while (up := family.parent(sig_node)) is not None and up.type in _SIGNATURE_WRAPPERS:
-        sig_node = up
     names = sorted(caps.get("name", []), key=lambda n: n.start_byte)
     body_nodes = caps.get("body", [])
     body = body_nodes[0] if body_nodes else None
@@ -329,11 +336,18 @@ def _symbol_from_match(
         # The body is the definition's next sibling (Dart: `method_signature`, then
         # `function_body`): the definition runs to the body's end.
         end_point = _trim_end(source, body)
-    header_end, header_point = _header_end(node, body)
-    sig_end = _signature_end(source, header_end, body, names, node)
     docstrings = language.docs.docstrings
     lead_start, lead_comments = leading(outer, family, docstrings, language.docs.doc_attribute)
     whole = columns.range(lead_start or outer.start_point, end_point)
+    if lean:
+        sym = Symbol(name=name, kind=kind, range=whole, selection_range=_clamp(selection, whole))
+        # Whether the full symbol has a body: it spans lines, or is a heading (below).
+        return sym, kind == SymbolKind.String or end_point[0] > node.start_point[0]
+    sig_node = node
+    while (up := family.parent(sig_node)) is not None and up.type in _SIGNATURE_WRAPPERS:
+        sig_node = up
+    header_end, header_point = _header_end(node, body)
+    sig_end = _signature_end(source, header_end, body, names, node)
     sym = Symbol(
         name=name,
         kind=kind,
@@ -349,7 +363,7 @@ def _symbol_from_match(
         sym.body = columns.range(node.start_point, end_point)
     if kind == SymbolKind.String:
         sym.body = sym.range
-    return sym
+    return sym, sym.body is not None
 
 
 def _clamp(inner: Range, outer: Range) -> Range:

@@ -1,0 +1,105 @@
+"""The index workers' fast path stores exactly what a full scan gives: for real files of
+several languages, the rows and the diagnostics `index.parse.parse_file` produces are
+`rows_of` / `diagnostics_json` of the tools' own `scan` (signatures, doc comments,
+bodies and all), and a parse of a file that did not change is still recognised."""
+
+from __future__ import annotations
+
+import sysconfig
+from pathlib import Path
+
+import pytest
+from index_helpers import STDLIB, cache_dir_fixture  # noqa: F401  (fixture)
+
+from simple_brief import languages
+from simple_brief.index.parse import Parsed, diagnostics_json, parse_chunk, parse_file, rows_of
+from simple_brief.scan import scan
+from simple_brief.source import DEFAULT_MAX_BYTES, Source
+
+REPO = Path(__file__).resolve().parent.parent.parent
+FIXTURES = REPO / "tests" / "fixtures" / "outline"
+SITE = Path(sysconfig.get_paths()["purelib"])
+
+
+def _real_files() -> list[Path]:
+    """Real files of several languages: standard-library Python (small and large), C
+    headers from /usr/include, JSON data files, this repository's Markdown."""
+    files = [STDLIB / name for name in ("argparse.py", "textwrap.py", "json/decoder.py", "typing.py", "dataclasses.py")]
+    files += [Path("/usr/include") / name for name in ("stdio.h", "stdlib.h", "string.h", "unistd.h")]
+    json_files = sorted((STDLIB / "test").rglob("*.json"))[:4] + sorted(SITE.rglob("*.json"))[:6]
+    files += json_files
+    files += [REPO / "README.md", REPO / "CONTRIBUTING.md", REPO / "docs" / "mcp.md"]
+    return [f for f in files if f.is_file()]
+
+
+REAL = _real_files()
+EVERY_LANGUAGE = sorted(FIXTURES.iterdir())
+
+
+def _full(path: Path) -> tuple[str, list[tuple[object, ...]], str | None]:
+    """The language, rows and diagnostics of the tools' full scan of `path`."""
+    source = Source.from_bytes(path.read_bytes(), name=path.name)
+    spec = languages.detect(path, None)
+    outline = scan(source, spec)
+    return spec.name, list(rows_of(outline)), diagnostics_json(outline)
+
+
+def _indexed(path: Path) -> Parsed:
+    stat = path.stat()
+    return parse_file(path.parent, path.name, path.name, "", DEFAULT_MAX_BYTES, (stat.st_mtime_ns, stat.st_size))
+
+
+def test_real_files_of_several_languages_are_found() -> None:
+    """The pin below looks at every kind of file it names (a missing header or data file
+    must not leave a language out unseen)."""
+    suffixes = {p.suffix for p in REAL}
+    assert {".py", ".md"} <= suffixes
+    if Path("/usr/include/stdio.h").is_file():
+        assert ".h" in suffixes
+    if not any(p.suffix == ".json" for p in REAL):
+        pytest.skip("no JSON file in the standard library's tests or site-packages")
+
+
+@pytest.mark.parametrize("path", REAL + EVERY_LANGUAGE, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_stored_rows_are_the_full_scans(path: Path) -> None:
+    language, rows, diagnostics = _full(path)
+    parsed = _indexed(path)
+    assert parsed.skipped is None
+    assert parsed.language == language
+    assert parsed.rows == rows
+    assert parsed.diagnostics == diagnostics
+
+
+def test_real_files_give_rows() -> None:
+    """The files above are not trivially empty: the comparison compares definitions."""
+    total = sum(len(_indexed(p).rows) for p in REAL)
+    assert total > 1000
+
+
+def test_a_chunk_with_the_same_content_twice_stores_it_twice(tmp_path: Path) -> None:
+    """Two files of one content (a vendored copy) each get the full scan's rows."""
+    text = (STDLIB / "textwrap.py").read_bytes()
+    (tmp_path / "a.py").write_bytes(text)
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "a.py").write_bytes(text)
+    (tmp_path / "c.pyi").write_bytes(text)
+    jobs = []
+    for rel in ("a.py", "b/a.py", "c.pyi"):
+        stat = (tmp_path / rel).stat()
+        jobs.append((rel, rel, "", (stat.st_mtime_ns, stat.st_size)))
+    out = parse_chunk(str(tmp_path), jobs, DEFAULT_MAX_BYTES)
+    _, rows, diagnostics = _full(tmp_path / "a.py")
+    assert [p.rel for p in out] == ["a.py", "b/a.py", "c.pyi"]
+    assert out[0].rows == out[1].rows == rows
+    assert out[0].diagnostics == out[1].diagnostics == diagnostics
+    assert out[2].language == languages.detect(tmp_path / "c.pyi", None).name
+    assert out[2].rows == _full(tmp_path / "c.pyi")[1]
+
+
+def test_an_unchanged_file_is_recognised(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text("def f():\n    return 1\n")
+    first = _indexed(path)
+    stat = path.stat()
+    again = parse_file(tmp_path, "m.py", "m.py", first.hash, DEFAULT_MAX_BYTES, (stat.st_mtime_ns, stat.st_size))
+    assert again.same and not again.rows
