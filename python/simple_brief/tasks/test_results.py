@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
-from xml.etree.ElementTree import ParseError
+from xml.etree.ElementTree import Element, ParseError
 
 import defusedxml.ElementTree as SafeET  # type: ignore[import-untyped]
 import junitparser as junit
@@ -225,18 +225,30 @@ class _Xml(junit.JUnitXml):
     testsuite = _Suite
 
 
-def _parse_junit(path: Path) -> _Xml:
-    shown = shown_path(path)
-    data = read_report(path)
+def parse_xml(data: bytes, shown: str, kind: str) -> Element:
+    """The root element of a report's XML, parsed by `defusedxml` (entities and external
+    references refused, so an entity bomb is an error, not a hang).
+
+    Raises:
+        UserError: entities, or not well-formed XML (`kind` names what it should have been).
+    """
     try:
-        element = SafeET.fromstring(data, forbid_dtd=True)
-        xml = _Xml.fromroot(element)
+        root: Element = SafeET.fromstring(data)
     except DefusedXmlException:
         raise UserError(
-            f"{shown} declares a DTD or entities, which a JUnit report never needs; regenerate it with the test runner."
+            f"{shown} defines XML entities or external references, which {kind} never needs; "
+            "regenerate it with the tool that writes it."
         ) from None
     except ParseError as exc:
-        raise UserError(f"{shown} is not well-formed XML ({exc}); rerun the tests to write it again.") from None
+        raise UserError(f"{shown} is not well-formed XML ({exc}); rerun the tool to write {kind} again.") from None
+    return root
+
+
+def _parse_junit(path: Path) -> _Xml:
+    shown = shown_path(path)
+    element = parse_xml(read_report(path), shown, "a JUnit report")
+    try:
+        xml = _Xml.fromroot(element)  # type: ignore[arg-type]  # junitparser annotates its own Element
     except JUnitXmlError:
         raise UserError(
             f"{shown} is XML but not a JUnit report (its root is not <testsuites> or <testsuite>); "
