@@ -150,15 +150,14 @@ def test_relayout_keeps_length_and_lines_and_leaves_what_it_cannot_keep() -> Non
         assert len(fixed) == len(data) and fixed.count(b"\n") == data.count(b"\n")
         # Only whitespace changes, and a first letter the grammar looks ahead from.
         assert all(a == b or {a, b} <= {0x09, 0x20} or b == ord("x") for a, b in zip(data, fixed, strict=True))
-    # A layout no same-length text keeps is left as it is: from Cabal's
-    # Distribution/Simple/Register.hs, `\t\telse return []` closes the `else do` block
-    # (column 26) inside `config_flags <-` (column 8), and the grammar closes no layout
-    # at a line starting with a tab.
-    assert relayout(REGISTER) == REGISTER
     assert relayout(b"f = 1\n") == b"f = 1\n"
 
 
+#: Cabal's Distribution/Simple/Register.hs: `\t\telse return []` closes the `else do`
+#: block (column 26) inside `config_flags <-` (column 8), and the grammar closes no
+#: layout at a line starting with a tab: no same-length re-indent reads it.
 REGISTER = (
+    b"register :: PackageDescription -> LocalBuildInfo -> RegisterFlags -> IO ()\n"
     b"register pkg_descr lbi regFlags = do\n"
     b"    case compilerFlavor (compiler lbi) of\n"
     b"      GHC -> do \n"
@@ -238,3 +237,22 @@ def test_a_real_error_beside_a_repaired_declaration_is_still_reported() -> None:
     for text in (ERRNO, FSEP):
         errors = _errors(_scan(text + broken))
         assert errors and all(e.startswith(f"{text.count(chr(10)) + 1}:") for e in errors), errors
+
+
+def test_a_declaration_no_re_indent_reads_is_not_judged() -> None:
+    from simple_brief.languages._haskell_syntax import relayout
+
+    text = REGISTER.decode() + "\nunregister :: PackageDescription -> IO ()\nunregister _ = return ()\n"
+    outline = _scan(text)
+    assert _errors(outline) == []
+    register = _symbol(outline, "register")
+    assert (register.range.start.line, register.range.end.line) == (1, 13)
+    assert "unregister" in {s.name for s in walk_all(outline.symbols)}
+    # The right-hand side of `register` reads as one string, its lines joined by gaps.
+    fixed = relayout(REGISTER).split(b"\n")
+    assert fixed[1] == b'register pkg_descr lbi regFlags = "\\'
+    assert fixed[13].endswith(b'config_flag"')
+    assert len(relayout(REGISTER)) == len(REGISTER)
+    # A real error in the next declaration is still reported.
+    broken = REGISTER.decode() + "\nbroken x = x then 1\n"
+    assert [e.split(":")[0] for e in _errors(_scan(broken))] == ["15"]

@@ -25,9 +25,14 @@ Two causes, both common in Hugs' libraries:
   inside a line after a tab (`\twhere\tfsep' [] = empty`, the grammar counting that
   tab as one column where Haskell counts up to 8, so the lines lined up with it by tabs
   cannot be) blanked, the layout then opening at its second item. What none of these
-  keeps is left as it is: the grammar cannot close a layout at a line starting with a
-  tab, so `\t\telse return []` closing an `else do` block at column 26 inside a
-  statement at column 8 (Cabal's Register.hs) has no same-length reading.
+  keeps has no same-length reading: the grammar cannot close a layout at a line
+  starting with a tab, so `\t\telse return []` closing an `else do` block at column 26
+  inside a statement at column 8 (Cabal's Register.hs) cannot be given its column. The
+  grammar cannot judge such text, so it is not judged: the right-hand side holding the
+  line (or, first, the item right above it whose layouts it closes) reads as one
+  string literal whose lines are joined by string gaps (`_as_strings`). The declaration
+  keeps its extent and the names outside that right-hand side (local definitions
+  inside it are not listed); a syntax error inside it is not reported, one elsewhere is.
 """
 
 from __future__ import annotations
@@ -96,8 +101,9 @@ def relayout(data: bytes) -> bytes:
     tabbed = {c for i, c in enumerate(chunks) if c >= 0 and b"\t" in lines[i]}
     # The declarations the grammar misreads as they are, then of those, the ones that
     # can be re-indented without changing their layout.
-    _, misread = _plan(lines, tokens, chunks, tabbed, as_is=True)
-    plan, kept = _plan(lines, tokens, chunks, misread)
+    misread = set(_plan(lines, tokens, chunks, tabbed, as_is=True)[1])
+    plan, failed = _plan(lines, tokens, chunks, misread)
+    kept = set(failed)
     source = {c: lines for c in misread - kept}
     # What no re-indent keeps, tried again with the keywords of tab-indented `if`s as
     # names, then also with the item after a mid-line tab blanked (see the module doc).
@@ -108,10 +114,18 @@ def relayout(data: bytes) -> bytes:
         if other == lines:
             continue
         other_tokens = _tokens(other)
-        other_plan, other_kept = _plan(other, other_tokens, chunks, kept)
-        plan.update({i: v for i, v in other_plan.items() if chunks[i] in kept - other_kept})
-        source.update({c: other for c in kept - other_kept})
-        kept, lines, tokens = other_kept, other, other_tokens
+        other_plan, other_failed = _plan(other, other_tokens, chunks, kept)
+        plan.update({i: v for i, v in other_plan.items() if chunks[i] in kept - set(other_failed)})
+        source.update({c: other for c in kept - set(other_failed)})
+        kept, lines, tokens = set(other_failed), other, other_tokens
+    # What is still not kept is not judged: the right-hand sides holding its lines read
+    # as strings.
+    for chunk in sorted(kept):
+        read = _as_strings(lines, chunks, chunk)
+        if read is not None:
+            source[chunk] = read[0]
+            plan = {i: v for i, v in plan.items() if chunks[i] != chunk}
+            plan.update(read[1])
     if not source:
         return data
     out = data.split(b"\n")
@@ -193,6 +207,123 @@ def _blank_tab_items(
     return out
 
 
+#: Declarations whose `=` is followed by a type, not an expression.
+_TYPE_DECLARATIONS = frozenset((b"data", b"type", b"newtype", b"class"))
+#: Right-hand sides read as strings in one declaration, at most.
+_STRINGS = 8
+#: Bytes of a string's content that could end it, escape, or read as a comment to the
+#: steps after `relayout` (`haskell.py` blanks comments above tab-indented lines).
+_UNSAFE = re.compile(rb'["\\{}-]')
+
+
+def _as_strings(
+    lines: list[bytes], chunks: list[int], chunk: int
+) -> tuple[list[bytes], dict[int, tuple[int, int]]] | None:
+    """`lines` with, in a declaration no re-indent keeps, the right-hand side holding
+    each line where the layout cannot be kept read as one string literal, its lines
+    joined by string gaps (`"...\\` newline `\\..."`; same length), and the plan that
+    re-indents the rest: the grammar cannot judge such text (it closes no layout at a
+    line starting with a tab), so it is not judged, the declaration's extent and the
+    names outside those right-hand sides kept. The right-hand side is, first, that of the
+    item right above the line if it closes that item's layouts (its `=` on a line
+    indented no less), else that of the last `=` above the line whose lines reach it
+    (the lines after it indented more than its own), from its first token through the
+    last of those lines. None where there is no such `=` (a `data` or `class`
+    declaration, a line before any `=`) or a line in between too short to hold a gap's
+    two backslashes."""
+    text, view = list(lines), list(lines)
+    rows = [i for i, c in enumerate(chunks) if c == chunk]
+    previous = -1
+    for _ in range(_STRINGS):
+        tokens = _tokens(view)
+        plan, failed = _plan(view, tokens, chunks, {chunk})
+        if chunk not in failed:
+            return text, {i: v for i, v in plan.items() if chunks[i] == chunk}
+        region = _right_hand_side(view, tokens, rows, failed[chunk], failed[chunk] != previous)
+        previous = failed[chunk]
+        if region is None:
+            return None
+        first, start, last, end = region
+        for j in range(first, last + 1):
+            line = text[j]
+            lo = start if j == first else len(line) - len(line.lstrip(b" \t"))
+            hi = end if j == last else len(line)  # the grammar wants a gap's `\\` last
+            if first < j < last and not line.strip():
+                continue  # blank: inside a gap
+            if hi - lo < 2 or line.endswith(b"\r"):
+                return None
+            body = _UNSAFE.sub(b"x", line[lo + 1 : hi - 1])
+            opening = b'"' if j == first else b"\\"
+            closing = b'"' if j == last else b"\\"
+            text[j] = line[:lo] + opening + body + closing + line[hi:]
+            kept_head = line[:lo] + b'""' if j == first else b""
+            view[j] = kept_head + b" " * (hi - len(kept_head)) + line[hi:]
+    return None
+
+
+def _right_hand_side(
+    lines: list[bytes], tokens: list[list[tuple[int, bytes]]], rows: list[int], failing: int, first_try: bool
+) -> tuple[int, int, int, int] | None:
+    """(first line, its start byte, last line, its end byte) of the right-hand side to
+    read as a string for line `failing`, see `_as_strings`: on a first try at that line,
+    that of the item right above it if no less indented, else that of the last `=`
+    (outside brackets) above it whose lines reach it."""
+    if not tokens[rows[0]] or tokens[rows[0]][0][1] in _TYPE_DECLARATIONS:
+        return None
+    depth, spots = 0, []
+    for i in rows:
+        if i >= failing:
+            break
+        for n, (_, text) in enumerate(tokens[i]):
+            if text in (b"(", b"[", b"{"):
+                depth += 1
+            elif text in (b")", b"]", b"}"):
+                depth = max(0, depth - 1)
+            elif text == b"=" and depth == 0:
+                spots.append((i, n))
+    column = _columns(lines[failing], tokens[failing][:1])[0][0]
+    above = max((j for j in rows if j < failing and tokens[j]), default=-1)
+    # The item right above, when it is no less indented: read as a string, the layouts
+    # it opens are gone, so the line closes none.
+    found = next(
+        (
+            spot
+            for spot in reversed(spots)
+            if first_try
+            and _item_end(lines, tokens, rows, spot[0]) == above
+            and _columns(lines[spot[0]], tokens[spot[0]][:1])[0][0] >= column
+        ),
+        None,
+    ) or next((spot for spot in reversed(spots) if _item_end(lines, tokens, rows, spot[0]) >= failing), None)
+    if found is None:
+        return None
+    line, n = found
+    last = _item_end(lines, tokens, rows, line)
+    if n + 1 < len(tokens[line]):
+        first, start = line, tokens[line][n + 1][0]
+    else:
+        first = next((j for j in rows if j > line and tokens[j]), -1)
+        if first < 0:
+            return None
+        start = tokens[first][0][0]
+    end = tokens[last][-1][0] + len(tokens[last][-1][1])
+    return first, start, last, end
+
+
+def _item_end(lines: list[bytes], tokens: list[list[tuple[int, bytes]]], rows: list[int], line: int) -> int:
+    """The last of the lines `rows` after `line` indented more than it, without a line
+    indented no more in between (`line` when there are none)."""
+    column = _columns(lines[line], tokens[line][:1])[0][0]
+    last = line
+    for j in rows:
+        if j <= line or not tokens[j]:
+            continue
+        if _columns(lines[j], tokens[j][:1])[0][0] <= column:
+            break
+        last = j
+    return last
+
+
 def _options(lead: int, text: bytes, line: bytes) -> list[int]:
     """The columns the grammar can be given for a line's first token at byte `lead`, the
     fewest tabs first: `lead + 7 * k` with `k` of its leading bytes tabs (8 columns
@@ -271,9 +402,10 @@ def _columns(line: bytes, row: list[tuple[int, bytes]]) -> list[tuple[int, int]]
 
 def _plan(
     lines: list[bytes], tokens: list[list[tuple[int, bytes]]], chunks: list[int], active: set[int], as_is: bool = False
-) -> tuple[dict[int, tuple[int, int]], set[int]]:
+) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
     """For the lines of the `active` chunks, (leading bytes, tabs among them) so that
-    every layout comparison keeps its outcome, and the chunks where none does. With
+    every layout comparison keeps its outcome, and the chunks where none does (with the
+    line where it fails). With
     `as_is`, only the lines as they are: the failing chunks are those the grammar misreads.
 
     Follows the layout rule far enough to know what each line's first token and each new
@@ -285,7 +417,7 @@ def _plan(
     pending: bytes | None = None
     depth = 0
     plan: dict[int, tuple[int, int]] = {}
-    failed: set[int] = set()
+    failed: dict[int, int] = {}
     for i, row in enumerate(tokens):
         line, chunk = lines[i], chunks[i]
         if chunk in failed:
@@ -312,7 +444,7 @@ def _plan(
                         options = [x for x in options if x == at]
                     ok = [x for x in options if _fits(x, old, stack[-1], popped, where)]
                     if not ok:
-                        failed.add(chunk)
+                        failed[chunk] = i
                         break
                     if pending is not None:
                         ok = _for_siblings(ok, lines, tokens, chunks, i, old)
@@ -321,7 +453,7 @@ def _plan(
             if pending is not None:
                 if text != b"{":
                     if n and _sign(old - stack[-1].old) != _sign(new - stack[-1].new):
-                        failed.add(chunk)
+                        failed[chunk] = i
                         break
                     stack.append(_Layout(old, new, pending, depth))
                 pending = None

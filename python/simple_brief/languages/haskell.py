@@ -11,7 +11,8 @@ one on, and lose their definitions. `untab` (the `repair`, tried only on a parse
 errors) rewrites them byte for byte: first Hugs' `primitive` declarations and the
 top-level declarations whose tabs the grammar misreads, re-indented with their layout
 kept (`_haskell_syntax.py`; where no re-indent keeps it, a tab-indented `if`'s keywords
-read as names, or the first item of a layout opened after a mid-line tab blanked);
+read as names, or the first item of a layout opened after a mid-line tab blanked, and
+what still has no reading, not judged: the right-hand side holding it read as a string);
 then a tab inside a line or in a comment line becomes a space, comments right above a
 tab-indented line become blanks, and, a few rounds at most, the tabs the parser still
 stops at become spaces while that lowers the errors.
