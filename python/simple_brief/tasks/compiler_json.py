@@ -1,0 +1,143 @@
+"""Structured compiler output: rustc's JSON diagnostics (`rustc --error-format=json`, one
+object a line, or cargo's `--message-format=json` records around them) with their
+suggestions as fixes, and pyright's `--outputjson` report.
+
+Everything is read defensively: a field of the wrong type makes that record (or that
+span) count as absent, never an exception.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simple_brief.explain import CONFIDENCE_OTHER, CONFIDENCE_PREFERRED, CONFIDENCE_QUICKFIX
+from simple_brief.model import Severity
+from simple_brief.tasks.compiler_findings import Finding, Fix
+
+#: rustc's `suggestion_applicability` as fix-it confidence: `MachineApplicable` is what
+#: `cargo fix` applies by itself; `HasPlaceholders` leaves text for a person to fill in.
+_APPLICABILITY = {
+    "MachineApplicable": CONFIDENCE_PREFERRED,
+    "MaybeIncorrect": CONFIDENCE_QUICKFIX,
+    "Unspecified": CONFIDENCE_QUICKFIX,
+    "HasPlaceholders": CONFIDENCE_OTHER,
+}
+
+_SEVERITY = {
+    "error": Severity.Error,
+    "fatal error": Severity.Error,
+    "warning": Severity.Warning,
+    "note": Severity.Information,
+    "information": Severity.Information,
+    "info": Severity.Information,
+    "remark": Severity.Information,
+    "help": Severity.Hint,
+}
+
+
+def severity_of(word: str) -> Severity:
+    """The Severity of a tool's level word (`error`, `warning`, `note`, `help` ...)."""
+    word = word.lower()
+    if word.startswith("error"):  # rustc's "error: internal compiler error"
+        return Severity.Error
+    return _SEVERITY.get(word, Severity.Information)
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def rustc_finding(record: Any) -> Finding | None:
+    """The Finding of one rustc diagnostic, or of a cargo `compiler-message` record; None
+    for other records and for diagnostics with no span (`aborting due to ...`)."""
+    if not isinstance(record, dict):
+        return None
+    if "reason" in record:
+        if record.get("reason") != "compiler-message":
+            return None
+        record = record.get("message")
+        if not isinstance(record, dict):
+            return None
+    spans = [s for s in _dicts(record.get("spans")) if _str(s.get("file_name")) and _int(s.get("line_start"))]
+    level, message = _str(record.get("level")), _str(record.get("message"))
+    if not spans or not level or not message:
+        return None
+    primary = next((s for s in spans if s.get("is_primary") is True), spans[0])
+    label = _str(primary.get("label"))
+    if label:
+        message = f"{message}: {label}"
+    code = record.get("code")
+    fixes: list[Fix] = []
+    for child in _dicts(record.get("children")):
+        child_message = _str(child.get("message"))
+        suggested = [s for s in _dicts(child.get("spans")) if isinstance(s.get("suggested_replacement"), str)]
+        suggested = [s for s in suggested if _str(s.get("file_name")) and _int(s.get("line_start"))]
+        if suggested:
+            group = len({f.group for f in fixes})
+            fixes.extend(_rust_fix(child_message, span, group) for span in suggested)
+        elif child_message:
+            message += f"\n{_str(child.get('level')) or 'note'}: {child_message}"
+    return Finding(
+        path=_str(primary.get("file_name")),
+        line=_int(primary.get("line_start")),
+        column=_int(primary.get("column_start")),
+        end_line=_int(primary.get("line_end")),
+        end_column=_int(primary.get("column_end")),
+        severity=severity_of(level),
+        message=message,
+        code=_str(code.get("code")) if isinstance(code, dict) else "",
+        source="rustc",
+        unit="char",
+        fixes=tuple(fixes),
+    )
+
+
+def _rust_fix(title: str, span: dict[str, Any], group: int) -> Fix:
+    return Fix(
+        title=title or "apply the suggestion",
+        path=_str(span.get("file_name")),
+        line=_int(span.get("line_start")),
+        column=_int(span.get("column_start")),
+        end_line=_int(span.get("line_end")),
+        end_column=_int(span.get("column_end")),
+        text=_str(span.get("suggested_replacement")),
+        group=group,
+        confidence=_APPLICABILITY.get(_str(span.get("suggestion_applicability")), CONFIDENCE_QUICKFIX),
+    )
+
+
+def pyright_findings(report: Any) -> list[Finding]:
+    """The findings of a pyright `--outputjson` report (0-based UTF-16 positions in it)."""
+    if not isinstance(report, dict):
+        return []
+    found = []
+    for diag in _dicts(report.get("generalDiagnostics")):
+        path, rng = _str(diag.get("file")), diag.get("range")
+        start = rng.get("start") if isinstance(rng, dict) else None
+        end = rng.get("end") if isinstance(rng, dict) else None
+        if not path or not isinstance(start, dict):
+            continue
+        end = end if isinstance(end, dict) else start
+        found.append(
+            Finding(
+                path=path,
+                line=_int(start.get("line")) + 1,
+                column=_int(start.get("character")) + 1,
+                end_line=_int(end.get("line")) + 1,
+                end_column=_int(end.get("character")) + 1,
+                severity=severity_of(_str(diag.get("severity"))),
+                message=_str(diag.get("message")),
+                code=_str(diag.get("rule")),
+                source="pyright",
+                unit="utf-16",
+            )
+        )
+    return found
