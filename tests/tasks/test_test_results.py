@@ -184,6 +184,8 @@ Received: 3
 
 
 def test_jest_junit_file_attribute_and_stack_location(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "sum.test.js").write_text("// the test file the stack names\n", encoding="utf-8")
     report_file = tmp_path / "junit.xml"
     report_file.write_text(JEST_JUNIT.replace("/ROOT", str(tmp_path)), encoding="utf-8")
     report = read_junit([report_file], tmp_path)
@@ -195,6 +197,34 @@ def test_jest_junit_file_attribute_and_stack_location(tmp_path: Path) -> None:
     # No message attribute: the failure text's first line.
     assert report.cases[1].failure_message == "Error: expect(received).toBe(expected)"
     assert (report.passed, report.failed, report.duration_ms) == (1, 1, 500.0)
+
+
+def test_pytest_collection_errors_name_the_module_and_the_line(tmp_path: Path) -> None:
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_imp.py").write_text("import nonexistent_mod\n", encoding="utf-8")
+    (tmp_path / "tests" / "test_syntax.py").write_text("import os\n\nx = 1 +\n", encoding="utf-8")
+    _pytest(tmp_path, "--junitxml=report.xml")
+    report = read_junit([tmp_path / "report.xml"], tmp_path)
+    got = {c.name: (c.classname, c.status, c.failure_message, c.path, c.line) for c in report.cases}
+    assert got == {
+        "tests.test_imp": (
+            "",
+            "error",
+            "collection failure: ModuleNotFoundError: No module named 'nonexistent_mod'",
+            "tests/test_imp.py",
+            1,
+        ),
+        # pytest's own frames (site-packages, <frozen importlib>) are passed over for the
+        # `File "…", line N` the SyntaxError names.
+        "tests.test_syntax": (
+            "",
+            "error",
+            "collection failure: SyntaxError: invalid syntax",
+            str(tmp_path / "tests" / "test_syntax.py"),
+            3,
+        ),
+    }
+    assert report.errors == 2
 
 
 BOMB = """<?xml version="1.0"?>

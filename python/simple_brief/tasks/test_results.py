@@ -129,11 +129,12 @@ class _SourceLines:
         self._texts: dict[Path, str | None] = {}
 
     def inside(self, path: str) -> bool:
-        """Whether `path` is a file of the project (under root, outside vendored folders)."""
-        full = resolve_path(path, self.root)
-        if full is None:
+        """Whether `path` is a file of the project: under root, outside vendored folders,
+        and there (not `<frozen …>` nor `<string>`)."""
+        full = resolve_path(path, self.root) if not path.startswith("<") else None
+        if full is None or VENDOR_PARTS.intersection(full.relative_to(os.path.abspath(self.root)).parts[:-1]):
             return False
-        return not VENDOR_PARTS.intersection(full.relative_to(os.path.abspath(self.root)).parts[:-1])
+        return full.is_file()
 
     def exists(self, rel: str) -> bool:
         full = resolve_path(rel, self.root)
@@ -179,7 +180,7 @@ def _test_identifier(name: str) -> str:
 # Frames in failure texts, as (pattern, innermost frame listed last).
 _FRAME_FORMS: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"^(?P<path>[^\s:>][^:\n]*?):(?P<line>\d+): ", re.M), True),  # pytest long/short/line
-    (re.compile(r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)', re.M), True),  # Python traceback
+    (re.compile(r'^(?:E)?\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)', re.M), True),  # Python traceback
     (re.compile(r"panicked at (?:'.*?', )?(?P<path>[^\s:']+\.rs):(?P<line>\d+):\d+"), False),  # Rust
     (re.compile(r"^\s*at (?:.*? \()?(?P<path>[^\s()]+?):(?P<line>\d+):\d+\)?\s*$", re.M), False),  # JavaScript
 )
@@ -306,8 +307,10 @@ def _read_case(case: _Case, sources: _SourceLines, from_pytest: bool) -> TestCas
             message = found[0].message or ""
             details = "\n\n".join(r.text or "" for r in found).strip()
             break
-    if not message and details:
-        message = _last_error_line(details)
+    if details and (not message or message == "collection failure"):
+        # pytest's collection errors say only that: the exception's line says what failed.
+        first = _error_line(details)
+        message = f"{message}: {first}" if message else first
     outputs = [e.text or "" for e in case if isinstance(e, junit.SystemOut)]
     outputs += [e.text or "" for e in case if isinstance(e, junit.SystemErr)]
     output = "\n".join(text for text in (_drop_empty_sections(o) for o in outputs) if text)
@@ -335,7 +338,8 @@ def _definition(
 ) -> tuple[str | None, int | None]:
     path: str | None = case.file or None
     classes: tuple[str, ...] = ()
-    derived = _classname_file(classname, sources)
+    # A module pytest could not collect is a case with no classname, named after the module.
+    derived = _classname_file(classname or name, sources)
     root = sources.root
     if derived is not None and (path is None or resolve_path(path, root) == resolve_path(derived[0], root)):
         path, classes = derived
@@ -347,8 +351,16 @@ def _definition(
     return path, line
 
 
-def _last_error_line(details: str) -> str:
+_EXCEPTION_LINE = re.compile(r"^[\w.]*(?:Error|Exception|Warning|Exit|Interrupt|Failed)\b")
+
+
+def _error_line(details: str) -> str:
+    """What a traceback says failed: its last `E   SomeError: …` line, else its first `E`
+    line (an assertion's explanation), else its first line."""
     errors = [ln[1:].strip() for ln in details.splitlines() if ln.startswith("E ")]
+    named = [ln for ln in errors if _EXCEPTION_LINE.match(ln)]
+    if named:
+        return named[-1]
     if errors:
         return errors[0]
     lines = [ln.strip() for ln in details.splitlines() if ln.strip()]
