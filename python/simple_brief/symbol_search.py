@@ -17,6 +17,9 @@ from simple_brief.model import Symbol, SymbolKind
 
 #: Fuzzy scores (0-100) below this are not matches.
 FUZZY_THRESHOLD = 80
+#: The best `score` of a name that holds an undotted query after its first character and
+#: whose words are not the query's (the substring rule at a word start, 80 - 0.2·offset).
+INNER_BEST = 80.0
 _CAMEL1 = re.compile(r"([a-z0-9])([A-Z])")
 _CAMEL2 = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _NON_WORD = re.compile(r"[^0-9A-Za-z]+")

@@ -79,6 +79,8 @@ QUERIES = [
     "loop.run",
     "Message.get",
     "xyzzy_nothing",
+    "---",
+    "σίσυ",
 ]
 
 

@@ -23,42 +23,104 @@ one; names no longer used stay until the next rebuild (their count is 0).
 
 from __future__ import annotations
 
+import logging
 import math
+import sqlite3
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import accumulate
 
 from rapidfuzz import fuzz, process
 
 from simple_brief.symbol_search import FUZZY_THRESHOLD, words
 
+log = logging.getLogger(__name__)
+
 #: Separator of the joined strings (no name holds it).
 SEP = "\0"
+#: Sorts after every word that starts with a given one (words are ASCII letters and digits).
+_AFTER = chr(0x10FFFF)
 #: Rebuild the joined strings when this many names were added since.
 REBUILD_AFTER = 2000
 
 
-class _Joined:
-    """Strings joined by SEP, and where each starts."""
+class _Trigrams:
+    """The items holding a needle of three characters or more, from an in-memory SQLite
+    FTS5 trigram index (contentless, no positions): the rows holding every trigram of the
+    needle, a superset when the needle is longer than one trigram. Items that cannot be
+    stored (not UTF-8) are listed apart; the caller checks those and the superset."""
 
     def __init__(self, items: list[str]) -> None:
-        self.text = SEP + SEP.join(items) + SEP
-        self.starts = array("q", accumulate((len(item) + 1 for item in items[:-1]), initial=1)) if items else array("q")
+        #: Items not stored (the caller always looks at them).
+        self.odd: list[int] = []
+        # One connection for the table, used under the index's lock (any thread).
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.execute(
+            "CREATE VIRTUAL TABLE grams USING fts5(item,"
+            " tokenize='trigram case_sensitive 1', detail='none', content='')"
+        )
+        self._db.executemany("INSERT INTO grams(rowid, item) VALUES(?, ?)", self._rows(items))
 
-    def containing(self, needle: str) -> set[int]:
-        """Indexes of the items that contain `needle`."""
-        found: set[int] = set()
+    def _rows(self, items: list[str]) -> Iterator[tuple[int, str]]:
+        for i, item in enumerate(items):
+            if not item.isascii():
+                try:
+                    item.encode()
+                except UnicodeEncodeError:
+                    self.odd.append(i)
+                    continue
+            yield i, item
+
+    def holding(self, needle: str) -> list[int]:
+        """The stored items holding every trigram of `needle` (3 characters or more)."""
+        if not needle.isascii():
+            try:
+                needle.encode()
+            except UnicodeEncodeError:
+                return []  # no stored item holds text that is not UTF-8
+        grams = {needle[k : k + 3] for k in range(len(needle) - 2)}
+        query = " AND ".join('"' + g.replace('"', '""') + '"' for g in grams)
+        return [i for (i,) in self._db.execute("SELECT rowid FROM grams WHERE grams MATCH ?", (query,))]
+
+
+class _Joined:
+    """Strings joined by SEP, and where each starts; with `grams`, a trigram index of them
+    too (`_Trigrams`: a needle's items found without reading the whole text)."""
+
+    def __init__(self, items: list[str], grams: bool = False) -> None:
+        self.text = SEP + SEP.join(items) + SEP
+        #: Where each item starts, and one more (the end of the text).
+        self.starts = array("q", accumulate((len(item) + 1 for item in items), initial=1))
+        self._grams: _Trigrams | None = None
+        if grams:
+            try:
+                self._grams = _Trigrams(items)
+            except (sqlite3.Error, UnicodeError) as exc:  # no FTS5 trigram tokenizer (SQLite < 3.34)
+                log.info("no trigram index of names (%s); searching the joined text", exc)
+
+    def containing(self, needle: str) -> tuple[list[int], list[int]]:
+        """Indexes of the items that start with `needle`, and of those that hold it further on."""
+        first: list[int] = []
+        inner: list[int] = []
         if not needle or SEP in needle:
-            return found
-        text, starts = self.text, self.starts
-        at = text.find(needle)
+            return first, inner
+        find, starts = self.text.find, self.starts
+        if self._grams is not None and len(needle) >= 3:
+            held = self._grams.holding(needle) + self._grams.odd
+            if len(needle) > 3 or self._grams.odd:
+                held = [i for i in held if find(needle, starts[i], starts[i + 1]) != -1]
+            starting = self.text.startswith
+            for i in held:
+                (first if starting(needle, starts[i]) else inner).append(i)
+            return first, inner
+        at = find(needle)
         while at != -1:
             i = bisect_right(starts, at) - 1
-            found.add(i)
-            nxt = starts[i + 1] if i + 1 < len(starts) else len(text)
-            at = text.find(needle, max(nxt, at + 1))
-        return found
+            (first if at == starts[i] else inner).append(i)
+            at = find(needle, starts[i + 1])
+        return first, inner
 
     def starting(self, prefix: str) -> set[int]:
         """Indexes of the items that start with `prefix`."""
@@ -161,6 +223,19 @@ class _CharBags:
         return out
 
 
+@dataclass
+class Lookup:
+    """The names a query may match: `scored` are to be ranked by `score` (some may not
+    match); `inner` match for sure, each with a score of at most
+    `symbol_search.INNER_BEST` (they hold the query after their first character, their
+    words are not the query's, and the query has no dot), so a caller showing the best
+    few ranks them only when they could be among those."""
+
+    scored: list[str]
+    #: Indexes of names (`Names.names_of`).
+    inner: list[int]
+
+
 class Names:
     """Distinct names with how many indexed symbols carry each, and in which files."""
 
@@ -187,7 +262,9 @@ class Names:
 
     def _build(self, spaced: dict[str, str] | None = None) -> None:
         self._names = list(self.files)
-        self._lower = _Joined([n.lower() for n in self._names])
+        #: Each name's list of file ids (the lists of `files`, kept while a name is unused).
+        self._lists = [self.files[n] for n in self._names]
+        self._lower = _Joined([n.lower() for n in self._names], grams=True)
         if spaced is None:
             self._words = [" ".join(words(n)) for n in self._names]
         else:
@@ -208,6 +285,8 @@ class Names:
         #: Distinct words of the names, sorted, and the names using each.
         self._vocab = sorted(vocabulary)
         self._postings = [vocabulary[w] for w in self._vocab]
+        #: How many postings come before each word's (a prefix's users count at a glance).
+        self._posted = array("q", accumulate(map(len, self._postings), initial=0))
         self._position = {n: i for i, n in enumerate(self._names)}
         self._added: list[str] = []
         self._added_set: set[str] = set()
@@ -216,7 +295,11 @@ class Names:
         """Count one more symbol in `file` for each name (the file was indexed)."""
         file = self._ids.setdefault(file, file)
         for name in names:
-            self.files.setdefault(name, []).append(file)
+            known = self.files.get(name)
+            if known is None:
+                i = self._position.get(name)
+                known = self.files[name] = self._lists[i] if i is not None else []
+            known.append(file)
             if name not in self._position and name not in self._added_set:
                 self._added_set.add(name)
                 self._added.append(name)
@@ -234,29 +317,48 @@ class Names:
                 if not files:
                     del self.files[name]
 
-    def file_count(self, names: Iterable[str]) -> int:
-        """In how many files the symbols of these names are."""
-        seen: set[int] = set()
-        for name in names:
-            seen.update(self.files.get(name, ()))
-        return len(seen)
+    def tally(self, names: Iterable[str], inner: Iterable[int] = ()) -> tuple[int, int]:
+        """How many symbols carry these names (and the names of these indexes, see
+        `Lookup.inner`), in how many files."""
+        lists = [self.files.get(n, []) for n in names]
+        lists.extend(self._lists[i] for i in inner)
+        return sum(map(len, lists)), len(set().union(*lists))
+
+    def names_of(self, ids: Iterable[int]) -> list[str]:
+        """The names of these indexes (`Lookup.inner`)."""
+        return [self._names[i] for i in ids]
 
     def candidates(self, query: str) -> list[str]:
         """Names `score(query, name)` may accept (a superset; never misses one)."""
+        found = self.lookup(query)
+        return found.scored + self.names_of(found.inner)
+
+    def lookup(self, query: str) -> Lookup:
+        """The names `score(query, name)` may accept (a superset; never misses one), with
+        those known to match at most `INNER_BEST` apart (see `Lookup`)."""
         q = query.strip().lower()
         qw = words(query)
         found: set[int] = set()
+        inner: list[int] = []
         if q:
-            found |= self._lower.containing(q)
+            first, within = self._lower.containing(q)
+            found.update(first)
+            joined, spaced = " ".join(qw), self._words
+            for i in within:
+                if spaced[i] == joined or "." in q or "::" in q:
+                    found.add(i)  # the same words (97), or the dotted rule: scored
+                else:
+                    inner.append(i)
         if qw and (len(qw) > 1 or qw[0] != q):
             found |= self._starting_words(qw)
         if len(q) >= 2:
             found |= self._initials.starting(q)
-        if len(q) >= 3 and qw:
+        if len(q) >= 3:  # a query without words is near the names without words (ratio of "" and "")
             found |= self._near(" ".join(qw))
-        out = [self._names[i] for i in found]
+        names, files, lists = self._names, self.files, self._lists
+        out = [names[i] for i in found]
         out.extend(self._added)
-        return [n for n in out if n in self.files]
+        return Lookup([n for n in out if n in files], [i for i in inner if lists[i] and i not in found])
 
     def _near(self, joined: str, plain: bool = False) -> set[int]:
         """Names whose words have a rapidfuzz ratio of at least FUZZY_THRESHOLD with `joined`
@@ -277,22 +379,30 @@ class Names:
         return found
 
     def _starting_words(self, query_words: tuple[str, ...]) -> set[int]:
-        """Names where each query word starts one of the name's words."""
-        common: set[int] | None = None
-        for w in sorted(set(query_words), key=len, reverse=True):
-            users: set[int] = set()
-            at = bisect_left(self._vocab, w)
-            while at < len(self._vocab) and self._vocab[at].startswith(w):
-                users.update(self._postings[at])
-                at += 1
-            common = users if common is None else common & users
+        """Names where each query word starts one of the name's words: the users of the word
+        used least, then, for each other word, the users of it among those (the postings
+        intersected, or each name's words looked at when those are far fewer)."""
+        vocab, postings, spaced = self._vocab, self._postings, self._words
+        spans = []
+        for w in set(query_words):
+            lo, hi = bisect_left(vocab, w), bisect_left(vocab, w + _AFTER)
+            spans.append((self._posted[hi] - self._posted[lo], lo, hi, w))
+        spans.sort()
+        _, lo, hi, _ = spans[0]
+        common: set[int] = set().union(*postings[lo:hi])
+        for size, lo, hi, w in spans[1:]:
             if not common:
-                return set()
-        return common or set()
+                break
+            if size > 8 * len(common):
+                common = {i for i in common if any(x.startswith(w) for x in spaced[i].split(" "))}
+            else:
+                common.intersection_update(set().union(*postings[lo:hi]))
+        return common
 
     def containing(self, needle: str) -> list[str]:
         """Names whose lower-case form contains `needle` (lower case)."""
-        out = [self._names[i] for i in self._lower.containing(needle)]
+        first, inner = self._lower.containing(needle)
+        out = [self._names[i] for i in first + inner]
         out.extend(n for n in self._added if needle in n.lower())
         return [n for n in out if n in self.files]
 

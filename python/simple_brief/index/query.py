@@ -25,11 +25,12 @@ from simple_brief.errors import UserError
 from simple_brief.index.parse import qualified, symbol_of
 from simple_brief.model import Symbol, SymbolKind, walk_with_parent
 from simple_brief.render.search import Match, signature_preview
-from simple_brief.symbol_search import KIND_BONUS, rank_symbols, score
+from simple_brief.symbol_search import INNER_BEST, KIND_BONUS, rank_symbols, score
 from simple_brief.workspace import Workspace
 
 if TYPE_CHECKING:
     from simple_brief.index import SymbolIndex
+    from simple_brief.index.names import Names
 
 #: The largest kind bonus (`rank_symbols` adds bonus * 0.01 to a score).
 _MAX_BONUS = max(KIND_BONUS.values()) * 0.01
@@ -194,24 +195,24 @@ def _by_name(
     display: Callable[[Path], str],
     shown: dict[str, str],
 ) -> tuple[list[tuple[Match, int]], int, int]:
-    groups: dict[float, list[str]] = {}
     table = index.names()
-    for name in table.candidates(query):
-        s = score(query, name, name_words=table.words_of(name))
-        if s > 0:
-            groups.setdefault(s, []).append(name)
-    if not groups:
+    found = table.lookup(query)
+    groups = _grouped(query, found.scored, table)
+    inner = found.inner
+    if not groups and not inner:
         return [], 0, 0
     matched = [n for names in groups.values() for n in names]
     if not where:  # the whole index: counted in memory
-        total, files = sum(table.count(n) for n in matched), table.file_count(matched)
+        total, files = table.tally(matched, inner)
     else:
-        total, files = _count(index, matched, where, params)
+        total, files = _count(index, matched + table.names_of(inner), where, params)
     top: list[tuple[Match, int]] = []
-    kth = float("inf")
-    for s in sorted(groups, reverse=True):
-        if len(top) >= limit and s + _MAX_BONUS < kth:
-            break
+
+    def beaten(best: float) -> bool:
+        """Whether no row of score `best` or less can enter the top (it is full)."""
+        return len(top) >= limit and best + _MAX_BONUS < top[-1][0].score
+
+    def take(s: float) -> None:
         rows = index.conn.execute(
             f"{_ROW} WHERE s.name IN (SELECT value FROM json_each(?)){where}"
             f" ORDER BY {_BONUS_SQL} DESC, f.path, s.sl, s.sc, s.seq LIMIT ?",
@@ -223,8 +224,34 @@ def _by_name(
         if len(top) >= limit:
             top.sort(key=lambda pair: sort_key(*pair))
             del top[limit:]
-            kth = top[-1][0].score
+
+    # Scores above INNER_BEST first; the inner names are ranked only if they may still enter.
+    order = sorted(groups, reverse=True)
+    done = 0
+    while done < len(order) and order[done] > INNER_BEST:
+        if beaten(order[done]):
+            return top, total, files
+        take(order[done])
+        done += 1
+    if inner and not beaten(INNER_BEST):
+        for s, names in _grouped(query, table.names_of(inner), table).items():
+            groups.setdefault(s, []).extend(names)
+        order = order[:done] + sorted(set(groups).difference(order[:done]), reverse=True)
+    for s in order[done:]:
+        if beaten(s):
+            break
+        take(s)
     return top, total, files
+
+
+def _grouped(query: str, names: list[str], table: Names) -> dict[float, list[str]]:
+    """The names `score` accepts, by score."""
+    groups: dict[float, list[str]] = {}
+    for name in names:
+        s = score(query, name, name_words=table.words_of(name))
+        if s > 0:
+            groups.setdefault(s, []).append(name)
+    return groups
 
 
 def _count(index: SymbolIndex, names: list[str], where: str, params: list[Any]) -> tuple[int, int]:

@@ -1,0 +1,113 @@
+"""The indexed search's shortcuts keep the full scan's answers: names that hold the query
+after their start are ranked only when they could be shown (`Lookup.inner`, at most
+`INNER_BEST`), substrings come from a trigram index, counts from the name table — on real
+standard-library packages for names, partial words, case styles, typos, 1-2 letters and
+dotted names, at several limits; and on made-up names (quotes, spaces, non-ASCII, text
+that is not UTF-8)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from index_helpers import STDLIB, answer_text, cache_dir_fixture  # noqa: F401  (fixtures)
+from test_names import QUERIES
+
+from simple_brief.index import symbol_index
+from simple_brief.index.answer import find_symbols
+from simple_brief.index.names import Names
+from simple_brief.index.query import full_scan
+from simple_brief.symbol_search import INNER_BEST, score, words
+from simple_brief.workspace import Workspace
+
+#: Queries whose names mostly hold them after their start (so the inner names do or do not
+#: reach the top, depending on the limit).
+INNER = ["ode", "essage", "oder", "ception", "ask", "ransport", "ailed", "eader", "ser", "str", "ing", "ed", "er"]
+
+
+@pytest.fixture(scope="module", name="packages")
+def packages_fixture(tmp_path_factory: pytest.TempPathFactory) -> tuple[Workspace, Workspace]:
+    """An indexed workspace of the json, email and asyncio packages (and a file of names
+    without words), and one to scan."""
+    root = tmp_path_factory.mktemp("search") / "tree"
+    for name in ("json", "email", "asyncio"):
+        shutil.copytree(STDLIB / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+    # Names without words (a query without words is near them: the ratio of "" and "" is 100).
+    (root / "odd.py").write_text("def _():\n    pass\n\n\nclass __:\n    def ___(self):\n        pass\n")
+    ws = Workspace.at(root)
+    symbol_index(ws, tmp_path_factory.mktemp("cache")).refresh(workers=1)
+    scanned = Workspace.at(root)
+    scanned.cache_limit = 10_000  # every file parsed once
+    return ws, scanned
+
+
+def test_answers_match_the_full_scan(packages: tuple[Workspace, Workspace]) -> None:
+    ws, scanned = packages
+    for query in QUERIES + INNER:
+        for limit in (50, 7, 1):
+            got = find_symbols(ws, query, limit=limit)
+            want = full_scan(scanned, query, None, None, limit, ws.display)
+            assert answer_text(query, got) == answer_text(query, want), (query, limit)
+
+
+def test_a_folder_scope_matches_the_full_scan(packages: tuple[Workspace, Workspace]) -> None:
+    ws, scanned = packages
+    for query in ("ode", "get", "Future", "header", "loop"):
+        for path in ("email", "asyncio/"):
+            got = find_symbols(ws, query, path=path, limit=10)
+            want = full_scan(scanned, query, path, None, 10, ws.display)
+            assert answer_text(query, got) == answer_text(query, want), (query, path)
+
+
+def check_lookup(table: Names, query: str) -> None:
+    """The lookup never misses a name score accepts; its inner names match, at most INNER_BEST."""
+    found = table.lookup(query)
+    inner = table.names_of(found.inner)
+    assert not set(inner) & set(found.scored), query
+    accepted = {n for n in table.files if score(query, n, name_words=table.words_of(n)) > 0}
+    assert accepted <= set(found.scored) | set(inner), (query, sorted(accepted - set(found.scored) - set(inner)))
+    for name in inner:
+        assert 0 < score(query, name, name_words=table.words_of(name)) <= INNER_BEST, (query, name)
+
+
+def test_inner_names_match_at_most_inner_best(packages: tuple[Workspace, Workspace]) -> None:
+    table = symbol_index(packages[0]).names()
+    inner = 0
+    for query in QUERIES + INNER:
+        check_lookup(table, query)
+        inner += len(table.lookup(query).inner)
+    assert inner > 1000
+
+
+ODD = [
+    "matmat",
+    "xmat",
+    "x mat",
+    "Mat",
+    'say "mat"',
+    "a*mat?",
+    "İstanbul",
+    "straße",
+    "ΣΊΣΥΦΟΣ",
+    "naïve_mat",
+    "mat\udcffbroken",
+    "bro\udcffken_mat",
+    "\udcff",
+    "emoji_😀_mat",
+    "## Heading with spaces",
+    "Heading",
+    "a",
+    "aa",
+    "mat",
+    "",
+]
+
+
+def test_made_up_names() -> None:
+    rows = [(name, " ".join(words(name)), i % 3) for i, name in enumerate(ODD * 2)]
+    table = Names(rows)
+    queries = ["mat", "at", "t", "mat?", '"mat"', "x m", "bro\udcffken", "\udcff", "istanbul", "i̇stan", "straß"]
+    queries += ["ße", "σίσυ", "😀", "😀_m", "## heading", "heading with", "aa", "a", "ma", "matm", "ken_mat"]
+    for query in queries:
+        check_lookup(table, query)
+    assert table.tally(["mat", "xmat"], table.lookup("broken").inner) == (6, 3)
