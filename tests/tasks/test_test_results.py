@@ -199,6 +199,46 @@ def test_jest_junit_file_attribute_and_stack_location(tmp_path: Path) -> None:
     assert (report.passed, report.failed, report.duration_ms) == (1, 1, 500.0)
 
 
+# go-junit-report and cargo2junit, written by hand in their shapes (neither tool is here);
+# the failure texts are what `go test -v` and `cargo test` print.
+OTHER_JUNIT = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="3" failures="2">
+  <testsuite name="example.com/calc" tests="2" failures="1" time="0.003">
+    <testcase classname="calc" name="TestAdd" time="0.000"></testcase>
+    <testcase classname="calc" name="TestFail" time="0.001">
+      <failure message="Failed" type="">    calc_test.go:12: about to fail
+    calc_test.go:14: Add(1, 1) = 2, want 3</failure>
+    </testcase>
+  </testsuite>
+  <testsuite name="tiny" tests="1" failures="1" time="0.07">
+    <testcase name="tests::it_fails" classname="tiny" time="0.07">
+      <failure type="cargo test" message="thread panicked">thread 'tests::it_fails' panicked at src/lib.rs:8:21:
+assertion `left == right` failed
+  left: 2
+ right: 3
+stack backtrace:
+   4: tiny::tests::it_fails
+             at ./src/lib.rs:8:21</failure>
+    </testcase>
+  </testsuite>
+</testsuites>
+"""
+
+
+def test_go_junit_report_and_cargo2junit_shapes(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "calc_test.go").write_text(GO_TEST, encoding="utf-8")
+    (tmp_path / "src" / "lib.rs").write_text("// the crate's tests\n", encoding="utf-8")
+    (tmp_path / "junit.xml").write_text(OTHER_JUNIT, encoding="utf-8")
+    report = read_junit([tmp_path / "junit.xml"], tmp_path)
+    assert [(c.name, c.status, c.failure_message, c.path, c.line) for c in report.cases] == [
+        ("TestAdd", "passed", "", None, None),
+        # The last t.Error line of the test (t.Log before it is output, not the failure).
+        ("TestFail", "failed", "Failed", "calc_test.go", 14),
+        ("tests::it_fails", "failed", "thread panicked", "src/lib.rs", 8),
+    ]
+
+
 def test_pytest_collection_errors_name_the_module_and_the_line(tmp_path: Path) -> None:
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_imp.py").write_text("import nonexistent_mod\n", encoding="utf-8")

@@ -8,7 +8,8 @@
 - Its location (`path`, `line`) is where it failed when the failure text names a frame in
   the project (the innermost one outside vendored folders: pytest's `path:N: Error`,
   Python's `File "…", line N`, Rust's `panicked at path:N:C`, JavaScript's `at … (path:N:C)`,
-  Go's `file.go:N:`), else where the test is defined: the `file`/`line` attributes when the
+  Go's `file.go:N:`, relative to its package: found for a package at the root), else
+  where the test is defined: the `file`/`line` attributes when the
   report has them (pytest's xunit1 `line` is 0-based), else the file derived from the
   pytest `classname` (`tests.test_app.TestX` → `tests/test_app.py`) and the line of
   `def name` (`async def`, Go's `func`, Rust's `fn`; `test_x[1-2]` → `test_x`) in it.
@@ -183,6 +184,7 @@ _FRAME_FORMS: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r'^(?:E)?\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)', re.M), True),  # Python traceback
     (re.compile(r"panicked at (?:'.*?', )?(?P<path>[^\s:']+\.rs):(?P<line>\d+):\d+"), False),  # Rust
     (re.compile(r"^\s*at (?:.*? \()?(?P<path>[^\s()]+?):(?P<line>\d+):\d+\)?\s*$", re.M), False),  # JavaScript
+    (re.compile(r"^\s+(?P<path>[\w./\-]+\.go):(?P<line>\d+): ", re.M), True),  # go-junit-report: t.Error lines
 )
 
 
@@ -305,7 +307,7 @@ def _read_case(case: _Case, sources: _SourceLines, from_pytest: bool) -> TestCas
         if found:
             status = kind  # type: ignore[assignment]
             message = found[0].message or ""
-            details = "\n\n".join(r.text or "" for r in found).strip()
+            details = "\n\n".join(r.text or "" for r in found).strip("\n").rstrip()
             break
     if details and (not message or message == "collection failure"):
         # pytest's collection errors say only that: the exception's line says what failed.
