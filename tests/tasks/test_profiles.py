@@ -69,8 +69,10 @@ def test_cprofile_the_dominant_function_tops_the_hotspots(profiled: Path) -> Non
     assert profile.samples == 0 and profile.duration_ms > 0
 
 
-def test_cprofile_names_calls_and_builtins(profiled: Path) -> None:
-    functions = _by_name(read_pstats(profiled / "out.prof", profiled))
+@pytest.mark.parametrize("given_root", [True, False])
+def test_cprofile_names_calls_and_builtins(profiled: Path, given_root: bool) -> None:
+    # Without a root, the profile's folder (where the run wrote it) is the run's folder.
+    functions = _by_name(read_pstats(profiled / "out.prof", profiled if given_root else None))
     # pstats gives only `run`; the file's syntax tree gives the class.
     run = functions["prog:Worker.run"]
     assert (run.path, run.line, run.calls) == ("prog.py", 13, 1)

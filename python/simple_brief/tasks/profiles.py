@@ -104,7 +104,8 @@ class _Loaded:
 
 def read_pstats(path: Path, root: Path | None = None) -> Profile:
     """A cProfile/profile output file (`python -m cProfile -o out.prof prog.py`); `root` is
-    the folder the profiled run's relative paths are relative to (its cwd).
+    the folder the profiled run's relative paths are relative to (its cwd; by default the
+    profile's folder, where `-o out.prof` wrote it).
 
     Raises:
         UserError: missing, too large, or not a pstats file.
@@ -119,6 +120,8 @@ def read_pstats(path: Path, root: Path | None = None) -> Profile:
         raise UserError(
             f"{shown} is not a cProfile/pstats file; write one with `python -m cProfile -o {shown} program.py`."
         ) from None
+    if root is None:
+        root = Path(os.path.abspath(path)).parent
     names = _QualifiedNames(root)
     wanted = {row[0] for row in sorted(rows, key=lambda r: -r[3])[:NAMED_FUNCTIONS]}
     wanted |= {row[0] for row in sorted(rows, key=lambda r: -r[4])[:NAMED_FUNCTIONS]}
