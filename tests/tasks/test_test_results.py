@@ -4,6 +4,7 @@ path:line locations exact. Hostile or broken reports are one UserError sentence.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -412,6 +413,42 @@ def test_go_build_failure_is_one_error_case(go_module: Path, tmp_path: Path) -> 
     assert [(c.name, c.status, c.path, c.line) for c in report.cases] == [("example.com/calc", "error", "./calc.go", 3)]
     assert report.cases[0].failure_message == "FAIL\texample.com/calc [build failed]"
     assert "syntax error" in report.cases[0].output
+
+
+def test_go_build_output_events_locate_the_build_error(tmp_path: Path) -> None:
+    # Go 1.24 reports the compiler's messages as `build-output` events (cmd/test2json's
+    # documented actions), not on stderr; written by hand, as the go here is older.
+    (tmp_path / "go.mod").write_text("module example.com/calc\n", encoding="utf-8")
+    (tmp_path / "calc.go").write_text("package calc\n\nfunc Add(a, b int) int { return a + }\n", encoding="utf-8")
+    events = [
+        {"ImportPath": "example.com/calc [example.com/calc.test]", "Action": "build-output", "Output": "# x\n"},
+        {
+            "ImportPath": "example.com/calc [example.com/calc.test]",
+            "Action": "build-output",
+            "Output": "./calc.go:3:37: syntax error: unexpected }\n",
+        },
+        {"ImportPath": "example.com/calc [example.com/calc.test]", "Action": "build-fail"},
+        {"Action": "start", "Package": "example.com/calc"},
+        {"Action": "output", "Package": "example.com/calc", "Output": "FAIL\texample.com/calc [build failed]\n"},
+        {"Action": "fail", "Package": "example.com/calc", "Elapsed": 0, "FailedBuild": "example.com/calc"},
+    ]
+    report = read_go_test_json("\n".join(json.dumps(e) for e in events), tmp_path)
+    assert [(c.name, c.status, c.failure_message, c.path, c.line) for c in report.cases] == [
+        ("example.com/calc", "error", "FAIL\texample.com/calc [build failed]", "./calc.go", 3)
+    ]
+
+
+def test_a_go_test_that_never_finished_is_one_error(tmp_path: Path) -> None:
+    # The run stopped (a time limit) after TestSlow started: no pass/fail event for it.
+    events = [
+        {"Action": "run", "Package": "example.com/calc", "Test": "TestSlow"},
+        {"Action": "output", "Package": "example.com/calc", "Test": "TestSlow", "Output": "=== RUN   TestSlow\n"},
+        {"Action": "output", "Package": "example.com/calc", "Output": "FAIL\texample.com/calc\t600.0s\n"},
+        {"Action": "fail", "Package": "example.com/calc", "Elapsed": 600},
+    ]
+    report = read_go_test_json("\n".join(json.dumps(e) for e in events), tmp_path)
+    assert [(c.name, c.status) for c in report.cases] == [("TestSlow", "error")]
+    assert report.errors == 1 and report.cases[0].failure_message.startswith("the test did not finish")
 
 
 def test_go_json_with_no_event_is_a_user_error(tmp_path: Path) -> None:

@@ -398,14 +398,15 @@ class _GoTest:
 def read_go_test_json(text: str, root: Path, stderr: str = "") -> TestReport:
     """The tests of `go test -json` output (events run/output/pass/fail/skip). A package
     that failed with no test failing (a build error: `FAIL pkg [build failed]`, the
-    compiler's messages in `stderr`) is one `error` case named after it, at the first
-    `file.go:N:C:` the compiler printed.
+    compiler's messages in `stderr`, or Go 1.24's `build-output` events) is one `error`
+    case named after it, at the first `file.go:N:C:` the compiler printed.
 
     Raises:
         UserError: no line of `text` is a `go test -json` event.
     """
     tests: dict[tuple[str, str], _GoTest] = {}
     packages: dict[str, _GoTest] = {}
+    build_output: list[str] = []
     events = 0
     for raw in text.splitlines():
         build = _GO_BUILD_FAILED.match(raw)
@@ -424,9 +425,12 @@ def read_go_test_json(text: str, root: Path, stderr: str = "") -> TestReport:
         if not isinstance(event, dict) or "Action" not in event:
             continue
         events += 1
+        action = event["Action"]
+        if action in ("build-output", "build-fail"):  # Go 1.24+: the compiler's messages as events
+            build_output.append(str(event.get("Output") or ""))
+            continue
         package_name = str(event.get("Package") or "")
         name = event.get("Test")
-        action = event["Action"]
         entry = (
             tests.setdefault((package_name, name), _GoTest(package_name, str(name)))
             if name
@@ -443,31 +447,36 @@ def read_go_test_json(text: str, root: Path, stderr: str = "") -> TestReport:
     dirs = _GoPackages(root)
     for test in tests.values():
         report.add(_go_case(test, dirs, root))
-    failed_packages = {test.package for test in tests.values() if test.status == "failed"}
+    # A package whose test failed or never finished is told by that test's case.
+    failed_packages = {test.package for test in tests.values() if test.status in ("failed", None)}
+    compiler_output = stderr + "".join(build_output)
     for package in packages.values():
         report.duration_ms += package.elapsed * 1000
         if package.status == "failed" and package.name not in failed_packages:
-            output = "".join(package.output)
-            path, line = None, None
-            if "[build failed]" in output or "[setup failed]" in output:
-                output += stderr
-                compiler = _GO_COMPILER.search(stderr)
-                if compiler and resolve_path(compiler.group("path"), root) is not None:
-                    path, line = compiler.group("path"), int(compiler.group("line"))
-            report.add(
-                TestCase(
-                    name=package.name,
-                    classname=package.name,
-                    status="error",
-                    duration_ms=package.elapsed * 1000,
-                    output=cut_text(output),
-                    failure_message=_go_package_message(output),
-                    path=path,
-                    line=line,
-                    details=cut_text(output),
-                )
-            )
+            report.add(_go_package_case(package, compiler_output, root))
     return report
+
+
+def _go_package_case(package: _GoTest, compiler_output: str, root: Path) -> TestCase:
+    """A package that failed by itself (a build error), at the compiler's first message."""
+    output = "".join(package.output)
+    path, line = None, None
+    if "[build failed]" in output or "[setup failed]" in output:
+        output += compiler_output
+        compiler = _GO_COMPILER.search(compiler_output)
+        if compiler and resolve_path(compiler.group("path"), root) is not None:
+            path, line = compiler.group("path"), int(compiler.group("line"))
+    return TestCase(
+        name=package.name,
+        classname=package.name,
+        status="error",
+        duration_ms=package.elapsed * 1000,
+        output=cut_text(output),
+        failure_message=_go_package_message(output),
+        path=path,
+        line=line,
+        details=cut_text(output),
+    )
 
 
 def _go_package_message(output: str) -> str:
