@@ -134,7 +134,7 @@ def pyright_findings(report: Any) -> list[Finding]:
                 end_line=_int(end.get("line")) + 1,
                 end_column=_int(end.get("character")) + 1,
                 severity=severity_of(_str(diag.get("severity"))),
-                message=_str(diag.get("message")),
+                message="\n".join(line.strip() for line in _str(diag.get("message")).splitlines()),
                 code=_str(diag.get("rule")),
                 source="pyright",
                 unit="utf-16",

@@ -16,6 +16,8 @@ Formats read (ANSI colours stripped first):
   `file:line:col - error TS2322: message`, indented lines continuing the message (UTF-16).
 - mypy `file.py:line[:col[:end_line:end_col]]: error|note: message  [code]` (byte
   columns; a note on the line of the finding before it is folded into its message).
+  mypy 2's native parser (its default) prints columns off on lines with non-ASCII
+  characters; `--no-native-parser` prints the byte columns read here.
 - pyright `  /abs/file.py:line:col - error: message (reportXxx)` and `--outputjson`.
 - Python tracebacks and syntax errors (`compiler_python`).
 

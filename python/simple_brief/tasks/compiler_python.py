@@ -9,7 +9,10 @@ syntax error (`File "x.py", line N` with no `in`, the source line, the caret lin
 `SyntaxError: ...`) is one finding at its caret, with or without a traceback above it.
 
 Python prints the source line without its indentation, so caret columns are in the
-`char-after-indent` unit (`compiler_findings`).
+`char-after-indent` unit (`compiler_findings`). Interpreters before 3.13 print a syntax
+error's caret at its byte offset (CPython gh-102310), so on a line with non-ASCII
+characters before it the column is read as 3.13+ prints it and lands further right;
+traceback frames' carets are code points in every version that prints them.
 """
 
 from __future__ import annotations
