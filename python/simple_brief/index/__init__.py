@@ -29,7 +29,6 @@ import sqlite3
 import stat as stat_mod
 import threading
 import time
-from collections import deque
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ from simple_brief.docs import db
 from simple_brief.errors import UserError
 from simple_brief.index import store
 from simple_brief.index.names import Names
-from simple_brief.index.parse import Parsed, diagnostics_from, parse_chunk, worker_count
+from simple_brief.index.parse import Parsed, copy_of, diagnostics_from, parse_chunk, read_digest, worker_count
 from simple_brief.model import Diagnostic, ProgressFn
 from simple_brief.private_files import private_dir
 from simple_brief.workspace import ALWAYS_SKIPPED, SKIP_UNREADABLE, Workspace
@@ -249,19 +248,19 @@ class SymbolIndex:
         def skipped(path: Path, reason: str) -> None:
             skips[path.relative_to(root).as_posix()] = reason
 
-        jobs: list[Job] = []
         seen: set[str] = set()
-        for path in self.workspace.files(skipped=skipped):
-            self._consider(path, seen, jobs, skips, stats)
-        stats.walk_seconds = time.perf_counter() - started
-        gone = [rel for rel in self._files if rel not in seen and rel not in skips]
-        self._finish(gone, skips, jobs, stats, progress, workers)
+        with _Batch(self, workers) as batch:
+            for path in self.workspace.files(skipped=skipped):
+                self._consider(path, seen, batch, skips, stats)
+            stats.walk_seconds = time.perf_counter() - started
+            gone = [rel for rel in self._files if rel not in seen and rel not in skips]
+            self._finish(gone, skips, batch, stats, progress)
         stats.listed = len(seen) + len(skips)
         stats.seconds = time.perf_counter() - started
         return stats
 
     def _consider(
-        self, path: Path, seen: set[str], jobs: list[Job], skips: dict[str, str], stats: RefreshStats
+        self, path: Path, seen: set[str], batch: _Batch, skips: dict[str, str], stats: RefreshStats
     ) -> None:
         """A listed file: unchanged (stat), to parse (a job), or unreadable."""
         root = self.workspace.root
@@ -282,18 +281,17 @@ class SymbolIndex:
         if old is not None and (old.mtime_ns, old.size) == stat:
             stats.unchanged += 1
             return
-        jobs.append((rel, real_rel, old.hash if old is not None and old.skipped is None else "", stat))
+        batch.add((rel, real_rel, old.hash if old is not None and old.skipped is None else "", stat))
 
     def _finish(
         self,
         gone: list[str],
         skips: dict[str, str],
-        jobs: list[Job],
+        batch: _Batch,
         stats: RefreshStats,
         progress: ProgressFn | None,
-        workers: int | None,
     ) -> None:
-        """Drop files gone, mark files skipped, parse the jobs."""
+        """Drop files gone, mark files skipped, store what the batch parses."""
         marks = []
         for rel, reason in skips.items():
             old = self._files.get(rel)
@@ -302,7 +300,7 @@ class SymbolIndex:
         if gone or marks:
             self._write(lambda conn: self._drop(conn, gone, marks))
         stats.removed += len(gone)
-        self._parse(jobs, stats, progress, workers)
+        batch.finish(stats, progress)
         stats.skipped = sum(1 for s in self._files.values() if s.skipped is not None)
 
     # ---------------------------------------------------------------- freshness
@@ -359,17 +357,34 @@ class SymbolIndex:
         """Bring the changed paths up to date (a .gitignore changed: walk everything)."""
         started = time.perf_counter()
         stats = RefreshStats(rebuilt=self._rebuilt)
-        ws, root = self.workspace, self.workspace.root
-        jobs: list[Job] = []
         seen: set[str] = set()
         skips: dict[str, str] = {}
         gone: list[str] = []
+        with _Batch(self, None) as batch:
+            if self._walk_changes(dirty, seen, batch, skips, gone, stats):
+                return self.refresh(progress)
+            self._finish(sorted(set(gone)), skips, batch, stats, progress)
+        stats.listed = len(seen) + len(skips)
+        stats.seconds = time.perf_counter() - started
+        return stats
+
+    def _walk_changes(
+        self,
+        dirty: set[str],
+        seen: set[str],
+        batch: _Batch,
+        skips: dict[str, str],
+        gone: list[str],
+        stats: RefreshStats,
+    ) -> bool:
+        """Consider the changed paths; True when a .gitignore changed (walk everything)."""
+        ws, root = self.workspace, self.workspace.root
         for raw in sorted(dirty):
             path = Path(raw)
             if root not in path.parents or any(p in ALWAYS_SKIPPED for p in path.relative_to(root).parts):
                 continue
             if path.name == ".gitignore":
-                return self.refresh(progress)
+                return True
             rel = path.relative_to(root).as_posix()
             inside = [r for r in self._files if r.startswith(rel + "/")]
             if path.is_dir() and not path.is_symlink():
@@ -378,70 +393,19 @@ class SymbolIndex:
                     for file in ws.files(
                         path, skipped=lambda p, r: skips.__setitem__(p.relative_to(root).as_posix(), r)
                     ):
-                        self._consider(file, listed, jobs, skips, stats)
+                        self._consider(file, listed, batch, skips, stats)
                 seen |= listed
                 gone += [r for r in inside if r not in listed and r not in skips]
                 continue
             gone += inside
             why = ws.listed_file(path) if path.parent.is_dir() else "unlisted"
             if why is None:
-                self._consider(path, seen, jobs, skips, stats)
+                self._consider(path, seen, batch, skips, stats)
             elif why != "unlisted":
                 skips[rel] = why
             elif rel in self._files:
                 gone.append(rel)
-        self._finish(sorted(set(gone)), skips, jobs, stats, progress, None)
-        stats.listed = len(seen) + len(skips)
-        stats.seconds = time.perf_counter() - started
-        return stats
-
-    def _parse(
-        self,
-        jobs: list[Job],
-        stats: RefreshStats,
-        progress: ProgressFn | None,
-        workers: int | None,
-    ) -> None:
-        total = len(jobs)
-        if not total:
-            return
-        count = workers if workers is not None else worker_count()
-        done = 0
-        if progress is not None:
-            progress(0, total, "indexing symbols")
-        chunks = [jobs[i : i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
-        root = str(self.workspace.root)
-        max_bytes = self.workspace.max_bytes
-        if total < POOL_MIN_FILES or count <= 1:
-            for chunk in chunks:
-                self._store(parse_chunk(root, chunk, max_bytes), stats)
-                done += len(chunk)
-                if progress is not None:
-                    progress(done, total, "indexing symbols")
-            return
-        # A first build into an empty table: the indexes are made once at the end (faster
-        # than keeping three b-trees current through a million inserts).
-        bulk = self._conn.execute("SELECT 1 FROM symbols LIMIT 1").fetchone() is None
-        if bulk:
-            store.drop_indexes(self._conn)
-        context = multiprocessing.get_context("forkserver")
-        pool = ProcessPoolExecutor(max_workers=count, mp_context=context)
-        try:
-            # A deque, so each chunk's rows are freed once stored (a list would keep every
-            # future, and with it every row, until the last chunk).
-            pending: deque[Future[list[Parsed]]] = deque(pool.submit(parse_chunk, root, c, max_bytes) for c in chunks)
-            while pending:
-                parsed = pending.popleft().result()
-                self._store(parsed, stats)
-                done += len(parsed)
-                if progress is not None:
-                    progress(done, total, "indexing symbols")
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-            if bulk:
-                if progress is not None:
-                    progress(done, total, "indexing symbols: sorting names")
-                store.create_indexes(self._conn)
+        return False
 
     def _write(self, body: object) -> None:
         self._skipped = None
@@ -515,3 +479,133 @@ class SymbolIndex:
                 stats.changed.append(p.rel)
 
         self._write(body)
+
+
+class _Batch:
+    """The files one refresh parses, fed one by one while the tree is walked, stored in
+    the order they came.
+
+    Once there are `POOL_MIN_FILES` of them, worker processes (one per core) start on
+    chunks of `CHUNK_FILES` while the walk goes on; fewer are parsed in this process at
+    `finish`. A file named and sized like one met before (a vendored copy: typeshed in
+    two packages, the same schema twice) is read here and, when its content hash is the
+    earlier file's, not parsed: it gets the earlier file's rows (`parse.copy_of`).
+    """
+
+    def __init__(self, index: SymbolIndex, workers: int | None) -> None:
+        self.index = index
+        self.count = workers if workers is not None else worker_count()
+        self.root = index.workspace.root
+        self.max_bytes = index.workspace.max_bytes
+        #: Walk order: a number (the n-th file to parse) or a copy (job, original, hash).
+        self.order: list[int | tuple[Job, str, str]] = []
+        self.jobs: list[Job] = []
+        self.futures: list[Future[list[Parsed]]] = []
+        self.pool: ProcessPoolExecutor | None = None
+        #: The first file of each (name, size): its path, real path and content hash once
+        #: read ("?" not yet, "" unreadable).
+        self.firsts: dict[tuple[str, int], list[str]] = {}
+        #: How many copies still wait for each original, and the originals parsed.
+        self.wanted: dict[str, int] = {}
+        self.kept: dict[str, Parsed] = {}
+
+    def __enter__(self) -> _Batch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+    def add(self, job: Job) -> None:
+        """One file to parse (`Job`)."""
+        rel, real_rel, _, (_, size) = job
+        key = (rel.rpartition("/")[2], size)
+        first = self.firsts.get(key)
+        if first is None:
+            self.firsts[key] = [rel, real_rel, "?"]
+        else:
+            if first[2] == "?":
+                first[2] = read_digest(self.root, first[1], self.max_bytes) or ""
+            digest = read_digest(self.root, real_rel, self.max_bytes) if first[2] else None
+            if digest is not None and digest == first[2]:
+                self.order.append((job, first[0], digest))
+                self.wanted[first[0]] = self.wanted.get(first[0], 0) + 1
+                return
+        self.order.append(len(self.jobs))
+        self.jobs.append(job)
+        if self.pool is None and len(self.jobs) >= POOL_MIN_FILES and self.count > 1:
+            context = multiprocessing.get_context("forkserver")
+            self.pool = ProcessPoolExecutor(max_workers=self.count, mp_context=context)
+        if self.pool is not None:
+            while len(self.jobs) - len(self.futures) * CHUNK_FILES >= CHUNK_FILES:
+                self._submit()
+
+    def _submit(self) -> None:
+        assert self.pool is not None
+        start = len(self.futures) * CHUNK_FILES
+        chunk = self.jobs[start : start + CHUNK_FILES]
+        self.futures.append(self.pool.submit(parse_chunk, str(self.root), chunk, self.max_bytes))
+
+    def _chunk(self, number: int) -> list[Parsed]:
+        if self.pool is not None:
+            while len(self.futures) <= number:
+                self._submit()
+            parsed = self.futures[number].result()
+            self.futures[number] = _DONE  # stored once: free its rows
+            return parsed
+        start = number * CHUNK_FILES
+        return parse_chunk(str(self.root), self.jobs[start : start + CHUNK_FILES], self.max_bytes)
+
+    def finish(self, stats: RefreshStats, progress: ProgressFn | None) -> None:
+        """Parse what is left and store everything, in the order it came."""
+        total = len(self.order)
+        if not total:
+            return
+        index = self.index
+        if progress is not None:
+            progress(0, total, "indexing symbols")
+        # A first build into an empty table: the indexes are made once at the end (faster
+        # than keeping three b-trees current through a million inserts).
+        bulk = self.pool is not None and index.conn.execute("SELECT 1 FROM symbols LIMIT 1").fetchone() is None
+        if bulk:
+            store.drop_indexes(index.conn)
+        try:
+            done = 0
+            batch: list[Parsed] = []
+            current, parsed = -1, []
+            for entry in self.order:
+                if isinstance(entry, int):
+                    number, at = divmod(entry, CHUNK_FILES)
+                    if number != current:
+                        current, parsed = number, self._chunk(number)
+                    one = parsed[at]
+                    if one.rel in self.wanted:
+                        self.kept[one.rel] = one
+                else:
+                    one = self._copy(*entry)
+                batch.append(one)
+                if len(batch) == CHUNK_FILES or done + len(batch) == total:
+                    index._store(batch, stats)
+                    done += len(batch)
+                    batch = []
+                    if progress is not None:
+                        progress(done, total, "indexing symbols")
+        finally:
+            if bulk:
+                if progress is not None:
+                    progress(total, total, "indexing symbols: sorting names")
+                store.create_indexes(index.conn)
+
+    def _copy(self, job: Job, original: str, digest: str) -> Parsed:
+        """A file whose content hash is `original`'s: its rows, else parsed here."""
+        first = self.kept.get(original)
+        self.wanted[original] -= 1
+        if not self.wanted[original]:
+            self.kept.pop(original, None)
+        copied = copy_of(first, self.root, job, digest) if first is not None else None
+        return copied or parse_chunk(str(self.root), [job], self.max_bytes)[0]
+
+
+#: A stored chunk's place in `_Batch.futures`.
+_DONE: Future[list[Parsed]] = Future()

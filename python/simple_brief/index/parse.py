@@ -158,6 +158,37 @@ def parse_file(root: Path, rel: str, real_rel: str, old_hash: str, max_bytes: in
     )
 
 
+def read_digest(root: Path, real_rel: str, max_bytes: int) -> str | None:
+    """The content hash of `root/real_rel` (None when it cannot be read or is too big)."""
+    try:
+        return content_hash(read_beneath(root, real_rel, max_bytes))
+    except (UserError, OSError):
+        return None
+
+
+def copy_of(original: Parsed, root: Path, job: tuple[str, str, str, tuple[int, int]], digest: str) -> Parsed | None:
+    """What `parse_file` gives for the file of `job`, whose content hash (`digest`) is that
+    of the file `original` was parsed from: the same rows and diagnostics (a scan reads
+    only the text and the language). None when `original` holds no rows to copy (skipped,
+    unchanged, another content or language): parse the file instead."""
+    rel, real_rel, old_hash, (mtime_ns, size) = job
+    if original.skipped is not None or original.same or original.hash != digest:
+        return None
+    if digest == old_hash:
+        return Parsed(rel, mtime_ns, size, hash=digest, same=True)
+    if languages.detect(root / real_rel, None).name != original.language:
+        return None
+    return Parsed(
+        rel,
+        mtime_ns,
+        size,
+        hash=digest,
+        language=original.language,
+        rows=original.rows,
+        diagnostics=original.diagnostics,
+    )
+
+
 def parse_chunk(root: str, jobs: list[tuple[str, str, str, tuple[int, int]]], max_bytes: int) -> list[Parsed]:
     """A worker's chunk: (rel, real rel, old hash, stat) per file."""
     base = Path(root)
