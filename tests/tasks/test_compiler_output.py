@@ -130,16 +130,58 @@ def test_make_running_gcc_then_a_python_script_mixed_output(tmp_path: Path) -> N
     assert all("make" not in f.message for f in findings)
 
 
+# clang counts columns (and fix-its) in bytes; gcc offers the same fix-its for this source.
+TYPO_SOURCE = 'int main(void) {\n\tconst char *s = "日本é"; int width = (int)sizeof s; return widht }\n'
+TYPO_LINE = TYPO_SOURCE.splitlines()[1]
+TYPO_AT = TYPO_LINE.index("widht")
+SAMPLES = Path(__file__).resolve().parent / "compiler_samples"
+
+
+def _check_clang(output: str, cwd: Path, text: str | None = None) -> list[Diagnostic]:
+    path = (cwd / "typo.c").resolve()
+    found = to_diagnostics(parse_output(output, cwd), cwd, lambda p: text if text is not None else _read(p))
+    diags = found[path]
+    assert [(d.range, d.message, d.source) for d in diags] == [
+        (
+            _at(1, TYPO_AT),
+            "use of undeclared identifier 'widht'; did you mean 'width'?\nnote: 'width' declared here",
+            "clang",
+        ),
+        (_at(1, TYPO_AT + 5), "expected ';' after return statement", "clang"),
+    ]
+    assert [[f.edits for f in d.fixits] for d in diags] == [
+        [(_edit(1, TYPO_AT, TYPO_AT + 5, "width"),)],
+        [(_edit(1, TYPO_AT + 5, TYPO_AT + 5, ";"),)],
+    ]
+    return diags
+
+
+def test_clang_verbatim_sample() -> None:
+    """clang 14.0.6's output on TYPO_SOURCE (in /tmp/parsers_sample/c), for where clang is absent."""
+    _check_clang((SAMPLES / "clang.txt").read_text(encoding="utf-8"), Path("/tmp/parsers_sample/c"), TYPO_SOURCE)
+
+
 @pytest.mark.skipif(_which("clang") is None, reason="clang is not installed here")
-def test_clang_byte_columns_and_fixits(tmp_path: Path) -> None:
-    source = tmp_path / "point.c"
-    source.write_text(C_SOURCE, encoding="utf-8")
-    argv = ["clang", "-fdiagnostics-parseable-fixits", "-fno-color-diagnostics", "-c", "point.c", "-o", "point.o"]
+def test_clang_byte_columns_and_fixits_and_the_fixed_source_compiles(tmp_path: Path) -> None:
+    source = tmp_path / "typo.c"
+    source.write_text(TYPO_SOURCE, encoding="utf-8")
+    argv = ["clang", "-fdiagnostics-parseable-fixits", "-fno-color-diagnostics", "-Wall", "-c", "typo.c", "-o", "t.o"]
     run = _run(argv, tmp_path)
-    diags = _diagnose(run.stderr, tmp_path)[source.resolve()]
-    assert {d.source for d in diags} == {"clang"}
-    assert diags[0].range.start == Position(3, C_WIDTH)
+    diags = _check_clang(run.stderr, tmp_path)
     source.write_text(_fixed(source, diags), encoding="utf-8")
+    assert "return width; }" in source.read_text(encoding="utf-8")
+    assert _run(argv, tmp_path).returncode == 0
+
+
+@pytest.mark.skipif(_which("gcc") is None, reason="gcc is not installed")
+def test_gcc_and_clang_fixits_fix_the_same_source(tmp_path: Path) -> None:
+    source = tmp_path / "typo.c"
+    source.write_text(TYPO_SOURCE, encoding="utf-8")
+    argv = ["gcc", "-fdiagnostics-parseable-fixits", "-c", "typo.c", "-o", "t.o"]
+    diags = _diagnose(_run(argv, tmp_path).stderr, tmp_path)[source.resolve()]
+    assert [d.range.start for d in diags] == [Position(1, TYPO_AT), Position(1, TYPO_AT + 5)]  # the blank before }
+    source.write_text(_fixed(source, diags), encoding="utf-8")
+    assert "return width; }" in source.read_text(encoding="utf-8")
     assert _run(argv, tmp_path).returncode == 0
 
 
@@ -259,3 +301,14 @@ def test_garbage_truncated_json_and_unknown_text_never_raise(tmp_path: Path) -> 
     assert parse_output(truncated) == []
     assert parse_output("{" * 100_000) == []
     assert parse_output("hello\nworld: nothing here\nmake: *** [Makefile:3: all] Error 1\n") == []
+
+
+@pytest.mark.skipif(_which("gcc") is None, reason="gcc is not installed")
+def test_link_errors_with_and_without_debug_lines(tmp_path: Path) -> None:
+    (tmp_path / "link.c").write_text("int foo(void);\nint main(void) {\n    return foo();\n}\n", encoding="utf-8")
+    path = (tmp_path / "link.c").resolve()
+    for debug, line in ((["-g"], 2), ([], 0)):
+        run = _run(["gcc", *debug, "link.c", "-o", "link"], tmp_path)
+        assert "collect2" in run.stderr
+        (diag,) = _diagnose(run.stderr, tmp_path)[path]
+        assert (diag.range, diag.message, diag.source) == (_at(line, 0), "undefined reference to `foo'", "ld")

@@ -7,9 +7,10 @@ Formats read (ANSI colours stripped first):
   `-fdiagnostics-parseable-fixits` (`fix-it:"file":{l1:c1-l2:c2}:"text"`, byte columns)
   attached to the finding before them. A note is folded into the message of the finding
   it follows (`note: ...`, with its place when that differs); one with no finding before
-  it stands alone. gcc (which quotes source lines behind a `N |` gutter) counts columns
-  in display units, clang (no gutter, or `N errors generated.`) in bytes; with no quote
-  at all, gcc's display unit is assumed. make's own lines are not findings.
+  it stands alone. gcc counts columns in display units, clang in bytes: the findings
+  before clang's closing `N errors generated.` (which gcc never prints) are clang's.
+  The linker's `file:line: undefined reference to ...` (`file:(.text+0x5): ...`
+  without `-g`: no line) is a finding too; make's own lines are not.
 - rustc/cargo JSON (`compiler_json`), one object a line; rustc's human form
   `error[E0308]: message` / ` --> file:line:col` as a fallback (code-point columns).
 - tsc `file(line,col): error TS2322: message` and its `--pretty` form
@@ -53,7 +54,10 @@ _MYPY_CODE = re.compile(r"\s\s\[(?P<code>[a-z0-9][a-z0-9-]*)\]$")
 _FIXIT = re.compile(
     r'^fix-it:"(?P<path>(?:[^"\\]|\\.)*)":\{(?P<l1>\d+):(?P<c1>\d+)-(?P<l2>\d+):(?P<c2>\d+)\}:"(?P<text>(?:[^"\\]|\\.)*)"$'
 )
-_GUTTER = re.compile(r"^\s*\d*\s\|")
+_LINKER = re.compile(
+    r"^(?P<path>[^\s:][^:]*?):(?:(?P<line>\d+)|\([^)]*\)): "
+    r"(?P<msg>(?:undefined reference to|multiple definition of) .*)$"
+)
 _CLANG_SUMMARY = re.compile(r"^\d+ (?:warnings?|errors?)(?: and \d+ (?:warnings?|errors?))? generated\.$")
 _TSC = re.compile(
     r"^(?P<path>[^\s(][^(]*?)(?:\((?P<line>\d+),(?P<col>\d+)\): | ?:(?P<pline>\d+):(?P<pcol>\d+) - )"
@@ -107,8 +111,7 @@ class _Reader:
         self.found: list[Finding] = []
         self.open: int | None = None  # index in `found` of the finding lines attach to
         self.continues = False  # whether indented lines continue its message
-        self.quoted: set[int] = set()  # gcc-family findings followed by a quote in gcc's gutter
-        self.clang = False
+        self.unit_start = 0  # the first finding a clang summary line would be about
 
     def add(self, finding: Finding, attach: bool = True, continues: bool = False) -> None:
         self.found.append(finding)
@@ -249,8 +252,15 @@ class _Reader:
 
     def _other(self, text: str) -> None:
         """A line that starts nothing: a fix-it, a quote, a continuation, or nothing."""
+        if _CLANG_SUMMARY.match(text.strip()):
+            self._clang()
+            return
+        linker = _LINKER.match(text)
+        if linker:
+            line = int(linker["line"] or 0)
+            self.add(Finding(linker["path"], line, 0, message=linker["msg"], source="ld"), attach=False)
+            return
         if self.open is None:
-            self.clang = self.clang or bool(_CLANG_SUMMARY.match(text.strip()))
             return
         finding = self.found[self.open]
         fixit = _FIXIT.match(text) if finding.source in ("gcc", "clang") else None
@@ -259,21 +269,23 @@ class _Reader:
             body = _unescape_c(fixit["text"])
             fix = Fix(_fix_title(body, start == end), _unescape_c(fixit["path"]), *start, *end, body, unit="utf-8")
             self.amend(fixes=(*finding.fixes, fix))
-        elif finding.source in ("gcc", "clang") and _GUTTER.match(text):
-            self.quoted.add(self.open)
         elif self.continues and text[:1].isspace():
             self.amend(message=f"{finding.message}\n{text.strip()}")
             self._pyright_rule()
         else:
-            self.clang = self.clang or bool(_CLANG_SUMMARY.match(text.strip()))
             self.continues = False
+
+    def _clang(self) -> None:
+        """clang's `N errors generated.`: the gcc-like findings since the last one are clang's."""
+        for index in range(self.unit_start, len(self.found)):
+            if self.found[index].source == "gcc":
+                self.found[index] = replace(self.found[index], source="clang", unit="utf-8")
+        self.unit_start = len(self.found)
 
     def findings(self) -> list[Finding]:
         """What was read: gcc-family findings told apart, duplicates dropped."""
         found, seen = [], set()
-        for index, finding in enumerate(self.found):
-            if finding.source == "gcc" and index not in self.quoted and self.clang:
-                finding = replace(finding, source="clang", unit="utf-8")
+        for finding in self.found:
             key = (finding.path, finding.line, finding.column, finding.message, finding.source)
             if key not in seen:
                 seen.add(key)
