@@ -159,6 +159,32 @@ def test_pytest_junit_output_durations_and_tracebacks(junit_report: TestReport, 
     assert resolve_path("tests/test_app.py", project) == project / "tests" / "test_app.py"
 
 
+def test_definitions_are_found_by_class_and_name(tmp_path: Path) -> None:
+    # Two classes with a method of the same name, a name that starts a longer one, and a
+    # line that starts with `def` without defining anything.
+    (tmp_path / "test_two.py").write_text(
+        "default = 1\n\n"
+        "class TestA:\n    def test_x_more(self): pass\n    def test_x(self): pass\n\n"
+        "class TestB:\n    def test_x(self): pass\n\n"
+        "def test_x(): pass\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "suite_test.go").write_text("package calc\n\nfunc (s *CalcSuite) TestAdd() {\n}\n", encoding="utf-8")
+    cases = [("test_two.TestA", "test_x"), ("test_two.TestB", "test_x"), ("test_two", "test_x"), ("test_two", "ault")]
+    xml = "".join(f'<testcase classname="{c}" name="{n}"/>' for c, n in cases)
+    xml += '<testcase classname="CalcSuite" name="TestAdd" file="suite_test.go"/>'
+    (tmp_path / "r.xml").write_text(f"<testsuite>{xml}</testsuite>", encoding="utf-8")
+    report = read_junit([tmp_path / "r.xml"], tmp_path)
+    # A testify suite method is found by its name after the receiver.
+    assert [(c.path, c.line) for c in report.cases] == [
+        ("test_two.py", 5),
+        ("test_two.py", 8),
+        ("test_two.py", 10),
+        ("test_two.py", None),
+        ("suite_test.go", 3),
+    ]
+
+
 def test_resolve_path_stays_under_the_root(tmp_path: Path) -> None:
     assert resolve_path(str(tmp_path / "a" / "b.py"), tmp_path) == tmp_path / "a" / "b.py"
     assert resolve_path("../outside.py", tmp_path) is None

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
@@ -122,32 +123,50 @@ def cut_text(text: str, limit: int = OUTPUT_CHARS) -> str:
     return f"{text[:half]}\n… {len(text) - 2 * half:,} characters cut …\n{text[-half:]}"
 
 
+#: A definition line: Python's `def`/`async def`/`class`, Go's `func` (methods too), Rust's `fn`.
+_DEFINITION = re.compile(
+    r"^[ \t]*(?:(?:async|pub(?:\([^)]*\))?)\s+)*"
+    r"(?P<kind>def|fn|class|func)\b\s*(?:\([^)]*\)\s*)?(?P<name>[A-Za-z_]\w*)",
+    re.M,
+)
+
+
 class _SourceLines:
-    """The project's files, read once each, for definition lines and vendored frames."""
+    """The project's files, read once each and their definitions indexed by name, for
+    definition lines and for telling the project's frames from vendored ones."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._base = os.path.abspath(root)
+        self._full: dict[str, Path | None] = {}
         self._texts: dict[Path, str | None] = {}
+        self._index: dict[Path, tuple[dict[str, list[tuple[int, bool]]], dict[str, list[int]]]] = {}
+
+    def full(self, path: str) -> Path | None:
+        """`resolve_path(path, root)`, remembered."""
+        if path not in self._full:
+            self._full[path] = resolve_path(path, self.root)
+        return self._full[path]
 
     def inside(self, path: str) -> bool:
         """Whether `path` is a file of the project: under root, outside vendored folders,
         and there (not `<frozen …>` nor `<string>`)."""
-        full = resolve_path(path, self.root) if not path.startswith("<") else None
-        if full is None or VENDOR_PARTS.intersection(full.relative_to(os.path.abspath(self.root)).parts[:-1]):
+        full = self.full(path) if not path.startswith("<") else None
+        if full is None or VENDOR_PARTS.intersection(full.relative_to(self._base).parts[:-1]):
             return False
         return full.is_file()
 
     def exists(self, rel: str) -> bool:
-        full = resolve_path(rel, self.root)
+        full = self.full(rel)
         return full is not None and full.is_file()
 
     def text(self, path: str) -> str | None:
-        full = resolve_path(path, self.root)
+        full = self.full(path)
         if full is None:
             return None
         if full not in self._texts:
             try:
-                data = read_beneath(self.root, full.relative_to(os.path.abspath(self.root)), SOURCE_MAX_BYTES)
+                data = read_beneath(self.root, full.relative_to(self._base), SOURCE_MAX_BYTES)
                 self._texts[full] = data.decode("utf-8", errors="replace")
             except (UserError, ValueError):
                 self._texts[full] = None
@@ -156,18 +175,43 @@ class _SourceLines:
     def definition(self, path: str, name: str, classes: tuple[str, ...] = ()) -> int | None:
         """The 1-based line of `def name` / `func name` / `fn name` in `path` (after the
         lines of `class C` for each of `classes`, when they are found), or None."""
-        text = self.text(path)
         ident = _test_identifier(name)
-        if text is None or not ident:
+        full = self.full(path)
+        if not ident or full is None:
             return None
-        start = 0
+        if full not in self._index:
+            self._index[full] = _definitions(self.text(path) or "")
+        functions, types = self._index[full]
+        after = 0
         for cls in classes:
-            found = re.compile(rf"^[ \t]*class\s+{re.escape(cls)}\b", re.M).search(text, start)
-            if found:
-                start = found.end()
-        keywords = r"^[ \t]*(?:(?:async|pub(?:\([^)]*\))?)\s+)*(?:def|func|fn)\s+"
-        match = re.compile(keywords + re.escape(ident) + r"\s*[(<\[]", re.M).search(text, start)
-        return text.count("\n", 0, match.start()) + 1 if match else None
+            lines = types.get(cls, [])
+            at = bisect.bisect_right(lines, after)
+            if at < len(lines):
+                after = lines[at]
+        found = functions.get(ident, [])
+        if not classes:  # a module-level test: an unindented definition first
+            top = [line for line, indented in found if not indented]
+            return top[0] if top else (found[0][0] if found else None)
+        lines = [line for line, _indented in found]
+        at = bisect.bisect_right(lines, after)
+        return lines[at] if at < len(lines) else None
+
+
+def _definitions(text: str) -> tuple[dict[str, list[tuple[int, bool]]], dict[str, list[int]]]:
+    """The lines (ascending) of each function name, with whether it is indented, and of
+    each class name in `text`."""
+    functions: dict[str, list[tuple[int, bool]]] = {}
+    types: dict[str, list[int]] = {}
+    line, counted = 1, 0
+    for match in _DEFINITION.finditer(text):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        if match.group("kind") == "class":
+            types.setdefault(match.group("name"), []).append(line)
+        else:
+            indented = text[match.start()] in " \t"
+            functions.setdefault(match.group("name"), []).append((line, indented))
+    return functions, types
 
 
 def _test_identifier(name: str) -> str:
