@@ -312,3 +312,19 @@ def test_link_errors_with_and_without_debug_lines(tmp_path: Path) -> None:
         assert "collect2" in run.stderr
         (diag,) = _diagnose(run.stderr, tmp_path)[path]
         assert (diag.range, diag.message, diag.source) == (_at(line, 0), "undefined reference to `foo'", "ld")
+
+
+@pytest.mark.skipif(_which("cargo") is None, reason="cargo is not installed")
+@pytest.mark.parametrize("json_output", [True, False])
+def test_cargo_in_a_workspace_member_names_files_from_the_workspace_root(tmp_path: Path, json_output: bool) -> None:
+    (tmp_path / "Cargo.toml").write_text('[workspace]\nmembers = ["crates/app"]\nresolver = "2"\n', encoding="utf-8")
+    member = tmp_path / "crates" / "app"
+    member.mkdir(parents=True)
+    main = _cargo_project(member, 'fn main() {\n    let s = "é"; let mut x = 1;\n}\n')
+    cargo = _which("cargo") or "cargo"
+    run = _run([cargo, "build", "--offline", *(["--message-format=json"] if json_output else [])], member)
+    assert "crates/app/src/main.rs" in run.stdout + run.stderr
+    found = _diagnose(run.stdout + run.stderr, member)
+    assert list(found) == [main.resolve()]
+    unused_s, mut_x = len("    let "), len('    let s = "é"; let ')
+    assert sorted(d.range.start for d in found[main.resolve()]) == [Position(1, unused_s), *[Position(1, mut_x)] * 2]

@@ -8,6 +8,8 @@ span) count as absent, never an exception.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import PurePath
 from typing import Any
 
 from simple_brief.explain import CONFIDENCE_OTHER, CONFIDENCE_PREFERRED, CONFIDENCE_QUICKFIX
@@ -55,14 +57,34 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
+def _workspace_root(manifest_path: str, file_name: str) -> PurePath | None:
+    """The directory cargo's relative `file_name`s start from: the workspace root, the
+    ancestor of the package's directory whose path down to it begins `file_name`."""
+    manifest = PurePath(manifest_path)
+    if not manifest.is_absolute() or PurePath(file_name).is_absolute():
+        return None
+    parts = PurePath(file_name).parts
+    for root in manifest.parent.parents:
+        below = manifest.parent.relative_to(root).parts
+        if parts[: len(below)] == below:
+            return root
+    return manifest.parent
+
+
 def rustc_finding(record: Any) -> Finding | None:
     """The Finding of one rustc diagnostic, or of a cargo `compiler-message` record; None
-    for other records and for diagnostics with no span (`aborting due to ...`)."""
+    for other records and for diagnostics with no span (`aborting due to ...`).
+
+    cargo names files relative to the workspace root, whatever directory it ran in; a
+    cargo record's relative paths are made absolute from its `manifest_path`.
+    """
     if not isinstance(record, dict):
         return None
+    manifest_path = ""
     if "reason" in record:
         if record.get("reason") != "compiler-message":
             return None
+        manifest_path = _str(record.get("manifest_path"))
         record = record.get("message")
         if not isinstance(record, dict):
             return None
@@ -71,6 +93,11 @@ def rustc_finding(record: Any) -> Finding | None:
     if not spans or not level or not message:
         return None
     primary = next((s for s in spans if s.get("is_primary") is True), spans[0])
+    root = _workspace_root(manifest_path, _str(primary.get("file_name"))) if manifest_path else None
+
+    def place(file_name: str) -> str:
+        return str(root / file_name) if root is not None and not PurePath(file_name).is_absolute() else file_name
+
     label = _str(primary.get("label"))
     if label:
         message = f"{message}: {label}"
@@ -82,11 +109,11 @@ def rustc_finding(record: Any) -> Finding | None:
         suggested = [s for s in suggested if _str(s.get("file_name")) and _int(s.get("line_start"))]
         if suggested:
             group = len({f.group for f in fixes})
-            fixes.extend(_rust_fix(child_message, span, group) for span in suggested)
+            fixes.extend(_rust_fix(child_message, span, group, place) for span in suggested)
         elif child_message:
             message += f"\n{_str(child.get('level')) or 'note'}: {child_message}"
     return Finding(
-        path=_str(primary.get("file_name")),
+        path=place(_str(primary.get("file_name"))),
         line=_int(primary.get("line_start")),
         column=_int(primary.get("column_start")),
         end_line=_int(primary.get("line_end")),
@@ -100,10 +127,10 @@ def rustc_finding(record: Any) -> Finding | None:
     )
 
 
-def _rust_fix(title: str, span: dict[str, Any], group: int) -> Fix:
+def _rust_fix(title: str, span: dict[str, Any], group: int, place: Callable[[str], str]) -> Fix:
     return Fix(
         title=title or "apply the suggestion",
-        path=_str(span.get("file_name")),
+        path=place(_str(span.get("file_name"))),
         line=_int(span.get("line_start")),
         column=_int(span.get("column_start")),
         end_line=_int(span.get("line_end")),

@@ -314,8 +314,61 @@ def parse_output(text: str, cwd: Path | None = None) -> list[Finding]:
     return reader.findings()
 
 
-def _resolve(cwd: Path, path: str) -> Path:
-    return (cwd / path).resolve()
+#: How many directories above the run's cwd a cargo path may start from (its workspace root).
+_WORKSPACE_DEPTH = 8
+
+
+class _Files:
+    """The texts of the findings' files, each read once through `read_text`."""
+
+    def __init__(self, cwd: Path, read_text: Callable[[Path], str | None]) -> None:
+        self.cwd = cwd
+        self.read_text = read_text
+        self.texts: dict[Path, list[str] | None] = {}
+
+    def lines(self, path: Path) -> list[str] | None:
+        if path not in self.texts:
+            text = self.read_text(path)
+            self.texts[path] = split_lines(text) if text is not None else None
+        return self.texts[path]
+
+    def base(self, finding: Finding) -> Path:
+        """The directory a finding's relative paths start from: the cwd, except for cargo's
+        human output, which names files from the workspace root above it."""
+        if finding.source != "rustc" or Path(finding.path).is_absolute():
+            return self.cwd
+        if self.lines((self.cwd / finding.path).resolve()) is None:
+            for parent in list(self.cwd.parents)[:_WORKSPACE_DEPTH]:
+                if self.lines((parent / finding.path).resolve()) is not None:
+                    return parent
+        return self.cwd
+
+    def position(self, path: Path, line: int, column: int, unit: str) -> Position:
+        row = max(line - 1, 0)
+        lines = self.lines(path)
+        if lines is None or row >= len(lines):
+            return Position(row, max(column - 1, 0))
+        return Position(row, char_column(lines[row], column, unit))
+
+    def fixits(self, finding: Finding, path: Path, base: Path) -> tuple[FixIt, ...]:
+        """The finding's fixes, one FixIt per group, edits to other files apart."""
+        groups: dict[int, list[Fix]] = {}
+        for fix in finding.fixes:
+            groups.setdefault(fix.group, []).append(fix)
+        fixits = []
+        for fixes in groups.values():
+            edits: dict[Path, list[TextEdit]] = {}
+            for fix in fixes:
+                fix_path = (base / fix.path).resolve()
+                unit = fix.unit or finding.unit
+                fix_start = self.position(fix_path, fix.line, fix.column, unit)
+                fix_end = self.position(fix_path, fix.end_line, fix.end_column, unit)
+                edits.setdefault(fix_path, []).append(TextEdit(Range(fix_start, fix_end), fix.text))
+            own = tuple(edits.pop(path, ()))
+            others = tuple((p, tuple(e)) for p, e in edits.items())
+            fixit = FixIt(fixes[0].title, own, confidence=fixes[0].confidence, kind="quickfix", other_files=others)
+            fixits.append(fixit)
+        return tuple(fixits)
 
 
 def to_diagnostics(
@@ -325,54 +378,22 @@ def to_diagnostics(
     points read from each file's text (`read_text` returns None for a file it may not read:
     its columns are kept as given, less one), fixes as FixIts (edits to another file in
     `other_files`)."""
-    texts: dict[Path, list[str] | None] = {}
-
-    def lines_of(path: Path) -> list[str] | None:
-        if path not in texts:
-            text = read_text(path)
-            texts[path] = split_lines(text) if text is not None else None
-        return texts[path]
-
-    def position(path: Path, line: int, column: int, unit: str) -> Position:
-        row = max(line - 1, 0)
-        lines = lines_of(path)
-        if lines is None or row >= len(lines):
-            return Position(row, max(column - 1, 0))
-        return Position(row, char_column(lines[row], column, unit))
-
+    files = _Files(cwd, read_text)
     out: dict[Path, list[Diagnostic]] = {}
     for finding in findings:
-        path = _resolve(cwd, finding.path)
-        start = position(path, finding.line, finding.column, finding.unit)
+        base = files.base(finding)
+        path = (base / finding.path).resolve()
+        start = files.position(path, finding.line, finding.column, finding.unit)
         end = start
         if finding.end_line:
-            end = max(start, position(path, finding.end_line, finding.end_column, finding.unit))
-        fixits = []
-        groups: dict[int, list[Fix]] = {}
-        for fix in finding.fixes:
-            groups.setdefault(fix.group, []).append(fix)
-        for fixes in groups.values():
-            edits: dict[Path, list[TextEdit]] = {}
-            for fix in fixes:
-                fix_path = _resolve(cwd, fix.path)
-                unit = fix.unit or finding.unit
-                fix_range = Range(
-                    position(fix_path, fix.line, fix.column, unit),
-                    position(fix_path, fix.end_line, fix.end_column, unit),
-                )
-                edits.setdefault(fix_path, []).append(TextEdit(fix_range, fix.text))
-            own = tuple(edits.pop(path, ()))
-            others = tuple((p, tuple(e)) for p, e in edits.items())
-            title = fixes[0].title
-            fixits.append(FixIt(title, own, confidence=fixes[0].confidence, kind="quickfix", other_files=others))
-        out.setdefault(path, []).append(
-            Diagnostic(
-                range=Range(start, end),
-                message=finding.message,
-                severity=finding.severity,
-                code=finding.code,
-                source=finding.source,
-                fixits=tuple(fixits),
-            )
+            end = max(start, files.position(path, finding.end_line, finding.end_column, finding.unit))
+        diagnostic = Diagnostic(
+            range=Range(start, end),
+            message=finding.message,
+            severity=finding.severity,
+            code=finding.code,
+            source=finding.source,
+            fixits=files.fixits(finding, path, base),
         )
+        out.setdefault(path, []).append(diagnostic)
     return out
