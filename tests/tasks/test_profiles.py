@@ -85,6 +85,29 @@ def test_cprofile_names_calls_and_builtins(profiled: Path, given_root: bool) -> 
     assert (builtin.path, builtin.line, builtin.calls) == ("", 0, 10)
 
 
+def test_cprofile_names_modules_of_a_src_layout(tmp_path: Path) -> None:
+    # src/pkg/work.py is module pkg.work (src/ holds no __init__.py); the standard
+    # library's json/decoder.py is json.decoder.
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "src" / "pkg" / "work.py").write_text(
+        "import json\n\n\nclass Job:\n    def crunch(self):\n        return json.loads('[1, 2]')\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "run.py").write_text(
+        "import sys\nsys.path.insert(0, 'src')\nfrom pkg.work import Job\nJob().crunch()\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", "out.prof", "run.py"], cwd=tmp_path, capture_output=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    functions = _by_name(read_pstats(tmp_path / "out.prof", tmp_path))
+    crunch = functions["pkg.work:Job.crunch"]
+    assert (crunch.line, crunch.calls) == (5, 1)
+    assert "json.decoder:JSONDecoder.decode" in functions
+    assert "run:<module>" in functions
+
+
 def test_a_file_that_is_not_pstats_is_one_user_error(tmp_path: Path) -> None:
     bad = tmp_path / "out.prof"
     bad.write_bytes(b"\x00\x01 not marshal")

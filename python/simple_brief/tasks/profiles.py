@@ -2,10 +2,10 @@
 JSON, and their hotspots (`hotspots(profile, n)`: sorted by self time).
 
 - `read_pstats(path)`: the standard library's `pstats` (tottime → self, cumtime → total,
-  ncalls → calls). A function is named `module:qualname` (`prog:Worker.run`): the module
-  from its path (relative to `root`, or after `site-packages/` / `lib/pythonX.Y/`), the
+  ncalls → calls). A function is named `module:qualname` (`pkg.mod:Worker.run`): the module
+  from its file and the package folders above it (`__init__.py`), the
   qualified name from the file's syntax tree where pstats gives only the function's name
-  (for the functions that can matter: the most expensive by self or total time). Builtins
+  (in the NAMED_FILES files of the most expensive functions by self or total time). Builtins
   keep pstats' `{built-in method …}` with path "" and line 0. Not sampled: `samples` 0.
 - `read_collapsed(text)`: Brendan Gregg's `a;b;c 12` (root first): a frame's self is the
   samples where it is last, its total the samples of the stacks it is in (once per stack,
@@ -37,8 +37,8 @@ from simple_brief.beneath import shown_path
 from simple_brief.errors import UserError
 from simple_brief.tasks.test_results import read_report, resolve_path
 
-#: Functions (by self time, and by total time) whose qualified names are looked up in their file.
-NAMED_FUNCTIONS = 100
+#: Source files parsed for qualified names: those of the most expensive functions first.
+NAMED_FILES = 100
 #: The largest source file parsed for qualified names, bytes.
 SOURCE_MAX_BYTES = 2 * 1024 * 1024
 #: Milliseconds per unit of a speedscope profile.
@@ -123,18 +123,30 @@ def read_pstats(path: Path, root: Path | None = None) -> Profile:
     if root is None:
         root = Path(os.path.abspath(path)).parent
     names = _QualifiedNames(root)
-    wanted = {row[0] for row in sorted(rows, key=lambda r: -r[3])[:NAMED_FUNCTIONS]}
-    wanted |= {row[0] for row in sorted(rows, key=lambda r: -r[4])[:NAMED_FUNCTIONS]}
+    wanted = _costliest_files(rows)
     functions = []
+    modules: dict[str, str] = {}
     for func, _cc, nc, tt, ct in rows:
         filename, line, funcname = func
         if filename == "~" and line == 0:
             functions.append(FunctionStat(_builtin_name(funcname), "", 0, tt * 1000, ct * 1000, nc))
             continue
-        qualname = names.qualname(filename, line, funcname) if func in wanted else funcname
-        name = f"{_module(filename, root)}:{qualname}"
+        qualname = names.qualname(filename, line, funcname) if filename in wanted else funcname
+        if filename not in modules:
+            modules[filename] = _module(filename, root)
+        name = f"{modules[filename]}:{qualname}"
         functions.append(FunctionStat(name, filename, line, tt * 1000, ct * 1000, nc))
     return Profile(duration_ms=stats.total_tt * 1000, samples=0, functions=functions)  # type: ignore[attr-defined]
+
+
+def _costliest_files(rows: list[tuple[tuple[str, int, str], int, int, float, float]]) -> set[str]:
+    """The NAMED_FILES files whose functions rank highest by self or by total time."""
+    rank: dict[str, int] = {}
+    for order in (sorted(rows, key=lambda r: -r[3]), sorted(rows, key=lambda r: -r[4])):
+        for place, row in enumerate(order):
+            filename = row[0][0]
+            rank[filename] = min(rank.get(filename, place), place)
+    return set(sorted(rank, key=rank.__getitem__)[:NAMED_FILES])
 
 
 def _builtin_name(name: str) -> str:
@@ -149,23 +161,21 @@ def _key(func: object) -> tuple[str, int, str]:
     return str(filename), int(line), str(name)
 
 
-_LIB_MARKER = re.compile(r"(?:^|/)(?:site-packages|dist-packages|lib/python\d+(?:\.\d+)?)/")
-
-
 def _module(filename: str, root: Path | None) -> str:
-    """The dotted module of a source path (`pkg/mod.py` → `pkg.mod`; `__init__` dropped)."""
-    rel: str | None = None
-    if root is not None:
-        full = resolve_path(filename, root)
-        if full is not None:
-            rel = os.path.relpath(full, os.path.abspath(root))
-    if rel is None:
-        markers = list(_LIB_MARKER.finditer(filename.replace(os.sep, "/")))
-        rel = filename[markers[-1].end() :] if markers else os.path.basename(filename)
-    parts = [p for p in re.split(r"[\\/]", os.path.splitext(rel)[0]) if p not in ("", ".")]
-    if len(parts) > 1 and parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts) or filename
+    """The dotted module of a source file: its name after the folders above it that are
+    packages (hold an `__init__.py`): `src/pkg/mod.py` → `pkg.mod`, `pkg/__init__.py` →
+    `pkg`. A relative path outside `root` is named by its file alone."""
+    full = resolve_path(filename, root) if root is not None else None
+    if full is None:
+        if not os.path.isabs(filename):
+            return Path(filename).stem or filename
+        full = Path(os.path.normpath(filename))
+    parts = [] if full.stem == "__init__" else [full.stem]
+    folder = full.parent
+    while folder != folder.parent and (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(parts) or full.stem
 
 
 class _QualifiedNames:
