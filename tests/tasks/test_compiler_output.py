@@ -26,9 +26,11 @@ def _which(name: str) -> str | None:
     return shutil.which(name) or shutil.which(name, path=str(CARGO_BIN))
 
 
-def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def _run(argv: list[str], cwd: Path, merged: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run `argv`; `merged`: stderr into stdout in the order printed, as the sandbox keeps it."""
     env = {**os.environ, "LC_ALL": "C.UTF-8", "PATH": f"{os.environ.get('PATH', '')}:{CARGO_BIN}"}
-    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env, timeout=300, check=False)
+    err = subprocess.STDOUT if merged else subprocess.PIPE
+    return subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=err, text=True, env=env, timeout=300)
 
 
 def _read(path: Path) -> str | None:
@@ -328,3 +330,19 @@ def test_cargo_in_a_workspace_member_names_files_from_the_workspace_root(tmp_pat
     assert list(found) == [main.resolve()]
     unused_s, mut_x = len("    let "), len('    let s = "é"; let ')
     assert sorted(d.range.start for d in found[main.resolve()]) == [Position(1, unused_s), *[Position(1, mut_x)] * 2]
+
+
+@pytest.mark.skipif(_which("gcc") is None or _which("make") is None, reason="gcc or make is not installed")
+def test_recursive_make_paths_are_read_from_the_directory_make_entered(tmp_path: Path) -> None:
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "typo.c").write_text(TYPO_SOURCE, encoding="utf-8")
+    (sub / "Makefile").write_text("typo.o: typo.c\n\tgcc -fdiagnostics-parseable-fixits -c typo.c -o typo.o\n")
+    (tmp_path / "typo.c").write_text("int unrelated;\n", encoding="utf-8")
+    (tmp_path / "Makefile").write_text("all:\n\t$(MAKE) -C sub\n", encoding="utf-8")
+    run = _run(["make"], tmp_path, merged=True)
+    assert "Entering directory" in run.stdout
+    found = _diagnose(run.stdout, tmp_path)
+    assert list(found) == [(sub / "typo.c").resolve()]
+    (sub / "typo.c").write_text(_fixed(sub / "typo.c", found[(sub / "typo.c").resolve()]), encoding="utf-8")
+    assert _run(["make"], tmp_path).returncode == 0
