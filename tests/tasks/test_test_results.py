@@ -499,6 +499,19 @@ def test_pytest_collect_only_lists_node_ids(project: Path) -> None:
     ]
 
 
+def test_pytest_collect_only_stops_before_its_warnings(tmp_path: Path) -> None:
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_w.py").write_text(
+        "import warnings\n\n\ndef pytest_generate_tests(metafunc):\n"
+        "    warnings.warn('while parametrizing ' + metafunc.definition.nodeid)\n\n\n"
+        "def test_b():\n    pass\n",
+        encoding="utf-8",
+    )
+    done = _pytest(tmp_path, "--collect-only")
+    assert "tests/test_w.py::test_b" in done.stdout.split("warnings summary", 1)[1]
+    assert parse_test_list(done.stdout, "pytest") == ["tests/test_w.py::test_b"]
+
+
 def test_go_list_names_the_tests(go_module: Path, tmp_path: Path) -> None:
     done = subprocess.run(
         ["go", "test", "-list", "."], cwd=go_module, env=_go_env(tmp_path), capture_output=True, text=True, timeout=300

@@ -614,7 +614,14 @@ def parse_test_list(output: str, runner: str) -> list[str]:
     """
     lines = [line.rstrip() for line in output.splitlines()]
     if runner == "pytest":
-        return [line for line in lines if "::" in line and not line.startswith((" ", "<", "="))]
+        # The ids come first; the sections after them (warnings, errors) may name ids too.
+        ids = []
+        for line in lines:
+            if line.startswith("="):
+                break
+            if "::" in line and not line.startswith((" ", "<")):
+                ids.append(line)
+        return ids
     if runner == "cargo":
         return [m.group("name") for m in (_CARGO_TEST.match(line) for line in lines) if m]
     if runner == "go":
