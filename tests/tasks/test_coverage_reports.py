@@ -115,6 +115,39 @@ def test_lcov_records_of_one_file_merge(tmp_path: Path) -> None:
     assert [(f.path, f.statements, f.covered, f.missing_lines) for f in report.files] == [("src/a.c", 3, 1, [2, 3])]
 
 
+GCOVR = """<?xml version="1.0" ?>
+<!DOCTYPE coverage SYSTEM "http://cobertura.sourceforge.net/xml/coverage-04.dtd">
+<coverage line-rate="0.5" lines-covered="2" lines-valid="4" version="gcovr 7.2">
+  <sources><source>.</source><source>lib</source></sources>
+  <packages><package name="p"><classes>
+    <class name="util_c" filename="util.c"><lines>
+      <line number="3" hits="4"/><line number="4" hits="0"/>
+    </lines></class>
+    <class name="main_c" filename="main.c"><lines>
+      <line number="1" hits="1"/><line number="2" hits="0" branch="true" condition-coverage="50% (1/2)"/>
+    </lines></class>
+  </classes></package></packages>
+</coverage>
+"""
+
+
+def test_cobertura_with_relative_sources_and_a_doctype(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # gcovr's shape: a DOCTYPE naming the DTD (allowed: no entity), relative <source>s, the
+    # file found under the second one; looked for from the report's folder, not the cwd.
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "util.c").write_text("int util;\n", encoding="utf-8")
+    (tmp_path / "main.c").write_text("int main;\n", encoding="utf-8")
+    report_file = tmp_path / "coverage.xml"
+    report_file.write_bytes(b"\xef\xbb\xbf" + GCOVR.encode())  # with a UTF-8 BOM
+    monkeypatch.chdir(tmp_path.parent)
+    report = read_coverage(report_file)
+    assert [(f.path, f.statements, f.covered, f.missing_lines) for f in report.files] == [
+        ("lib/util.c", 2, 1, [4]),
+        ("main.c", 2, 1, [2]),
+    ]
+    assert (report.statements, report.covered, report.percent) == (4, 2, 50.0)
+
+
 BOMB = """<?xml version="1.0"?>
 <!DOCTYPE coverage [
  <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">

@@ -65,13 +65,15 @@ def _report(files: list[FileCoverage]) -> CoverageReport:
     return CoverageReport(_percent(covered, statements), statements, covered, files)
 
 
-def read_coverage(path: Path) -> CoverageReport:
+def read_coverage(path: Path, root: Path | None = None) -> CoverageReport:
     """The coverage report at `path`: coverage.py JSON, Cobertura XML or an lcov tracefile.
+    `root` is the folder a Cobertura report's relative `<source>` folders are relative to
+    (the run's; by default the report's folder).
 
     Raises:
         UserError: missing, too large, of none of these formats, or malformed.
     """
-    data = read_report(path)
+    data = read_report(path).removeprefix(b"\xef\xbb\xbf")  # a UTF-8 BOM (Windows tools)
     shown = shown_path(path)
     head = data.lstrip()[:1]
     if data.startswith(b"SQLite format 3"):
@@ -81,7 +83,7 @@ def read_coverage(path: Path) -> CoverageReport:
     if head in (b"{", b"["):
         return _read_json(data, shown)
     if head == b"<":
-        return _read_cobertura(data, shown)
+        return _read_cobertura(data, shown, root if root is not None else Path(os.path.abspath(path)).parent)
     text = data.decode("utf-8", errors="replace")
     if any(line.startswith(("SF:", "TN:")) for line in text.splitlines()):
         return _read_lcov(text, shown)
@@ -123,7 +125,7 @@ def _lines(value: Any, shown: str, name: str) -> list[int]:
     return value
 
 
-def _read_cobertura(data: bytes, shown: str) -> CoverageReport:
+def _read_cobertura(data: bytes, shown: str, base: Path) -> CoverageReport:
     root = parse_xml(data, shown, "a coverage report")
     if root.tag != "coverage":
         raise UserError(
@@ -136,7 +138,7 @@ def _read_cobertura(data: bytes, shown: str) -> CoverageReport:
         filename = cls.get("filename")
         if not filename:
             continue
-        hits = merged.setdefault(_joined(filename, sources), {})
+        hits = merged.setdefault(_joined(filename, sources, base), {})
         lines = cls.find("lines")
         for line in lines.iter("line") if lines is not None else ():
             try:
@@ -147,13 +149,14 @@ def _read_cobertura(data: bytes, shown: str) -> CoverageReport:
     return _report([_file(path, hits) for path, hits in merged.items()])
 
 
-def _joined(filename: str, sources: list[str]) -> str:
-    """A Cobertura filename joined to the source folder it exists in (else the first)."""
+def _joined(filename: str, sources: list[str], base: Path) -> str:
+    """A Cobertura filename joined to the source folder it exists in (else the first); a
+    relative source folder is looked in from `base`."""
     if os.path.isabs(filename) or not sources:
         return filename
     for source in sources:
         candidate = os.path.join(source, filename)
-        if os.path.isfile(candidate):
+        if os.path.isfile(os.path.join(base, candidate)):
             return os.path.normpath(candidate)
     return os.path.normpath(os.path.join(sources[0], filename))
 
