@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from simple_brief.model import Diagnostic, Position, Range, Severity, TextEdit
+from simple_brief.tasks.compiler_lines import MAX_FIXES, MAX_FOLDED
 from simple_brief.tasks.compiler_output import Finding, parse_output, to_diagnostics
 from simple_brief.text_edits import apply_text_edits
 
@@ -346,3 +347,13 @@ def test_recursive_make_paths_are_read_from_the_directory_make_entered(tmp_path:
     assert list(found) == [(sub / "typo.c").resolve()]
     (sub / "typo.c").write_text(_fixed(sub / "typo.c", found[(sub / "typo.c").resolve()]), encoding="utf-8")
     assert _run(["make"], tmp_path).returncode == 0
+
+
+def test_runaway_notes_continuations_and_fixits_are_capped() -> None:
+    n = 50_000
+    tsc = "x.ts(1,1): error TS1: first\n" + "  more\n" * n
+    (finding,) = parse_output(tsc)
+    assert finding.message.count("\n") == MAX_FOLDED
+    gcc = "x.c:1:1: error: e\n" + "x.c:2:1: note: n\n" * n + 'fix-it:"x.c":{1:1-1:1}:";"\n' * n
+    (finding,) = parse_output(gcc)
+    assert (finding.message.count("\n"), len(finding.fixes)) == (MAX_FOLDED, MAX_FIXES)

@@ -42,6 +42,10 @@ _PYRIGHT_RULE = re.compile(r"\s\((?P<code>report[A-Za-z]+)\)$")
 _RUST_HEAD = re.compile(r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>[A-Za-z0-9_]+)\])?: (?P<msg>.+)$")
 _RUST_ARROW = re.compile(r"^\s*--> (?P<path>.+?):(?P<line>\d+):(?P<col>\d+)$")
 _MAKE_DIR = re.compile(r"^\S*make(?:\[\d+\])?: (?P<verb>Entering|Leaving) directory [`'‘\"](?P<dir>.+)[`'’\"]$")
+#: At most this many note or continuation lines are folded into one finding's message, and
+#: this many fix-its kept for it (what a runaway output adds past them is dropped).
+MAX_FOLDED = 40
+MAX_FIXES = 64
 _SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "e": 27}
 
 
@@ -84,6 +88,7 @@ class LineReader:
         self.found: list[Finding] = []
         self.open: int | None = None  # index in `found` of the finding lines attach to
         self.continues = False  # whether indented lines continue its message
+        self.folded = 0  # lines folded into the open finding's message
         self.unit_start = 0  # the first finding a clang summary line would be about
         self.dirs: list[str] = []  # the directories make entered, innermost last
 
@@ -98,12 +103,20 @@ class LineReader:
             fixes = tuple(replace(fix, path=self.place(fix.path)) for fix in finding.fixes)
             finding = replace(finding, path=self.place(finding.path), fixes=fixes)
         self.found.append(finding)
+        self.folded = 0
         self.open = len(self.found) - 1 if attach else None
         self.continues = continues
 
     def amend(self, **changes: object) -> None:
         assert self.open is not None
         self.found[self.open] = replace(self.found[self.open], **changes)  # type: ignore[arg-type]
+
+    def fold(self, line: str) -> None:
+        """Add a line to the open finding's message (up to MAX_FOLDED of them)."""
+        assert self.open is not None
+        if self.folded < MAX_FOLDED:
+            self.folded += 1
+            self.amend(message=f"{self.found[self.open].message}\n{line}")
 
     def line(self, lines: list[str], i: int) -> int:
         """Read `lines[i]` (and maybe more); the index of the next unread line."""
@@ -147,10 +160,10 @@ class LineReader:
             parent = self.found[self.open]
             if parent.source in ("gcc", "clang") and not mypy:
                 here = "" if (path, line) == (parent.path, parent.line) else f" ({path}:{line}:{col})"
-                self.amend(message=f"{parent.message}\nnote: {msg}{here}")
+                self.fold(f"note: {msg}{here}")
                 return True
             if parent.source == "mypy" and (path, line) == (parent.path, parent.line):
-                self.amend(message=f"{parent.message}\nnote: {msg}")
+                self.fold(f"note: {msg}")
                 return True
         end_line, end_col = int(match["end_line"] or 0), int(match["end_col"] or 0)
         self.add(
@@ -211,9 +224,10 @@ class LineReader:
         """Move a trailing `(reportXxx)` of the open pyright finding into its code."""
         assert self.open is not None
         finding = self.found[self.open]
-        rule = _PYRIGHT_RULE.search(finding.message)
+        rule = _PYRIGHT_RULE.search(finding.message[-200:])
         if finding.source == "pyright" and rule:
-            self.amend(message=finding.message[: rule.start()].rstrip(), code=rule["code"])
+            message = finding.message[: len(finding.message) - len(rule.group())].rstrip()
+            self.amend(message=message, code=rule["code"])
 
     def _rust(self, lines: list[str], i: int) -> bool:
         head = _RUST_HEAD.match(lines[i])
@@ -259,9 +273,10 @@ class LineReader:
             body = _unescape_c(fixit["text"])
             path = self.place(_unescape_c(fixit["path"]))
             fix = Fix(_fix_title(body, start == end), path, *start, *end, body, unit="utf-8")
-            self.amend(fixes=(*finding.fixes, fix))
+            if len(finding.fixes) < MAX_FIXES:
+                self.amend(fixes=(*finding.fixes, fix))
         elif self.continues and text[:1].isspace():
-            self.amend(message=f"{finding.message}\n{text.strip()}")
+            self.fold(text.strip())
             self._pyright_rule()
         else:
             self.continues = False
