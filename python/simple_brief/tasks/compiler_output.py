@@ -10,9 +10,11 @@ Formats read (ANSI colours stripped first):
   it stands alone. gcc counts columns in display units, clang in bytes: the findings
   before clang's closing `N errors generated.` (which gcc never prints) are clang's.
   The linker's `file:line: undefined reference to ...` (`file:(.text+0x5): ...`
-  without `-g`: no line) is a finding too; make's own lines are not.
+  without `-g`: no line) is a finding too; make's own lines are not, but its
+  `Entering directory 'X'` makes the relative paths printed under it start from X.
 - rustc/cargo JSON (`compiler_json`), one object a line; rustc's human form
   `error[E0308]: message` / ` --> file:line:col` as a fallback (code-point columns).
+  cargo names files from the workspace root, which may be above the run's cwd.
 - tsc `file(line,col): error TS2322: message` and its `--pretty` form
   `file:line:col - error TS2322: message`, indented lines continuing the message (UTF-16).
 - mypy `file.py:line[:col[:end_line:end_col]]: error|note: message  [code]` (byte
@@ -22,7 +24,8 @@ Formats read (ANSI colours stripped first):
 - pyright `  /abs/file.py:line:col - error: message (reportXxx)` and `--outputjson`.
 - Python tracebacks and syntax errors (`compiler_python`).
 
-Unknown text yields no finding; no input raises.
+Unknown text yields no finding; no input raises. The line formats are read by
+`compiler_lines`.
 
 Fix-it confidence (`simple_brief.explain`): gcc/clang fix-its are quickfixes (0.8);
 rustc's `MachineApplicable` suggestions are its own pick (0.95), `HasPlaceholders` 0.5.
