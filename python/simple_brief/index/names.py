@@ -30,7 +30,8 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import itemgetter
 
 from rapidfuzz import fuzz, process
 
@@ -40,6 +41,8 @@ log = logging.getLogger(__name__)
 
 #: Separator of the joined strings (no name holds it).
 SEP = "\0"
+#: Marks the start of each item in the trigram index (`_Trigrams`).
+MARK = "\x01"
 #: Sorts after every word that starts with a given one (words are ASCII letters and digits).
 _AFTER = chr(0x10FFFF)
 #: Rebuild the joined strings when this many names were added since.
@@ -47,10 +50,11 @@ REBUILD_AFTER = 2000
 
 
 class _Trigrams:
-    """The items holding a needle of three characters or more, from an in-memory SQLite
-    FTS5 trigram index (contentless, no positions): the rows holding every trigram of the
-    needle, a superset when the needle is longer than one trigram. Items that cannot be
-    stored (not UTF-8) are listed apart; the caller checks those and the superset."""
+    """The items holding a needle, or starting with it, from an in-memory SQLite FTS5
+    trigram index (contentless, no positions) of the items each behind MARK: the rows
+    holding the needle's two rarest trigrams (of MARK and the needle: starting with it).
+    Exact for one trigram without MARK in the needle, else a superset; items that cannot
+    be stored (not UTF-8) are listed apart. The caller checks those and the supersets."""
 
     def __init__(self, items: list[str]) -> None:
         #: Items not stored (the caller always looks at them).
@@ -62,6 +66,10 @@ class _Trigrams:
             " tokenize='trigram case_sensitive 1', detail='none', content='')"
         )
         self._db.executemany("INSERT INTO grams(rowid, item) VALUES(?, ?)", self._rows(items))
+        self._db.execute("CREATE VIRTUAL TABLE temp.counts USING fts5vocab(main, grams, 'row')")
+        #: How many items hold each trigram (a needle is looked up by its rarest two).
+        self._docs: dict[str, int] = dict(self._db.execute("SELECT term, doc FROM temp.counts"))
+        self._db.execute("DROP TABLE temp.counts")
 
     def _rows(self, items: list[str]) -> Iterator[tuple[int, str]]:
         for i, item in enumerate(items):
@@ -71,18 +79,24 @@ class _Trigrams:
                 except UnicodeEncodeError:
                     self.odd.append(i)
                     continue
-            yield i, item
+            yield i, MARK + item
 
     def holding(self, needle: str) -> list[int]:
-        """The stored items holding every trigram of `needle` (3 characters or more)."""
+        """The stored items holding the two rarest trigrams of `needle` (3 characters or
+        more, or MARK and 2 or more: a superset of the items starting with the rest)."""
         if not needle.isascii():
             try:
                 needle.encode()
             except UnicodeEncodeError:
                 return []  # no stored item holds text that is not UTF-8
-        grams = {needle[k : k + 3] for k in range(len(needle) - 2)}
+        docs = self._docs
+        grams = sorted({needle[k : k + 3] for k in range(len(needle) - 2)}, key=lambda g: docs.get(g, 0))[:2]
+        if not docs.get(grams[0]):
+            return []
         query = " AND ".join('"' + g.replace('"', '""') + '"' for g in grams)
-        return [i for (i,) in self._db.execute("SELECT rowid FROM grams WHERE grams MATCH ?", (query,))]
+        return list(
+            map(itemgetter(0), self._db.execute("SELECT rowid FROM grams WHERE grams MATCH ?", (query,)).fetchall())
+        )
 
 
 class _Joined:
@@ -102,19 +116,18 @@ class _Joined:
 
     def containing(self, needle: str) -> tuple[list[int], list[int]]:
         """Indexes of the items that start with `needle`, and of those that hold it further on."""
-        first: list[int] = []
-        inner: list[int] = []
         if not needle or SEP in needle:
-            return first, inner
+            return [], []
         find, starts = self.text.find, self.starts
         if self._grams is not None and len(needle) >= 3:
-            held = self._grams.holding(needle) + self._grams.odd
-            if len(needle) > 3 or self._grams.odd:
+            held = self._grams.holding(needle)
+            if len(needle) > 3 or MARK in needle:
                 held = [i for i in held if find(needle, starts[i], starts[i + 1]) != -1]
-            starting = self.text.startswith
-            for i in held:
-                (first if starting(needle, starts[i]) else inner).append(i)
-            return first, inner
+            held.extend(i for i in self._grams.odd if find(needle, starts[i], starts[i + 1]) != -1)
+            starting = self.starting(needle)
+            return list(starting), list(set(held).difference(starting))
+        first: list[int] = []
+        inner: list[int] = []
         at = find(needle)
         while at != -1:
             i = bisect_right(starts, at) - 1
@@ -124,10 +137,13 @@ class _Joined:
 
     def starting(self, prefix: str) -> set[int]:
         """Indexes of the items that start with `prefix`."""
-        found: set[int] = set()
         if not prefix or SEP in prefix:
-            return found
+            return set()
         text, starts = self.text, self.starts
+        if self._grams is not None and len(prefix) >= 2:
+            maybe = self._grams.holding(MARK + prefix) + self._grams.odd
+            return {i for i in maybe if text.startswith(prefix, starts[i])}
+        found: set[int] = set()
         at = text.find(SEP + prefix)
         while at != -1:
             found.add(bisect_right(starts, at + 1) - 1)
@@ -269,8 +285,10 @@ class Names:
             self._words = [" ".join(words(n)) for n in self._names]
         else:
             self._words = [spaced[n] for n in self._names]
-        self._initials = _Joined(["".join(w[0] for w in j.split(" ")) if j else "" for j in self._words])
-        by_words: dict[str, list[int]] = {}
+        self._initials = _Joined(["".join(w[0] for w in j.split(" ")) if j else "" for j in self._words], grams=True)
+        #: The names carrying each word string.
+        self._by_words: dict[str, list[int]] = {}
+        by_words = self._by_words
         for i, w in enumerate(self._words):
             by_words.setdefault(w, []).append(i)
         #: Distinct word strings by length, and the names carrying each.
@@ -320,8 +338,8 @@ class Names:
     def tally(self, names: Iterable[str], inner: Iterable[int] = ()) -> tuple[int, int]:
         """How many symbols carry these names (and the names of these indexes, see
         `Lookup.inner`), in how many files."""
-        lists = [self.files.get(n, []) for n in names]
-        lists.extend(self._lists[i] for i in inner)
+        lists = list(map(self.files.get, names, repeat(())))
+        lists.extend(map(self._lists.__getitem__, inner))
         return sum(map(len, lists)), len(set().union(*lists))
 
     def names_of(self, ids: Iterable[int]) -> list[str]:
@@ -339,16 +357,14 @@ class Names:
         q = query.strip().lower()
         qw = words(query)
         found: set[int] = set()
-        inner: list[int] = []
+        inner: list[int] = []  # names holding the query past their start
         if q:
-            first, within = self._lower.containing(q)
+            first, inner = self._lower.containing(q)
             found.update(first)
-            joined, spaced = " ".join(qw), self._words
-            for i in within:
-                if spaced[i] == joined or "." in q or "::" in q:
-                    found.add(i)  # the same words (97), or the dotted rule: scored
-                else:
-                    inner.append(i)
+            if "." in q or "::" in q:
+                found.update(inner)  # the dotted rule: scored
+            else:
+                found.update(self._by_words.get(" ".join(qw), ()))  # the same words (97): scored
         if qw and (len(qw) > 1 or qw[0] != q):
             found |= self._starting_words(qw)
         if len(q) >= 2:
@@ -358,7 +374,7 @@ class Names:
         names, files, lists = self._names, self.files, self._lists
         out = [names[i] for i in found]
         out.extend(self._added)
-        return Lookup([n for n in out if n in files], [i for i in inner if lists[i] and i not in found])
+        return Lookup([n for n in out if n in files], list(filter(lists.__getitem__, set(inner).difference(found))))
 
     def _near(self, joined: str, plain: bool = False) -> set[int]:
         """Names whose words have a rapidfuzz ratio of at least FUZZY_THRESHOLD with `joined`
