@@ -106,6 +106,9 @@ def test_cprofile_names_modules_of_a_src_layout(tmp_path: Path) -> None:
     assert (crunch.line, crunch.calls) == (5, 1)
     assert "json.decoder:JSONDecoder.decode" in functions
     assert "run:<module>" in functions
+    # The import system's frozen modules are named by the module they hold.
+    frozen = [f for f in functions.values() if f.path == "<frozen importlib._bootstrap>"]
+    assert frozen and all(f.name.startswith("importlib._bootstrap:") for f in frozen)
 
 
 def test_a_file_that_is_not_pstats_is_one_user_error(tmp_path: Path) -> None:

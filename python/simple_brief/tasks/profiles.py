@@ -164,7 +164,10 @@ def _key(func: object) -> tuple[str, int, str]:
 def _module(filename: str, root: Path | None) -> str:
     """The dotted module of a source file: its name after the folders above it that are
     packages (hold an `__init__.py`): `src/pkg/mod.py` → `pkg.mod`, `pkg/__init__.py` →
-    `pkg`. A relative path outside `root` is named by its file alone."""
+    `pkg`. A relative path outside `root` is named by its file alone; `<frozen x>` is `x`,
+    other `<…>` names (`<string>`) are kept."""
+    if filename.startswith("<"):
+        return filename[8:-1] if filename.startswith("<frozen ") and filename.endswith(">") else filename
     full = resolve_path(filename, root) if root is not None else None
     if full is None:
         if not os.path.isabs(filename):
