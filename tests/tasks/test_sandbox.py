@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from projects import alive
 
 from simple_brief.errors import UserError
 from simple_brief.tasks import sandbox
@@ -18,14 +19,6 @@ from simple_brief.tasks.sandbox import Limits
 
 PY = sys.executable
 LIMITS = Limits(timeout_s=60, memory_mb=0, output_bytes=1 << 20)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return False
 
 
 def _spawner(tmp_path: Path) -> Path:
@@ -56,7 +49,7 @@ def test_the_time_limit_kills_the_whole_group_and_keeps_the_output(tmp_path: Pat
     assert done.limit_exceeded == "time"
     assert done.stdout == "started\n"
     grandchild = int((tmp_path / "child.pid").read_text())
-    assert not _alive(grandchild), "the grandchild outlived the run"
+    assert not alive(grandchild), "the grandchild outlived the run"
 
 
 def test_the_output_limit_stops_a_chatty_command(tmp_path: Path) -> None:
@@ -97,9 +90,9 @@ def test_cancelling_kills_the_group(tmp_path: Path) -> None:
     assert done.cancelled and done.limit_exceeded is None
     grandchild = int((tmp_path / "child.pid").read_text())
     deadline = time.monotonic() + 5
-    while _alive(grandchild) and time.monotonic() < deadline:
+    while alive(grandchild) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(grandchild)
+    assert not alive(grandchild)
 
 
 @pytest.mark.parametrize("argv0", ["sh", "bash", "/bin/sh"])

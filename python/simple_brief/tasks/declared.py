@@ -18,7 +18,8 @@ Two forms, in the user's own config or a trusted `.simple-brief.toml`::
     report = "coverage.json"                     # a report the run writes (instead of {report})
 
 `argv` may also be a list of argv lists, run in order (phases; the first that fails stops
-the run), e.g. `coverage run -m pytest` then `coverage json -o {report}`.
+the run, except in `coverage`: failing tests still leave data for its report step), e.g.
+`coverage run -m pytest` then `coverage json -o {report}`.
 
 Placeholders, the only interpolation: `{filter}` (in `filter` only), `{file}` (the file
 a profile or a single test run is about), `{junit}` and `{report}` (a fresh file

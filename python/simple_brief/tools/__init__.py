@@ -30,6 +30,8 @@ TOOL_MODULES = (
     "simple_brief.tools.refactor",
     "simple_brief.tools.docs",
     "simple_brief.tools.workspace",
+    "simple_brief.tools.tasks",
+    "simple_brief.tools.profile",
     "simple_brief.tools.system",
 )
 
@@ -68,6 +70,11 @@ TOOL_HOMES: dict[str, str] = {
         ),
         "simple_brief.tools.workspace",
     ),
+    **dict.fromkeys(
+        ("build_compile", "build_check", "build_clean", "test_list", "test_run", "test_coverage"),
+        "simple_brief.tools.tasks",
+    ),
+    **dict.fromkeys(("profile_run", "profile_report", "profile_hotspots"), "simple_brief.tools.profile"),
     **dict.fromkeys(("server_status", "logs", "editor_get_context"), "simple_brief.tools.system"),
 }
 

@@ -1,0 +1,524 @@
+"""The `tasks` toolset: build, check, clean, list and run tests, coverage — the project's own
+commands as the person declared them (`simple_brief.tasks.declared`), run inside limits
+(`simple_brief.tasks.sandbox`), their results read from structured reports. Profiling is
+in `tools.profile`.
+
+Every answer starts with one line saying what ran and how it ended
+(`test (pytest) failed in 3.2 s · 12 passed, 1 failed, 2 skipped`), then the findings;
+`limit_exceeded` (time, memory, output) comes with whatever the run produced before. A
+task nobody declared is never run: the answer is the config lines that would declare it.
+In Neovim, build diagnostics and failing tests are shown in the person's buffers too.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+from simple_brief import config
+from simple_brief.errors import UserError
+from simple_brief.model import Diagnostic, Position, Range, Severity
+from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
+from simple_brief.tasks import compiler_output, coverage_reports, test_results
+from simple_brief.tasks.declared import KNOWN, TaskSpec, detect
+from simple_brief.tasks.runner import TaskRun, remove_scratch, run_task
+from simple_brief.tools import Call, Cancelled, Doc, ToolResult, tool
+
+#: Lines of a run's output shown when it failed without findings to show instead.
+OUTPUT_TAIL_LINES = 30
+#: Failed tests listed with their message; the rest are counted.
+MAX_FAILURES_SHOWN = 20
+#: Least-covered files listed by test_coverage.
+LEAST_COVERED = 10
+T = TypeVar("T")
+
+
+class Undeclared(Exception):
+    """No such task is declared: the answer is the lines that would declare it."""
+
+    def __init__(self, result: ToolResult) -> None:
+        self.result = result
+
+
+def declared_task(call: Call, name: str) -> TaskSpec:
+    """The task `name` of the configs.
+
+    Raises:
+        Undeclared: nothing declares it (the answer says what to add).
+    """
+    settings = config.load(call.workspace.root)
+    spec = settings.tasks.get(name)
+    if spec is not None:
+        return spec
+    raise Undeclared(undeclared_answer(call, name, settings.untrusted))
+
+
+def undeclared_answer(call: Call, name: str, untrusted: str | None) -> ToolResult:
+    """The answer for a task nobody declared: what the project looks like and the lines to add."""
+    tool_name = KNOWN.get(name, name)
+    head = f"No `{name}` task is declared, so {tool_name} runs nothing (simple-brief never guesses a command)."
+    blocks = [head]
+    data: dict[str, Any] = {"declared": False, "task": name, "suggestions": []}
+    if untrusted:
+        blocks.append(untrusted)
+        data["untrusted"] = untrusted
+    found = [s for s in detect(call.workspace.root) if name in s.tasks]
+    for suggestion in found:
+        lines = suggestion.toml([name])
+        blocks.append(
+            f"This looks like {suggestion.kind} ({suggestion.evidence}). To declare it, add to "
+            f".simple-brief.toml (then `simple-brief trust`) or to {config.user_config_path()}:\n\n{lines}"
+        )
+        data["suggestions"].append({"kind": suggestion.kind, "evidence": suggestion.evidence, "toml": lines})
+    if not found:
+        blocks.append(
+            f"Declare it in .simple-brief.toml (then `simple-brief trust`) as\n\n[tasks.{name}]\n"
+            'argv = ["program", "arg"]   # no shell; see `:help simple-brief-tasks`'
+        )
+    return ToolResult(blocks, data)
+
+
+def task_cwd(call: Call, spec: TaskSpec) -> Path:
+    """The folder the task runs in (inside the workspace).
+
+    Raises:
+        UserError: it leaves the workspace or is not a folder.
+    """
+    folder = call.workspace.resolve(spec.cwd or ".")
+    if not folder.is_dir():
+        raise UserError(f"tasks.{spec.name} runs in {spec.cwd!r}, which is not a folder of the workspace; fix its cwd.")
+    return folder
+
+
+def run_declared(call: Call, spec: TaskSpec, scratch: Path, **kwargs: Any) -> TaskRun:
+    """Run a task for a tool call: its cancellation, its progress; Cancelled when cancelled."""
+    run = run_task(
+        spec,
+        call.workspace.root,
+        task_cwd(call, spec),
+        cancelled=call.cancelled.is_set,
+        progress=call.progress,
+        scratch=scratch,
+        **kwargs,
+    )
+    if run.cancelled:
+        raise Cancelled
+    return run
+
+
+def run_named(
+    call: Call, name: str, read: Callable[[TaskRun], T] | None = None, **kwargs: Any
+) -> ToolResult | tuple[TaskRun, T | None]:
+    """Run the declared task `name` and `read` its results while its `{junit}`/`{report}`
+    files exist; the undeclared answer when nothing declares it."""
+    try:
+        spec = declared_task(call, name)
+    except Undeclared as undeclared:
+        return undeclared.result
+    scratch = Path(tempfile.mkdtemp(prefix="simple-brief-task-"))
+    try:
+        run = run_declared(call, spec, scratch, **kwargs)
+        return run, read(run) if read is not None else None
+    finally:
+        remove_scratch(scratch)
+
+
+def opening(run: TaskRun, what: str, detail: str = "") -> list[str]:
+    """The headline, and what a limit did if one stopped the run."""
+    note = limit_note(run)
+    return [headline(run, what, detail), *([note] if note else [])]
+
+
+def missing(run: TaskRun, what: str, detail: str, advice: str) -> ToolResult:
+    """The answer when the run left no results to read: what to change, and its output."""
+    blocks = opening(run, what, detail)
+    blocks.append(f"{advice}\noutput:\n{output_tail(run.output)}")
+    return ToolResult(blocks, run_data(run))
+
+
+def headline(run: TaskRun, what: str, detail: str = "") -> str:
+    """`build (make) failed in 1.2 s · exit 2 · detail`."""
+    program = Path(run.spec.steps[0][0]).name
+    if run.ok:
+        state = "succeeded"
+    elif run.limit_exceeded:
+        state = f"was stopped by its {run.limit_exceeded} limit"
+    else:
+        state = "failed"
+    parts = [f"{what} ({program}) {state} in {run.duration_ms / 1000:.1f} s"]
+    if not run.ok and run.exit_code is not None and not run.limit_exceeded:
+        parts.append(f"exit {run.exit_code}")
+    if detail:
+        parts.append(detail)
+    return " · ".join(parts)
+
+
+def limit_note(run: TaskRun) -> str | None:
+    """What a limit did, or None."""
+    limit = run.limit_exceeded
+    if limit is None:
+        return None
+    spec = run.spec
+    amount = {
+        "time": f"{spec.timeout_s:g} s",
+        "memory": f"{spec.memory_mb} MB",
+        "output": f"{spec.output_mb:g} MB of output",
+    }[limit]
+    return (
+        f"limit_exceeded: {limit} — the run passed tasks.{spec.name}'s limit of {amount} and its processes were "
+        f"stopped; what it produced until then is below (raise `{_limit_key(limit)}` in [tasks.{spec.name}] if "
+        "that is expected)."
+    )
+
+
+def _limit_key(limit: str) -> str:
+    return {"time": "timeout_s", "memory": "memory_mb", "output": "output_mb"}[limit]
+
+
+def output_tail(text: str, lines: int = OUTPUT_TAIL_LINES) -> str:
+    """The last lines of a run's output, with how many were left out."""
+    kept = text.rstrip("\n").splitlines()
+    if len(kept) <= lines:
+        return "\n".join(kept)
+    return f"… {len(kept) - lines} earlier lines\n" + "\n".join(kept[-lines:])
+
+
+def run_data(run: TaskRun) -> dict[str, Any]:
+    """What every task answer carries."""
+    return {
+        "task": run.spec.name,
+        "success": run.ok,
+        "exit_code": run.exit_code,
+        "limit_exceeded": run.limit_exceeded,
+        "timings": {
+            "total_ms": round(run.duration_ms, 1),
+            "phases": [{"argv": s.argv, "ms": round(s.duration_ms, 1), "exit_code": s.exit_code} for s in run.steps],
+        },
+        "output_bytes": sum(s.output_bytes for s in run.steps),
+    }
+
+
+def findings_by_file(call: Call, run: TaskRun) -> dict[Path, list[Diagnostic]]:
+    """The compiler/checker findings in the run's output, by file (code-point columns)."""
+    found = compiler_output.parse_output(run.output)
+
+    def read_text(path: Path) -> str | None:
+        try:
+            return call.workspace.read(path)[1].text
+        except UserError:
+            return None
+
+    return compiler_output.to_diagnostics(found, run.cwd, read_text)
+
+
+def shown_findings(call: Call, by_file: dict[Path, list[Diagnostic]]) -> dict[str, list[Diagnostic]]:
+    """Findings keyed by how paths are shown (workspace-relative inside it)."""
+    shown: dict[str, list[Diagnostic]] = {}
+    for path, diags in by_file.items():
+        shown.setdefault(call.workspace.display(path), []).extend(diags)
+    return shown
+
+
+def show_in_editor(call: Call, kind: str, by_file: dict[Path, list[Diagnostic]]) -> None:
+    """Put the findings in the person's buffers (Neovim), replacing the last run's."""
+    show = getattr(call.editor, "show_findings", None)
+    if callable(show):
+        show(kind, by_file)
+
+
+# ------------------------------------------------------------------------------ builds
+
+
+def _build(call: Call, name: str, what: str) -> ToolResult:
+    outcome = run_named(call, name)
+    if isinstance(outcome, ToolResult):
+        return outcome
+    run, _ = outcome
+    by_file = findings_by_file(call, run)
+    show_in_editor(call, "build", by_file)
+    every = [d for diags in by_file.values() for d in diags]
+    errors = sum(1 for d in every if d.severity == Severity.Error)
+    warnings = sum(1 for d in every if d.severity == Severity.Warning)
+    blocks = opening(run, what, f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+    shown = shown_findings(call, by_file)
+    if shown:
+        blocks.extend(render_diagnostics(shown)[1:])
+    if run.artifacts:
+        listed = "\n".join(f"  {a.path} ({a.type}, {a.size:,} bytes)" for a in run.artifacts)
+        more = (
+            f"\n  … {run.artifact_count - len(run.artifacts)} more" if run.artifact_count > len(run.artifacts) else ""
+        )
+        label = "artifacts" if run.ok else "partial artifacts (the build did not finish)"
+        blocks.append(f"{label}:\n{listed}{more}")
+    if not run.ok and not shown and run.output.strip():
+        blocks.append("output:\n" + output_tail(run.output))
+    data = run_data(run)
+    artifacts = [{"path": a.path, "type": a.type, "size": a.size} for a in run.artifacts]
+    data["artifacts" if run.ok else "partial_artifacts"] = artifacts
+    data["diagnostics"] = {path: [diagnostic_json(d) for d in diags] for path, diags in shown.items()}
+    return ToolResult(blocks, data)
+
+
+@tool(
+    "build_compile",
+    "tasks",
+    "Build the project with its declared `build` task (no shell, inside time/memory/output limits). "
+    "USE FOR: compiler errors with file:line and fix-its, what the build produced. "
+    "DON'T USE FOR: a quick type check (build_check) or tests (test_run).",
+    read_only=False,
+)
+def build_compile(call: Call) -> ToolResult:
+    """Run the `build` task."""
+    return _build(call, "build", "build")
+
+
+@tool(
+    "build_check",
+    "tasks",
+    "Type-check or lint the project with its declared `check` task (e.g. mypy, tsc --noEmit, cargo check). "
+    "USE FOR: errors without a full build. DON'T USE FOR: one file's findings (diagnostics).",
+    read_only=False,
+)
+def build_check(call: Call) -> ToolResult:
+    """Run the `check` task."""
+    return _build(call, "check", "check")
+
+
+@tool(
+    "build_clean",
+    "tasks",
+    "Remove build outputs with the project's declared `clean` task. USE FOR: a clean rebuild. "
+    "DON'T USE FOR: anything else (it deletes what the build produced).",
+    read_only=False,
+)
+def build_clean(call: Call) -> ToolResult:
+    """Run the `clean` task."""
+    return _build(call, "clean", "clean")
+
+
+# ------------------------------------------------------------------------------- tests
+
+
+def _runner_of(spec: TaskSpec) -> str:
+    words = " ".join(" ".join(step) for step in spec.steps)
+    for runner in ("pytest", "cargo", "go"):
+        if runner in words:
+            return runner
+    return Path(spec.steps[-1][0]).name
+
+
+@tool(
+    "test_list",
+    "tasks",
+    "List the project's tests with its declared `test_list` task (e.g. pytest --collect-only -q). "
+    "USE FOR: names to pass to test_run(filter). DON'T USE FOR: running them (test_run).",
+)
+def test_list(call: Call) -> ToolResult:
+    """Run the `test_list` task and read the names."""
+    outcome = run_named(call, "test_list")
+    if isinstance(outcome, ToolResult):
+        return outcome
+    run, _ = outcome
+    names = test_results.parse_test_list(run.stdout, _runner_of(run.spec))
+    blocks = opening(run, "test_list", f"{len(names)} test{'s' * (len(names) != 1)}")
+    if names:
+        blocks.append("\n".join(names))
+    elif not run.ok:
+        blocks.append("output:\n" + output_tail(run.output))
+    data = run_data(run)
+    data["tests"] = names
+    return ToolResult(blocks, data)
+
+
+def _failure_diagnostic(case: test_results.TestCase) -> Diagnostic:
+    line = max((case.line or 1) - 1, 0)
+    message = (case.failure_message or case.status).strip().splitlines()
+    return Diagnostic(
+        Range(Position(line, 0), Position(line, 0)),
+        f"test {case.name} {case.status}: {message[0] if message else ''}".strip(),
+        Severity.Error,
+        source="test",
+    )
+
+
+def _report_of(run: TaskRun) -> test_results.TestReport | None:
+    if run.junit is not None and run.junit.is_file():
+        return test_results.read_junit([run.junit], run.cwd)
+    if '"Action":' in run.stdout:
+        return test_results.read_go_test_json(run.stdout, run.cwd)
+    return None
+
+
+@tool(
+    "test_run",
+    "tasks",
+    "Run the project's tests with its declared `test` task, optionally filtered; results from JUnit XML or "
+    "`go test -json`. USE FOR: which tests pass or fail, with failure messages at path:line. "
+    "DON'T USE FOR: listing tests (test_list) or coverage (test_coverage).",
+    read_only=False,
+)
+def test_run(
+    call: Call,
+    filter: Annotated[str, Doc("Only tests matching this (passed to the runner as the task's `filter` says).")] = "",
+) -> ToolResult:
+    """Run the `test` task and read its results."""
+    outcome = run_named(call, "test", _report_of, filter=filter)
+    if isinstance(outcome, ToolResult):
+        return outcome
+    run, report = outcome
+    if report is None:
+        seen = f"; {run.counter.text().replace(' so far', '')} (from its output)" if run.counter else ""
+        return missing(
+            run,
+            "test",
+            f"no structured results{seen}",
+            "The run left no JUnit XML and printed no `go test -json` events; put `--junitxml={junit}` (pytest) "
+            "or the runner's JUnit option writing to {junit} in tasks.test's argv.",
+        )
+    counts = f"{report.passed} passed, {report.failed} failed, {report.skipped} skipped"
+    if report.errors:
+        counts += f", {report.errors} errors"
+    blocks = opening(run, "test", counts)
+    bad = [c for c in report.cases if c.status in ("failed", "error")]
+    lines = []
+    for case in bad[:MAX_FAILURES_SHOWN]:
+        where = f"{case.path}:{case.line}" if case.path and case.line else (case.path or "?")
+        first = (case.failure_message or "").strip().splitlines()
+        lines.append(f"{where} {case.status.upper()} {case.name}: {first[0] if first else ''}".rstrip(": "))
+    if len(bad) > MAX_FAILURES_SHOWN:
+        lines.append(f"… {len(bad) - MAX_FAILURES_SHOWN} more (all in the data)")
+    if lines:
+        blocks.append("\n".join(lines))
+    by_file: dict[Path, list[Diagnostic]] = {}
+    for case in bad:
+        if case.path and case.line:
+            by_file.setdefault((run.cwd / case.path).resolve(), []).append(_failure_diagnostic(case))
+    show_in_editor(call, "test", by_file)
+    data = run_data(run)
+    data.update(
+        passed=report.passed,
+        failed=report.failed,
+        errors=report.errors,
+        skipped=report.skipped,
+        results=[_case_json(c) for c in report.cases],
+        diagnostics={
+            call.workspace.display(path): [diagnostic_json(d) for d in diags] for path, diags in by_file.items()
+        },
+    )
+    return ToolResult(blocks, data)
+
+
+def _case_json(case: test_results.TestCase) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": case.name, "status": case.status, "duration_ms": round(case.duration_ms, 1)}
+    if case.path:
+        out["location"] = f"{case.path}:{case.line}" if case.line else case.path
+    if case.failure_message:
+        out["failure_message"] = case.failure_message
+    if case.output and case.status in ("failed", "error"):
+        out["output"] = case.output
+    return out
+
+
+# ---------------------------------------------------------------------------- coverage
+
+
+@tool(
+    "test_coverage",
+    "tasks",
+    "Run the declared `coverage` task and read its report (coverage.py JSON, Cobertura XML or lcov): totals, "
+    "the least-covered files, and the uncovered lines of the file you are in. "
+    "USE FOR: which code the tests miss. DON'T USE FOR: pass/fail (test_run).",
+    read_only=False,
+)
+def test_coverage(
+    call: Call,
+    path: Annotated[str | None, Doc("File whose uncovered lines to list (default: the editor's file).")] = None,
+) -> ToolResult:
+    """Run the `coverage` task and summarise its report."""
+    outcome = run_named(call, "coverage", _coverage_of)
+    if isinstance(outcome, ToolResult):
+        return outcome
+    run, report = outcome
+    if report is None:
+        return missing(
+            run,
+            "coverage",
+            "no report",
+            "The run wrote no coverage report; write it to {report} (e.g. `coverage json -o {report}`) or name "
+            f"the file it writes in tasks.{run.spec.name}'s `report`.",
+        )
+    data = run_data(run)
+    blocks = opening(run, "coverage", f"{report.percent:.1f}% of {report.statements:,} statements covered")
+    least = coverage_reports.least_covered(report, LEAST_COVERED)
+    if least:
+        blocks.append(
+            "least covered:\n" + "\n".join(f"  {f.path} {f.percent:.1f}% ({f.covered}/{f.statements})" for f in least)
+        )
+    focus = _focus_file(call, path, report, run.cwd)
+    if focus is not None:
+        blocks.append(f"{focus.path}: {focus.percent:.1f}% covered; uncovered lines {_spans(focus.missing_lines)}")
+    data.update(
+        percent=report.percent,
+        statements=report.statements,
+        covered=report.covered,
+        least_covered=[_file_json(f) for f in least],
+        file=_file_json(focus) if focus is not None else None,
+    )
+    return ToolResult(blocks, data)
+
+
+def _coverage_of(run: TaskRun) -> coverage_reports.CoverageReport | None:
+    if run.report is not None and run.report.is_file():
+        return coverage_reports.read_coverage(run.report)
+    return None
+
+
+def _focus_file(
+    call: Call, path: str | None, report: coverage_reports.CoverageReport, cwd: Path
+) -> coverage_reports.FileCoverage | None:
+    """The report's entry for `path`, else for the editor's current file."""
+    wanted: Path | None = None
+    if path:
+        wanted = call.workspace.resolve(path)
+    else:
+        snap = call.editor.snapshot()
+        if snap is not None and snap.path is not None:
+            wanted = Path(snap.path)
+    if wanted is None:
+        return None
+    for entry in report.files:
+        candidate = Path(entry.path)
+        full = candidate if candidate.is_absolute() else (cwd / candidate)
+        if full.resolve() == wanted.resolve():
+            return entry
+    if path:
+        raise UserError(f"{path} is not in the coverage report; the tests never imported it, or the report omits it.")
+    return None
+
+
+def _file_json(entry: coverage_reports.FileCoverage) -> dict[str, Any]:
+    return {
+        "path": entry.path,
+        "percent": entry.percent,
+        "statements": entry.statements,
+        "covered": entry.covered,
+        "missing_lines": entry.missing_lines,
+    }
+
+
+def _spans(lines: list[int]) -> str:
+    """`3-5, 9, 12-14`."""
+    if not lines:
+        return "none"
+    out: list[str] = []
+    start = prev = lines[0]
+    for n in [*lines[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        out.append(f"{start}-{prev}" if prev != start else str(start))
+        if n is not None:
+            start = prev = n
+    return ", ".join(out)
