@@ -99,6 +99,11 @@ class EditorBackend(Protocol):
         """
         ...
 
+    def show_findings(self, kind: str, findings: dict[Path, list[Diagnostic]]) -> bool:
+        """Show a task run's findings (`build`, `test`) in the person's buffers, replacing
+        the last run's of that kind; whether an editor showed them."""
+        ...
+
 
 class DiskBackend:
     """No editor: files on disk are the truth and there is no editor context."""
@@ -132,3 +137,7 @@ class DiskBackend:
     def apply_edits(self, edits: dict[Path, list[TextEdit]]) -> list[Path]:
         """There are no buffers to edit."""
         raise UserError("no editor is attached, so there are no buffers to apply edits to.")
+
+    def show_findings(self, kind: str, findings: dict[Path, list[Diagnostic]]) -> bool:
+        """Nobody to show them to: the answer carries them."""
+        return False

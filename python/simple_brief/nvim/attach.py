@@ -282,6 +282,10 @@ class AutoBackend:
         """See `EditorBackend.apply_edits`."""
         return self.current.apply_edits(edits)
 
+    def show_findings(self, kind: str, findings: dict[Path, list[Diagnostic]]) -> bool:
+        """See `EditorBackend.show_findings`."""
+        return self.current.show_findings(kind, findings)
+
     def status(self) -> dict[str, Any]:
         """The current backend's status, with how it was chosen."""
         try:

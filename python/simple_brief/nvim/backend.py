@@ -294,6 +294,35 @@ class NvimBackend:
         """Apply edits (code points) to Neovim's buffers, never to disk; see `nvim_intel.apply_edits`."""
         return nvim_intel.apply_edits(self, edits)
 
+    def show_findings(self, kind: str, findings: dict[Path, list[Diagnostic]]) -> bool:
+        """Show a task run's findings as `vim.diagnostic` entries in the `simple-brief.<kind>`
+        namespace (lua/simple_brief/tasks.lua), replacing the last run's."""
+        items = [
+            {
+                "path": str(path),
+                "diagnostics": [
+                    {
+                        "lnum": d.range.start.line,
+                        "col": d.range.start.character,
+                        "end_lnum": d.range.end.line,
+                        "end_col": d.range.end.character,
+                        "severity": int(d.severity),
+                        "message": d.message,
+                        "source": d.source,
+                        "code": d.code,
+                    }
+                    for d in diags
+                ],
+            }
+            for path, diags in findings.items()
+        ]
+
+        def run() -> bool:
+            self._nvim.exec_lua("return require('simple_brief.tasks').show(...)", kind, items)
+            return True
+
+        return self._call(run, False, "show findings", self.call_timeout + 0.05 * len(items))
+
     def status(self) -> dict[str, Any]:
         """What the backend is attached to, and whether Neovim answers.
 
