@@ -134,6 +134,18 @@ def test_mypy_with_and_without_columns_codes_and_notes(tmp_path: Path) -> None:
     assert columns[path][2].range.start == Position(6, len("reveal_type("))
 
 
+def test_mypy_json_output(tmp_path: Path) -> None:
+    (tmp_path / "checked.py").write_text(PY_SOURCE, encoding="utf-8")
+    path = (tmp_path / "checked.py").resolve()
+    diags = _diagnose(_mypy(tmp_path, "--output", "json", "--no-native-parser"), tmp_path)[path]
+    assert [(d.range, d.severity, d.code, d.source) for d in diags] == [
+        (Range(Position(4, PY_ARG), Position(4, PY_ARG + 3)), Severity.Error, "arg-type", "mypy"),
+        (Range(Position(5, 0), Position(5, 1)), Severity.Error, "import-not-found", "mypy"),
+        (Range(Position(6, 12), Position(6, 13)), Severity.Information, "misc", "mypy"),
+    ]
+    assert diags[1].message.splitlines()[1].startswith("note: See https://mypy.readthedocs.io/")
+
+
 def _check_pyright(output: str, cwd: Path) -> None:
     path = (cwd / "checked.py").resolve()
     diags = _diagnose(output, cwd, {path: PY_SOURCE})[path]

@@ -1,6 +1,6 @@
 """Structured compiler output: rustc's JSON diagnostics (`rustc --error-format=json`, one
 object a line, or cargo's `--message-format=json` records around them) with their
-suggestions as fixes, and pyright's `--outputjson` report.
+suggestions as fixes, mypy's `--output json` lines and pyright's `--outputjson` report.
 
 Everything is read defensively: a field of the wrong type makes that record (or that
 span) count as absent, never an exception.
@@ -168,3 +168,27 @@ def pyright_findings(report: Any) -> list[Finding]:
             )
         )
     return found
+
+
+def mypy_finding(record: Any) -> Finding | None:
+    """The Finding of one line of mypy's `--output json` (0-based byte columns in it, the
+    end exclusive); None for anything else."""
+    if not isinstance(record, dict) or not {"file", "line", "column", "severity", "message"} <= record.keys():
+        return None
+    path, line, message = _str(record.get("file")), _int(record.get("line")), _str(record.get("message"))
+    if not path or not line or not message:
+        return None
+    hint = _str(record.get("hint"))
+    end_line = _int(record.get("end_line"))
+    return Finding(
+        path=path,
+        line=line,
+        column=_int(record.get("column")) + 1,
+        end_line=end_line,
+        end_column=_int(record.get("end_column")) + 1 if end_line else 0,
+        severity=severity_of(_str(record.get("severity"))),
+        message=f"{message}\nnote: {hint}" if hint else message,
+        code=_str(record.get("code")),
+        source="mypy",
+        unit="utf-8",
+    )

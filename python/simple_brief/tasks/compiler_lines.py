@@ -13,7 +13,7 @@ from pathlib import Path
 
 from simple_brief.model import Severity
 from simple_brief.tasks.compiler_findings import Finding, Fix
-from simple_brief.tasks.compiler_json import rustc_finding, severity_of
+from simple_brief.tasks.compiler_json import mypy_finding, rustc_finding, severity_of
 from simple_brief.tasks.compiler_python import FRAME, TRACEBACK, parse_python_block
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
@@ -130,7 +130,7 @@ class LineReader:
                 record = json.loads(stripped)
             except (ValueError, RecursionError):
                 record = None
-            finding = rustc_finding(record)
+            finding = rustc_finding(record) or mypy_finding(record)
             if finding is not None:
                 self.add(finding, attach=False)
             return i + 1

@@ -20,7 +20,8 @@ Formats read (ANSI colours stripped first):
 - mypy `file.py:line[:col[:end_line:end_col]]: error|note: message  [code]` (byte
   columns; a note on the line of the finding before it is folded into its message).
   mypy 2's native parser (its default) prints columns off on lines with non-ASCII
-  characters; `--no-native-parser` prints the byte columns read here.
+  characters; `--no-native-parser` prints the byte columns read here. Its `--output
+  json` lines (`compiler_json`) too.
 - pyright `  /abs/file.py:line:col - error: message (reportXxx)` and `--outputjson`.
 - Python tracebacks and syntax errors (`compiler_python`).
 
