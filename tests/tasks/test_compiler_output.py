@@ -357,3 +357,21 @@ def test_runaway_notes_continuations_and_fixits_are_capped() -> None:
     gcc = "x.c:1:1: error: e\n" + "x.c:2:1: note: n\n" * n + 'fix-it:"x.c":{1:1-1:1}:";"\n' * n
     (finding,) = parse_output(gcc)
     assert (finding.message.count("\n"), len(finding.fixes)) == (MAX_FOLDED, MAX_FIXES)
+
+
+@pytest.mark.skipif(_which("gcc") is None, reason="gcc is not installed")
+def test_gcc_json_output_agrees_with_its_text_output(tmp_path: Path) -> None:
+    source = tmp_path / "typo.c"
+    source.write_text(TYPO_SOURCE, encoding="utf-8")
+    text_run = _run(["gcc", "-fdiagnostics-parseable-fixits", "-c", "typo.c", "-o", "t.o"], tmp_path)
+    argv = ["gcc", "-fdiagnostics-format=json", "-c", "typo.c", "-o", "t.o"]
+    json_run = _run(argv, tmp_path)
+    assert json_run.stderr.startswith("[{")
+    as_text = _diagnose(text_run.stderr, tmp_path)[source.resolve()]
+    as_json = _diagnose(json_run.stderr, tmp_path)[source.resolve()]
+    assert [(d.range.start, d.message, d.fixits) for d in as_json] == [
+        (d.range.start, d.message, d.fixits) for d in as_text
+    ]
+    assert as_json[0].range.end == Position(1, TYPO_AT + 5)
+    source.write_text(_fixed(source, as_json), encoding="utf-8")
+    assert _run(argv, tmp_path).returncode == 0

@@ -117,3 +117,10 @@ def char_column(line: str, column: int, unit: str) -> int:
     if unit == "char-after-indent":
         return len(line) - len(line.lstrip(" \t\f")) + col
     return col
+
+
+def fix_title(text: str, empty_range: bool) -> str:
+    """A fix-it's title made from its edit, for tools that give none."""
+    if empty_range:
+        return f"insert {text!r}"
+    return f"replace with {text!r}" if text else "delete"

@@ -1,6 +1,7 @@
 """Structured compiler output: rustc's JSON diagnostics (`rustc --error-format=json`, one
 object a line, or cargo's `--message-format=json` records around them) with their
-suggestions as fixes, mypy's `--output json` lines and pyright's `--outputjson` report.
+suggestions as fixes, gcc's `-fdiagnostics-format=json` (one array a line, byte columns
+taken), mypy's `--output json` lines and pyright's `--outputjson` report.
 
 Everything is read defensively: a field of the wrong type makes that record (or that
 span) count as absent, never an exception.
@@ -14,7 +15,7 @@ from typing import Any
 
 from simple_brief.explain import CONFIDENCE_OTHER, CONFIDENCE_PREFERRED, CONFIDENCE_QUICKFIX
 from simple_brief.model import Severity
-from simple_brief.tasks.compiler_findings import Finding, Fix
+from simple_brief.tasks.compiler_findings import Finding, Fix, fix_title
 
 #: rustc's `suggestion_applicability` as fix-it confidence: `MachineApplicable` is what
 #: `cargo fix` applies by itself; `HasPlaceholders` leaves text for a person to fill in.
@@ -192,3 +193,50 @@ def mypy_finding(record: Any) -> Finding | None:
         source="mypy",
         unit="utf-8",
     )
+
+
+def _gcc_place(location: Any) -> tuple[str, int, int]:
+    """A gcc JSON location's file, line and 1-based byte column ("", 0, 0 when absent)."""
+    if not isinstance(location, dict):
+        return "", 0, 0
+    column = _int(location.get("byte-column")) or _int(location.get("column"))
+    return _str(location.get("file")), _int(location.get("line")), column
+
+
+def gcc_findings(records: Any) -> list[Finding]:
+    """The findings of one line of gcc's `-fdiagnostics-format=json` (notes folded into
+    their finding's message, fix-its kept)."""
+    found = []
+    for record in _dicts(records):
+        locations = _dicts(record.get("locations"))
+        path, line, column = _gcc_place(locations[0].get("caret")) if locations else ("", 0, 0)
+        message = _str(record.get("message"))
+        if not path or not message:
+            continue
+        end_path, end_line, end_column = _gcc_place(locations[0].get("finish"))
+        for child in _dicts(record.get("children")):
+            if _str(child.get("message")):
+                message += f"\n{_str(child.get('kind')) or 'note'}: {_str(child.get('message'))}"
+        fixes = []
+        for fixit in _dicts(record.get("fixits")):
+            (fix_path, line1, col1), (_, line2, col2) = _gcc_place(fixit.get("start")), _gcc_place(fixit.get("next"))
+            text = _str(fixit.get("string"))
+            if fix_path and line1 and line2:
+                title = fix_title(text, (line1, col1) == (line2, col2))
+                fixes.append(Fix(title, fix_path, line1, col1, line2, col2, text))
+        found.append(
+            Finding(
+                path=path,
+                line=line,
+                column=column,
+                end_line=end_line if end_path == path else 0,
+                end_column=end_column + 1 if end_path == path and end_column else 0,  # finish is inclusive
+                severity=severity_of(_str(record.get("kind"))),
+                message=message,
+                code=_str(record.get("option")),
+                source="gcc",
+                unit="utf-8",
+                fixes=tuple(fixes),
+            )
+        )
+    return found

@@ -12,8 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from simple_brief.model import Severity
-from simple_brief.tasks.compiler_findings import Finding, Fix
-from simple_brief.tasks.compiler_json import mypy_finding, rustc_finding, severity_of
+from simple_brief.tasks.compiler_findings import Finding, Fix, fix_title
+from simple_brief.tasks.compiler_json import gcc_findings, mypy_finding, rustc_finding, severity_of
 from simple_brief.tasks.compiler_python import FRAME, TRACEBACK, parse_python_block
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
@@ -74,12 +74,6 @@ def _unescape_c(text: str) -> str:
     return out.decode("utf-8", "replace")
 
 
-def _fix_title(text: str, empty_range: bool) -> str:
-    if empty_range:
-        return f"insert {text!r}"
-    return f"replace with {text!r}" if text else "delete"
-
-
 class LineReader:
     """The line-by-line state: the finding notes, fix-its and continuations attach to."""
 
@@ -125,14 +119,15 @@ class LineReader:
         if not stripped:
             self.continues = False
             return i + 1
-        if stripped.startswith("{") and stripped.endswith("}"):
+        if stripped[:1] + stripped[-1:] in ("{}", "[]"):
             try:
                 record = json.loads(stripped)
             except (ValueError, RecursionError):
                 record = None
-            finding = rustc_finding(record) or mypy_finding(record)
-            if finding is not None:
-                self.add(finding, attach=False)
+            found = gcc_findings(record) if stripped[0] == "[" else [rustc_finding(record) or mypy_finding(record)]
+            for finding in found:
+                if finding is not None:
+                    self.add(finding, attach=False)
             return i + 1
         frame = FRAME.match(text)
         if stripped == TRACEBACK or (frame and not frame["func"]):
@@ -272,7 +267,7 @@ class LineReader:
             start, end = (int(fixit["l1"]), int(fixit["c1"])), (int(fixit["l2"]), int(fixit["c2"]))
             body = _unescape_c(fixit["text"])
             path = self.place(_unescape_c(fixit["path"]))
-            fix = Fix(_fix_title(body, start == end), path, *start, *end, body, unit="utf-8")
+            fix = Fix(fix_title(body, start == end), path, *start, *end, body, unit="utf-8")
             if len(finding.fixes) < MAX_FIXES:
                 self.amend(fixes=(*finding.fixes, fix))
         elif self.continues and text[:1].isspace():
