@@ -12,6 +12,7 @@ Formats read (ANSI colours stripped first):
   The linker's `file:line: undefined reference to ...` (`file:(.text+0x5): ...`
   without `-g`: no line) is a finding too; make's own lines are not, but its
   `Entering directory 'X'` makes the relative paths printed under it start from X.
+  gcc's `-fdiagnostics-format=json` lines are read too (`compiler_json`).
 - rustc/cargo JSON (`compiler_json`), one object a line; rustc's human form
   `error[E0308]: message` / ` --> file:line:col` as a fallback (code-point columns).
   cargo names files from the workspace root, which may be above the run's cwd.
