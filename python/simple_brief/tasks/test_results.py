@@ -330,6 +330,8 @@ def _read_suite(suite: junit.TestSuite, sources: _SourceLines, report: TestRepor
     report.duration_ms += suite_time * 1000 if suite_time is not None else sum(_seconds(case) for case in cases) * 1000
     for case in cases:
         assert isinstance(case, _Case)
+        if not case.name:
+            continue  # pytest stopped by SIGINT writes the interrupted test as a bare <testcase/>
         report.add(_read_case(case, sources, from_pytest))
 
 
