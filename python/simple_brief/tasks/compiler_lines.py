@@ -41,6 +41,9 @@ _PYRIGHT = re.compile(
 _PYRIGHT_RULE = re.compile(r"\s\((?P<code>report[A-Za-z]+)\)$")
 _RUST_HEAD = re.compile(r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>[A-Za-z0-9_]+)\])?: (?P<msg>.+)$")
 _RUST_ARROW = re.compile(r"^\s*--> (?P<path>.+?):(?P<line>\d+):(?P<col>\d+)$")
+_GO = re.compile(r"^(?:vet: )?(?P<path>[^\s:]+\.go):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$")
+_JAVAC_CODE = re.compile(r"^\[(?P<code>[\w-]+)\] ")
+_CARET = re.compile(r"^[ \t]*\^\s*$")
 _MAKE_DIR = re.compile(r"^\S*make(?:\[\d+\])?: (?P<verb>Entering|Leaving) directory [`'‘\"](?P<dir>.+)[`'’\"]$")
 #: At most this many note or continuation lines are folded into one finding's message, and
 #: this many fix-its kept for it (what a runaway output adds past them is dropped).
@@ -137,7 +140,7 @@ class LineReader:
             return after
         if self._rust(lines, i):
             return i + 2
-        if not (self._cc(text) or self._tsc(text) or self._pyright(text)):
+        if not (self._cc(text) or self._tsc(text) or self._pyright(text) or self._go(text)):
             self._other(text)
         return i + 1
 
@@ -147,10 +150,10 @@ class LineReader:
             return False
         path, sev, msg = match["path"], match["sev"], match["msg"]
         line, col = int(match["line"]), int(match["col"] or 0)
-        mypy = path.endswith((".py", ".pyi"))
-        flag = (_MYPY_CODE if mypy else _CC_FLAG).search(msg)
+        mypy, javac = path.endswith((".py", ".pyi")), path.endswith(".java")
+        flag = (_MYPY_CODE if mypy else _JAVAC_CODE if javac else _CC_FLAG).search(msg)
         code = flag["code"] if flag else ""
-        msg = msg[: flag.start()].rstrip() if flag else msg
+        msg = (msg[flag.end() :] if javac else msg[: flag.start()].rstrip()) if flag else msg
         if sev == "note" and self.open is not None:
             parent = self.found[self.open]
             if parent.source in ("gcc", "clang") and not mypy:
@@ -171,10 +174,19 @@ class LineReader:
                 severity=severity_of(sev),
                 message=msg,
                 code=code,
-                source="mypy" if mypy else "gcc",
-                unit="utf-8" if mypy else "display",
+                source="mypy" if mypy else "javac" if javac else "gcc",
+                unit="utf-8" if mypy else "char" if javac else "display",
             )
         )
+        return True
+
+    def _go(self, text: str) -> bool:
+        """The go tool's `./main.go:4:19: message` (byte columns, no severity: errors)."""
+        match = _GO.match(text)
+        if match is None:
+            return False
+        finding = Finding(match["path"], int(match["line"]), int(match["col"]), message=match["msg"], source="go")
+        self.add(finding, attach=False)
         return True
 
     def _tsc(self, text: str) -> bool:
@@ -270,6 +282,10 @@ class LineReader:
             fix = Fix(fix_title(body, start == end), path, *start, *end, body, unit="utf-8")
             if len(finding.fixes) < MAX_FIXES:
                 self.amend(fixes=(*finding.fixes, fix))
+        elif finding.source == "javac" and not finding.column and _CARET.match(text):
+            # javac prints the source line as it is, then a caret under the column.
+            self.amend(column=text.index("^") + 1)
+            self.continues = True
         elif self.continues and text[:1].isspace():
             self.fold(text.strip())
             self._pyright_rule()

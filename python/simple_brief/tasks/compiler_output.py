@@ -25,6 +25,9 @@ Formats read (ANSI colours stripped first):
   json` lines (`compiler_json`) too.
 - pyright `  /abs/file.py:line:col - error: message (reportXxx)` and `--outputjson`.
 - Python tracebacks and syntax errors (`compiler_python`).
+- Also: javac `File.java:3: error|warning: [lint] message`, its column from the caret
+  under the quoted line (code points), indented detail lines folded in; the go tool's
+  `./main.go:4:19: message` (byte columns; every one an error).
 
 Unknown text yields no finding; no input raises. The line formats are read by
 `compiler_lines`.
