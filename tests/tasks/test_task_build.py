@@ -74,3 +74,51 @@ def test_a_cargo_build_error_with_rustcs_suggestion(tmp_path: Path) -> None:
     error = next(d for d in diags if d["severity"] == 1)
     assert error["code"] == "E0308"
     assert error["range"]["start"] == {"line": 1, "character": 17}
+
+
+LIB_RS = """pub fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn it_adds() {
+        assert_eq!(add(2, 2), 4);
+    }
+
+    #[test]
+    fn it_fails() {
+        assert_eq!(add(2, 2), 5, "two and two");
+    }
+
+    #[test]
+    #[ignore]
+    fn slow_one() {}
+}
+"""
+
+
+@pytest.mark.skipif(cargo() is None, reason="cargo is not installed on this machine")
+def test_cargo_tests_are_read_from_the_harness_lines(tmp_path: Path) -> None:
+    root = tmp_path / "lib"
+    (root / "src").mkdir(parents=True)
+    manifest = '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n'
+    (root / "Cargo.toml").write_text(manifest, encoding="utf-8")
+    (root / "src" / "lib.rs").write_text(LIB_RS, encoding="utf-8")
+    declare(
+        root,
+        f'[tasks.test]\nargv = ["{cargo()}", "test", "--offline"]\nfilter = ["{{filter}}"]\n'
+        'env = { CARGO_TERM_COLOR = "never" }\ntimeout_s = 300\n',
+    )
+    result = call_tool(root, "test_run")
+    data = result.data
+    assert (data["passed"], data["failed"], data["skipped"]) == (1, 1, 1), result.text
+    failed = next(r for r in data["results"] if r["status"] == "failed")
+    assert failed["name"] == "tests::it_fails"
+    assert failed["location"] == "src/lib.rs:16"  # the assert_eq! line
+    assert "two and two" in failed["failure_message"] or "two and two" in result.text
+    only = call_tool(root, "test_run", filter="it_adds")
+    assert (only.data["passed"], only.data["failed"]) == (1, 0)

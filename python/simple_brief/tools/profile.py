@@ -36,8 +36,9 @@ def reports_dir() -> Path:
     return state_dir() / "profiles"
 
 
-def read_profile(path: Path) -> profiles.Profile:
-    """A profile file in whichever supported format it is in.
+def read_profile(path: Path, root: Path | None = None) -> profiles.Profile:
+    """A profile file in whichever supported format it is in (`root`: the run's folder,
+    where a pstats profile's relative paths start).
 
     Raises:
         UserError: it is none of them.
@@ -48,15 +49,15 @@ def read_profile(path: Path) -> profiles.Profile:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return profiles.read_pstats(path)
+        return profiles.read_pstats(path, root)
     if re.match(r"^\S.* \d+$", text.splitlines()[0] if text else ""):
         return profiles.read_collapsed(text)
-    return profiles.read_pstats(path)
+    return profiles.read_pstats(path, root)
 
 
 def _profile_of(run: TaskRun) -> profiles.Profile | None:
     if run.report is not None and run.report.is_file():
-        return read_profile(run.report)
+        return read_profile(run.report, run.cwd)
     return None
 
 

@@ -321,7 +321,11 @@ def test_list(call: Call) -> ToolResult:
     if isinstance(outcome, ToolResult):
         return outcome
     run, _ = outcome
-    names = test_results.parse_test_list(run.stdout, _runner_of(run.spec))
+    runner = _runner_of(run.spec)
+    if runner in ("pytest", "cargo", "go"):
+        names = test_results.parse_test_list(run.stdout, runner)
+    else:  # another runner: its non-empty lines, as it printed them
+        names = [line.strip() for line in run.stdout.splitlines() if line.strip()]
     blocks = opening(run, "test_list", f"{len(names)} test{'s' * (len(names) != 1)}")
     if names:
         blocks.append("\n".join(names))
@@ -347,15 +351,17 @@ def _report_of(run: TaskRun) -> test_results.TestReport | None:
     if run.junit is not None and run.junit.is_file():
         return test_results.read_junit([run.junit], run.cwd)
     if '"Action":' in run.stdout:
-        return test_results.read_go_test_json(run.stdout, run.cwd)
+        return test_results.read_go_test_json(run.stdout, run.cwd, "".join(s.stderr for s in run.steps))
+    if test_results.looks_like_cargo_test(run.stdout):
+        return test_results.read_cargo_test(run.stdout, run.cwd)
     return None
 
 
 @tool(
     "test_run",
     "tasks",
-    "Run the project's tests with its declared `test` task, optionally filtered; results from JUnit XML or "
-    "`go test -json`. USE FOR: which tests pass or fail, with failure messages at path:line. "
+    "Run the project's tests with its declared `test` task, optionally filtered; results from JUnit XML, "
+    "`go test -json` or cargo's test lines. USE FOR: which tests pass or fail, with failure messages at path:line. "
     "DON'T USE FOR: listing tests (test_list) or coverage (test_coverage).",
     read_only=False,
 )
