@@ -667,7 +667,8 @@ def read_cargo_test(text: str, root: Path) -> TestReport:
         if not found:
             continue
         name, word = found.group("name"), found.group("word")
-        status: Status = {"ok": "passed", "FAILED": "failed", "ignored": "skipped"}[word]
+        statuses: dict[str, Status] = {"ok": "passed", "FAILED": "failed", "ignored": "skipped"}
+        status = statuses[word]
         case = TestCase(name=name, classname=name.rpartition("::")[0], status=status, duration_ms=0.0)
         if status == "failed":
             body = sections.get(name, [])
