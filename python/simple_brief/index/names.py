@@ -3,14 +3,19 @@
 `symbol_search.score` accepts a name when the query is a substring of it, when the
 query's words are prefixes of its words in order, when the query starts its initials,
 or when the two are near (rapidfuzz ratio of their words). Each rule gives a cheap
-superset of candidates here; `score` then decides on the candidates only:
+superset of candidates here (`Names.lookup`); `score` then decides on the candidates:
 
-- substring: `str.find` in one string of every lower-case name (C speed; a name is
-  found from an offset by bisection);
+- substring: an in-memory SQLite FTS5 trigram index of the lower-case names, each
+  behind a mark (`_Trigrams`): the names holding the query's two rarest trigrams,
+  checked in one string of every lower-case name; those starting with it are found by
+  the mark. Queries of 1-2 characters read that string (`str.find`; a name is found
+  from an offset by bisection). Names holding the query past their start, whose words
+  are not the query's, match for sure and rank at most `symbol_search.INNER_BEST`: they
+  come apart (`Lookup.inner`), to be counted, and ranked only when they could be shown;
 - word prefixes in order: every query word must start a word of the name, so the names
   are those all the query words' postings share (a sorted vocabulary of name words,
-  each with the names that use it);
-- initials: the same over a string of every name's initials;
+  each with the names that use it; the rarest word's first);
+- initials: names whose initials start with the query, the same way as substrings;
 - near: `rapidfuzz.process.extract` over the distinct word strings of the names whose
   length allows a ratio of 80 (2·min/(sum) >= 0.8: between 2/3 and 3/2 of the query's)
   and that share enough characters with the query (`_CharBags`: the ratio is

@@ -7,8 +7,10 @@ How a query runs: the in-memory name table gives the names `score` may accept
 (`index.names`); `score` ranks those names (a name's score does not depend on where it
 is defined, unless the query is dotted); names are taken by score, best first, and for
 each score the stored rows are read best kind first, then by path and position, at most
-`limit` of them; counts come from one SQL count. Dotted queries (`User.greet`) also read
-the rows whose qualified name holds the query and score each row.
+`limit` of them. The names that surely match at most `INNER_BEST` (`Lookup.inner`) are
+ranked only when the rows taken so far leave room for them. Counts come from the name
+table (the whole index) or one SQL count (a folder). Dotted queries (`User.greet`) also
+read the rows whose qualified name holds the query and score each row.
 """
 
 from __future__ import annotations
@@ -210,7 +212,7 @@ def _by_name(
 
     def beaten(best: float) -> bool:
         """Whether no row of score `best` or less can enter the top (it is full)."""
-        return len(top) >= limit and best + _MAX_BONUS < top[-1][0].score
+        return bool(top) and len(top) >= limit and best + _MAX_BONUS < top[-1][0].score
 
     def take(s: float) -> None:
         rows = index.conn.execute(
