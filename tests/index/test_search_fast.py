@@ -50,6 +50,14 @@ def test_answers_match_the_full_scan(packages: tuple[Workspace, Workspace]) -> N
             assert answer_text(query, got) == answer_text(query, want), (query, limit)
 
 
+def test_a_limit_of_0_gives_the_counts_only(packages: tuple[Workspace, Workspace]) -> None:
+    ws, scanned = packages
+    for query in ("decode", "ode", "Future"):
+        got = find_symbols(ws, query, limit=0)
+        want = full_scan(scanned, query, None, None, 0, ws.display)
+        assert (got.matches, got.total, got.files) == ([], want.total, want.files) != ([], 0, 0), query
+
+
 def test_a_folder_scope_matches_the_full_scan(packages: tuple[Workspace, Workspace]) -> None:
     ws, scanned = packages
     for query in ("ode", "get", "Future", "header", "loop"):
