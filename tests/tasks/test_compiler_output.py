@@ -355,6 +355,8 @@ def test_recursive_make_paths_are_read_from_the_directory_make_entered(tmp_path:
     assert "Entering directory" in run.stdout
     found = _diagnose(run.stdout, tmp_path)
     assert list(found) == [(sub / "typo.c").resolve()]
+    first = found[(sub / "typo.c").resolve()][0].message
+    assert first.endswith("?\nnote: each undeclared identifier is reported only once for each function it appears in")
     (sub / "typo.c").write_text(_fixed(sub / "typo.c", found[(sub / "typo.c").resolve()]), encoding="utf-8")
     assert _run(["make"], tmp_path).returncode == 0
 

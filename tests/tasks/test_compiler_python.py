@@ -124,3 +124,16 @@ def test_an_indentation_error_and_chained_exceptions(tmp_path: Path) -> None:
         (2, "KeyError: 'k'"),
         (4, "RuntimeError: wrapped"),
     ]
+
+
+def test_warnings_before_a_traceback(tmp_path: Path) -> None:
+    source = 'import warnings\n\n\ndef f():\n    s = "é"; warnings.warn("boom é")\n\n\nf()\nraise SystemExit(1)\n'
+    output = _python(tmp_path, {"warn.py": source}, "warn.py")
+    (diag,) = _diagnose(output, tmp_path)[(tmp_path / "warn.py").resolve()]
+    assert (diag.range.start, diag.severity, diag.code, diag.source) == (
+        Position(4, 0),
+        Severity.Warning,
+        "UserWarning",
+        "python",
+    )
+    assert diag.message == "UserWarning: boom é"

@@ -42,6 +42,7 @@ _PYRIGHT_RULE = re.compile(r"\s\((?P<code>report[A-Za-z]+)\)$")
 _RUST_HEAD = re.compile(r"^(?P<sev>error|warning|note|help)(?:\[(?P<code>[A-Za-z0-9_]+)\])?: (?P<msg>.+)$")
 _RUST_ARROW = re.compile(r"^\s*--> (?P<path>.+?):(?P<line>\d+):(?P<col>\d+)$")
 _GO = re.compile(r"^(?:vet: )?(?P<path>[^\s:]+\.go):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$")
+_PY_WARNING = re.compile(r"^(?P<path>[^\s:][^:]*?\.py):(?P<line>\d+): (?P<category>[A-Z]\w*Warning): (?P<msg>.*)$")
 _JAVAC_CODE = re.compile(r"^\[(?P<code>[\w-]+)\] ")
 _CARET = re.compile(r"^[ \t]*\^\s*$")
 _MAKE_DIR = re.compile(r"^\S*make(?:\[\d+\])?: (?P<verb>Entering|Leaving) directory [`'‘\"](?P<dir>.+)[`'’\"]$")
@@ -140,7 +141,7 @@ class LineReader:
             return after
         if self._rust(lines, i):
             return i + 2
-        if not (self._cc(text) or self._tsc(text) or self._pyright(text) or self._go(text)):
+        if not (self._cc(text) or self._tsc(text) or self._pyright(text) or self._unlabelled(text)):
             self._other(text)
         return i + 1
 
@@ -157,10 +158,10 @@ class LineReader:
         if sev == "note" and self.open is not None:
             parent = self.found[self.open]
             if parent.source in ("gcc", "clang") and not mypy:
-                here = "" if (path, line) == (parent.path, parent.line) else f" ({path}:{line}:{col})"
+                here = "" if (self.place(path), line) == (parent.path, parent.line) else f" ({path}:{line}:{col})"
                 self.fold(f"note: {msg}{here}")
                 return True
-            if parent.source == "mypy" and (path, line) == (parent.path, parent.line):
+            if parent.source == "mypy" and (self.place(path), line) == (parent.path, parent.line):
                 self.fold(f"note: {msg}")
                 return True
         end_line, end_col = int(match["end_line"] or 0), int(match["end_col"] or 0)
@@ -180,13 +181,20 @@ class LineReader:
         )
         return True
 
-    def _go(self, text: str) -> bool:
-        """The go tool's `./main.go:4:19: message` (byte columns, no severity: errors)."""
+    def _unlabelled(self, text: str) -> bool:
+        """The go tool's `./main.go:4:19: message` (byte columns, no severity: errors), or
+        Python's `x.py:3: UserWarning: message` (no column)."""
         match = _GO.match(text)
+        if match is not None:
+            finding = Finding(match["path"], int(match["line"]), int(match["col"]), message=match["msg"], source="go")
+            self.add(finding, attach=False)
+            return True
+        match = _PY_WARNING.match(text)
         if match is None:
             return False
-        finding = Finding(match["path"], int(match["line"]), int(match["col"]), message=match["msg"], source="go")
-        self.add(finding, attach=False)
+        message = f"{match['category']}: {match['msg']}"
+        finding = Finding(match["path"], int(match["line"]), 0, severity=Severity.Warning, message=message)
+        self.add(replace(finding, code=match["category"], source="python", unit="char"), attach=False)
         return True
 
     def _tsc(self, text: str) -> bool:

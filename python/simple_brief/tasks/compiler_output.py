@@ -24,7 +24,8 @@ Formats read (ANSI colours stripped first):
   characters; `--no-native-parser` prints the byte columns read here. Its `--output
   json` lines (`compiler_json`) too.
 - pyright `  /abs/file.py:line:col - error: message (reportXxx)` and `--outputjson`.
-- Python tracebacks and syntax errors (`compiler_python`).
+- Python tracebacks and syntax errors (`compiler_python`), and its warnings
+  (`x.py:3: UserWarning: message`, no column).
 - Also: javac `File.java:3: error|warning: [lint] message`, its column from the caret
   under the quoted line (code points), indented detail lines folded in; the go tool's
   `./main.go:4:19: message` (byte columns; every one an error).
