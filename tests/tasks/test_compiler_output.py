@@ -387,3 +387,29 @@ def test_gcc_json_output_agrees_with_its_text_output(tmp_path: Path) -> None:
     assert as_json[0].range.end == Position(1, TYPO_AT + 5)
     source.write_text(_fixed(source, as_json), encoding="utf-8")
     assert _run(argv, tmp_path).returncode == 0
+
+
+@pytest.mark.skipif(_which("gcc") is None or _which("make") is None, reason="gcc or make is not installed")
+def test_diagnostics_of_many_findings_are_those_of_each_alone(tmp_path: Path) -> None:
+    """Files are read and paths resolved once per run: the same answer as one finding at a
+    time, through a symlinked directory and a directory make entered."""
+    real = tmp_path / "real"
+    (real / "sub").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(real)
+    for where in (real, real / "sub"):
+        (where / "typo.c").write_text(TYPO_SOURCE, encoding="utf-8")
+        (where / "w.c").write_text('int main(void) {\n    const char *s = "é"; int unused; return retrn;\n}\n')
+    rule = "\tgcc -fdiagnostics-parseable-fixits -Wall -c typo.c w.c\n"
+    (real / "sub" / "Makefile").write_text(f"all:\n{rule}", encoding="utf-8")
+    (real / "Makefile").write_text(f"all:\n\t-$(MAKE) -C sub\n{rule}", encoding="utf-8")
+    cwd = tmp_path / "link"
+    output = _run(["make", "-k"], cwd, merged=True).stdout
+    findings = parse_output(output, cwd)
+    assert len({f.path for f in findings}) == 4
+    alone: dict[Path, list[Diagnostic]] = {}
+    for finding in findings:
+        for path, diags in to_diagnostics([finding], cwd, _read).items():
+            alone.setdefault(path, []).extend(diags)
+    together = to_diagnostics(findings, cwd, _read)
+    assert together == alone
+    assert set(together) == {(real / name).resolve() for name in ("typo.c", "w.c", "sub/typo.c", "sub/w.c")}

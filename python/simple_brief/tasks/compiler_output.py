@@ -84,6 +84,14 @@ class _Files:
         self.cwd = cwd
         self.read_text = read_text
         self.texts: dict[Path, list[str] | None] = {}
+        self.resolved: dict[tuple[Path, str], Path] = {}
+
+    def resolve(self, base: Path, path: str) -> Path:
+        """`base / path` resolved (once per pair: outputs name the same files many times)."""
+        found = self.resolved.get((base, path))
+        if found is None:
+            found = self.resolved[(base, path)] = (base / path).resolve()
+        return found
 
     def lines(self, path: Path) -> list[str] | None:
         if path not in self.texts:
@@ -96,9 +104,9 @@ class _Files:
         human output, which names files from the workspace root above it."""
         if finding.source != "rustc" or Path(finding.path).is_absolute():
             return self.cwd
-        if self.lines((self.cwd / finding.path).resolve()) is None:
+        if self.lines(self.resolve(self.cwd, finding.path)) is None:
             for parent in list(self.cwd.parents)[:_WORKSPACE_DEPTH]:
-                if self.lines((parent / finding.path).resolve()) is not None:
+                if self.lines(self.resolve(parent, finding.path)) is not None:
                     return parent
         return self.cwd
 
@@ -118,7 +126,7 @@ class _Files:
         for fixes in groups.values():
             edits: dict[Path, list[TextEdit]] = {}
             for fix in fixes:
-                fix_path = (base / fix.path).resolve()
+                fix_path = self.resolve(base, fix.path)
                 unit = fix.unit or finding.unit
                 fix_start = self.position(fix_path, fix.line, fix.column, unit)
                 fix_end = self.position(fix_path, fix.end_line, fix.end_column, unit)
@@ -141,7 +149,7 @@ def to_diagnostics(
     out: dict[Path, list[Diagnostic]] = {}
     for finding in findings:
         base = files.base(finding)
-        path = (base / finding.path).resolve()
+        path = files.resolve(base, finding.path)
         start = files.position(path, finding.line, finding.column, finding.unit)
         end = start
         if finding.end_line:
