@@ -3,6 +3,10 @@ Each previews its edits by default (per file, every changed line before and afte
 diff); `apply=true` applies them to Neovim's buffers or, without Neovim, to the overlays;
 only `refactor_rename write=true` writes files, in disk mode.
 
+An applied edit answers with its consequences: the diagnostics of the files it touched
+(the engine's own findings on the new text, and the language servers' — in Neovim, what its
+clients publish), so the agent need not ask again.
+
 `refactor_extract` uses the server's `refactor.extract` code actions (jedi-language-server
 offers function and variable).
 
@@ -17,14 +21,19 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from simple_brief import protocol, text_edits
+from simple_brief import languages, protocol, text_edits
 from simple_brief.errors import UserError
-from simple_brief.model import TextEdit
+from simple_brief.model import Diagnostic, TextEdit
 from simple_brief.protocol import path_to_uri
 from simple_brief.render import lsp as view
+from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
+from simple_brief.scan import scan
 from simple_brief.tools import Call, Doc, ToolResult, tool
 from simple_brief.tools.lsp import Col, FilePath, Line
-from simple_brief.tools.servers import ask, error_notes, locate
+from simple_brief.tools.servers import ask, error_notes, locate, server_diagnostics
+
+#: Files an applied edit checks for diagnostics (the others are counted, not checked).
+CHECKED_AFTER_EDIT = 5
 
 Apply = Annotated[
     bool,
@@ -79,6 +88,44 @@ def apply_changes(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]
     return f"applied and written to disk: {names}."
 
 
+def consequences(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]]) -> tuple[list[str], dict[str, Any]]:
+    """The diagnostics of the files an applied edit touched: the engine's findings on their
+    new text and the language servers' (one sync and publish each, at most
+    `CHECKED_AFTER_EDIT` files)."""
+    by_file: dict[str, list[Diagnostic]] = {}
+    notes: list[str] = []
+    paths = sorted(changed)
+    for path in paths[:CHECKED_AFTER_EDIT]:
+        call.check_cancelled()
+        new_text = changed[path][1]
+        found = list(scan(new_text, languages.detect(path, None)).diagnostics)
+        served, errors, _ = server_diagnostics(call, path)
+        found.extend(d for d, _ in served if d not in found)
+        notes.extend(errors)
+        by_file[call.workspace.display(path)] = found
+    blocks = render_diagnostics(by_file)
+    blocks[0] = "after the edit: " + blocks[0][0].lower() + blocks[0][1:]
+    if len(paths) > CHECKED_AFTER_EDIT:
+        blocks.append(
+            f"[{len(paths) - CHECKED_AFTER_EDIT} more changed files not checked: diagnostics path=… checks one]"
+        )
+    if call.editor.name != "disk":
+        notes.append("[in Neovim: its clients' findings as published so far; they may still be re-checking]")
+    data = {p: [diagnostic_json(d) for d in diags] for p, diags in by_file.items()}
+    return [*blocks, *notes], data
+
+
+def applied(
+    call: Call, head: str, changed: dict[Path, tuple[str, str, list[TextEdit]]], data: dict[str, Any], write: bool
+) -> ToolResult:
+    """The answer of an applied edit: what changed, then the diagnostics it leaves."""
+    data["applied"] = True
+    sentence = f"{head}; {apply_changes(call, changed, write)}"
+    blocks, after = consequences(call, changed)
+    data["diagnostics_after"] = after
+    return ToolResult([sentence, *blocks], data)
+
+
 def previewed_or_applied(
     call: Call,
     head: str,
@@ -92,8 +139,7 @@ def previewed_or_applied(
     within the budget; `data` gets the edits either way."""
     data["edits"] = edits_data(call, changed)
     if apply:
-        data["applied"] = True
-        return ToolResult([f"{head}; {apply_changes(call, changed, write)}"], data)
+        return applied(call, head, changed, data, write)
     blocks = [head + " (preview: nothing changed; apply=true applies it)", *notes]
     blocks.extend(
         view.render_file_edits(call.workspace.display(p), old, e) for p, (old, _, e) in sorted(changed.items())
@@ -184,8 +230,7 @@ def format_document(call: Call, path: FilePath, apply: Apply = False) -> ToolRes
     n_hunks = sum(1 for h in hunks if h.startswith("@@"))
     head = f"{shown}: {view.plural(n_hunks, 'change')} by {chosen.server}"
     if apply:
-        data["applied"] = True
-        return ToolResult([f"{head}; {apply_changes(call, {real: changed[real]}, False)}"], data)
+        return applied(call, head, {real: changed[real]}, data, False)
     blocks: list[str] = [head + " (preview: nothing changed; apply=true applies it)"]
     for h in hunks:
         if h.startswith("@@") or not blocks[1:]:
