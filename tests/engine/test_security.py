@@ -31,7 +31,8 @@ from simple_brief.workspace import MAX_NAME_BYTES, MAX_PATH_BYTES, Workspace
 PACKAGE = Path(__file__).resolve().parents[2] / "python" / "simple_brief"
 #: Modules that may start programs: language servers from `.simple-brief.toml`, argv lists only.
 #: A module that runs the user's declared tasks joins this list, under the same argv-only rule.
-MAY_START_PROGRAMS = frozenset({"lsp/pool.py", "lsp/process.py"})
+#: Modules that start programs: language servers, and the declared tasks (the sandbox).
+MAY_START_PROGRAMS = frozenset({"lsp/pool.py", "lsp/process.py", "tasks/sandbox.py"})
 
 
 @pytest.fixture
@@ -316,7 +317,8 @@ FORBIDDEN_PREFIXES = ("os.exec", "os.spawn", "os.posix_spawn")
 
 def test_no_module_runs_a_shell() -> None:
     """Read every module of the package: no shell=True, os.system/popen/exec*/spawn*, and
-    subprocess only in the modules that start language servers, always with an argv list."""
+    subprocess only in the modules that start language servers or declared tasks, always with
+    an argv list."""
     problems: list[str] = []
     modules = sorted(PACKAGE.rglob("*.py"))
     assert len(modules) > 20

@@ -6,8 +6,11 @@ person declared them, inside limits, and reading their results into structured a
   it uses (pyproject/pytest, Cargo, go.mod, package.json scripts, Makefile targets).
 - `sandbox`: one run: its own process group, time, memory and output limits, cancellation,
   progress; what it printed and which limit (if any) stopped it.
+- `runner`: a task's commands in order, its placeholders, artifacts, live test counts.
 - `compiler_output`: compiler and checker output (gcc/clang, rustc/cargo JSON, tsc,
-  mypy/pyright, Python tracebacks) as diagnostics with fix-its.
+  mypy/pyright, Python tracebacks) as diagnostics with fix-its; its readers are
+  `compiler_lines` (line formats), `compiler_json` (JSON formats), `compiler_python`
+  (tracebacks) over `compiler_findings` (the Finding and Fix shapes).
 - `test_results`: JUnit XML (junitparser) and `go test -json` as test results.
 - `coverage_reports`: coverage.py JSON, Cobertura XML and lcov as per-file coverage.
 - `profiles`: cProfile/pstats, collapsed stacks and speedscope JSON as hotspots.

@@ -202,7 +202,7 @@ def run_data(run: TaskRun) -> dict[str, Any]:
 
 def findings_by_file(call: Call, run: TaskRun) -> dict[Path, list[Diagnostic]]:
     """The compiler/checker findings in the run's output, by file (code-point columns)."""
-    found = compiler_output.parse_output(run.output)
+    found = compiler_output.parse_output(run.output, run.cwd)
 
     def read_text(path: Path) -> str | None:
         try:
