@@ -158,11 +158,17 @@ def _check_pyright(output: str, cwd: Path) -> None:
     assert diags[1].message == 'Import "nonexistent_mod_xyz" could not be resolved'
 
 
-@pytest.mark.skipif(shutil.which("pyright") is None, reason="pyright is not installed")
+def _pyright() -> str | None:
+    """pyright from the repository's node_modules (`make test` installs it), else on PATH."""
+    local = REPO / "node_modules" / ".bin" / "pyright"
+    return str(local) if local.is_file() else shutil.which("pyright")
+
+
+@pytest.mark.skipif(_pyright() is None, reason="pyright is not installed (`make test` installs it from npm)")
 @pytest.mark.parametrize("json_output", [False, True])
 def test_pyright_text_and_json_output(tmp_path: Path, json_output: bool) -> None:
     (tmp_path / "checked.py").write_text(PY_SOURCE, encoding="utf-8")
-    run = _run(["pyright", *(["--outputjson"] if json_output else []), "checked.py"], tmp_path)
+    run = _run([str(_pyright()), *(["--outputjson"] if json_output else []), "checked.py"], tmp_path)
     _check_pyright(run.stdout, tmp_path)
 
 
