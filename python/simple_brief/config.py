@@ -2,6 +2,10 @@
 
 Schema::
 
+    [servers]
+    discover = true                        # find installed servers for languages with none
+                                           # named here (simple_brief.server_discovery);
+                                           # false in either file turns that off
     [servers.python]                       # one table per language server, any name
     command = ["jedi-language-server"]     # argv list (never a shell string); found on PATH
     filetypes = ["python"]                 # language names of simple_brief.languages
@@ -136,6 +140,8 @@ class Config:
     #: `daemon.enabled` and `daemon.idle_minutes` (the user's own config only).
     daemon_enabled: bool = True
     daemon_idle_minutes: float = DEFAULT_DAEMON_IDLE_MINUTES
+    #: `servers.discover`: find installed servers for languages with none configured.
+    discover: bool = True
     #: Top-level keys the file set itself (`limits.budget`, `mcp.toolsets`): those win when merged.
     explicit: frozenset[str] = field(default=frozenset(), repr=False)
 
@@ -192,6 +198,7 @@ def load(root: Path) -> Config:
         user_path=user_path if user_raw is not None else None,
         daemon_enabled=user.daemon_enabled,
         daemon_idle_minutes=user.daemon_idle_minutes,
+        discover=user.discover and own.discover,  # turning it off needs no trust
     )
     named = own.programs()
     if raw is None or not named:
@@ -250,6 +257,11 @@ def parse(text: str, path: Path, user: bool = False) -> Config:
     config = Config(path=path)
     servers = _table(data, "servers", path)
     for name, table in servers.items():
+        if name == "discover" and not isinstance(table, dict):
+            if not isinstance(table, bool):
+                raise UserError(f"`servers.discover` in {path} must be true or false, not {table!r}.")
+            config.discover = table
+            continue
         if not isinstance(table, dict):
             raise UserError(f"`servers.{name}` in {path} must be a table (`[servers.{name}]` with a `command`).")
         config.servers.append(_server(name, table, path))
