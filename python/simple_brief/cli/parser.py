@@ -125,6 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("selector", help="name, Class.method, or line:N")
     p.add_argument("--what", default="all", choices=("all", "body", "signature"))
+    p.add_argument(
+        "--context",
+        action="store_true",
+        help="also the file's outline, the enclosing class headers and the imports the symbol uses",
+    )
     p.add_argument("--filetype", help="read the file as this language (Neovim filetype)")
     _common(p)
 

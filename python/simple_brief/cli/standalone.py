@@ -121,7 +121,13 @@ def _tool_call(args: argparse.Namespace) -> tuple[str, dict[str, Any], str | Non
     if cmd == "expand":
         return (
             "expand_at",
-            {"path": args.file, "selector": args.selector, "what": args.what, "filetype": args.filetype},
+            {
+                "path": args.file,
+                "selector": args.selector,
+                "what": args.what,
+                "filetype": args.filetype,
+                "context": args.context,
+            },
             args.file,
         )
     if cmd == "symbols":
