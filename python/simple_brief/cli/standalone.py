@@ -33,6 +33,7 @@ from simple_brief import tools as registry
 from simple_brief.beneath import shown_path
 from simple_brief.cli.parser import EXIT_USER_ERROR, build_parser
 from simple_brief.errors import UserError
+from simple_brief.tools import hints
 from simple_brief.workspace import Workspace
 
 #: How a command opens its workspace: `Workspace.at`, or the daemon's warm workspaces.
@@ -344,6 +345,7 @@ def _main(argv: Sequence[str] | None, cancelled: threading.Event) -> int:
         args.docs_parser.print_help()
         return EXIT_USER_ERROR
     as_json = bool(getattr(args, "json", False))
+    hints.SURFACE.set("cli")  # next steps named as commands, not tool calls
     if args.command == "daemon":
         from simple_brief.cli import daemon_commands
 

@@ -23,7 +23,7 @@ from simple_brief.docs.index import DocsIndex, RefreshStats
 from simple_brief.docs.model import Example, Item
 from simple_brief.errors import UserError
 from simple_brief.render import docs as render
-from simple_brief.tools import Call, Doc, ProgressFn, ToolResult, tool
+from simple_brief.tools import Call, Doc, ProgressFn, ToolResult, hints, tool
 
 #: Calls arrive on worker threads (the MCP server runs the engine off its event loop): two first
 #: calls must not both open the session's index. The index serialises its own use.
@@ -129,8 +129,11 @@ def _candidates(index: DocsIndex, text: str) -> list[Item]:
 def _unknown(what: str, text: str, candidates: list[Item]) -> UserError:
     if candidates:
         ids = ", ".join(f"`{c.id}`" for c in candidates)
-        return UserError(f"no docs item has the {what} `{text}`; closest ids: {ids} (docs_search finds others).")
-    return UserError(f"no docs item has the {what} `{text}` and none is close; find ids with docs_search.")
+        finder = hints.command("docs_search", "…")
+        return UserError(f"no docs item has the {what} `{text}`; closest ids: {ids} ({finder} finds others).")
+    return UserError(
+        f"no docs item has the {what} `{text}` and none is close; find ids with {hints.command('docs_search', '…')}."
+    )
 
 
 def _item(index: DocsIndex, item_id: str) -> tuple[Item, list[str]]:
@@ -160,7 +163,7 @@ def _scope(index: DocsIndex, library: str | None) -> str:
     if library is not None:
         if library not in names:
             raise UserError(
-                f"library `{library}` is not indexed; index it with docs_index library={library} "
+                f"library `{library}` is not indexed; index it with {hints.command('docs_index', library=library)} "
                 f"(indexed: {', '.join(names) or 'none'})."
             )
         return library
@@ -264,7 +267,9 @@ def docs_resolve(
         if hits:
             ids = ", ".join(f"`{h.id}`" for h in hits)
             raise UserError(f"no documented item is named `{name}`; the docs mentioning it: {ids}.")
-        raise UserError(f"no documented item is named `{name}`; try docs_search with words from its doc.")
+        raise UserError(
+            f"no documented item is named `{name}`; try {hints.command('docs_search', '…')} with words from its doc."
+        )
     best = items[0]
     data = {
         "id": best.id,

@@ -18,7 +18,7 @@ from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, render_
 from simple_brief.render.search import render_search
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline
-from simple_brief.tools import Call, Doc, ToolResult, name_of, tool
+from simple_brief.tools import Call, Doc, ToolResult, hints, name_of, tool
 from simple_brief.tools.servers import add_fixits, server_diagnostics
 
 ReadPath = Annotated[str, Doc("File to read, relative to the workspace root (or absolute inside it).")]
@@ -67,6 +67,10 @@ def simple_read(
     """The file in the asked mode, degraded (full -> outline -> compact -> counts) to fit the budget."""
     if depth < 0:
         raise UserError("parameter `depth` must be 0 (all levels) or more.")
+    if preview != "none" and mode != "symbols":
+        raise UserError(f"preview={preview} applies to mode=symbols only; ask for mode=symbols, or leave preview out.")
+    if depth and mode == "full":
+        raise UserError("depth applies to the outline modes, not mode=full (the whole source); leave depth out.")
     real, outline = call.workspace.outline(path, filetype)
     shown = call.workspace.display(real)
     data: dict[str, Any] = {
@@ -78,7 +82,7 @@ def simple_read(
     }
     if mode == "symbols":
         blocks = render_symbols_view(outline, shown, preview, depth or 99)
-        return _within_budget(call, blocks, data, f"use depth=1, or expand_at {shown} NAME")
+        return _within_budget(call, blocks, data, f"use depth=1, or {hints.command('expand_at', shown, 'NAME')}")
     limit = depth or None
     asked_tokens = 0
     for step in DEGRADE[DEGRADE.index(mode) :]:
@@ -104,7 +108,8 @@ def simple_read(
     return ToolResult(
         [
             f"[{mode} view is ~{asked_tokens:,} tokens, over the {call.budget:,}-token budget even folded: showing "
-            f"counts. Use simple_read mode=symbols depth=1, search, or expand_at {shown} line:N.]",
+            f"counts. Use {hints.command('simple_read', shown, mode='symbols', depth=1)}, "
+            f"{hints.command('search', '…')}, or {hints.command('expand_at', shown, 'line:N')}.]",
             f"{_header(call, real, outline, 'counts')}\n{counts}",
         ],
         data,
@@ -252,7 +257,7 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
     )
     # A name is short: a long selector has no near names worth the fuzzy matcher's time.
     near = [m[0] for m in process.extract(sel, names, limit=5, score_cutoff=50)] if len(sel) <= 200 else []
-    hint = f"nearby names: {', '.join(near)}" if near else "use simple_read mode=outline to see its symbols"
+    hint = f"nearby names: {', '.join(near)}" if near else f"{hints.command('simple_read', shown)} shows its symbols"
     raise UserError(f"no symbol {name_of(sel)} in {shown}; {hint}.")
 
 
@@ -304,7 +309,9 @@ def expand_at(
         kids = ", ".join(f"{c.name} (line:{c.range.start.line + 1})" for c in sym.children[:20])
         note = (
             f"[{sym.name} is ~{approx_tokens(text):,} tokens, over the {call.budget:,}-token budget: showing its "
-            f"signature. Open a part with expand_at {shown} line:N" + (f"; its members: {kids}" if kids else "") + ".]"
+            f"signature. Open a part with {hints.command('expand_at', shown, 'line:N')}"
+            + (f"; its members: {kids}" if kids else "")
+            + ".]"
         )
         result = ToolResult([note, blockmarks.render_expanded(outline, sym, "signature")], data)
     return result
@@ -364,7 +371,7 @@ def _with_surroundings(call: Call, real: Path, outline: Outline, sym: Symbol) ->
             data["outline_depth"] = depth or 0
             return ToolResult([head, view, *fixed[1:]], data)
     data["outline_depth"] = None
-    note = f"[the file's outline did not fit the {call.budget:,}-token budget; simple_read {shown} mode=outline]"
+    note = f"[the file's outline did not fit the {call.budget:,}-token budget; {hints.command('simple_read', shown)}]"
     return _within_budget(call, [*fixed, note], data, "raise the budget")
 
 

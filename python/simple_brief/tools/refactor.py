@@ -28,7 +28,7 @@ from simple_brief.protocol import path_to_uri
 from simple_brief.render import lsp as view
 from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
 from simple_brief.scan import scan
-from simple_brief.tools import Call, Doc, ToolResult, tool
+from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 from simple_brief.tools.lsp import Col, FilePath, Line
 from simple_brief.tools.servers import ask, error_notes, locate, server_diagnostics
 
@@ -107,7 +107,8 @@ def consequences(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]
     blocks[0] = "after the edit: " + blocks[0][0].lower() + blocks[0][1:]
     if len(paths) > CHECKED_AFTER_EDIT:
         blocks.append(
-            f"[{len(paths) - CHECKED_AFTER_EDIT} more changed files not checked: diagnostics path=… checks one]"
+            f"[{len(paths) - CHECKED_AFTER_EDIT} more changed files not checked: "
+            f"{hints.command('diagnostics', path='…')} checks one]"
         )
     if call.editor.name != "disk":
         notes.append("[in Neovim: its clients' findings as published so far; they may still be re-checking]")

@@ -30,7 +30,7 @@ from simple_brief.model import Diagnostic, Position, Range, Severity, SymbolKind
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
 from simple_brief.render.diagnostics import diagnostic_line, render_diagnostics
 from simple_brief.render.search import render_search
-from simple_brief.tools import Call, Doc, ToolResult, tool
+from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 from simple_brief.workspace import Workspace
 
 #: Workspaces one session may hold open at once (each keeps a parse cache).
@@ -116,7 +116,7 @@ def files_apply_overlay(
     ordered = sorted(diags, key=lambda d: (d.range.start, int(d.severity)))
     shown_diags = ["  " + diagnostic_line(d) for d in ordered[:OVERLAY_DIAG_LINES]]
     more = len(diags) - len(shown_diags)
-    tail = f"\n  [{more} more: diagnostics path={shown}]" if more > 0 else ""
+    tail = f"\n  [{more} more: {hints.command('diagnostics', path=shown)}]" if more > 0 else ""
     noun = "problem" if len(diags) == 1 else "problems"
     return ToolResult([head, f"syntax: {len(diags)} {noun}\n" + "\n".join(shown_diags) + tail], data)
 
@@ -171,7 +171,7 @@ def _opened(call: Call, ws_id: str | None) -> tuple[str | None, Workspace]:
 
 def _describe_open(call: Call) -> str:
     listed = _open_list(call)
-    return f"open ones: {listed}" if listed else "none is open: open one with workspace_open"
+    return f"open ones: {listed}" if listed else f"none is open: open one with {hints.command('workspace_open')}"
 
 
 def _open_list(call: Call) -> str:
@@ -300,7 +300,7 @@ def workspace_open(
     diag_blocks = render_diagnostics(by_file)
     check_note = f"simple-brief syntax check of {len(checked)} files"
     if len(checked) < len(files):
-        check_note += f" (the first {len(checked)}; diagnostics path= for the rest)"
+        check_note += f" (the first {len(checked)}; {hints.command('diagnostics', path='…')} for the rest)"
     diag_blocks[0] = f"Diagnostics ({check_note}): {diag_blocks[0]}"
     data: dict[str, Any] = {
         "id": ws_id,
@@ -318,7 +318,7 @@ def workspace_open(
         },
     }
     blocks = ["\n".join([head, *listing]), *diag_blocks]
-    return _fit(call, blocks, data, f"use diagnostics path={shown} for every finding")
+    return _fit(call, blocks, data, f"use {hints.command('diagnostics', path=shown)} for every finding")
 
 
 @tool(
