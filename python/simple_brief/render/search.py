@@ -58,7 +58,9 @@ def signature_preview(lines: list[str], sym: Symbol) -> str:
 
 
 def render_search(query: str, matches: list[Match], total: int, files_total: int) -> list[str]:
-    """Summary block plus one block per file; files by best score, symbols by line within a file."""
+    """Summary block plus one block per file: the matches stay in score order (grouped by
+    file only after ranking: files by their best match, a file's matches best first, ties
+    by line)."""
     if not matches:
         return [f'Found 0 matches for query "{query}"']
     by_file: dict[str, list[Match]] = {}
@@ -71,7 +73,7 @@ def render_search(query: str, matches: list[Match], total: int, files_total: int
         summary += f"\nShowing the best {len(matches)}; narrow the query or raise `limit` for the rest."
     blocks = [summary]
     for path in order:
-        items = sorted(by_file[path], key=lambda m: m.symbol.range.start)
+        items = sorted(by_file[path], key=lambda m: (-m.score, m.symbol.range.start))
         noun = "result" if len(items) == 1 else "results"
         out = [f"{path} ({len(items)} {noun})"]
         for m in items:
