@@ -156,6 +156,12 @@ class _Joined:
         return found
 
 
+#: Byte tables: `_IS[c]` maps byte c to 1, others to 0; `_AT_LEAST[j]` maps bytes >= j to
+#: "1", others to "0".
+_IS = [bytes(v == c for v in range(256)) for c in range(256)]
+_AT_LEAST = [bytes(49 if v >= j else 48 for v in range(256)) for j in range(256)]
+
+
 class _CharBags:
     """The character counts of strings sorted by length, as bitsets, to find the strings
     that may reach a rapidfuzz ratio of `cutoff` with a query (a superset; rapidfuzz
@@ -196,15 +202,12 @@ class _CharBags:
         columns = [text[o::m] for o in range(m)]
         levels: dict[int, list[int]] = {}
         for code in set(text):
-            hit = bytes(1 if v == code else 0 for v in range(256))
+            hit = _IS[code]
             total = 0
             for column in columns:
                 total += int.from_bytes(column.translate(hit), "little")
             counts = total.to_bytes(n, "little")
-            levels[code] = [
-                int(counts.translate(bytes(49 if v >= j else 48 for v in range(256)))[::-1], 2)
-                for j in range(1, max(counts) + 1)
-            ]
+            levels[code] = [int(counts.translate(_AT_LEAST[j])[::-1], 2) for j in range(1, max(counts) + 1)]
         return levels, always
 
     def near(self, query: str, shortest: int, longest: int) -> list[int]:
