@@ -90,26 +90,23 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
 
 @pytest.mark.anyio
 async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspace: Workspace) -> None:
-    """Written out by hand: `search` as tools/list showed it when a Param tuple declared it."""
+    """Written out by hand: `search` as tools/list shows it (lean: no titles, an optional
+    parameter as its plain type)."""
     async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             tools = {t.name: t for t in (await client.list_tools()).tools}
     assert tools["search"].input_schema == {
         "type": "object",
-        "title": "searchArguments",
         "properties": {
             "query": {
                 "type": "string",
-                "title": "Query",
                 "description": "Name or part of one: `user`, `findUser`, `find_user`, `User.greet`.",
             },
             "path": {
-                "anyOf": [{"type": "string"}, {"type": "null"}],
-                "default": None,
-                "title": "Path",
+                "type": "string",
                 "description": "Limit to this folder or file of the workspace; default: the whole workspace.",
             },
-            "limit": {"type": "integer", "default": 50, "title": "Limit", "description": "Most matches shown."},
+            "limit": {"type": "integer", "default": 50, "description": "Most matches shown."},
         },
         "required": ["query"],
     }
@@ -117,7 +114,6 @@ async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspac
         "type": "string",
         "enum": ["all", "body", "signature"],
         "default": "all",
-        "title": "What",
         "description": "signature: the mark line and doc; body: the body lines; all: header and source.",
     }
 
@@ -160,6 +156,15 @@ async def test_toolsets_choose_what_is_listed(workspace: Workspace) -> None:
         "workspace_close",
         "workspace_files",
         "workspace_symbols",
+        "build_compile",
+        "build_check",
+        "build_clean",
+        "test_list",
+        "test_run",
+        "test_coverage",
+        "profile_run",
+        "profile_report",
+        "profile_hotspots",
         "server_status",
         "logs",
     }

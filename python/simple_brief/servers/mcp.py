@@ -36,6 +36,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, ContentBlock, InputRequiredResult, TextContent, ToolAnnotations
+from mcp.types import Tool as MCPTool
 from pydantic import Field, ValidationError
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -166,6 +167,14 @@ class BriefServer(MCPServer):
         super().__init__(name="simple-brief", version=__version__, instructions=INSTRUCTIONS)
         self.state = state
 
+    async def list_tools(self) -> list[MCPTool]:
+        """The SDK's listing with lean input schemas (`lean_schema`): every tool listed costs
+        the agent tokens on every turn."""
+        return [
+            tool.model_copy(update={"input_schema": lean_schema(tool.input_schema)})
+            for tool in await super().list_tools()
+        ]
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
@@ -190,6 +199,24 @@ class BriefServer(MCPServer):
             where = ".".join(str(part) for part in first["loc"]) or "arguments"
             message = f"parameter `{where}` is not valid ({first['msg'].lower()}); see the tool's input schema."
             raise ToolError(error_text(message, arguments)) from None
+
+
+def lean_schema(node: Any) -> Any:
+    """A JSON schema without what only costs tokens: pydantic's `title`s (the names say it),
+    and an optional parameter's `anyOf [T, null]` with its `default: null` (leaving it out
+    means the same; the registry's check decides either way)."""
+    if isinstance(node, list):
+        return [lean_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: lean_schema(value) for key, value in node.items() if key != "title"}
+    choices = out.get("anyOf")
+    if isinstance(choices, list) and len(choices) == 2 and {"type": "null"} in choices:
+        out.pop("anyOf")
+        out.update(next(choice for choice in choices if choice != {"type": "null"}))
+        if "default" in out and out["default"] is None:
+            out.pop("default")
+    return out
 
 
 def build_server(state: ServerState) -> MCPServer:
