@@ -112,8 +112,10 @@ def test_references_are_grouped_by_file_with_each_line(project: Call) -> None:
     result = run(project, "analyze_references", path="helpers.py", line=1, col=6, include_declaration=True)
     assert result.blocks[0].startswith("3 references to `greet` in 2 files (declaration included")
     assert result.blocks[1:] == [
-        'app.py (2)\n  2:21 from helpers import greet\n  16:7 print(greet("compute_total"), compute_total([3]))',
-        "helpers.py (1)\n  1:5 def greet(name: str) -> str:",
+        "app.py (2)\n"
+        "  2:21 in <module>: from helpers import greet\n"
+        '  16:7 in <module>: print(greet("compute_total"), compute_total([3]))',
+        "helpers.py (1)\n  1:5 in greet: def greet(name: str) -> str:",
     ]
     without = run(project, "analyze_references", path="helpers.py", line=1, col=6, include_declaration=False)
     assert "helpers.py (1)" not in without.text and without.blocks[0].startswith("2 references")
@@ -259,8 +261,8 @@ def test_a_small_budget_cuts_and_says_how_to_get_the_rest(project: Call) -> None
     small = dataclasses.replace(project, budget=45)
     result = run(small, "analyze_references", path="helpers.py", line=1, col=6, include_declaration=True)
     assert result.blocks[-1] == (
-        "[1 more line and 1 more block left out to stay within the 45-token budget; "
-        "ask about a narrower symbol or raise the budget.]"
+        "[2 more lines and 1 more block left out to stay within the 45-token budget; "
+        "ask for a smaller page (limit=25).]"
     )
     assert result.data["truncated"] == 2
     assert len(result.data["references"]["helpers.py"]) == 1  # the data keeps everything
@@ -299,15 +301,17 @@ def test_positions_outside_the_file_are_refused(project: Call) -> None:
         run(project, "analyze_hover", path="app.py", line=1, col=50)
 
 
-def test_without_a_server_the_sentence_says_how_to_get_one(tmp_path: Path) -> None:
+def test_without_a_server_the_sentence_says_how_to_get_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "x.py").write_text("x = 1\n")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-servers"))  # none installed (tests/lsp/test_discovery.py)
     call = Call(workspace=Workspace.at(tmp_path), session=Session())
     try:
         with pytest.raises(UserError) as err:
             run(call, "analyze_hover", path="x.py", line=1, col=1)
         assert str(err.value) == (
-            "no language server answers textDocument/hover for x.py; attach one in Neovim or name one in "
-            ".simple-brief.toml ([servers.NAME] command = [...])."
+            "no language server answers textDocument/hover for x.py; none of basedpyright, pyright, "
+            "jedi-language-server, pylsp was found on PATH or in the workspace's .venv/bin or venv/bin; install one, "
+            "attach one in Neovim or name one in .simple-brief.toml ([servers.NAME] command = [...])."
         )
         lint = run(call, "analyze_lint", path="x.py")
         assert "[no language server checks x.py: only simple-brief's syntax check ran" in lint.text
@@ -408,7 +412,8 @@ def test_neovim_clients_answer_on_the_unsaved_buffer_and_rename_edits_it(tmp_pat
                 assert "app.py:6:12 `greet_person` (jedi)\ndef greet_person(name)" in hover
                 assert "Say hello (unsaved)." in hover
                 refs = ask("analyze_references", path="app.py", line=1, col=6, include_declaration=True)
-                assert 'app.py (2)\n  1:5 def greet_person(name):\n  6:10 result = greet_person("ada")' in refs
+                assert "app.py (2)\n  1:5 in greet_person: def greet_person(name):\n" in refs
+                assert '\n  6:10 in <module>: result = greet_person("ada")' in refs
                 preview = ask("refactor_rename", path="app.py", line=1, col=6, new_name="hail")
                 assert "rename `greet_person` -> `hail` (jedi): 2 edits in 1 file (preview" in preview
                 assert nv.current.buffer[:] == UNSAVED

@@ -8,8 +8,10 @@ workspace-relative, positions 1-based `line:col` counting characters:
     hover       app.py:13:16 `compute_total` (jedi-language-server)
                 def compute_total(items: list[int]) -> int ...
     definition  helpers.py:1:5 def greet(name: str) -> str:  [expand_at helpers.py line:1]
-    references  app.py (3)
-                  5:5 def compute_total(items: list[int]) -> int:
+    references  3 references to `compute_total` in 1 file (...): app.py 3
+                app.py (3)
+                  5:5 in compute_total: def compute_total(items: list[int]) -> int:
+                  13:16 in Cart.total: return compute_total([1, 2])
     completion  os Module  detail
     rename      app.py (3 edits)
                   5:5 - def compute_total(items: list[int]) -> int:
@@ -158,19 +160,28 @@ def render_parse(
 # --- references and definitions ------------------------------------------------------------
 
 
+#: The enclosing symbol of a place at a file's top level.
+MODULE_LEVEL = "<module>"
+
+
 @dataclass(frozen=True)
 class Place:
     """One location to show: file (as shown), 0-based range start, the line's text (None when
-    the file is outside the workspace and was not read)."""
+    the file is outside the workspace and was not read), and the definition it sits in
+    (`Class.method`, `<module>`; None when not named)."""
 
     path: str
     start: Position
     text: str | None
+    symbol: str | None = None
 
 
 def place_line(place: Place, with_path: bool) -> str:
-    """`5:5 def f():` (or `app.py:5:5 def f():`)."""
+    """`5:5 def f():` (or `app.py:5:5 def f():`); `5:5 in Cart.total: x()` when the place
+    names its enclosing symbol."""
     where = f"{place.path}:{place.start.one_based()}" if with_path else place.start.one_based()
+    if place.symbol is not None:
+        where += f" in {place.symbol}:"
     if place.text is None:
         return f"{where} (outside the workspace)"
     return f"{where} {cut(place.text)}".rstrip()
@@ -184,12 +195,32 @@ def group_places(places: Sequence[Place]) -> dict[str, list[Place]]:
     return groups
 
 
-def render_references(head: str, places: Sequence[Place]) -> list[str]:
-    """Summary block, then one block per file: `path (N)` and `  line:col text` lines."""
+def render_references(head: str, places: Sequence[Place], totals: dict[str, int] | None = None) -> list[str]:
+    """Summary block, then one block per file: `path (N)` and `  line:col text` lines;
+    `path (5 of 20)` when `totals` (references per file) says the page shows only part."""
     blocks = [head]
     for path, items in group_places(places).items():
-        blocks.append("\n".join([f"{path} ({len(items)})", *("  " + place_line(p, False) for p in items)]))
+        total = (totals or {}).get(path, len(items))
+        count = f"{len(items)}" if total == len(items) else f"{len(items)} of {total}"
+        blocks.append("\n".join([f"{path} ({count})", *("  " + place_line(p, False) for p in items)]))
     return blocks
+
+
+def file_counts(files: dict[str, int], most: int = 10) -> str:
+    """`a.py 20, b.py 12, … 3 more files`: the files with the most references first."""
+    ranked = sorted(files.items(), key=lambda item: (-item[1], item[0]))
+    text = ", ".join(f"{path} {count:,}" for path, count in ranked[:most])
+    if len(ranked) > most:
+        text += f", … {plural(len(ranked) - most, 'more file')}"
+    return text
+
+
+def page_note(offset: int, shown: int, total: int, next_offset: int | None) -> str:
+    """`showing 51-100; next page: offset=100`; empty when the page is everything."""
+    if offset == 0 and next_offset is None:
+        return ""
+    note = f"showing {offset + 1:,}-{offset + shown:,}"
+    return note + (f"; next page: offset={next_offset}" if next_offset is not None else "; the last page")
 
 
 # --- completion ----------------------------------------------------------------------------

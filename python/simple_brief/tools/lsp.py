@@ -20,8 +20,10 @@ from typing import Annotated, Any
 
 from simple_brief import explain as catalogue
 from simple_brief import protocol
+from simple_brief.context import SCOPE_KINDS
 from simple_brief.errors import UserError
-from simple_brief.model import Diagnostic, Range, Severity, Symbol
+from simple_brief.intel import LspReply
+from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol
 from simple_brief.model import SymbolKind as K
 from simple_brief.render import lsp as view
 from simple_brief.render.budget import approx_tokens
@@ -89,23 +91,77 @@ def analyze_hover(call: Call, path: FilePath, line: Line, col: Col) -> ToolResul
     return ToolResult(kept, data)
 
 
-def _places(call: Call, found: list[tuple[Path, Range]]) -> list[view.Place]:
+def _places(call: Call, found: list[tuple[Path, Range]], named: bool = False) -> list[view.Place]:
     """Each location as shown (workspace-relative) with its line's text (files outside the
-    workspace are not read)."""
-    texts: dict[Path, list[str] | None] = {}
+    workspace are not read); with `named`, the definition each sits in, from the engine's
+    outline of its file (the workspace's parse cache: one scan per file)."""
+    texts: dict[Path, tuple[list[str], list[Symbol] | None] | None] = {}
     out = []
     for path, rng in found:
         if path not in texts:
-            try:
-                texts[path] = call.workspace.read(path)[1].lines
-            except UserError:
-                texts[path] = None
-        lines = texts[path]
+            texts[path] = _file_lines(call, path, named)
+        read = texts[path]
+        lines = read[0] if read is not None else None
         text = lines[rng.start.line] if lines is not None and rng.start.line < len(lines) else None
         if lines is not None and text is None:
             text = ""
-        out.append(view.Place(call.workspace.display(path), rng.start, text))
+        symbols = read[1] if read is not None else None
+        symbol = enclosing(symbols, rng.start) if symbols is not None else None
+        out.append(view.Place(call.workspace.display(path), rng.start, text, symbol))
     return out
+
+
+def _file_lines(call: Call, path: Path, named: bool) -> tuple[list[str], list[Symbol] | None] | None:
+    """A workspace file's lines and, with `named`, its outline's symbols (None: not readable)."""
+    try:
+        if named:
+            outline = call.workspace.outline(path)[1]
+            return outline.source.lines, outline.symbols
+        return call.workspace.read(path)[1].lines, None
+    except UserError:
+        return None
+
+
+def enclosing(symbols: list[Symbol], at: Position) -> str:
+    """The dotted name of the innermost definition (function, method, class ...: the editor
+    context's scope kinds) whose range holds `at`; `<module>` at the file's top level."""
+    names: list[str] = []
+    items = symbols
+    while items:
+        inner = next((s for s in items if s.range.start <= at < s.range.end), None)
+        if inner is None:
+            break
+        if inner.kind in SCOPE_KINDS:
+            names.append(inner.name)
+        items = inner.children
+    return ".".join(names) or view.MODULE_LEVEL
+
+
+def _unique_locations(replies: list[LspReply]) -> list[tuple[Path, Range]]:
+    """The locations of every reply, each once, in the order given (linear: a hub symbol's
+    thousands of references)."""
+    found: dict[tuple[Path, Range], None] = {}
+    for reply in replies:
+        for item in protocol.locations(reply.result):
+            found.setdefault(item, None)
+    return list(found)
+
+
+def _paging(offset: int, limit: int) -> None:
+    if limit < 1:
+        raise UserError("parameter `limit` must be at least 1.")
+    if offset < 0:
+        raise UserError("parameter `offset` must be 0 or more.")
+
+
+def _smaller(limit: int) -> str:
+    """The budget note's advice for a page that did not fit."""
+    return f"ask for a smaller page (limit={min(PAGE, max(limit // 2, 1))})"
+
+
+def _past_end(offset: int, total: int, what: str) -> None:
+    if total and offset >= total:
+        raise UserError(f"offset {offset} is past the end: there are {what}; give an offset from 0 to {total - 1}.")
 
 
 @tool(
@@ -140,12 +196,16 @@ def analyze_definition(call: Call, path: FilePath, line: Line, col: Col) -> Tool
     return ToolResult(["\n".join(lines), *error_notes(replies)], data)
 
 
+#: References (and calls) per page by default: a page of 50 lines stays near 2,000 tokens.
+PAGE = 50
+
+
 @tool(
     "analyze_references",
     "lsp",
-    "Every use of the symbol at a position (the language server's find-references), grouped by file, "
-    "one `line:col text` line each. USE FOR: what breaks if a function changes, who calls it. "
-    "DON'T USE FOR: text search (grep), renaming (refactor_rename previews every edit).",
+    "Every use of the symbol at a position (find-references): totals and counts per file first, then "
+    "`line:col in Class.method: text` per site, grouped by file, paged (offset, limit). USE FOR: what "
+    "breaks if a function changes, who uses it. DON'T USE FOR: text search (grep), renaming (refactor_rename).",
 )
 def analyze_references(
     call: Call,
@@ -153,16 +213,16 @@ def analyze_references(
     line: Line,
     col: Col,
     include_declaration: Annotated[bool, Doc("Also list the definition itself.")] = True,
+    offset: Annotated[int, Doc("Sites to skip (the next page's offset is in the answer).")] = 0,
+    limit: Annotated[int, Doc("Sites per page.")] = PAGE,
 ) -> ToolResult:
-    """References by file, position first."""
+    """Totals and per-file counts, then one page of sites by file, position first, each
+    naming the definition it sits in (only the page's files are read and outlined)."""
+    _paging(offset, limit)
     real, shown, source, pos = locate(call, path, line, col)
     params = {"position": pos, "context": {"includeDeclaration": include_declaration}}
     _, replies = ask(call, real, shown, "textDocument/references", params)
-    found: list[tuple[Path, Range]] = []
-    for reply in replies:
-        for item in protocol.locations(reply.result):
-            if item not in found:
-                found.append(item)
+    found = _unique_locations(replies)
     if not include_declaration and found:
         # Some servers (jedi) list the declaration anyway: leave out where the definition is.
         try:
@@ -171,18 +231,40 @@ def analyze_references(
             defs = []
         declared = {item for reply in defs for item in protocol.locations(reply.result)}
         found = [item for item in found if item not in declared]
-    places = _places(call, found)
+    display = {p: call.workspace.display(p) for p in {p for p, _ in found}}
+    found.sort(key=lambda item: (display[item[0]].startswith("/"), display[item[0]], item[1].start))
+    files: dict[str, int] = {}
+    for p, _ in found:
+        files[display[p]] = files.get(display[p], 0) + 1
     word = view.word_at(source, pos)
-    files = len({p.path for p in places})
+    total = len(found)
+    _past_end(offset, total, f"{view.plural(total, 'reference')} to `{word}`")
+    page = found[offset : offset + limit]
+    next_offset = offset + limit if offset + limit < total else None
+    places = _places(call, page, named=True)
     head = (
-        f"{view.plural(len(places), 'reference')} to `{word}` in {view.plural(files, 'file')} "
+        f"{view.plural(total, 'reference')} to `{word}` in {view.plural(len(files), 'file')} "
         f"(declaration {'included' if include_declaration else 'left out'}; from {shown}:{line}:{col})"
     )
-    blocks = [*view.render_references(head, places), *error_notes(replies)]
-    data: dict[str, Any] = {"path": shown, "position": pos, "references": {}}
-    for place, (_, rng) in zip(places, found, strict=True):
-        data["references"].setdefault(place.path, []).append(rng.to_lsp())
-    kept, left = view.fit(blocks, call.budget, "ask about a narrower symbol or raise the budget")
+    if files:
+        head += f": {view.file_counts(files)}"
+    note = view.page_note(offset, len(page), total, next_offset)
+    if note:
+        head += f"\n{note}"
+    blocks = [*view.render_references(head, places, files), *error_notes(replies)]
+    data: dict[str, Any] = {
+        "path": shown,
+        "position": pos,
+        "total": total,
+        "files": files,
+        "offset": offset,
+        "limit": limit,
+        "next_offset": next_offset,
+        "references": {},
+    }
+    for place, (_, rng) in zip(places, page, strict=True):
+        data["references"].setdefault(place.path, []).append({"range": rng.to_lsp(), "symbol": place.symbol})
+    kept, left = view.fit(blocks, call.budget, _smaller(limit))
     if left:
         data["truncated"] = left
     return ToolResult(kept, data)
