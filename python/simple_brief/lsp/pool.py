@@ -1,8 +1,10 @@
 """Language servers simple-brief starts itself in disk mode: `ServerPool`, a `LanguageIntel`.
 
-The servers come from `.simple-brief.toml` (`simple_brief.config`). Each starts on the
-first request for a file of its language, with the workspace root as rootUri and the
-only workspace folder; one that died is started again on the next request. Before each
+The servers come from the configs (`simple_brief.config`); for a language they name none
+for, the first installed server found (`simple_brief.server_discovery`, asked again on each
+request so a new install or a new trust counts; a server no language chooses any more is
+stopped). Each starts on the first request for a file of its language, with the workspace
+root as rootUri and the only workspace folder; one that died is started again on the next request. Before each
 request the file's current text (`Workspace.read`: overlays first) is synced to every
 server of its language, and request positions are converted from code points to each
 server's negotiated encoding. The protocol itself lives in `simple_brief.lsp.process`.
@@ -30,6 +32,7 @@ from simple_brief.errors import UserError
 from simple_brief.intel import DEFAULT_TIMEOUT, LspReply
 from simple_brief.lsp.process import Server, ServerGone, error_text, find_executable
 from simple_brief.protocol import encode_positions, path_to_uri, uri_to_path
+from simple_brief.server_discovery import Discovery, discover
 from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -50,7 +53,7 @@ _OUTSIDE_MAX_BYTES = 4 * 1024 * 1024
 
 
 class ServerPool:
-    """The workspace's configured language servers, started lazily, one set per language.
+    """The workspace's configured (or found) language servers, started lazily, one set per language.
 
     Safe to call from several threads: starting is serialised, each server's document
     sync is serialised, requests to different servers run concurrently.
@@ -61,6 +64,9 @@ class ServerPool:
         self.config = config if config is not None else load(workspace.root)
         self._servers: dict[str, Server] = {}
         self._start_failures: dict[str, _StartFailure] = {}
+        #: What serves each language asked about, in the order first asked; and the last one.
+        self._seen: dict[str, Discovery] = {}
+        self._last: str | None = None
         self._lock = threading.Lock()
         self._closed = False
 
@@ -207,6 +213,17 @@ class ServerPool:
             for s in servers
         ]
 
+    def discoveries(self) -> list[Discovery]:
+        """What serves each language asked about so far: configured, or found and chosen."""
+        with self._lock:
+            return list(self._seen.values())
+
+    def discovery(self, filetype: str | None = None) -> Discovery | None:
+        """What serves `filetype` (default: the language of the last request), if asked about."""
+        with self._lock:
+            key = filetype if filetype is not None else self._last
+            return self._seen.get(key) if key is not None else None
+
     def process_ids(self) -> list[int]:
         """Process ids of the servers started and still running."""
         with self._lock:
@@ -215,15 +232,23 @@ class ServerPool:
     # --- starting ----------------------------------------------------------------
 
     def _running(self, path: Path) -> list[Server]:
-        """The servers configured for `path`'s language, started (or restarted) as needed."""
+        """The servers configured (or found) for `path`'s language, started (or restarted) as needed."""
         filetype = languages.for_path(path).name
-        configs = self.config.servers_for(filetype)
+        found = discover(filetype, self.workspace.root, self.config)
+        configs = found.servers
+        with self._lock:
+            self._seen[filetype] = found
+            self._last = filetype
+            unwanted = self._unwanted()
+        for server in unwanted:
+            log.info("stopping %s: no language chooses it any more", server.name)
+            server.kill()
         if not configs:
             return []
         with self._lock:
             if self._closed:
                 raise UserError("the language servers were shut down with the session; start a new session.")
-            stale = [c for c in configs if not self._usable(c.name)]
+            stale = [c for c in configs if not self._usable(c)]
             for config in stale:
                 find_executable(config, self.workspace.root)  # refuse before starting any
             result: list[Server] = []
@@ -260,9 +285,16 @@ class ServerPool:
                         self._remember_start_failure(server)
             return result
 
-    def _usable(self, name: str) -> bool:
-        server = self._servers.get(name)
-        return server is not None and server.alive and server.failure is None
+    def _usable(self, config: ServerConfig) -> bool:
+        server = self._servers.get(config.name)
+        return server is not None and server.alive and server.failure is None and server.config == config
+
+    def _unwanted(self) -> list[Server]:
+        """Started servers that no language asked about chooses any more (a found server
+        replaced by another: a new trust, an install), taken out of the pool (under the lock)."""
+        wanted = {c.name: c for d in self._seen.values() for c in d.servers}
+        gone = [name for name, s in self._servers.items() if wanted.get(name) != s.config]
+        return [self._servers.pop(name) for name in gone]
 
     def _remember_start_failure(self, server: Server) -> None:
         """Keep `server`'s unanswered `initialize` so the next calls are answered at once."""

@@ -1,6 +1,7 @@
 """Asking language servers, for the tools of every toolset: who answers a method for a file
-(the editor's LSP clients, else the session's language servers from the configs), the
-question with its positions converted, their findings and fix-its.
+(the editor's LSP clients, else the session's language servers: from the configs, or found
+installed, `simple_brief.server_discovery`), the question with its positions converted,
+their findings and fix-its.
 
 The session's servers come from the disk-mode client (`simple_brief.lsp`), which
 registers itself with `intel.provide_server_pool` when an adapter imports it: the engine
@@ -14,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from simple_brief import config
+from simple_brief import config, languages
 from simple_brief.errors import UserError
 from simple_brief.intel import LanguageIntel, LspReply, server_pool_factory
 from simple_brief.model import Diagnostic, FixIt
@@ -41,15 +42,18 @@ FIXIT_SECONDS = 15.0
 
 def session_pool(call: Call) -> LanguageIntel:
     """The session's language servers from the configs (the user's own, and the workspace's
-    once trusted), created on first use; started anew when the servers named change (the
-    person trusted the workspace config, or edited it)."""
+    once trusted), or found installed for languages they name none for; created on first
+    use; started anew when the servers named or `servers.discover` change (the person
+    trusted the workspace config, or edited it)."""
     settings = config.load(call.workspace.root)
     call.session.untrusted = settings.untrusted
     start = server_pool_factory()
     if start is None:
         return _NO_SERVERS
     current = call.session.language_servers
-    if current is not None and current.config.servers != settings.servers:
+    if current is not None and (
+        current.config.servers != settings.servers or current.config.discover != settings.discover
+    ):
         current.close()
         current = None
     if current is None:
@@ -77,13 +81,18 @@ class _NoServers:
 _NO_SERVERS = _NoServers()
 
 
-def no_server_hint(call: Call) -> str:
-    """How to get a language server for a file: trust the workspace config that names one,
-    or name one (the end of a sentence)."""
+def no_server_hint(call: Call, path: Path | None = None) -> str:
+    """How to get a language server for a file (default: the one the servers were last asked
+    about): trust the workspace config that names one, trust the workspace whose virtual
+    environment holds one, install one, or name one (the end of a sentence)."""
     untrusted: str | None = getattr(call.session, "untrusted", None)
-    if untrusted:
+    pool = call.session.language_servers
+    asked = getattr(pool, "discovery", None)
+    found = asked(languages.for_path(path).name if path is not None else None) if asked is not None else None
+    hint = found.hint() if found is not None else None
+    if untrusted and (found is None or hint is None or not found.found):
         return untrusted
-    return "attach one in Neovim or name one in .simple-brief.toml ([servers.NAME] command = [...])."
+    return hint or "attach one in Neovim or name one in .simple-brief.toml ([servers.NAME] command = [...])."
 
 
 def provider(call: Call, real: Path, method: str, shown: str) -> LanguageIntel:
@@ -99,7 +108,7 @@ def provider(call: Call, real: Path, method: str, shown: str) -> LanguageIntel:
     pool = session_pool(call)
     if pool.servers(real, method):
         return pool
-    raise UserError(f"no language server answers {method} for {shown}; {no_server_hint(call)}")
+    raise UserError(f"no language server answers {method} for {shown}; {no_server_hint(call, real)}")
 
 
 def text_reader(call: Call, intel: LanguageIntel) -> Any:

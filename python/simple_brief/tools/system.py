@@ -46,11 +46,14 @@ _LEVELS: dict[Level, int] = {
     "server_status",
     "system",
     "simple-brief's own state: version, workspace root, attached editor (or disk mode), tool counts, "
-    "uptime. USE FOR: checking the server sees the right editor and folder. DON'T USE FOR: code questions.",
+    "uptime, language servers. USE FOR: checking the server sees the right editor, folder and language "
+    "servers. DON'T USE FOR: code questions.",
     system=True,
 )
 def server_status(call: Call) -> ToolResult:
-    """Version, workspace, editor backend, the listed tools and uptime."""
+    """Version, workspace, editor backend, the listed tools, uptime, and a `language servers for
+    LANG:` line per language the session's own servers were asked about (configured, or found
+    where and chosen)."""
     editor = call.editor.status()
     # The tools this server lists (its toolsets and the system tools), not every registered one.
     tools = listed(call.toolsets)
@@ -67,9 +70,27 @@ def server_status(call: Call) -> ToolResult:
     text = (
         f"simple-brief {__version__} · workspace {call.workspace.root}\n"
         f"editor: {attached}\n"
-        f"budget {call.budget:,} tokens · {len(tools)} tools · up {data['uptime_s']:.0f} s"
+        f"budget {call.budget:,} tokens · {len(tools)} tools · up {data['uptime_s']:.0f} s\n"
+        + "\n".join(_language_servers(call, data))
     )
     return ToolResult([text], data)
+
+
+def _language_servers(call: Call, data: dict[str, Any]) -> list[str]:
+    """One line per language the session's own servers were asked about; their data in
+    `data["language_servers"]` (by language) and `data["servers"]` (each one started)."""
+    pool = call.session.language_servers
+    seen = pool.discoveries() if hasattr(pool, "discoveries") else []
+    started = pool.status() if hasattr(pool, "status") else []
+    states = {
+        s["name"]: f"failed: {s['failure']}" if s["failure"] else ("running" if s["running"] else "stopped")
+        for s in started
+    }
+    data["language_servers"] = {d.filetype: d.data() for d in seen}
+    data["servers"] = started
+    if not seen:
+        return ["language servers: none asked for yet (each language's are found on its first request)"]
+    return [d.line(states) for d in seen]
 
 
 @tool(

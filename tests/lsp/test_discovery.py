@@ -1,0 +1,224 @@
+"""Zero-config language servers (issue 18): with no `[servers]` for a language, the servers
+installed for it are found on the person's PATH (no trust needed) or in the workspace's own
+virtual environment (only once the workspace is trusted), and `server_status` says which.
+
+The servers are the real ones from PyPI in this interpreter's bin folder; each test builds
+the PATH it searches (a folder of symlinks to them), so it controls what is found.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from simple_brief import config, server_discovery
+from simple_brief.errors import UserError
+from simple_brief.tools import Call, Session, ToolResult, invoke
+from simple_brief.workspace import Workspace
+
+from conftest import write_trusted_config
+
+BIN = Path(sys.executable).parent
+APP = '''from helpers import greet
+
+
+def total(items: list[int]) -> int:
+    """Add the items."""
+    return sum(items)
+
+
+print(greet("x"), total([1]))
+'''
+HELPERS = 'def greet(name: str) -> str:\n    return "hi " + name\n'
+TRUST_HINT = (
+    "review the workspace's .simple-brief.toml (create an empty one if there is none), then run "
+    "`simple-brief trust` (in Neovim `:SimpleBrief trust`) to use it."
+)
+
+
+def run(call: Call, name: str, **args: Any) -> ToolResult:
+    return invoke(name, args, call)
+
+
+def links(folder: Path, *programs: str) -> Path:
+    """`folder` holding a symlink to each real program of this interpreter's bin folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for program in programs:
+        (folder / program).symlink_to(BIN / program)
+    return folder
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Iterator[Call]:
+    """A Python project with no config at all, and a session on it (closed afterwards)."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "app.py").write_text(APP)
+    (root / "helpers.py").write_text(HELPERS)
+    call = Call(workspace=Workspace.at(root), session=Session())
+    try:
+        yield call
+    finally:
+        call.session.close()
+
+
+def status_lines(call: Call) -> list[str]:
+    return [line for line in run(call, "server_status").text.splitlines() if line.startswith("language servers")]
+
+
+def test_a_server_on_path_answers_with_no_config(
+    workspace: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path_bin = links(tmp_path / "bin", "jedi-language-server", "pylsp")
+    monkeypatch.setenv("PATH", str(path_bin))
+    assert status_lines(workspace) == [
+        "language servers: none asked for yet (each language's are found on its first request)"
+    ]
+    hover = run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    assert hover.blocks[0].splitlines()[:2] == [
+        "app.py:9:20 `total` (jedi-language-server)",
+        "def total(items: list[int]) -> int",
+    ]
+    definition = run(workspace, "analyze_definition", path="app.py", line=9, col=8)
+    assert "helpers.py:1:5 def greet(name: str) -> str:" in definition.text
+    # jedi-language-server comes before pylsp: only the chosen one starts.
+    assert status_lines(workspace) == [
+        f"language servers for python: found jedi-language-server (on PATH: {path_bin}/jedi-language-server, "
+        f"chosen) [running]; pylsp (on PATH: {path_bin}/pylsp)"
+    ]
+    data = run(workspace, "server_status").data
+    assert data["language_servers"]["python"]["chosen"] == "jedi-language-server"
+    assert [s["name"] for s in data["servers"]] == ["jedi-language-server"]
+
+
+def test_the_order_of_preference_is_basedpyright_pyright_jedi_pylsp(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    path_bin = links(tmp_path / "bin", "pylsp", "jedi-language-server", "basedpyright-langserver")
+    found = server_discovery.discover("python", root, config.Config(), str(path_bin))
+    assert [f.server.name for f in found.found] == ["basedpyright", "jedi-language-server", "pylsp"]
+    assert found.chosen == config.ServerConfig(
+        "basedpyright", (str(path_bin / "basedpyright-langserver"), "--stdio"), ("python",)
+    )
+    (path_bin / "basedpyright-langserver").unlink()
+    found = server_discovery.discover("python", root, config.Config(), str(path_bin))
+    assert found.chosen is not None and found.chosen.command == (str(path_bin / "jedi-language-server"),)
+    only_pylsp = server_discovery.discover("python", root, config.Config(), str(links(tmp_path / "p", "pylsp")))
+    # pylsp counts code points without saying so: set as a configured pylsp gets it.
+    assert only_pylsp.chosen is not None and only_pylsp.chosen.position_encoding == "utf-32"
+    assert server_discovery.discover("toml", root, config.Config(), str(path_bin)).servers == []
+
+
+def test_the_workspace_venv_is_used_only_once_the_workspace_is_trusted(
+    workspace: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = workspace.workspace.root
+    links(root / ".venv" / "bin", "pylsp")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(UserError) as err:
+        run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    assert str(err.value) == (
+        "no language server answers textDocument/hover for app.py; pylsp was found in the workspace "
+        f"(.venv/bin/pylsp) but the workspace is not trusted, so it is not run; {TRUST_HINT}"
+    )
+    assert status_lines(workspace) == [
+        "language servers for python: found pylsp (in the workspace: .venv/bin/pylsp, "
+        "not used: the workspace is not trusted)"
+    ]
+    # A config file that is there but not trusted says so.
+    (root / config.FILENAME).write_text("")
+    with pytest.raises(UserError, match=r"\.simple-brief\.toml is not trusted \(or changed since\), so it is not run"):
+        run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    write_trusted_config(root, "")  # an empty config, trusted: the workspace is trusted
+    hover = run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    assert hover.blocks[0].splitlines()[0] == "app.py:9:20 `total` (pylsp)"
+    assert status_lines(workspace) == [
+        "language servers for python: found pylsp (in the workspace: .venv/bin/pylsp, chosen) [running]"
+    ]
+
+
+def test_the_trusted_venv_comes_before_path_and_the_server_path_chose_is_stopped(
+    workspace: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = workspace.workspace.root
+    monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "jedi-language-server")))
+    first = run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    assert "(jedi-language-server)" in first.blocks[0].splitlines()[0]
+    pool = workspace.session.language_servers
+    links(root / "venv" / "bin", "pylsp")
+    write_trusted_config(root, "")
+    second = run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    assert "(pylsp)" in second.blocks[0].splitlines()[0]
+    assert workspace.session.language_servers is pool  # the same pool: only the chosen server changed
+    assert [s["name"] for s in pool.status()] == ["pylsp"]
+
+
+def test_path_entries_inside_the_workspace_or_relative_are_never_used(
+    workspace: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = workspace.workspace.root
+    planted = links(root / "bin", "jedi-language-server", "pylsp")
+    (tmp_path / "looks-outside").symlink_to(planted)  # an outside name for a folder inside
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PATH", f"bin::./bin:{planted}:{tmp_path / 'looks-outside'}")
+    write_trusted_config(root, "")  # even a trusted workspace runs its programs only from its venv
+    with pytest.raises(UserError) as err:
+        run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    # The whole sentence: tests/lsp/test_lsp_tools.py.
+    assert "; none of basedpyright, pyright, jedi-language-server, pylsp was found on PATH" in str(err.value)
+    assert server_discovery.on_path("pylsp", root) is None
+    (tmp_path / "other").mkdir()  # from another workspace, the same PATH finds the program
+    assert server_discovery.on_path("pylsp", tmp_path / "other") == planted / "pylsp"
+
+
+def test_a_configured_server_wins(workspace: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = workspace.workspace.root
+    monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "jedi-language-server")))
+    write_trusted_config(root, f'[servers.mine]\ncommand = ["{BIN / "pylsp"}"]\nfiletypes = ["python"]\n')
+    hover = run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    assert hover.blocks[0].splitlines()[0] == "app.py:9:20 `total` (mine)"
+    assert status_lines(workspace) == ["language servers for python: configured mine [running]"]
+    assert run(workspace, "server_status").data["language_servers"]["python"] == {
+        "configured": ["mine"],
+        "discover": True,
+        "found": [],
+        "chosen": None,
+    }
+
+
+def test_discovery_off_by_config(workspace: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = workspace.workspace.root
+    monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "jedi-language-server")))
+    own = tmp_path / "own.toml"
+    own.write_text("[servers]\ndiscover = false\n")
+    monkeypatch.setenv(config.USER_CONFIG_ENV, str(own))
+    off = (
+        "no language server answers textDocument/hover for app.py; finding installed servers is off "
+        "([servers] discover = false); attach one in Neovim or name one in .simple-brief.toml "
+        "([servers.NAME] command = [...])."
+    )
+    with pytest.raises(UserError) as err:
+        run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    assert str(err.value) == off
+    assert status_lines(workspace) == [
+        "language servers for python: none configured; finding installed ones is off ([servers] discover = false)"
+    ]
+    # The workspace's own file may turn it off too (that runs nothing: no trust needed).
+    monkeypatch.delenv(config.USER_CONFIG_ENV)
+    (root / config.FILENAME).write_text("[servers]\ndiscover = false\n")
+    with pytest.raises(UserError) as err:
+        run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    assert str(err.value) == off
+    (root / config.FILENAME).unlink()
+    assert "(jedi-language-server)" in run(workspace, "analyze_hover", path="app.py", line=9, col=20).text
+
+
+def test_the_switch_is_validated(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match=r"`servers.discover` in .* must be true or false, not 'no'"):
+        config.parse('[servers]\ndiscover = "no"\n', tmp_path / config.FILENAME)
+    assert config.parse("[servers]\ndiscover = false\n", tmp_path / "x.toml").discover is False
+    assert config.parse("", tmp_path / "x.toml").discover is True
