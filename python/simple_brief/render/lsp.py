@@ -12,6 +12,8 @@ workspace-relative, positions 1-based `line:col` counting characters:
                 app.py (3)
                   5:5 in compute_total: def compute_total(items: list[int]) -> int:
                   13:16 in Cart.total: return compute_total([1, 2])
+    calls       a.py:4 g (Function)
+                  5:12 return f()
     completion  os Module  detail
     rename      app.py (3 edits)
                   5:5 - def compute_total(items: list[int]) -> int:
@@ -26,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simple_brief.model import Position, Range, Symbol, TextEdit
+from simple_brief.model import Position, Range, Symbol, SymbolKind, TextEdit
 
 # `diagnostic_to_lsp`, `hover_text`, `locations`, `workspace_edit` and `minimal_edits` are
 # read through this module by the lsp tools (`view.<name>`); they live in `protocol` and
@@ -221,6 +223,17 @@ def page_note(offset: int, shown: int, total: int, next_offset: int | None) -> s
         return ""
     note = f"showing {offset + 1:,}-{offset + shown:,}"
     return note + (f"; next page: offset={next_offset}" if next_offset is not None else "; the last page")
+
+
+def call_row(path: str, start: Position, name: str, kind: Any) -> str:
+    """`a.py:4 Box.size (Method)`: a caller or callee of a call hierarchy; `a.py:1 <module>`."""
+    if name == MODULE_LEVEL:
+        return f"{path}:{start.line + 1} {name}"
+    try:
+        kind_name = SymbolKind(int(kind)).name
+    except (TypeError, ValueError):
+        kind_name = "symbol"
+    return f"{path}:{start.line + 1} {name} ({kind_name})"
 
 
 # --- completion ----------------------------------------------------------------------------

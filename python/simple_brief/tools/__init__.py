@@ -46,6 +46,7 @@ TOOL_HOMES: dict[str, str] = {
             "analyze_hover",
             "analyze_definition",
             "analyze_references",
+            "analyze_calls",
             "analyze_completion",
             "analyze_parse",
             "analyze_typecheck",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from simple_brief import explain as catalogue
 from simple_brief import protocol
@@ -31,12 +31,15 @@ from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, diagnos
 from simple_brief.tools import Call, Doc, ToolResult, tool
 from simple_brief.tools.read import qualified_names
 from simple_brief.tools.servers import (
+    TIMEOUT,
     add_fixits,
     ask,
     error_notes,
     locate,
     no_server_hint,
+    provider,
     server_diagnostics,
+    text_reader,
 )
 
 #: Sources whose findings count as type checking (lower case; see the module docstring).
@@ -265,6 +268,144 @@ def analyze_references(
     for place, (_, rng) in zip(places, page, strict=True):
         data["references"].setdefault(place.path, []).append({"range": rng.to_lsp(), "symbol": place.symbol})
     kept, left = view.fit(blocks, call.budget, _smaller(limit))
+    if left:
+        data["truncated"] = left
+    return ToolResult(kept, data)
+
+
+#: JSON-RPC's MethodNotFound: the server does not offer the method at all.
+_NOT_FOUND = ("-32601", "method not found")
+
+
+def _unsupported(reply: LspReply) -> bool:
+    return reply.error is not None and any(mark in reply.error.lower() for mark in _NOT_FOUND)
+
+
+def _row_name(call: Call, path: Path, start: Position, item: dict[str, Any]) -> str:
+    """A call-hierarchy item's name as the outline qualifies it (`Box.size`, `<module>` for a
+    module item); the server's name when the file is not read or the outline disagrees."""
+    name = str(item.get("name", ""))
+    if item.get("kind") in (K.File, K.Module):
+        return view.MODULE_LEVEL
+    read = _file_lines(call, path, True)
+    if read is None or read[1] is None:
+        return name
+    qualified = enclosing(read[1], start)
+    return qualified if qualified.split(".")[-1] == name else name
+
+
+@tool(
+    "analyze_calls",
+    "lsp",
+    "Who calls the function at a position (incoming) or what it calls (outgoing), from the language "
+    "server's call hierarchy: `path:line name (kind)` rows with the call lines, paged. USE FOR: callers "
+    "and callees of a function. DON'T USE FOR: every use of a name (analyze_references).",
+)
+def analyze_calls(
+    call: Call,
+    path: FilePath,
+    line: Line,
+    col: Col,
+    direction: Annotated[
+        Literal["incoming", "outgoing"], Doc("Callers (incoming) or callees (outgoing).")
+    ] = "incoming",
+    offset: Annotated[int, Doc("Rows to skip (the next page's offset is in the answer).")] = 0,
+    limit: Annotated[int, Doc("Rows per page.")] = PAGE,
+) -> ToolResult:
+    """prepareCallHierarchy, then incomingCalls or outgoingCalls of the first item, one row
+    per caller (callee) with the lines of its calls."""
+    _paging(offset, limit)
+    real, shown, source, pos = locate(call, path, line, col)
+    word = view.word_at(source, pos)
+    prepare = "textDocument/prepareCallHierarchy"
+    intel = provider(call, real, prepare, shown)
+    replies = intel.request(real, prepare, {"position": pos}, TIMEOUT)
+    offered = [r for r in replies if not _unsupported(r)]
+    if not offered:
+        names = ", ".join(r.server for r in replies) or "its language server"
+        raise UserError(
+            f"{names} (serving {shown}) {'do' if len(replies) > 1 else 'does'} not offer call hierarchy; "
+            "use analyze_references for the uses, or name a server that does (basedpyright) in .simple-brief.toml."
+        )
+    text_of = text_reader(call, intel)
+    uri = protocol.path_to_uri(real)
+    items: list[tuple[str, dict[str, Any]]] = []
+    for reply in offered:
+        if reply.error is None and isinstance(reply.result, list):
+            converted = protocol.convert_positions(reply.result, text_of, reply.encoding, uri)
+            items.extend((reply.server, item) for item in converted if isinstance(item, dict))
+    if not items:
+        if all(r.error is not None for r in offered):
+            raise UserError(f"the language server could not answer {prepare} for {shown} ({error_notes(offered)[0]}).")
+        return ToolResult(
+            [f"No function or method at {shown}:{line}:{col} (`{word}`); point at a function's name or a call of it."],
+            {"path": shown, "position": pos, "direction": direction, "total": 0, "calls": []},
+        )
+    server, item = items[0]
+    item_path = protocol.uri_to_path(str(item.get("uri", ""))) or real
+    asked_path = item_path if call.workspace.display(item_path) != str(item_path) else real
+    method = f"callHierarchy/{direction}Calls"
+    answers = [r for r in intel.request(asked_path, method, {"item": item}, TIMEOUT) if r.server == server]
+    rows: list[tuple[dict[str, Any], list[Range]]] = []
+    notes = error_notes(answers)
+    for reply in answers:
+        if reply.error is not None or not isinstance(reply.result, list):
+            continue
+        for entry in reply.result:
+            other = entry.get("from" if direction == "incoming" else "to") if isinstance(entry, dict) else None
+            if not isinstance(other, dict):
+                continue
+            other = protocol.convert_positions(other, text_of, reply.encoding, uri)
+            sites_uri = str(other.get("uri", "")) if direction == "incoming" else str(item.get("uri", ""))
+            ranges = protocol.convert_positions(entry.get("fromRanges") or [], text_of, reply.encoding, sites_uri)
+            rows.append((other, [protocol.range_from_lsp(r) for r in ranges if isinstance(r, dict)]))
+    total = len(rows)
+    _past_end(offset, total, f"{view.plural(total, 'call row')} for `{word}`")
+    rows.sort(key=lambda row: (str(row[0].get("uri", "")), protocol.range_from_lsp(row[0].get("range") or {}).start))
+    page = rows[offset : offset + limit]
+    next_offset = offset + limit if offset + limit < total else None
+    name = str(item.get("name") or word)
+    what = "caller" if direction == "incoming" else "callee"
+    head = f"{view.plural(total, what)} of `{name}` ({direction} calls, {server}; from {shown}:{line}:{col})"
+    note = view.page_note(offset, len(page), total, next_offset)
+    if direction == "outgoing" and total:
+        note += f"{'; ' if note else ''}call lines in {call.workspace.display(item_path)}"
+    if note:
+        head += f"\n{note}"
+    data_rows: list[dict[str, Any]] = []
+    blocks = [head]
+    for other, ranges in page:
+        other_path = protocol.uri_to_path(str(other.get("uri", ""))) or real
+        sites_path = other_path if direction == "incoming" else item_path
+        rng = protocol.range_from_lsp(other.get("selectionRange") or other.get("range") or {})
+        places = _places(call, [(sites_path, r) for r in ranges])
+        shown_other = call.workspace.display(other_path)
+        other_name = _row_name(call, other_path, rng.start, other)
+        row = view.call_row(shown_other, rng.start, other_name, other.get("kind"))
+        blocks.append("\n".join([row, *("  " + view.place_line(p, False) for p in places)]))
+        data_rows.append(
+            {
+                "name": other_name,
+                "kind": other.get("kind"),
+                "path": shown_other,
+                "range": rng.to_lsp(),
+                "calls": [{"path": p.path, "range": r.to_lsp()} for p, r in zip(places, ranges, strict=True)],
+            }
+        )
+    if not total:
+        blocks = [f"No {what}s of `{name}` ({direction} calls, {server}; from {shown}:{line}:{col})."]
+    data = {
+        "path": shown,
+        "position": pos,
+        "direction": direction,
+        "item": {"name": name, "kind": item.get("kind"), "server": server},
+        "total": total,
+        "offset": offset,
+        "limit": limit,
+        "next_offset": next_offset,
+        "calls": data_rows,
+    }
+    kept, left = view.fit([*blocks, *notes], call.budget, _smaller(limit))
     if left:
         data["truncated"] = left
     return ToolResult(kept, data)
