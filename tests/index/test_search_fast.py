@@ -102,6 +102,7 @@ ODD = [
     "bro\udcffken_mat",
     "\udcff",
     "emoji_😀_mat",
+    "marked\x01mat",
     "## Heading with spaces",
     "Heading",
     "a",
@@ -112,10 +113,16 @@ ODD = [
 
 
 def test_made_up_names() -> None:
-    rows = [(name, " ".join(words(name)), i % 3) for i, name in enumerate(ODD * 2)]
+    rows = [(name, " ".join(words(name)), i % 4) for i, name in enumerate(ODD * 2)]  # files 0-3
     table = Names(rows)
     queries = ["mat", "at", "t", "mat?", '"mat"', "x m", "bro\udcffken", "\udcff", "istanbul", "i̇stan", "straß"]
     queries += ["ße", "σίσυ", "😀", "😀_m", "## heading", "heading with", "aa", "a", "ma", "matm", "ken_mat"]
+    queries += ["\x01m", "d\x01", "d\x01ma", "\x01mat", "ed\x01", "at", "x ", " m", "😀_"]
     for query in queries:
         check_lookup(table, query)
-    assert table.tally(["mat", "xmat"], table.lookup("broken").inner) == (6, 3)
+    inner = table.lookup("broken").inner
+    counted = {"mat", "xmat", *table.names_of(inner)}
+    assert len(counted) == 3
+    want = [file for name, _, file in rows if name in counted]
+    assert table.tally(["mat", "xmat"], inner) == (len(want), len(set(want)))
+    assert len(want) == 6 and len(set(want)) > 2

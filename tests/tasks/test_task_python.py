@@ -4,6 +4,7 @@ coverage through coverage.py, and cProfile through profile_run / profile_hotspot
 
 from __future__ import annotations
 
+import tempfile
 import time
 from pathlib import Path
 
@@ -150,3 +151,15 @@ def test_an_undeclared_task_is_not_run_and_the_lines_to_add_are_given(tmp_path: 
     assert result.data["declared"] is False
     assert "[tasks.test]" in result.text and 'argv = ["python3", "-m", "pytest"' in result.text
     assert not any(root.rglob("*.xml")) and not (root / "pid.txt").exists()
+
+
+def test_reports_are_read_when_the_temporary_folder_is_behind_a_link(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As on macOS, where /tmp and /var/folders are links into /private.
+    real = tmp_path / "private-tmp"
+    real.mkdir()
+    (tmp_path / "tmp-link").symlink_to(real)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp-link"))
+    result = call_tool(project, "test_run", filter="test_add and not wrong")
+    assert (result.data["passed"], result.data["failed"]) == (1, 0), result.text

@@ -98,7 +98,15 @@ class _Trigrams:
         grams = sorted({needle[k : k + 3] for k in range(len(needle) - 2)}, key=lambda g: docs.get(g, 0))[:2]
         if not docs.get(grams[0]):
             return []
-        query = " AND ".join('"' + g.replace('"', '""') + '"' for g in grams)
+        return self._matching(" AND ".join('"' + g.replace('"', '""') + '"' for g in grams))
+
+    def holding_pair(self, pair: str) -> list[int]:
+        """The stored items holding `pair` (2 characters, no MARK): those holding a trigram
+        that holds it (exact: every item of 2 characters or more is stored as 3 or more)."""
+        terms = [g for g in self._docs if pair in g]
+        return self._matching(" OR ".join('"' + g.replace('"', '""') + '"' for g in terms)) if terms else []
+
+    def _matching(self, query: str) -> list[int]:
         return list(
             map(itemgetter(0), self._db.execute("SELECT rowid FROM grams WHERE grams MATCH ?", (query,)).fetchall())
         )
@@ -128,6 +136,11 @@ class _Joined:
             held = self._grams.holding(needle)
             if len(needle) > 3 or MARK in needle:
                 held = [i for i in held if find(needle, starts[i], starts[i + 1]) != -1]
+            held.extend(i for i in self._grams.odd if find(needle, starts[i], starts[i + 1]) != -1)
+            starting = self.starting(needle)
+            return list(starting), list(set(held).difference(starting))
+        if self._grams is not None and len(needle) == 2 and MARK not in needle:
+            held = self._grams.holding_pair(needle)
             held.extend(i for i in self._grams.odd if find(needle, starts[i], starts[i + 1]) != -1)
             starting = self.starting(needle)
             return list(starting), list(set(held).difference(starting))

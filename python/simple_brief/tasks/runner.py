@@ -150,7 +150,7 @@ def run_task(
         )
     if spec.uses("{file}") and not file:
         raise UserError(f"{name} runs `{{file}}`; name the file to run.")
-    folder = scratch if scratch is not None else Path(tempfile.mkdtemp(prefix="simple-brief-task-"))
+    folder = scratch if scratch is not None else Path(tempfile.mkdtemp(prefix="simple-brief-task-")).resolve()
     values = {
         "{file}": file,
         "{junit}": str(folder / "junit.xml"),

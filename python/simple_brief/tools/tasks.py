@@ -117,7 +117,7 @@ def run_named(
         spec = declared_task(call, name)
     except Undeclared as undeclared:
         return undeclared.result
-    scratch = Path(tempfile.mkdtemp(prefix="simple-brief-task-"))
+    scratch = Path(tempfile.mkdtemp(prefix="simple-brief-task-")).resolve()  # (reports are read link-free)
     try:
         run = run_declared(call, spec, scratch, **kwargs)
         return run, read(run) if read is not None else None
