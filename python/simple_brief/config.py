@@ -19,6 +19,10 @@ Schema::
     [tasks]                                # declared tasks: name = argv list, or a table
     build = ["make"]                       # with argv and limits (simple_brief.tasks.declared)
 
+    [debug.python]                         # debug adapters by name (simple_brief.debug.adapters):
+    adapter = ["python", "-m", "debugpy.adapter"]   # argv list; python's is built in
+    timeout_s = 600                        # a session's time limit; memory_mb, launch = {} too
+
     [limits]
     budget = 10000                         # token budget of one tool answer
 
@@ -38,7 +42,7 @@ Schema::
 
 Two files are read: the user's own config (`~/.config/simple-brief/config.toml`, or
 `$XDG_CONFIG_HOME/...`, or `$SIMPLE_BRIEF_CONFIG`), then the workspace's. The workspace's
-servers, tasks and docs folders are used only when the person trusted that exact file
+servers, tasks, debug adapters and docs folders are used only when the person trusted that exact file
 (`simple_brief.trust`): a cloned repository cannot make simple-brief run its programs or
 read outside its root. Its budget, toolsets and extra deny globs need no trust. The user's
 own config needs no trust.
@@ -59,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from simple_brief import languages, trust
+from simple_brief.debug.adapters import AdapterSpec, parse_adapter
 from simple_brief.errors import UserError
 from simple_brief.positions import ENCODINGS
 from simple_brief.secret_files import DEFAULT_DENY, SecretRules
@@ -67,7 +72,7 @@ from simple_brief.tasks.declared import TaskSpec, parse_task
 #: The config file's name, at the workspace root.
 FILENAME = ".simple-brief.toml"
 #: Toolsets a user may name (`--toolsets`, `mcp.toolsets`); the ones without tools yet list nothing.
-KNOWN_TOOLSETS = ("read", "lsp", "docs", "workspace", "tasks")
+KNOWN_TOOLSETS = ("read", "lsp", "docs", "workspace", "tasks", "debug")
 DEFAULT_TOOLSETS = ("read", "lsp", "docs")
 
 #: The default budget of one tool result, in tokens (SPEC: about 10,000; `limits.budget`).
@@ -80,7 +85,7 @@ MAX_CONFIG_BYTES = 256 * 1024
 #: The daemon stops after this many minutes without a request (`daemon.idle_minutes`).
 DEFAULT_DAEMON_IDLE_MINUTES = 15.0
 
-_TOP_KEYS = ("servers", "tasks", "limits", "mcp", "docs", "secrets", "daemon")
+_TOP_KEYS = ("servers", "tasks", "debug", "limits", "mcp", "docs", "secrets", "daemon")
 _SERVER_KEYS = ("command", "filetypes", "init_options", "settings", "position_encoding")
 _ENCODINGS = tuple(sorted(ENCODINGS))  # utf-8, utf-16, utf-32: the order messages name them
 _LIMIT_KEYS = ("budget",)
@@ -118,6 +123,7 @@ class Config:
     Attributes:
         servers: language servers, in file order.
         tasks: declared tasks by name (`tasks.declared.TaskSpec`).
+        debug: debug adapters by name (`debug.adapters.AdapterSpec`).
         budget: token budget of one answer.
         toolsets: toolsets the MCP server lists.
         docs_folders: library folders outside the root the docs index may read.
@@ -130,6 +136,7 @@ class Config:
 
     servers: list[ServerConfig] = field(default_factory=list)
     tasks: dict[str, TaskSpec] = field(default_factory=dict)
+    debug: dict[str, AdapterSpec] = field(default_factory=dict)
     budget: int = DEFAULT_BUDGET_TOKENS
     toolsets: list[str] = field(default_factory=lambda: list(DEFAULT_TOOLSETS))
     docs_folders: list[Path] = field(default_factory=list)
@@ -149,6 +156,7 @@ class Config:
         """What this config makes simple-brief run or read outside the root, one short entry each."""
         named = [f"servers.{s.name} = {' '.join(s.command)[:60]}" for s in self.servers]
         named += [f"tasks.{name} = {' '.join(task.argv)[:60]}" for name, task in self.tasks.items()]
+        named += [f"debug.{name} = {' '.join(spec.argv)[:60]}" for name, spec in self.debug.items()]
         named += [f"docs.folders = {folder}" for folder in self.docs_folders]
         return named
 
@@ -186,6 +194,7 @@ def load(root: Path) -> Config:
     merged = Config(
         servers=list(user.servers),
         tasks=dict(user.tasks),
+        debug=dict(user.debug),
         budget=own.budget if "limits.budget" in own.explicit else user.budget,
         toolsets=own.toolsets if "mcp.toolsets" in own.explicit else user.toolsets,
         docs_folders=list(user.docs_folders),
@@ -207,6 +216,7 @@ def load(root: Path) -> Config:
     if verdict is trust.Trust.TRUSTED:
         merged.servers += own.servers
         merged.tasks.update(own.tasks)
+        merged.debug.update(own.debug)
         merged.docs_folders += own.docs_folders
         return merged
     why = "you denied it" if verdict is trust.Trust.DENIED else "it is not trusted (or changed since)"
@@ -267,6 +277,8 @@ def parse(text: str, path: Path, user: bool = False) -> Config:
         config.servers.append(_server(name, table, path))
     for name, value in _table(data, "tasks", path).items():
         config.tasks[name] = parse_task(name, value, str(path))
+    for name, value in _table(data, "debug", path).items():
+        config.debug[name] = parse_adapter(name, value, str(path))
     limits = _table(data, "limits", path)
     _known(limits, _LIMIT_KEYS, "limits.", path)
     if "budget" in limits:

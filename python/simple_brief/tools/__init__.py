@@ -32,6 +32,7 @@ TOOL_MODULES = (
     "simple_brief.tools.workspace",
     "simple_brief.tools.tasks",
     "simple_brief.tools.profile",
+    "simple_brief.tools.debug",
     "simple_brief.tools.system",
 )
 
@@ -76,6 +77,21 @@ TOOL_HOMES: dict[str, str] = {
         "simple_brief.tools.tasks",
     ),
     **dict.fromkeys(("profile_run", "profile_report", "profile_hotspots"), "simple_brief.tools.profile"),
+    **dict.fromkeys(
+        (
+            "debug_launch",
+            "debug_breakpoints",
+            "debug_continue",
+            "debug_step",
+            "debug_pause",
+            "debug_stack",
+            "debug_variables",
+            "debug_evaluate",
+            "debug_terminate",
+            "debug_sessions",
+        ),
+        "simple_brief.tools.debug",
+    ),
     **dict.fromkeys(("server_status", "logs", "editor_get_context"), "simple_brief.tools.system"),
 }
 
@@ -156,20 +172,24 @@ class Session:
         language_servers: language servers started in disk mode (`simple_brief.lsp.pool.ServerPool`).
         workspaces: workspaces opened with `workspace_open`, by id.
         workspaces_issued: ids handed out so far (`ws1`, `ws2`, …; never reused).
+        debug: debug sessions (`simple_brief.debug.session.Sessions`), each with its processes.
     """
 
     docs: Any = None
     language_servers: Any = None
     workspaces: dict[str, Workspace] = field(default_factory=dict)
     workspaces_issued: int = 0
+    debug: Any = None
     #: Why the workspace config's programs are not used (`config.Config.untrusted`), if so.
     untrusted: str | None = None
 
     def close(self) -> None:
-        """Stop what the session started (language servers) and close the docs index."""
-        for thing in (self.language_servers, self.docs):
+        """Stop what the session started (debug sessions and their processes, language
+        servers) and close the docs index."""
+        for thing in (self.debug, self.language_servers, self.docs):
             if thing is not None:
                 thing.close()
+        self.debug = None
         self.language_servers = None
         self.docs = None
 

@@ -1,0 +1,286 @@
+"""One debug adapter's process and its Debug Adapter Protocol conversation over stdio.
+
+DAP frames its JSON exactly as LSP does, so the framing and the writer thread are the
+engine's `simple_brief.framing` (shared with `lsp.process`). Three threads per adapter: a
+reader parses frames, resolves the futures of requests by `request_seq` and hands events
+to `on_event`; the outbox is the only writer; a third copies the adapter's stderr into the
+log. The adapter's own requests (`runInTerminal`, `startDebugging`) are answered "not
+supported": the program runs under the adapter, its output comes back as events.
+
+Processes: the adapter starts in a session of its own (`start_new_session`), and every
+process it starts stays in that session even when it takes a process group of its own
+(debugpy's launcher does, for the program it debugs), so `kill()` ends every process of
+the session — found in /proc by session id — and no debugged program is left behind.
+Memory: like `tasks.sandbox`, the adapter and everything it starts get `RLIMIT_AS` from a
+tiny launcher that then `exec`s it; `session_rss_bytes` lets the owner watch the total.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import IO, Any
+
+from simple_brief.errors import UserError
+from simple_brief.framing import MalformedMessage, Outbox, encode, read_message
+from simple_brief.tasks.sandbox import _LAUNCHER, _PAGE
+
+log = logging.getLogger(__name__)
+
+#: Seconds a frame may wait to be written before the adapter counts as stalled.
+WRITE_TIMEOUT = 10.0
+#: Seconds between SIGTERM and SIGKILL when the session's processes are stopped.
+KILL_GRACE = 1.0
+#: Lines of the adapter's stderr kept for an answer when it dies.
+STDERR_LINES = 20
+
+EventFn = Callable[[str, dict[str, Any]], None]
+
+
+class DapError(Exception):
+    """The adapter answered a request with `success: false`; the text is its message."""
+
+
+class AdapterGone(Exception):
+    """The adapter's process ended or broke the protocol; the text says how."""
+
+
+class DapClient:
+    """A started debug adapter: `request` sends and waits, `send` returns a future, events
+    go to `on_event(event, body)` (from the reader thread)."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: Path,
+        env: Mapping[str, str],
+        on_event: EventFn,
+        memory_mb: int = 0,
+        name: str = "debug adapter",
+    ) -> None:
+        """Start the adapter (`argv[0]` found by the caller: a full path or on PATH).
+
+        Raises:
+            UserError: the program could not be started.
+        """
+        self.name = name
+        self._on_event = on_event
+        self._seq = itertools.count(1)
+        self._pending: dict[int, Future[dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+        self._stderr: list[str] = []
+        self.gone: str | None = None
+        command = list(argv)
+        if memory_mb:
+            command = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(memory_mb * 1024 * 1024), argv[0], *argv]
+        try:
+            self.proc = subprocess.Popen(
+                command,
+                cwd=cwd,
+                env=dict(env),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except OSError as exc:
+            raise UserError(
+                f"the {name} `{argv[0]}` could not start ({exc.strerror or exc}); check its `adapter` argv."
+            ) from None
+        #: The session id of every process the adapter starts (it leads its own session).
+        self.sid = self.proc.pid
+        assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
+        self._outbox = Outbox(
+            self.proc.stdin,
+            f"dap-write-{self.sid}",
+            WRITE_TIMEOUT,
+            self._stalled,
+            lambda: self._lost("its input closed"),
+        )
+        threading.Thread(target=self._read, args=(self.proc.stdout,), name=f"dap-read-{self.sid}", daemon=True).start()
+        threading.Thread(
+            target=self._drain, args=(self.proc.stderr,), name=f"dap-stderr-{self.sid}", daemon=True
+        ).start()
+
+    # ------------------------------------------------------------------ requests
+
+    def send(self, command: str, arguments: dict[str, Any] | None = None) -> Future[dict[str, Any]]:
+        """Send a request; the future holds the response's body (or raises DapError / AdapterGone)."""
+        future: Future[dict[str, Any]] = Future()
+        with self._lock:
+            if self.gone is not None:
+                future.set_exception(AdapterGone(self.gone))
+                return future
+            seq = next(self._seq)
+            self._pending[seq] = future
+        message: dict[str, Any] = {"seq": seq, "type": "request", "command": command}
+        if arguments is not None:
+            message["arguments"] = arguments
+        if not self._outbox.put(encode(message)):
+            self._lost("it stopped reading its input")
+        return future
+
+    def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 30.0) -> dict[str, Any]:
+        """Send a request and wait for its response body.
+
+        Raises:
+            DapError: the adapter refused it (its message).
+            AdapterGone: the adapter is gone or did not answer within `timeout`.
+        """
+        return wait(self.send(command, arguments), timeout, f"`{command}`")
+
+    @property
+    def alive(self) -> bool:
+        """Whether the adapter still runs and speaks the protocol."""
+        return self.gone is None and self.proc.poll() is None
+
+    def stderr_tail(self) -> str:
+        """The last lines the adapter wrote to stderr."""
+        return "\n".join(self._stderr[-STDERR_LINES:])
+
+    # ------------------------------------------------------------------ processes
+
+    def members(self) -> list[int]:
+        """The live processes of the adapter's session (the adapter, the program, their children)."""
+        return session_members(self.sid)
+
+    def kill(self) -> None:
+        """End every process of the adapter's session: SIGTERM, then SIGKILL after a grace
+        period; the adapter is reaped."""
+        self._lost("it was stopped")
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            members = self.members()
+            if not members:
+                break
+            for pid in members:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, sig)
+            deadline = time.monotonic() + KILL_GRACE
+            while time.monotonic() < deadline and self.members():
+                with contextlib.suppress(ChildProcessError):
+                    self.proc.poll()
+                time.sleep(0.02)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=KILL_GRACE)
+        self._outbox.close()
+
+    # ------------------------------------------------------------------ threads
+
+    def _read(self, stream: IO[bytes]) -> None:
+        why = "its output ended"
+        try:
+            while True:
+                message = read_message(stream)
+                if message is None:
+                    break
+                self._dispatch(message)
+        except MalformedMessage as exc:
+            why = f"it broke the protocol's framing ({exc})"
+        except Exception as exc:  # never a silent death: callers would wait for nothing
+            log.exception("the DAP reader of %s failed", self.name)
+            why = f"simple-brief could not read it: {type(exc).__name__}: {str(exc)[:100]}"
+        self._lost(why)
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "response":
+            with self._lock:
+                future = self._pending.pop(message.get("request_seq", -1), None)
+            if future is None:
+                return
+            if message.get("success"):
+                future.set_result(message.get("body") or {})
+            else:
+                body = message.get("body") or {}
+                error = body["error"] if isinstance(body.get("error"), dict) else {}
+                text = message.get("message") or error.get("format") or "the request failed"
+                future.set_exception(DapError(str(text)))
+        elif kind == "event":
+            try:
+                self._on_event(str(message.get("event", "")), message.get("body") or {})
+            except Exception:  # a failing handler must not end the conversation
+                log.exception("handling the DAP event %r failed", message.get("event"))
+        elif kind == "request":  # runInTerminal, startDebugging: the program runs under the adapter
+            reply = {
+                "seq": 0,
+                "type": "response",
+                "request_seq": message.get("seq", 0),
+                "success": False,
+                "command": message.get("command", ""),
+                "message": "simple-brief runs programs under the adapter (console: internalConsole)",
+            }
+            self._outbox.put(encode(reply))
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            for raw in stream:
+                line = raw.decode("utf-8", "replace").rstrip()
+                self._stderr.append(line)
+                del self._stderr[:-STDERR_LINES]
+                log.debug("%s: %s", self.name, line)
+
+    def _stalled(self, why: str) -> None:
+        self._lost(f"it stopped reading its input ({why})")
+
+    def _lost(self, why: str) -> None:
+        with self._lock:
+            if self.gone is None:
+                self.gone = why
+            pending = list(self._pending.values())
+            self._pending.clear()
+        for future in pending:
+            if not future.done():
+                future.set_exception(AdapterGone(self.gone or why))
+
+
+def wait(future: Future[dict[str, Any]], timeout: float, what: str) -> dict[str, Any]:
+    """A request's response body, waited for at most `timeout` seconds.
+
+    Raises:
+        DapError, AdapterGone: as `DapClient.request`.
+    """
+    try:
+        return future.result(timeout=max(timeout, 0.0))
+    except FutureTimeout:
+        raise AdapterGone(f"it did not answer {what} within {timeout:g} s") from None
+
+
+def session_processes(sid: int) -> dict[int, int]:
+    """The live (not zombie) processes of session `sid`, each with its resident bytes (Linux
+    /proc; `tasks.sandbox.group_members` is the same walk by process group)."""
+    found: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                state, _ppid, _pgrp, session, *_ = handle.read().rsplit(b")", 1)[1].split()
+            if int(session) != sid or state == b"Z":
+                continue
+            with open(f"/proc/{entry.name}/statm", "rb") as handle:
+                found[int(entry.name)] = int(handle.read().split()[1]) * _PAGE
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def session_members(sid: int) -> list[int]:
+    """The live processes of session `sid`."""
+    return list(session_processes(sid))
+
+
+def session_rss_bytes(sid: int) -> int:
+    """The resident memory of a session's processes, summed."""
+    return sum(session_processes(sid).values())
