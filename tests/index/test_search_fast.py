@@ -8,6 +8,7 @@ that is not UTF-8)."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 from index_helpers import STDLIB, answer_text, cache_dir_fixture  # noqa: F401  (fixtures)
@@ -126,3 +127,40 @@ def test_made_up_names() -> None:
     want = [file for name, _, file in rows if name in counted]
     assert table.tally(["mat", "xmat"], inner) == (len(want), len(set(want)))
     assert len(want) == 6 and len(set(want)) > 2
+
+
+def test_names_dropped_and_added_again_keep_their_counts(tmp_path: Path) -> None:
+    """A name whose last symbol goes, then comes back (its file-id list is reused), and
+    names new since the table was built, are counted and ranked as the full scan does."""
+    root = tmp_path / "tree"
+    shutil.copytree(STDLIB / "json", root / "json", ignore=shutil.ignore_patterns("__pycache__"))
+    ws = Workspace.at(root)
+    queries = [
+        "decode",
+        "ode",
+        "scanstring",
+        "make_scanner",
+        "ake_scan",
+        "py_make_scanner",
+        "brand_new",
+        "new",
+        "and_ne",
+        "xx",
+    ]
+
+    def same() -> None:
+        scanned = Workspace.at(root)
+        for query in queries:
+            assert answer_text(query, find_symbols(ws, query)) == answer_text(
+                query, full_scan(scanned, query, None, None, 50, ws.display)
+            ), query
+
+    same()
+    scanner = root / "json" / "scanner.py"
+    original = scanner.read_text()
+    scanner.write_text(original.replace("def py_make_scanner", "def py_make_scanner_gone"))
+    (root / "new.py").write_text("def brand_new_decode():\n    pass\n\n\nclass XxDecoder:\n    pass\n")
+    same()
+    scanner.write_text(original)
+    (root / "new.py").write_text("def brand_new_decode():\n    pass\n\n\ndef py_make_scanner():\n    pass\n")
+    same()
