@@ -16,7 +16,7 @@ from test_names import QUERIES
 
 from simple_brief.index import symbol_index
 from simple_brief.index.answer import find_symbols
-from simple_brief.index.names import Names
+from simple_brief.index.names import REBUILD_AFTER, Names
 from simple_brief.index.query import full_scan
 from simple_brief.symbol_search import INNER_BEST, score, words
 from simple_brief.workspace import Workspace
@@ -164,3 +164,23 @@ def test_names_dropped_and_added_again_keep_their_counts(tmp_path: Path) -> None
     scanner.write_text(original)
     (root / "new.py").write_text("def brand_new_decode():\n    pass\n\n\ndef py_make_scanner():\n    pass\n")
     same()
+
+
+def test_names_added_before_and_after_a_rebuild() -> None:
+    rows = [(name, " ".join(words(name)), i % 4) for i, name in enumerate(ODD)]
+    table = Names(rows)
+    table.add([f"added_{i}_mat" for i in range(100)] + ["xmat"], 5)
+    file_of = {name: file for name, _, file in rows}
+    table.remove(["mat"], file_of["mat"])
+    table.remove(["x mat"], file_of["x mat"])
+    for query in ("mat", "at", "added", "d_1", "_mat", "xmat", "x mat", "1_m"):
+        check_lookup(table, query)
+    table.add([f"more_{i}_xmat" for i in range(REBUILD_AFTER)], 6)  # rebuilt
+    table.add(["mat"], 6)
+    for query in ("mat", "at", "added", "d_1", "_mat", "xmat", "x mat", "1_m", "more", "e_1"):
+        check_lookup(table, query)
+    found = table.lookup("mat")
+    counted = set(found.scored) | set(table.names_of(found.inner))
+    want = [file for name, files in table.files.items() if name in counted for file in files]
+    assert table.tally(found.scored, found.inner) == (len(want), len(set(want)))
+    assert len(want) > REBUILD_AFTER
