@@ -9,7 +9,6 @@ from typing import Annotated, Any, Literal
 from rapidfuzz import process
 
 from simple_brief.errors import UserError
-from simple_brief.index.answer import find_symbols, fresh_index, skip_note
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, walk_with_parent
 from simple_brief.protocol import diagnostic_to_lsp
 from simple_brief.render import blockmarks, table
@@ -447,6 +446,8 @@ def search(
         raise UserError("the search query is empty; give a name or part of one.")
     if limit < 1:
         raise UserError("parameter `limit` must be at least 1.")
+    from simple_brief.index.answer import find_symbols, skip_note  # (SQLite and workers: not for an outline)
+
     found = find_symbols(
         call.workspace, query, path=path, limit=limit, progress=call.report, check=call.check_cancelled
     )
@@ -485,6 +486,8 @@ def diagnostics(
     found: dict[Path, list[tuple[Diagnostic, dict[str, Any] | None]]] = {}
     shown: dict[Path, str] = {}
     # Workspace-wide: the findings stored by the symbol index for files it has current.
+    from simple_brief.index.answer import fresh_index
+
     index = fresh_index(ws, path, call.report)
     for file in ws.files(path):
         call.check_cancelled()
