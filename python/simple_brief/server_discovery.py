@@ -152,7 +152,9 @@ class Discovery:
             return f"finding installed servers is off ([servers] discover = false); {name_one}"
         chosen = self._chosen_found()
         if chosen is not None:
-            return f"{chosen.describe(chosen=True)} does not offer it; {name_one}"
+            others = [f.server.name for f in self.found if f is not chosen and f.unusable is None]
+            also = f" ({', '.join(others)} found too: a [servers.NAME] table can name it)" if others else ""
+            return f"{chosen.describe(chosen=True)} does not offer it{also}; {name_one}"
         held = next((f for f in self.found if f.unusable is not None), None)
         if held is not None and held.where != "PATH":
             return (

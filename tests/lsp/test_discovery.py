@@ -8,6 +8,8 @@ the PATH it searches (a folder of symlinks to them), so it controls what is foun
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -92,6 +94,14 @@ def test_a_server_on_path_answers_with_no_config(
     ]
     data = run(workspace, "server_status").data
     assert data["language_servers"]["python"]["chosen"] == "jedi-language-server"
+    # Only the chosen server answers: what it does not offer is refused with what else was found.
+    with pytest.raises(UserError) as err:
+        run(workspace, "format_document", path="app.py")
+    assert str(err.value) == (
+        "no language server answers textDocument/formatting for app.py; jedi-language-server (on PATH: "
+        f"{path_bin}/jedi-language-server, chosen) does not offer it (pylsp found too: a [servers.NAME] table "
+        "can name it); attach one in Neovim or name one in .simple-brief.toml ([servers.NAME] command = [...])."
+    )
     assert [s["name"] for s in data["servers"]] == ["jedi-language-server"]
 
 
@@ -222,3 +232,21 @@ def test_the_switch_is_validated(tmp_path: Path) -> None:
         config.parse('[servers]\ndiscover = "no"\n', tmp_path / config.FILENAME)
     assert config.parse("[servers]\ndiscover = false\n", tmp_path / "x.toml").discover is False
     assert config.parse("", tmp_path / "x.toml").discover is True
+
+
+@pytest.mark.skipif(shutil.which("rustup") is None, reason="needs rustup")
+def test_a_rustup_proxy_without_its_component_is_found_but_not_used(tmp_path: Path) -> None:
+    rustup = Path(str(shutil.which("rustup")))
+    check = subprocess.run([str(rustup), "which", "rust-analyzer"], capture_output=True, check=False)
+    if check.returncode == 0:
+        pytest.skip("rust-analyzer is installed: the proxy runs it")
+    folder = tmp_path / "cargo-bin"
+    folder.mkdir()
+    (folder / "rustup").symlink_to(rustup)
+    (folder / "rust-analyzer").symlink_to(rustup)  # what rustup installs: the same program
+    found = server_discovery.discover("rust", tmp_path / "project", config.Config(), str(folder))
+    assert found.chosen is None
+    assert found.line({}) == (
+        f"language servers for rust: found rust-analyzer (on PATH: {folder}/rust-analyzer, not used: a rustup "
+        "proxy; `rustup component add rust-analyzer` installs it)"
+    )
