@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from report import markdown_table, verdict  # noqa: E402
 from simple_brief import lsp as _disk_servers  # noqa: E402, F401  (registers the disk-mode servers)
 from simple_brief import tools as registry  # noqa: E402
 from simple_brief.render.budget import approx_tokens  # noqa: E402
@@ -74,6 +75,14 @@ def timed(fn: Callable[..., Any], *args: Any) -> tuple[float, Any]:
     return (time.perf_counter() - start) * 1000, out
 
 
+def with_block(results: str, table: str) -> str:
+    """The results file with this bench's table between its markers (added at the end the first time)."""
+    before, found, rest = results.partition(START)
+    if not found:
+        return f"{results.rstrip()}\n\n{START}\n{table}\n{END}\n"
+    return f"{before}{START}\n{table}\n{END}{rest.partition(END)[2]}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -112,34 +121,37 @@ def main() -> int:
     total = first.data["total"]
     r, c, p, u = (statistics.median(x) for x in (raw, cold, page, unpaged))
     page_tokens, all_tokens = count(first.text), count(everything.text)
-    deadline = TIMEOUT * 1000
-    ok = c <= deadline / 2 and total == expected
-    table = "\n".join(
-        [
-            f"## References of a hub symbol (`bench/references.py`, median of {args.runs} alternating runs)",
-            "",
-            f"`Base` with {total:,} references in {len(first.data['files'])} files (expected {expected:,}), "
-            f"jedi-language-server; tokens by {tokenizer}.",
-            "",
-            "| Measure | Value | Baseline | Target | Result |",
-            "| --- | --- | --- | --- | --- |",
-            f"| first page (50 sites named, counts per file), cold parse cache | {c:.0f} ms | the server's own "
-            f"answer: {r:.0f} ms | <= half the {TIMEOUT:.0f} s deadline | {'pass' if ok else '**FAIL**'} |",
-            f"| first page, warm parse cache | {p:.0f} ms ({p - r:+.0f} ms over the server) | the same request "
-            f"unpaged (all {total:,} sites named): {u:.0f} ms | faster than unpaged | "
-            f"{'pass' if p < u else '**FAIL**'} |",
-            f"| first page tokens | {page_tokens:,} | unpaged answer: {all_tokens:,} | <= 10% | "
-            f"{'pass' if page_tokens <= all_tokens / 10 else '**FAIL**'} |",
-        ]
+    rows = [
+        (
+            "first page (50 sites named, counts per file), cold parse cache",
+            f"{c:.0f} ms",
+            f"the server's own answer: {r:.0f} ms",
+            f"<= half the {TIMEOUT:.0f} s deadline",
+            verdict(c <= TIMEOUT * 1000 / 2 and total == expected),
+        ),
+        (
+            "first page, warm parse cache",
+            f"{p:.0f} ms ({p - r:+.0f} ms over the server)",
+            f"the same request unpaged (all {total:,} sites named): {u:.0f} ms",
+            "faster than unpaged",
+            verdict(p < u),
+        ),
+        (
+            "first page tokens",
+            f"{page_tokens:,}",
+            f"unpaged answer: {all_tokens:,}",
+            "<= 10%",
+            verdict(page_tokens <= all_tokens / 10),
+        ),
+    ]
+    title = f"## References of a hub symbol (`bench/references.py`, median of {args.runs} alternating runs)"
+    about = (
+        f"`Base` with {total:,} references in {len(first.data['files'])} files (expected {expected:,}), "
+        f"jedi-language-server; tokens by {tokenizer}."
     )
+    table = f"{title}\n\n{about}\n\n{markdown_table(('Measure', 'Value', 'Baseline', 'Target', 'Result'), rows)}"
     print(table)
-    text = RESULTS.read_text(encoding="utf-8")
-    block = f"{START}\n{table}\n{END}"
-    if START in text:
-        text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    RESULTS.write_text(text, encoding="utf-8")
+    RESULTS.write_text(with_block(RESULTS.read_text(encoding="utf-8"), table), encoding="utf-8")
     return 0
 
 
