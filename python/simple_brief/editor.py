@@ -104,6 +104,13 @@ class EditorBackend(Protocol):
         the last run's of that kind; whether an editor showed them."""
         ...
 
+    def show_debug(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Show a debug session's breakpoints and stopped line in the person's buffers
+        (`view`: session, ended, stopped {path, line} or None, breakpoints [{path, line,
+        number, verified, condition}]), replacing that session's last view; what the editor
+        showed (`shown`, `nvim_dap`: whether nvim-dap is installed), or {} when nobody did."""
+        ...
+
 
 class DiskBackend:
     """No editor: files on disk are the truth and there is no editor context."""
@@ -141,3 +148,7 @@ class DiskBackend:
     def show_findings(self, kind: str, findings: dict[Path, list[Diagnostic]]) -> bool:
         """Nobody to show them to: the answer carries them."""
         return False
+
+    def show_debug(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Nobody to show it to: the answer says where execution stands."""
+        return {}

@@ -286,6 +286,10 @@ class AutoBackend:
         """See `EditorBackend.show_findings`."""
         return self.current.show_findings(kind, findings)
 
+    def show_debug(self, view: dict[str, Any]) -> dict[str, Any]:
+        """See `EditorBackend.show_debug`."""
+        return self.current.show_debug(view)
+
     def status(self) -> dict[str, Any]:
         """The current backend's status, with how it was chosen."""
         try:

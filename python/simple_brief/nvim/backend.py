@@ -323,6 +323,16 @@ class NvimBackend:
 
         return self._call(run, False, "show findings", self.call_timeout + 0.05 * len(items))
 
+    def show_debug(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Show a debug session's breakpoints as signs and its stopped line highlighted
+        (extmarks of lua/simple_brief/debug.lua), replacing the session's last view."""
+
+        def run() -> dict[str, Any]:
+            shown = self._nvim.exec_lua("return require('simple_brief.debug').show(...)", view)
+            return dict(shown) if isinstance(shown, dict) else {}
+
+        return self._call(run, {}, "show debug", self.call_timeout)
+
     def status(self) -> dict[str, Any]:
         """What the backend is attached to, and whether Neovim answers.
 

@@ -1,0 +1,98 @@
+"""What the agent's debugging shows in the person's Neovim: its breakpoints as signs and the
+line a session stopped at highlighted (extmarks of lua/simple_brief/debug.lua), following
+the steps, in files opened later too, gone when the session ends. A real headless Neovim,
+a real debugpy session through the MCP server's call path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pynvim
+import pytest
+from debuggee import LINE_CALL, LINE_HELPER_BODY, LINE_LOOP_BODY, LINE_RAISE, project
+
+from simple_brief import tools as registry
+from simple_brief.nvim.backend import NvimBackend
+from simple_brief.servers.envelope import ServerState, answer
+from simple_brief.workspace import Workspace
+
+from nvim_session import nvim
+
+
+def _marks(nv: pynvim.Nvim, path: Path) -> list[dict[str, Any]]:
+    found: Any = nv.exec_lua(
+        """
+        local path = ...
+        local buf = vim.fn.bufnr(path)
+        if buf == -1 or not vim.api.nvim_buf_is_loaded(buf) then return {} end
+        local ns = vim.api.nvim_create_namespace('simple-brief.debug')
+        local out = {}
+        for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+          out[#out + 1] = { line = m[2] + 1, sign = vim.trim(m[4].sign_text or ''), line_hl = m[4].line_hl_group or '' }
+        end
+        return out
+        """,
+        str(path),
+    )
+    return sorted(found, key=lambda m: (m["line"], m["sign"]))
+
+
+@pytest.fixture
+def editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, ServerState, Path]]:
+    root = project(tmp_path / "app")
+    address = str(sockets / "nvim.sock")
+    with nvim(tmp_path / "nvim", "--listen", address, str(root / "app.py")) as nv:
+        backend = NvimBackend.connect(address, lsp_timeout_ms=10000, retry_interval=0)
+        state = ServerState(workspace=Workspace.at(root), editor=backend, toolsets=("debug",))
+        try:
+            yield nv, state, root.resolve()
+        finally:
+            state.close()
+            backend.close()
+
+
+def _run(state: ServerState, tool: str, **args: Any) -> Any:
+    result = answer(state, registry.get(tool), args)
+    assert not result.is_error, result.blocks
+    return result
+
+
+def test_breakpoints_show_as_signs_and_the_stopped_line_is_highlighted(
+    editor: tuple[pynvim.Nvim, ServerState, Path],
+) -> None:
+    nv, state, root = editor
+    app = root / "app.py"
+    launched = _run(state, "debug_launch", program="app.py", breakpoints=f"app.py:{LINE_CALL}")
+    assert launched.data["editor"]["nvim_dap"] is False and launched.data["editor"]["shown"] == 2
+    assert "Neovim: the breakpoints show as signs" in "\n".join(launched.blocks)
+    sid = launched.data["session_id"]
+    assert _marks(nv, app) == [
+        {"line": LINE_CALL, "sign": "→", "line_hl": "SimpleBriefDebugStopped"},
+        {"line": LINE_CALL, "sign": "●", "line_hl": ""},
+    ]
+
+    _run(
+        state, "debug_breakpoints", session_id=sid, action="set", location=f"app.py:{LINE_LOOP_BODY}", condition="i > 1"
+    )
+    _run(state, "debug_step", session_id=sid, kind="in")
+    assert _marks(nv, app) == [
+        {"line": LINE_HELPER_BODY, "sign": "→", "line_hl": "SimpleBriefDebugStopped"},
+        {"line": LINE_CALL, "sign": "●", "line_hl": ""},
+        {"line": LINE_LOOP_BODY, "sign": "◆", "line_hl": ""},
+    ]
+
+    _run(state, "debug_terminate", session_id=sid)
+    assert _marks(nv, app) == []
+
+
+def test_a_file_opened_later_gets_the_sessions_marks(editor: tuple[pynvim.Nvim, ServerState, Path]) -> None:
+    nv, state, root = editor
+    failing = root / "failing.py"
+    launched = _run(state, "debug_launch", program="failing.py")
+    assert launched.data["stopped"]["line"] == LINE_RAISE
+    assert _marks(nv, failing) == []  # not open yet
+    nv.command(f"edit {failing}")
+    assert _marks(nv, failing) == [{"line": LINE_RAISE, "sign": "→", "line_hl": "SimpleBriefDebugStopped"}]
+    assert nv.current.buffer.name == str(failing)
