@@ -206,9 +206,9 @@ PAGE = 50
 @tool(
     "analyze_references",
     "lsp",
-    "Every use of the symbol at a position (find-references): totals and counts per file first, then "
-    "`line:col in Class.method: text` per site, grouped by file, paged (offset, limit). USE FOR: what "
-    "breaks if a function changes, who uses it. DON'T USE FOR: text search (grep), renaming (refactor_rename).",
+    "Every use of the symbol at a position (find-references): counts per file, then `line:col in "
+    "Class.method: text` per site, paged. USE FOR: what breaks if a function changes, who uses it. "
+    "DON'T USE FOR: text search (grep), renaming (refactor_rename).",
 )
 def analyze_references(
     call: Call,
@@ -216,7 +216,7 @@ def analyze_references(
     line: Line,
     col: Col,
     include_declaration: Annotated[bool, Doc("Also list the definition itself.")] = True,
-    offset: Annotated[int, Doc("Sites to skip (the next page's offset is in the answer).")] = 0,
+    offset: Annotated[int, Doc("Sites to skip; answers give the next offset.")] = 0,
     limit: Annotated[int, Doc("Sites per page.")] = PAGE,
 ) -> ToolResult:
     """Totals and per-file counts, then one page of sites by file, position first, each
@@ -297,9 +297,9 @@ def _row_name(call: Call, path: Path, start: Position, item: dict[str, Any]) -> 
 @tool(
     "analyze_calls",
     "lsp",
-    "Who calls the function at a position (incoming) or what it calls (outgoing), from the language "
-    "server's call hierarchy: `path:line name (kind)` rows with the call lines, paged. USE FOR: callers "
-    "and callees of a function. DON'T USE FOR: every use of a name (analyze_references).",
+    "Callers (incoming) or callees (outgoing) of the function at a position, from the language server's "
+    "call hierarchy, with the call lines; paged. USE FOR: who calls a function, what it calls. "
+    "DON'T USE FOR: every use of a name (analyze_references).",
 )
 def analyze_calls(
     call: Call,
@@ -309,7 +309,7 @@ def analyze_calls(
     direction: Annotated[
         Literal["incoming", "outgoing"], Doc("Callers (incoming) or callees (outgoing).")
     ] = "incoming",
-    offset: Annotated[int, Doc("Rows to skip (the next page's offset is in the answer).")] = 0,
+    offset: Annotated[int, Doc("Rows to skip; answers give the next offset.")] = 0,
     limit: Annotated[int, Doc("Rows per page.")] = PAGE,
 ) -> ToolResult:
     """prepareCallHierarchy, then incomingCalls or outgoingCalls of the first item, one row
