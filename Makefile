@@ -76,6 +76,7 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 	nice -n 10 $(PY) bench/daemon.py  # a CLI call through the daemon vs standalone; its memory on that tree
 	$(PY) bench/first_run.py
 	$(PY) bench/tasks.py  # test_run vs the same pytest command run directly
+	$(PY) bench/debug.py  # launch-to-first-stop and step over MCP vs a minimal DAP script on debugpy
 	nice -n 10 $(PY) bench/references.py  # a hub symbol's first page of references vs unpaged and the server's own time
 	-$(PY) bench/c_errors.py  # exits 1 while a false error remains; the figures still print
 
