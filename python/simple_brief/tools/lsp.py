@@ -360,12 +360,12 @@ def analyze_calls(
             ranges = protocol.convert_positions(entry.get("fromRanges") or [], text_of, reply.encoding, sites_uri)
             rows.append((other, [protocol.range_from_lsp(r) for r in ranges if isinstance(r, dict)]))
     total = len(rows)
-    _past_end(offset, total, f"{view.plural(total, 'call row')} for `{word}`")
+    name = str(item.get("name") or word)
+    what = "caller" if direction == "incoming" else "callee"
+    _past_end(offset, total, f"{view.plural(total, what)} of `{name}`")
     rows.sort(key=lambda row: (str(row[0].get("uri", "")), protocol.range_from_lsp(row[0].get("range") or {}).start))
     page = rows[offset : offset + limit]
     next_offset = offset + limit if offset + limit < total else None
-    name = str(item.get("name") or word)
-    what = "caller" if direction == "incoming" else "callee"
     head = f"{view.plural(total, what)} of `{name}` ({direction} calls, {server}; from {shown}:{line}:{col})"
     note = view.page_note(offset, len(page), total, next_offset)
     if direction == "outgoing" and total:
