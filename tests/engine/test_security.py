@@ -32,7 +32,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "python" / "simple_brief"
 #: Modules that may start programs: language servers from `.simple-brief.toml`, argv lists only.
 #: A module that runs the user's declared tasks joins this list, under the same argv-only rule.
 #: Modules that start programs: language servers, and the declared tasks (the sandbox).
-MAY_START_PROGRAMS = frozenset({"lsp/pool.py", "lsp/process.py", "tasks/sandbox.py"})
+MAY_START_PROGRAMS = frozenset({"lsp/pool.py", "lsp/process.py", "tasks/sandbox.py", "debug/client.py"})
 
 
 @pytest.fixture
