@@ -30,7 +30,6 @@ each request's language and starts what it chose like a configured server.
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,8 +44,6 @@ HOW_TO_TRUST = (
     f"review the workspace's {config.FILENAME} (create an empty one if there is none), then run "
     "`simple-brief trust` (in Neovim `:SimpleBrief trust`)"
 )
-#: How long `rustup which` may take to say whether a proxied program is installed, seconds.
-_RUSTUP_TIMEOUT = 5.0
 
 
 @dataclass(frozen=True)
@@ -300,32 +297,21 @@ def _executable(path: Path) -> bool:
         return False
 
 
-#: (path, inode, mtime) of a rustup proxy -> why it is not usable (None: it is), asked once.
-_PROXIES: dict[tuple[str, int, int], str | None] = {}
-
-
 def _proxy_without_program(path: Path) -> str | None:
-    """Why a rustup proxy at `path` cannot run its program (rustup installed the proxy but
-    not the component), or None (not a proxy, or the program is installed)."""
+    """Why a rustup proxy at `path` cannot run its program (rustup installed the proxy but no
+    toolchain has the component), or None (not a proxy, or a toolchain has the program).
+    Read from the toolchains' folders (`$RUSTUP_HOME`, default `~/.rustup`), nothing run."""
     rustup = path.with_name("rustup")
     try:
         if not rustup.is_file() or not os.path.samefile(path, rustup):
             return None
-        info = path.stat()
     except OSError:
         return None
-    key = (str(path), info.st_ino, info.st_mtime_ns)
-    if key not in _PROXIES:
-        try:
-            done = subprocess.run(
-                [str(rustup), "which", path.name],
-                capture_output=True,
-                timeout=_RUSTUP_TIMEOUT,
-                check=False,
-                stdin=subprocess.DEVNULL,
-            )
-            ok = done.returncode == 0
-        except (OSError, subprocess.TimeoutExpired):
-            ok = False
-        _PROXIES[key] = None if ok else f"a rustup proxy; `rustup component add {path.name}` installs it"
-    return _PROXIES[key]
+    home = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
+    try:
+        toolchains = list((home / "toolchains").iterdir())
+    except OSError:
+        toolchains = []
+    if any(_executable(toolchain / "bin" / path.name) for toolchain in toolchains):
+        return None
+    return f"a rustup proxy; `rustup component add {path.name}` installs it"

@@ -9,7 +9,6 @@ the PATH it searches (a folder of symlinks to them), so it controls what is foun
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -235,18 +234,23 @@ def test_the_switch_is_validated(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("rustup") is None, reason="needs rustup")
-def test_a_rustup_proxy_without_its_component_is_found_but_not_used(tmp_path: Path) -> None:
+def test_a_rustup_proxy_without_its_component_is_found_but_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rustup = Path(str(shutil.which("rustup")))
-    check = subprocess.run([str(rustup), "which", "rust-analyzer"], capture_output=True, check=False)
-    if check.returncode == 0:
-        pytest.skip("rust-analyzer is installed: the proxy runs it")
     folder = tmp_path / "cargo-bin"
     folder.mkdir()
     (folder / "rustup").symlink_to(rustup)
     (folder / "rust-analyzer").symlink_to(rustup)  # what rustup installs: the same program
+    toolchain = tmp_path / "rustup-home" / "toolchains" / "stable-x86_64-unknown-linux-gnu" / "bin"
+    links(toolchain, "pylsp")  # a toolchain without rust-analyzer
+    monkeypatch.setenv("RUSTUP_HOME", str(tmp_path / "rustup-home"))
     found = server_discovery.discover("rust", tmp_path / "project", config.Config(), str(folder))
     assert found.chosen is None
     assert found.line({}) == (
         f"language servers for rust: found rust-analyzer (on PATH: {folder}/rust-analyzer, not used: a rustup "
         "proxy; `rustup component add rust-analyzer` installs it)"
     )
+    (toolchain / "rust-analyzer").symlink_to(BIN / "pylsp")  # the component installed: the proxy runs it
+    found = server_discovery.discover("rust", tmp_path / "project", config.Config(), str(folder))
+    assert found.chosen is not None and found.chosen.command == (str(folder / "rust-analyzer"),)
