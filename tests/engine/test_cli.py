@@ -294,7 +294,7 @@ def test_tools_lists_every_tool(ws: Path) -> None:
     # Each tool's parameters as its signature declares them: required ones `…`, the rest [default].
     lines = text.stdout.splitlines()
     assert "simple_read (read): path=… mode=[full] depth=[0] preview=[none] filetype=[None]" in lines
-    assert "analyze_references (lsp): path=… line=… col=… include_declaration=[True]" in lines
+    assert "analyze_references (lsp): path=… line=… col=… include_declaration=[True] offset=[0] limit=[50]" in lines
     assert "logs (system): level=[info] limit=[50]" in lines
     logs = next(t for t in listing if t["name"] == "logs")
     assert logs["inputSchema"] == {

@@ -364,6 +364,12 @@ PATH_IN_ROOT = "File, relative to the workspace root (or absolute inside it)."
                     "description": "Also list the definition itself.",
                     "default": True,
                 },
+                "offset": {
+                    "type": "integer",
+                    "description": "Sites to skip; answers give the next offset.",
+                    "default": 0,
+                },
+                "limit": {"type": "integer", "description": "Sites per page.", "default": 50},
             },
         ),
         (

@@ -154,7 +154,8 @@ def test_definition_is_the_unsaved_def(session: Session) -> None:
 
 def test_references_are_grouped_by_file_with_each_line_and_skip_strings_and_comments(session: Session) -> None:
     text = session.text("references")
-    assert 'app.py (2)\n  4:5 def greet_person(name):\n  9:10 result = greet_person("ada")' in text
+    assert "app.py (2)\n  4:5 in greet_person: def greet_person(name):\n" in text
+    assert '\n  9:10 in <module>: result = greet_person("ada")' in text
 
 
 def test_rename_preview_has_exactly_the_two_code_edits_and_changes_nothing(session: Session) -> None:

@@ -58,6 +58,7 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
         "analyze_hover",
         "analyze_definition",
         "analyze_references",
+        "analyze_calls",
         "analyze_completion",
         "analyze_parse",
         "analyze_typecheck",

@@ -39,12 +39,12 @@ def command(tool: str, *args: str, **params: object) -> str:
     if known is None:
         words = ["simple-brief", "run", tool]
         names = ("path", "selector", "query", "id")
-        for name, value in zip(names, args, strict=False):
-            words += ["--param", f"{name}={value}"]
+        for field, value in zip(names, args, strict=False):
+            words += ["--param", f"{field}={value}"]
         words += [part for k, v in params.items() for part in ("--param", f"{k}={v}")]
         return " ".join(shlex.quote(w) if w != "…" else w for w in words)
-    name, positional = known
-    words = ["simple-brief", *name.split(), *args]
+    command_name, positional = known
+    words = ["simple-brief", *command_name.split(), *args]
     for key, value in params.items():
         if key in positional[len(args) :]:
             words.append(str(value))
