@@ -39,8 +39,8 @@ def command(tool: str, *args: str, **params: object) -> str:
     if known is None:
         words = ["simple-brief", "run", tool]
         names = ("path", "selector", "query", "id")
-        for field, value in zip(names, args, strict=False):
-            words += ["--param", f"{field}={value}"]
+        for field, arg in zip(names, args, strict=False):
+            words += ["--param", f"{field}={arg}"]
         words += [part for k, v in params.items() for part in ("--param", f"{k}={v}")]
         return " ".join(shlex.quote(w) if w != "…" else w for w in words)
     command_name, positional = known
