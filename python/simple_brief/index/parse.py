@@ -58,7 +58,7 @@ def qualified(symbols: list[Symbol]) -> list[tuple[Symbol, str, str]]:
             out.append((sym, qual, prefix))
             if sym.children:
                 stack.append((sym.children, qual))
-    out.sort(key=lambda t: t[0].range.start)
+    out.sort(key=lambda t: (t[0].range.start.line, t[0].range.start.character))
     return out
 
 

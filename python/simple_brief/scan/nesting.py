@@ -31,7 +31,7 @@ _FUNCTION_KINDS = FUNCTION_KINDS
 
 def nest(symbols: list[Symbol], diagnostics: list[Diagnostic] | None = None) -> list[Symbol]:
     """Nest flat symbols by range containment; a function directly in a class is a method."""
-    ordered = sorted(symbols, key=lambda s: (s.range.start, _neg(s.range.end)))
+    ordered = sorted(symbols, key=_by_start_then_longest)
     roots: list[Symbol] = []
     stack: list[Symbol] = []
     too_deep = 0
@@ -99,12 +99,18 @@ class _ChildNames:
         return name not in seen
 
 
-def _neg(pos: Position) -> tuple[int, int]:
-    return (-pos.line, -pos.character)
+def _by_start_then_longest(sym: Symbol) -> tuple[int, int, int, int]:
+    """Sort key: by start, then the one ending last first (Positions order as (line, character))."""
+    start, end = sym.range.start, sym.range.end
+    return (start.line, start.character, -end.line, -end.character)
 
 
 def _encloses(outer: Symbol, inner: Symbol) -> bool:
     """Strictly contains: two symbols of one range (`int a, b;`) are siblings, not parent and child."""
-    if outer.range == inner.range:
+    o, i = outer.range, inner.range
+    os_, oe, is_, ie = o.start, o.end, i.start, i.end
+    o_start, o_end = (os_.line, os_.character), (oe.line, oe.character)
+    i_start, i_end = (is_.line, is_.character), (ie.line, ie.character)
+    if o_start == i_start and o_end == i_end:
         return False
-    return outer.range.start <= inner.range.start and inner.range.end <= outer.range.end
+    return o_start <= i_start and i_end <= o_end

@@ -74,15 +74,20 @@ class Columns:
 
     def __init__(self, source: Source) -> None:
         self.source = source
+        self._lines = source.lines
 
     def range(self, start: tuple[int, int], end: tuple[int, int]) -> Range:
         """A Range from tree-sitter points, columns in characters and never past the line's end
         (a token may hold the `\r` of a CRLF line ending)."""
-        source = self.source
-        return Range(
-            Position(start[0], min(source.char_col(start[0], start[1]), _line_len(source, start[0]))),
-            Position(end[0], min(source.char_col(end[0], end[1]), _line_len(source, end[0]))),
-        )
+        return Range(Position(start[0], self._column(*start)), Position(end[0], self._column(*end)))
+
+    def _column(self, row: int, byte_col: int) -> int:
+        lines = self._lines
+        if row < len(lines):
+            line = lines[row]
+            # An ASCII line's byte columns are its characters (`str.isascii` reads a flag).
+            return min(byte_col if line.isascii() else self.source.char_col(row, byte_col), len(line))
+        return min(self.source.char_col(row, byte_col), _line_len(self.source, row))
 
 
 def _line_len(source: Source, row: int) -> int:

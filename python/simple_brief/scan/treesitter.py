@@ -368,6 +368,9 @@ def _symbol_from_match(
 
 def _clamp(inner: Range, outer: Range) -> Range:
     """`inner` cut to lie within `outer` (LSP requires a selection inside its range)."""
+    a, b, c, d = outer.start, inner.start, inner.end, outer.end
+    if (a.line, a.character) <= (b.line, b.character) <= (c.line, c.character) <= (d.line, d.character):
+        return inner  # already inside (most selections): what the cut below gives
     start = min(max(inner.start, outer.start), outer.end)
     end = max(min(inner.end, outer.end), start)
     return Range(start, end)
