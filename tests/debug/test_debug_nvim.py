@@ -5,6 +5,7 @@ a real debugpy session through the MCP server's call path."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -96,3 +97,18 @@ def test_a_file_opened_later_gets_the_sessions_marks(editor: tuple[pynvim.Nvim, 
     nv.command(f"edit {failing}")
     assert _marks(nv, failing) == [{"line": LINE_RAISE, "sign": "→", "line_hl": "SimpleBriefDebugStopped"}]
     assert nv.current.buffer.name == str(failing)
+
+
+def test_a_session_ended_by_its_time_limit_takes_its_marks_away(
+    editor: tuple[pynvim.Nvim, ServerState, Path],
+) -> None:
+    nv, state, root = editor
+    app = root / "app.py"
+    launched = _run(state, "debug_launch", program="app.py", breakpoints=f"app.py:{LINE_CALL}", timeout_s=3.0)
+    assert launched.data["stopped"]["line"] == LINE_CALL and len(_marks(nv, app)) == 2
+    deadline = time.monotonic() + 20
+    while _marks(nv, app) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _marks(nv, app) == []  # no tool call came after the limit: the session's end said so
+    listed = _run(state, "debug_sessions")
+    assert listed.data["sessions"][0]["limit_exceeded"] == "time"

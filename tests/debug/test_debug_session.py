@@ -4,6 +4,7 @@ terminate and the end of the server with no process left behind, the time limit.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -235,3 +236,17 @@ def test_launch_refuses_what_cannot_be_debugged(call: Call) -> None:
     running = run(call, "debug_launch", program="endless.py", wait_s=0.2)
     with pytest.raises(UserError, match="is running, not stopped; call debug_pause"):
         run(call, "debug_stack", session_id=running.data["session_id"])
+
+
+def test_a_cancelled_call_stops_waiting_and_the_program_keeps_running(call: Call) -> None:
+    sid = run(call, "debug_launch", program="endless.py", stop_on_entry=True, timeout_s=15.0).data["session_id"]
+    timer = threading.Timer(1.0, call.cancelled.set)
+    timer.start()
+    try:
+        waited = run(call, "debug_continue", session_id=sid, wait_s=60.0)
+    finally:
+        timer.cancel()
+        call.cancelled.clear()
+    # Without the cancellation the wait would last until the time limit ended the session.
+    assert waited.data["state"] == "running"
+    assert run(call, "debug_pause", session_id=sid).data["stopped"]["reason"] == "pause"

@@ -21,7 +21,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,8 @@ REQUEST_TIMEOUT = 30.0
 #: How often the watchdog looks at the clock, the adapter and (every MEMORY_EVERY) memory.
 TICK = 0.1
 MEMORY_EVERY = 0.5
+#: Seconds a wait may pass the time limit, for the watchdog to end the session first.
+LIMIT_GRACE = 2.0
 #: Characters of program output a session keeps (older output is dropped).
 MAX_OUTPUT_CHARS = 256 * 1024
 #: Sessions alive at once per server; ended ones kept for `debug_sessions`.
@@ -118,6 +120,9 @@ class DebugSession:
         self._output_dropped = 0
         self._initialized = threading.Event()
         self._ending: str | None = None
+        #: Called (from the watchdog) once the session has ended and its processes are gone,
+        #: so the editor can drop its marks even when no tool call follows.
+        self.on_end: Callable[[], None] | None = None
         self._cond = threading.Condition()
         self.started = time.monotonic()
         self.client = DapClient(
@@ -127,7 +132,14 @@ class DebugSession:
 
     # ------------------------------------------------------------------ starting
 
-    def launch(self, arguments: dict[str, Any], breakpoints: list[Breakpoint], exceptions: str, wait_s: float) -> None:
+    def launch(
+        self,
+        arguments: dict[str, Any],
+        breakpoints: list[Breakpoint],
+        exceptions: str,
+        wait_s: float,
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> None:
         """initialize, launch, the breakpoints and exception filters, configurationDone;
         then wait up to `wait_s` for the first stop (or the end).
 
@@ -179,7 +191,7 @@ class DebugSession:
         except Exception:
             self.end("the launch failed")
             raise
-        self.wait_for_stop(before, wait_s)
+        self.wait_for_stop(before, wait_s, cancelled)
 
     def _filters(self, exceptions: str) -> list[str]:
         if self.spec.is_python:
@@ -288,6 +300,12 @@ class DebugSession:
                         "memory",
                     )
         self.client.kill()
+        on_end = self.on_end
+        if on_end is not None:
+            try:
+                on_end()
+            except Exception:  # the editor is optional: never a reason to fail
+                log.exception("showing the end of debug session %s failed", self.id)
 
     def terminate(self) -> None:
         """Ask the adapter to end the program, then kill what is left of the session."""
@@ -314,7 +332,7 @@ class DebugSession:
                 "for a breakpoint."
             )
 
-    def resume(self, command: str, wait_s: float) -> None:
+    def resume(self, command: str, wait_s: float, cancelled: Callable[[], bool] = lambda: False) -> None:
         """`continue`, `next`, `stepIn` or `stepOut` the stopped thread, then wait for the next stop."""
         self.require(stopped=True)
         assert self.stop is not None
@@ -327,7 +345,7 @@ class DebugSession:
             self.client.request(command, {"threadId": thread}, REQUEST_TIMEOUT)
         except (DapError, AdapterGone) as exc:
             raise UserError(f"the debug adapter refused `{command}`: {_sentence(str(exc))}.") from None
-        self.wait_for_stop(before, wait_s)
+        self.wait_for_stop(before, wait_s, cancelled)
 
     def pause(self, wait_s: float) -> None:
         """Pause the running program, and wait for it to stop."""
@@ -342,14 +360,16 @@ class DebugSession:
             raise UserError(f"the debug adapter refused to pause: {_sentence(str(exc))}.") from None
         self.wait_for_stop(before, wait_s)
 
-    def wait_for_stop(self, before: int, wait_s: float) -> bool:
-        """Wait (at most `wait_s`, and not past the time limit) for a stop or the end after
-        generation `before`; whether one came."""
-        deadline = time.monotonic() + max(wait_s, 0.0)
+    def wait_for_stop(self, before: int, wait_s: float, cancelled: Callable[[], bool] = lambda: False) -> bool:
+        """Wait for a stop or the end after generation `before` — at most `wait_s`, or until
+        the time limit has ended the session (so that answer says so), or `cancelled()`;
+        whether one came."""
+        limit_ends = self.started + self.timeout_s + LIMIT_GRACE
+        deadline = min(time.monotonic() + max(wait_s, 0.0), limit_ends)
         with self._cond:
             while not (self.generation > before and self.state in ("stopped", "ended")):
                 remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                if remaining <= 0 or cancelled():
                     return False
                 self._cond.wait(min(remaining, TICK * 5))
         return True
@@ -560,6 +580,7 @@ class Sessions:
     def close(self) -> None:
         """End every session and its processes."""
         for session in self.all():
+            session.on_end = None  # the editor may be closing too
             if session.state != "ended" or session.client.members():
                 session.end("the server stopped")
                 session.client.kill()

@@ -340,8 +340,9 @@ def debug_launch(
     registry = sessions(call)
     session = DebugSession(registry.next_id(), spec, argv, folder, adapter_env, label, limit)
     registry.add(session)
+    session.on_end = lambda: show_in_editor(call, session)
     points = [session.new_breakpoint(path, line) for path, line in dict.fromkeys(wanted)]
-    session.launch(arguments, points, exceptions, min(wait_s, limit))
+    session.launch(arguments, points, exceptions, wait_s, call.cancelled.is_set)
     blocks = []
     if settings.untrusted:
         blocks.append(settings.untrusted)
@@ -424,7 +425,7 @@ def debug_breakpoints(
 def debug_continue(call: Call, session_id: SessionId, wait_s: WaitS = 30.0) -> ToolResult:
     """Continue."""
     session = sessions(call).get(session_id)
-    session.resume("continue", wait_s)
+    session.resume("continue", wait_s, call.cancelled.is_set)
     return answer(call, session, waited=wait_s)
 
 
@@ -443,7 +444,7 @@ def debug_step(
 ) -> ToolResult:
     """Step."""
     session = sessions(call).get(session_id)
-    session.resume({"over": "next", "in": "stepIn", "out": "stepOut"}[kind], wait_s)
+    session.resume({"over": "next", "in": "stepIn", "out": "stepOut"}[kind], wait_s, call.cancelled.is_set)
     return answer(call, session, waited=wait_s)
 
 
