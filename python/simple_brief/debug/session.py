@@ -122,7 +122,7 @@ class DebugSession:
         self._ending: str | None = None
         #: Called (from the watchdog) once the session has ended and its processes are gone,
         #: so the editor can drop its marks even when no tool call follows.
-        self.on_end: Callable[[], None] | None = None
+        self.on_end: Callable[[], object] | None = None
         self._cond = threading.Condition()
         self.started = time.monotonic()
         self.client = DapClient(
