@@ -27,8 +27,10 @@ import anyio
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from mcp import Client  # noqa: E402
+from report import markdown_table, verdict  # noqa: E402
 from simple_brief.servers.mcp import ServerState, build_server  # noqa: E402
 from simple_brief.workspace import Workspace  # noqa: E402
 
@@ -149,6 +151,13 @@ def tool_run(root: Path, steps: int) -> tuple[float, list[float], str]:
     return anyio.run(_tool_run, root, steps)
 
 
+def with_block(results: str, table: str) -> str:
+    """`results` with the table between this bench's markers (added at the end the first time)."""
+    block = f"{START}\n{table}\n{END}"
+    before, found, rest = results.partition(START)
+    return before + block + rest.partition(END)[2] if found else f"{results.rstrip()}\n\n{block}\n"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -172,28 +181,26 @@ def main() -> int:
     ol, tl = statistics.median(ours_launch), statistics.median(theirs_launch)
     os_, ts = statistics.median(ours_step), statistics.median(theirs_step)
     rl, rs = ol / tl, os_ / ts
-    table = "\n".join(
+    title = f"## Debug (`bench/debug.py`, median of {args.runs} alternating runs, {args.steps} steps each)"
+    rows = [
         [
-            f"## Debug (`bench/debug.py`, median of {args.runs} alternating runs, {args.steps} steps each)",
-            "",
-            "| Measure | Value | Baseline | Target | Result |",
-            "| --- | --- | --- | --- | --- |",
-            f"| `debug_launch` to the first breakpoint over MCP (debugpy) | {ol:.0f} ms ({rl:.2f}x) | "
-            f"a minimal DAP script to the same stop: {tl:.0f} ms | <= {LAUNCH_TARGET}x | "
-            f"{'pass' if rl <= LAUNCH_TARGET else '**FAIL**'} |",
-            f"| `debug_step kind=over` over MCP (answer: `{sample.split(' · ')[0]}`) | {os_:.1f} ms ({rs:.2f}x) | "
-            f"`next` + `stackTrace` in the script: {ts:.1f} ms | <= {STEP_TARGET}x | "
-            f"{'pass' if rs <= STEP_TARGET else '**FAIL**'} |",
-        ]
-    )
+            "`debug_launch` to the first breakpoint over MCP (debugpy)",
+            f"{ol:.0f} ms ({rl:.2f}x)",
+            f"a minimal DAP script to the same stop: {tl:.0f} ms",
+            f"<= {LAUNCH_TARGET}x",
+            verdict(rl <= LAUNCH_TARGET),
+        ],
+        [
+            f"`debug_step kind=over` over MCP (answer: `{sample.split(' · ')[0]}`)",
+            f"{os_:.1f} ms ({rs:.2f}x)",
+            f"`next` + `stackTrace` in the script: {ts:.1f} ms",
+            f"<= {STEP_TARGET}x",
+            verdict(rs <= STEP_TARGET),
+        ],
+    ]
+    table = f"{title}\n\n" + markdown_table(["Measure", "Value", "Baseline", "Target", "Result"], rows)
     print(table)
-    text = RESULTS.read_text(encoding="utf-8")
-    block = f"{START}\n{table}\n{END}"
-    if START in text:
-        text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    RESULTS.write_text(text, encoding="utf-8")
+    RESULTS.write_text(with_block(RESULTS.read_text(encoding="utf-8"), table), encoding="utf-8")
     return 0
 
 
