@@ -229,6 +229,7 @@ def test_launch_refuses_what_cannot_be_debugged(call: Call) -> None:
         ({"program": "app.py", "breakpoints": "app.py:0"}, "line 0 is outside app.py"),
         ({"program": "app.py", "adapter": "lldb"}, "no debug adapter `lldb` is configured"),
         ({"program": "app.py", "env": "JUSTAWORD"}, "is not NAME=value"),
+        ({"program": "app.py", "env": 'A="open'}, "`env` cannot be split into words (No closing quotation)"),
     ]:
         with pytest.raises(UserError) as refused:
             run(call, "debug_launch", **args)

@@ -440,8 +440,9 @@ class DebugSession:
         for bp in every:
             if bp.adapter_id is not None and bp.adapter_id in self.stop.hit_ids:
                 return bp
+        where = os.path.realpath(path) if path is not None else None
         for bp in every:
-            if path is not None and os.path.samefile(bp.path, path) and line in (bp.line, bp.actual_line):
+            if where == os.path.realpath(bp.path) and line in (bp.line, bp.actual_line):
                 return bp
         return None
 

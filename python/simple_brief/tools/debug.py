@@ -255,7 +255,7 @@ def _breakpoint_data(call: Call, bp: Breakpoint) -> dict[str, Any]:
 
 def _split_env(text: str) -> dict[str, str]:
     env: dict[str, str] = {}
-    for word in shlex.split(text):
+    for word in _split_args(text, "env"):
         name, sep, value = word.partition("=")
         if not sep or not name:
             raise UserError(f'env entry {excerpt(word)} is not NAME=value; write `env: "DEBUG=1 MODE=fast"`.')
