@@ -112,3 +112,15 @@ def test_a_session_ended_by_its_time_limit_takes_its_marks_away(
     assert _marks(nv, app) == []  # no tool call came after the limit: the session's end said so
     listed = _run(state, "debug_sessions")
     assert listed.data["sessions"][0]["limit_exceeded"] == "time"
+
+
+def test_nvim_dap_is_detected_and_the_answer_says_it_is_not_used(
+    editor: tuple[pynvim.Nvim, ServerState, Path],
+) -> None:
+    nv, state, root = editor
+    # nvim-dap cannot be installed here: a module named `dap` stands for it (detection is a require).
+    nv.exec_lua("package.preload['dap'] = function() return {} end")
+    launched = _run(state, "debug_launch", program="app.py", breakpoints=f"app.py:{LINE_CALL}")
+    assert launched.data["editor"]["nvim_dap"] is True
+    assert "(nvim-dap is installed; it is not used)" in launched.blocks[-1]
+    assert len(_marks(nv, root / "app.py")) == 2
