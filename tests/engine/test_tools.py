@@ -313,7 +313,7 @@ def test_a_declaration_the_schema_cannot_say_is_refused_at_registration(
     assert own_registry == {}
 
 
-PATH_IN_ROOT = "File, relative to the workspace root (or absolute inside it)."
+PATH_IN_ROOT = "File, relative to the root."
 
 
 @pytest.mark.parametrize(
@@ -324,29 +324,29 @@ PATH_IN_ROOT = "File, relative to the workspace root (or absolute inside it)."
             {
                 "path": {
                     "type": "string",
-                    "description": "File to read, relative to the workspace root (or absolute inside it).",
+                    "description": "File, relative to the root.",
                 },
                 "mode": {
                     "type": "string",
-                    "description": "full: source with inline diagnostics; outline: block marks; compact: marks and "
-                    "one diagnostic summary; symbols: positions, kinds and names.",
+                    "description": "full: source with diagnostics; outline: block marks; compact: one diagnostic "
+                    "line; symbols: a list.",
                     "enum": ["full", "outline", "compact", "symbols"],
                     "default": "full",
                 },
                 "depth": {
                     "type": "integer",
-                    "description": "How many levels of nesting to show (1 = top level only); 0 = all.",
+                    "description": "Levels of nesting shown (1: top level); 0: all.",
                     "default": 0,
                 },
                 "preview": {
                     "type": "string",
-                    "description": "mode=symbols only: none, signature, or expanded (code of leaf symbols).",
+                    "description": "mode=symbols: what each symbol shows.",
                     "enum": ["none", "signature", "expanded"],
                     "default": "none",
                 },
                 "filetype": {
                     "type": "string",
-                    "description": "Language to read the file as (Neovim filetype); default: from the file name.",
+                    "description": "Language (Neovim filetype); default: from the name.",
                 },
             },
         ),
@@ -354,11 +354,8 @@ PATH_IN_ROOT = "File, relative to the workspace root (or absolute inside it)."
             "analyze_references",
             {
                 "path": {"type": "string", "description": PATH_IN_ROOT},
-                "line": {"type": "integer", "description": "1-based line, as Neovim shows it."},
-                "col": {
-                    "type": "integer",
-                    "description": "1-based column counting characters (not bytes), as Neovim shows it.",
-                },
+                "line": {"type": "integer", "description": "1-based line."},
+                "col": {"type": "integer", "description": "1-based column in characters."},
                 "include_declaration": {
                     "type": "boolean",
                     "description": "Also list the definition itself.",

@@ -105,7 +105,7 @@ async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspac
             },
             "path": {
                 "type": "string",
-                "description": "Limit to this folder or file of the workspace; default: the whole workspace.",
+                "description": "Only this folder or file; default: the whole workspace.",
             },
             "limit": {"type": "integer", "default": 50, "description": "Most matches shown."},
         },
@@ -115,7 +115,7 @@ async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspac
         "type": "string",
         "enum": ["all", "body", "signature"],
         "default": "all",
-        "description": "signature: the mark line and doc; body: the body lines; all: header and source.",
+        "description": "signature: mark line and doc; body: body lines; all: both.",
     }
 
 

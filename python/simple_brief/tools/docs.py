@@ -36,7 +36,7 @@ MAX_LIMIT = 100
 SUGGESTIONS = 5
 
 ItemId = Annotated[str, Doc("Item id (from docs_search or docs_resolve).")]
-Library = Annotated[str | None, Doc("Only this library: workspace, python, site-packages, nvim, a folder's name.")]
+Library = Annotated[str | None, Doc("Only this library: workspace, python, site-packages, nvim, a folder.")]
 
 
 class _Throttled:
@@ -173,8 +173,8 @@ def _scope(index: DocsIndex, library: str | None) -> str:
 @tool(
     "docs_search",
     "docs",
-    "Search docstrings and doc comments (workspace, indexed libraries) by words; ranked, with id, "
-    "signature, snippet. USE FOR: which API does X. DON'T USE FOR: where a name is in code (search).",
+    "Search doc comments (workspace, indexed libraries) by words, with ids. USE FOR: which API does X. "
+    "DON'T USE FOR: where a name is (search).",
 )
 def docs_search(
     call: Call,
@@ -204,8 +204,8 @@ def docs_search(
 @tool(
     "docs_get",
     "docs",
-    "An item's docs: signature, doc, params, returns, raises, examples, see-also, file:line. "
-    "USE FOR: how to call an API. DON'T USE FOR: its source (expand_at).",
+    "An item's docs: signature, params, returns, raises, examples, file:line. USE FOR: how to call it. "
+    "DON'T USE FOR: its source (expand_at).",
 )
 def docs_get(call: Call, id: ItemId) -> ToolResult:
     """The item's whole documentation."""
@@ -219,8 +219,8 @@ def docs_get(call: Call, id: ItemId) -> ToolResult:
 @tool(
     "docs_list",
     "docs",
-    "A module's doc, public items with signatures and summaries, submodules. USE FOR: what a module "
-    "offers. DON'T USE FOR: a file's structure (simple_read).",
+    "A module's doc, public items and submodules. USE FOR: what a module offers. DON'T USE FOR: a file's "
+    "structure (simple_read).",
 )
 def docs_list(call: Call, module: Annotated[str, Doc("Module id, e.g. `pkg.mod`, `vim.lsp`.")]) -> ToolResult:
     """The module's item, its items and submodules."""
@@ -250,8 +250,8 @@ def docs_list(call: Call, module: Annotated[str, Doc("Module id, e.g. `pkg.mod`,
 @tool(
     "docs_resolve",
     "docs",
-    "The documented item a name means, with alternatives. USE FOR: a name seen in code -> docs id. "
-    "DON'T USE FOR: searching by description (docs_search).",
+    "The documented item a name means. USE FOR: a name in code -> docs id. DON'T USE FOR: searching by "
+    "words (docs_search).",
 )
 def docs_resolve(
     call: Call,
@@ -283,8 +283,7 @@ def docs_resolve(
 @tool(
     "docs_examples",
     "docs",
-    "An item's examples, each marked runnable if it parses. USE FOR: usage to copy. "
-    "DON'T USE FOR: the rest of its doc (docs_get).",
+    "An item's examples, marked runnable if they parse. USE FOR: usage to copy. DON'T USE FOR: the rest (docs_get).",
 )
 def docs_examples(call: Call, id: ItemId) -> ToolResult:
     """The examples with code, description and `runnable`."""
@@ -310,8 +309,8 @@ def docs_examples(call: Call, id: ItemId) -> ToolResult:
 @tool(
     "docs_related",
     "docs",
-    "Items related to one (see_also, same_module, similar_signature, implements). USE FOR: alternatives "
-    "and companions of an API. DON'T USE FOR: callers (analyze_references).",
+    "Items related to one (see also, same module, similar signature). USE FOR: alternatives. DON'T USE "
+    "FOR: callers (analyze_references).",
 )
 def docs_related(call: Call, id: ItemId) -> ToolResult:
     """Related items, most relevant first."""
@@ -330,12 +329,12 @@ def docs_related(call: Call, id: ItemId) -> ToolResult:
 @tool(
     "docs_index",
     "docs",
-    "Index a library for docs_search: python (stdlib), site-packages, nvim (runtime Lua) or a folder listed "
-    "in the config. USE FOR: searching a dependency's docs. DON'T USE FOR: the workspace (docs tools refresh it).",
+    "Index a library for docs_search: python, site-packages, nvim or a configured folder. USE FOR: a "
+    "dependency's docs. DON'T USE FOR: the workspace (kept current).",
 )
 def docs_index(
     call: Call,
-    library: Annotated[str | None, Doc("python, site-packages, nvim, a listed folder; default: the workspace.")] = None,
+    library: Annotated[str | None, Doc("python, site-packages, nvim or a listed folder.")] = None,
 ) -> ToolResult:
     """What the (re)index did, and every indexed library.
 

@@ -49,9 +49,9 @@ TYPE_CHECKERS = frozenset(
 )
 _WORD = re.compile(r"\w+")
 
-FilePath = Annotated[str, Doc("File, relative to the workspace root (or absolute inside it).")]
-Line = Annotated[int, Doc("1-based line, as Neovim shows it.")]
-Col = Annotated[int, Doc("1-based column counting characters (not bytes), as Neovim shows it.")]
+FilePath = Annotated[str, Doc("File, relative to the root.")]
+Line = Annotated[int, Doc("1-based line.")]
+Col = Annotated[int, Doc("1-based column in characters.")]
 
 
 # --- hover, definition, references, completion ---------------------------------------------
@@ -60,9 +60,8 @@ Col = Annotated[int, Doc("1-based column counting characters (not bytes), as Neo
 @tool(
     "analyze_hover",
     "lsp",
-    "What the language server says about the symbol at a position: its type or signature and "
-    "documentation (hover). USE FOR: the type of a variable, a function's signature and doc before "
-    "calling it. DON'T USE FOR: reading a whole definition (expand_at) or finding it (analyze_definition).",
+    "Type, signature and doc of the symbol at a position (hover). USE FOR: a variable's type, a "
+    "function's signature. DON'T USE FOR: its definition (analyze_definition, expand_at).",
 )
 def analyze_hover(call: Call, path: FilePath, line: Line, col: Col) -> ToolResult:
     """Hover text per answering server."""
@@ -170,9 +169,8 @@ def _past_end(offset: int, total: int, what: str) -> None:
 @tool(
     "analyze_definition",
     "lsp",
-    "Where the symbol at a position is defined (the language server's go-to-definition): file, "
-    "line:col and that line. USE FOR: jumping from a use to its definition, across files and into "
-    "libraries. DON'T USE FOR: every use of it (analyze_references), names you know (search).",
+    "Where the symbol at a position is defined (file:line:col and the line), also in libraries. USE FOR: "
+    "from a use to its definition. DON'T USE FOR: every use (analyze_references).",
 )
 def analyze_definition(call: Call, path: FilePath, line: Line, col: Col) -> ToolResult:
     """Definition locations, one line each, with an expand_at hint."""
@@ -206,9 +204,8 @@ PAGE = 50
 @tool(
     "analyze_references",
     "lsp",
-    "Every use of the symbol at a position (find-references): counts per file, then `line:col in "
-    "Class.method: text` per site, paged. USE FOR: what breaks if a function changes, who uses it. "
-    "DON'T USE FOR: text search (grep), renaming (refactor_rename).",
+    "Every use of the symbol at a position: counts per file, then `line:col in Class.method: text`, "
+    "paged. USE FOR: who uses it, what breaks if it changes. DON'T USE FOR: text search (grep).",
 )
 def analyze_references(
     call: Call,
@@ -297,9 +294,8 @@ def _row_name(call: Call, path: Path, start: Position, item: dict[str, Any]) -> 
 @tool(
     "analyze_calls",
     "lsp",
-    "Callers (incoming) or callees (outgoing) of the function at a position, from the language server's "
-    "call hierarchy, with the call lines; paged. USE FOR: who calls a function, what it calls. "
-    "DON'T USE FOR: every use of a name (analyze_references).",
+    "Callers (incoming) or callees (outgoing) of the function at a position, with call lines; paged. USE "
+    "FOR: call chains. DON'T USE FOR: every use of a name (analyze_references).",
 )
 def analyze_calls(
     call: Call,
@@ -414,9 +410,8 @@ def analyze_calls(
 @tool(
     "analyze_completion",
     "lsp",
-    "What the language server would complete at a position: names, their kinds and details. "
-    "USE FOR: the attributes of an object (`obj.`), the names a module exports, a half-typed name. "
-    "DON'T USE FOR: finding definitions (search, analyze_definition).",
+    "Completions at a position: names, kinds, details. USE FOR: an object's attributes (`obj.`), a "
+    "module's names. DON'T USE FOR: finding definitions (search).",
 )
 def analyze_completion(
     call: Call, path: FilePath, line: Line, col: Col, limit: Annotated[int, Doc("Most items shown.")] = 30
@@ -473,9 +468,8 @@ _TYPES = frozenset({K.Class, K.Struct, K.Enum, K.Interface, K.TypeParameter})
 @tool(
     "analyze_parse",
     "lsp",
-    "Parse a file with simple-brief's own parser (tree-sitter, no language server needed): success, "
-    "syntax errors, and its functions, types and imports with positions. USE FOR: does it parse after an "
-    "edit, a quick inventory. DON'T USE FOR: reading the structure with bodies folded (simple_read mode=outline).",
+    "Parse a file with simple-brief's own parser: success, syntax errors, functions, types, imports. USE "
+    "FOR: does it parse after an edit. DON'T USE FOR: its outline (simple_read).",
 )
 def analyze_parse(call: Call, path: FilePath) -> ToolResult:
     """Syntax check and AST summary from the engine's scan."""
@@ -545,10 +539,8 @@ def _checked(call: Call, path: str, typecheck: bool) -> ToolResult:
 @tool(
     "analyze_typecheck",
     "lsp",
-    "A file's type and compile errors from its language servers (pyright, mypy, jedi, tsserver ...) and "
-    "every error-severity finding, with fix-its from quickfix code actions (confidence 0.95 preferred "
-    "quickfix, 0.8 quickfix, 0.5 other action, 0.3 only silences). success=false when any error. "
-    "USE FOR: is this file correct after an edit. DON'T USE FOR: style findings (analyze_lint).",
+    "A file's type and compile errors from its language servers, with fix-its; success=false on any "
+    "error. USE FOR: is this file correct after an edit. DON'T USE FOR: style (analyze_lint).",
 )
 def analyze_typecheck(call: Call, path: FilePath) -> ToolResult:
     """Errors and type-checker findings of one file."""
@@ -558,9 +550,8 @@ def analyze_typecheck(call: Call, path: FilePath) -> ToolResult:
 @tool(
     "analyze_lint",
     "lsp",
-    "A file's lint findings: warnings and hints of linters (ruff, pyflakes, eslint ...), everything "
-    "analyze_typecheck does not show; codes kept with their source (`ruff F401`), fix-its as in "
-    "analyze_typecheck. USE FOR: cleaning up a file. DON'T USE FOR: errors (analyze_typecheck).",
+    "A file's linter warnings and hints (ruff, eslint ...) with fix-its. USE FOR: cleaning a file up. "
+    "DON'T USE FOR: errors (analyze_typecheck).",
 )
 def analyze_lint(call: Call, path: FilePath) -> ToolResult:
     """Non-error findings of non-type-checkers for one file."""
@@ -570,9 +561,8 @@ def analyze_lint(call: Call, path: FilePath) -> ToolResult:
 @tool(
     "diagnostic_explain",
     "lsp",
-    "Explain a simple-brief diagnostic code (E001, E002, W001, W002, H001, H002): cause, rule, an example error "
-    "and its fix, what to do. USE FOR: codes shown by diagnostics or simple_read. DON'T USE FOR: other "
-    "tools' codes (ruff F401, pyright ...): their docs explain them.",
+    "Explain a simple-brief code (E001, E002, W001, W002, H001, H002): cause, example, fix. USE FOR: "
+    "codes from diagnostics. DON'T USE FOR: other tools' codes.",
 )
 def diagnostic_explain(call: Call, code: Annotated[str, Doc("The code, e.g. E002.")]) -> ToolResult:
     """The catalogue entry of a code."""

@@ -20,8 +20,8 @@ from simple_brief.scan import Outline
 from simple_brief.tools import Call, Doc, ToolResult, hints, name_of, tool
 from simple_brief.tools.servers import add_fixits, server_diagnostics
 
-ReadPath = Annotated[str, Doc("File to read, relative to the workspace root (or absolute inside it).")]
-Filetype = Annotated[str | None, Doc("Language to read the file as (Neovim filetype); default: from the file name.")]
+ReadPath = Annotated[str, Doc("File, relative to the root.")]
+Filetype = Annotated[str | None, Doc("Language (Neovim filetype); default: from the name.")]
 #: The order views degrade in to fit a token budget (then: counts).
 DEGRADE = ("full", "outline", "compact")
 
@@ -40,26 +40,22 @@ def _render_mode(outline: Outline, mode: str, depth: int | None) -> str:
 @tool(
     "simple_read",
     "read",
-    "Read a file as source or as a folded outline. USE FOR: a file's structure before editing "
-    "(mode=outline: every function/class named with its line span, bodies folded as `{ ... }`, "
-    "`V*` diagnostic lines), exact source (mode=full), a symbol list with previews (mode=symbols). "
-    "DON'T USE FOR: one function's body (expand_at), finding a name across files (search). "
-    "Marks: F> function, C> class, S> struct, E> enum, `_` = open; spans are 1-based lines.",
+    "A file as source or folded outline. USE FOR: a file's structure before editing (mode=outline: each "
+    "definition with its line span, bodies as `{ ... }`, `V*` diagnostics), exact source (mode=full), "
+    "symbols (mode=symbols). DON'T USE FOR: one body (expand_at), names across files (search). Marks: F> "
+    "function, C> class, S> struct, E> enum, `_` open.",
 )
 def simple_read(
     call: Call,
     path: ReadPath,
     mode: Annotated[
         Literal["full", "outline", "compact", "symbols"],
-        Doc(
-            "full: source with inline diagnostics; outline: block marks; compact: marks and one "
-            "diagnostic summary; symbols: positions, kinds and names."
-        ),
+        Doc("full: source with diagnostics; outline: block marks; compact: one diagnostic line; symbols: a list."),
     ] = "full",
-    depth: Annotated[int, Doc("How many levels of nesting to show (1 = top level only); 0 = all.")] = 0,
+    depth: Annotated[int, Doc("Levels of nesting shown (1: top level); 0: all.")] = 0,
     preview: Annotated[
         Literal["none", "signature", "expanded"],
-        Doc("mode=symbols only: none, signature, or expanded (code of leaf symbols)."),
+        Doc("mode=symbols: what each symbol shows."),
     ] = "none",
     filetype: Filetype = None,
 ) -> ToolResult:
@@ -263,28 +259,23 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
 @tool(
     "expand_at",
     "read",
-    "Open one symbol of a file: its signature, its body, or all of it (`F_` header and source). "
-    "USE FOR: reading a function or class found in an outline or search, by name, Class.method or line:N. "
-    "DON'T USE FOR: a whole file (simple_read) or finding where a name is (search).",
+    "One symbol's signature, body or source; context=true adds its class header, imports and the file's "
+    "outline. USE FOR: a function or class from an outline or search. DON'T USE FOR: whole files "
+    "(simple_read).",
 )
 def expand_at(
     call: Call,
     path: ReadPath,
     selector: Annotated[
         str,
-        Doc(
-            "Symbol to open: a name, a dotted path like Class.method, or line:N (1-based); a Markdown "
-            "heading by its text with or without #s (Usage, ## Usage) or a path (Title > Usage)."
-        ),
+        Doc("A name, Class.method, line:N, or a Markdown heading (Usage, ## Usage, Title > Usage)."),
     ],
     what: Annotated[
         Literal["all", "body", "signature"],
-        Doc("signature: the mark line and doc; body: the body lines; all: header and source."),
+        Doc("signature: mark line and doc; body: body lines; all: both."),
     ] = "all",
     filetype: Filetype = None,
-    context: Annotated[
-        bool, Doc("Also the file's outline, the enclosing class headers and the imports the symbol uses.")
-    ] = False,
+    context: Annotated[bool, Doc("Also its class headers, the imports it uses and the file's outline.")] = False,
 ) -> ToolResult:
     """One symbol's signature, body or source (with its surroundings when asked)."""
     real, outline = call.workspace.outline(path, filetype)
@@ -394,20 +385,17 @@ def _holds(outer: Symbol, inner: Symbol) -> bool:
 @tool(
     "document_symbols",
     "read",
-    "A file's symbols as a compact table (NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | <<<; "
-    "KIND = LSP SymbolKind number; positions 1-based line:col) or, with format=standard, LSP "
-    "DocumentSymbol[] JSON (0-based). USE FOR: exact ranges and the parent of every symbol. "
-    "DON'T USE FOR: reading code (simple_read, expand_at).",
+    "A file's symbols as a table (NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO; 1-based) or LSP "
+    "JSON (format=standard). USE FOR: exact ranges and parents. DON'T USE FOR: reading code "
+    "(simple_read).",
 )
 def document_symbols(
     call: Call,
     path: ReadPath,
-    format: Annotated[
-        Literal["table", "standard"], Doc("table (compact, 1-based) or standard (LSP JSON, 0-based).")
-    ] = "table",
+    format: Annotated[Literal["table", "standard"], Doc("table (1-based) or standard (LSP JSON, 0-based).")] = "table",
     return_children: Annotated[
         Literal["yes", "no", "auto"],
-        Doc("yes: every nested symbol; no: top level only; auto: all unless the file has very many, then two levels."),
+        Doc("yes: all nested; no: top level; auto: two levels in very large files."),
     ] = "auto",
     include_hover: Annotated[bool, Doc("Fill HOVER_INFO with the signature and doc.")] = True,
     filetype: Filetype = None,
@@ -429,16 +417,13 @@ def document_symbols(
 @tool(
     "search",
     "read",
-    "Find symbols by name across the workspace (case-insensitive substring, camelCase/snake_case aware, "
-    "fuzzy), grouped by file with signature previews. USE FOR: where is X defined, what is called like X. "
-    "DON'T USE FOR: text inside function bodies (use grep), the current file's structure (simple_read).",
+    "Find symbols by name across the workspace (substring, camelCase/snake_case, fuzzy), best first. USE "
+    "FOR: where X is defined. DON'T USE FOR: text in bodies (grep), one file's structure (simple_read).",
 )
 def search(
     call: Call,
     query: Annotated[str, Doc("Name or part of one: `user`, `findUser`, `find_user`, `User.greet`.")],
-    path: Annotated[
-        str | None, Doc("Limit to this folder or file of the workspace; default: the whole workspace.")
-    ] = None,
+    path: Annotated[str | None, Doc("Only this folder or file; default: the whole workspace.")] = None,
     limit: Annotated[int, Doc("Most matches shown.")] = 50,
 ) -> ToolResult:
     """Ranked symbol matches, files by best match, symbols by line."""
@@ -469,17 +454,14 @@ def search(
 @tool(
     "diagnostics",
     "read",
-    "Problems found in a file or the whole workspace, grouped by file, position first "
-    "(`12:5 W ruff F401 message  fix: title (0.95)`): simple-brief's syntax check (codes E/W/H + 3 digits, "
-    "see diagnostic_explain), the editor's diagnostics, and for one file the configured language servers'. "
-    "Fix-its come from quickfix code actions, one request per diagnostic: fetched for a single file or with "
-    "fixits=true; confidence 0.95 preferred quickfix, 0.8 quickfix, 0.5 other action, 0.3 only silences. "
-    "USE FOR: what is broken before or after an edit. DON'T USE FOR: reading code.",
+    "Problems in a file or the workspace by file (`12:5 W ruff F401 message  fix: title (0.95)`): syntax "
+    "(E/W/H codes: diagnostic_explain), the editor's, and for one file the language servers', with "
+    "fix-its. USE FOR: what is broken before or after an edit. DON'T USE FOR: reading code.",
 )
 def diagnostics(
     call: Call,
-    path: Annotated[str | None, Doc("A file or folder of the workspace; default: the whole workspace.")] = None,
-    fixits: Annotated[bool | None, Doc("Fetch fix-its (code actions); default: only when path is one file.")] = None,
+    path: Annotated[str | None, Doc("A file or folder; default: the whole workspace.")] = None,
+    fixits: Annotated[bool | None, Doc("Fetch fix-its; default: for one file only.")] = None,
 ) -> ToolResult:
     """Syntax and reading findings per file, with the editor's and (one file) the servers'."""
     ws = call.workspace

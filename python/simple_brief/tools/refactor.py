@@ -37,10 +37,7 @@ CHECKED_AFTER_EDIT = 5
 
 Apply = Annotated[
     bool,
-    Doc(
-        "Apply the edits: to Neovim's buffers when an editor is attached, else to in-memory overlays "
-        "(files_apply_overlay); never to disk unless write=true."
-    ),
+    Doc("Apply to Neovim's buffers, or else to in-memory overlays; never to disk unless write=true."),
 ]
 
 
@@ -161,10 +158,8 @@ def edits_data(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]])
 @tool(
     "refactor_rename",
     "lsp",
-    "Rename the symbol at a position everywhere the language server finds it (not in strings or "
-    "comments). Preview by default: per-file edits with each line before (-) and after (+). "
-    "USE FOR: renaming a function, class, variable or parameter safely across files. "
-    "DON'T USE FOR: text replacement (edit the file). apply=true edits Neovim's buffers or the overlays.",
+    "Rename the symbol at a position wherever the language server finds it; previews per-file edits "
+    "unless apply=true. USE FOR: safe renames across files. DON'T USE FOR: text replacement.",
     read_only=False,
 )
 def refactor_rename(
@@ -174,7 +169,7 @@ def refactor_rename(
     col: Col,
     new_name: Annotated[str, Doc("The new name.")],
     apply: Apply = False,
-    write: Annotated[bool, Doc("With apply=true in disk mode: also write the changed files to disk.")] = False,
+    write: Annotated[bool, Doc("With apply=true and no Neovim: also write the files.")] = False,
 ) -> ToolResult:
     """The rename's edits, previewed or applied."""
     if not new_name.strip():
@@ -205,9 +200,8 @@ def refactor_rename(
 @tool(
     "format_document",
     "lsp",
-    "Format a file with its language server's formatter (canonical style; formatting twice changes "
-    "nothing). Preview by default as a unified diff (`@@ -4 +4,3 @@`, 1-based lines). USE FOR: tidying a "
-    "file before or after an edit. DON'T USE FOR: other changes. apply=true edits Neovim's buffer or the overlay.",
+    "Format a file with its language server (a unified diff unless apply=true). USE FOR: tidying a file. "
+    "DON'T USE FOR: other changes.",
     read_only=False,
 )
 def format_document(call: Call, path: FilePath, apply: Apply = False) -> ToolResult:
@@ -253,22 +247,19 @@ _KIND_WORDS = {"function": ("function", "method"), "variable": ("variable", "con
 @tool(
     "refactor_extract",
     "lsp",
-    "Extract a range of code into a new function or variable with the language server's refactoring "
-    "(it works out the parameters and the return). Preview by default: per-file edits with each line "
-    "before (-) and after (+). USE FOR: pulling an expression or block out into a named function or variable. "
-    "DON'T USE FOR: renaming (refactor_rename) or moving code between files. apply=true edits Neovim's "
-    "buffers or the overlays.",
+    "Extract a range into a new function or variable (the server finds parameters and returns); previews "
+    "unless apply=true. USE FOR: pulling code out. DON'T USE FOR: renames (refactor_rename).",
     read_only=False,
 )
 def refactor_extract(
     call: Call,
     path: FilePath,
     start_line: Annotated[int, Doc("1-based first line of the code to extract.")],
-    start_col: Annotated[int, Doc("1-based column of its first character (characters, not bytes).")],
+    start_col: Annotated[int, Doc("1-based column of its first character.")],
     end_line: Annotated[int, Doc("1-based last line of the code to extract.")],
-    end_col: Annotated[int, Doc("1-based column just after its last character (exclusive).")],
+    end_col: Annotated[int, Doc("1-based column after its last character.")],
     kind: Annotated[Literal["function", "variable"], Doc("What to extract into.")] = "function",
-    new_name: Annotated[str, Doc("Name of the new function or variable (default: the server's placeholder).")] = "",
+    new_name: Annotated[str, Doc("Its name (default: the server's placeholder).")] = "",
     apply: Apply = False,
 ) -> ToolResult:
     """The extraction's edits, previewed or applied."""

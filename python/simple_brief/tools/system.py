@@ -45,9 +45,8 @@ _LEVELS: dict[Level, int] = {
 @tool(
     "server_status",
     "system",
-    "simple-brief's own state: version, workspace root, attached editor (or disk mode), tool counts, "
-    "uptime, language servers. USE FOR: checking the server sees the right editor, folder and language "
-    "servers. DON'T USE FOR: code questions.",
+    "simple-brief's state: version, root, editor, tools, uptime, language servers. USE FOR: checking what"
+    " it sees. DON'T USE FOR: code questions.",
     system=True,
 )
 def server_status(call: Call) -> ToolResult:
@@ -96,8 +95,7 @@ def _language_servers(call: Call, data: dict[str, Any]) -> list[str]:
 @tool(
     "logs",
     "system",
-    "simple-brief's recent log lines (newest last), e.g. why it runs in disk mode. USE FOR: "
-    "diagnosing simple-brief itself. DON'T USE FOR: your program's logs or diagnostics (diagnostics).",
+    "simple-brief's recent log lines. USE FOR: diagnosing simple-brief itself. DON'T USE FOR: your program's logs.",
     system=True,
 )
 def logs(
@@ -121,11 +119,8 @@ def logs(
 @tool(
     "editor_get_context",
     "read",
-    "Get current editor cursor position, selection, and containing symbol context. USE FOR: where the "
-    "person is working now (file, cursor, selection, `Class:A > Method:b`) before an edit; call it at the "
-    "start of an editing task; list_editors=true when several Neovims are open on the project. "
-    "DON'T USE FOR: going to another file or searching code (search, simple_read); "
-    "every other tool's answer already carries this context.",
+    "Where the person works now: file, cursor, selection, `Class:A > Method:b`. USE FOR: the start of an "
+    "editing task. DON'T USE FOR: other files (simple_read); every answer carries it.",
 )
 def editor_get_context(
     call: Call,
