@@ -3,6 +3,7 @@ only once trusted, the user's own always; debugpy is built in for Python."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -75,3 +76,34 @@ def test_a_shell_as_adapter_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="never runs commands through a shell"):
         run(call, "debug_launch", program="app.py", adapter="sh")
     assert call.session.debug is None or call.session.debug.all() == []
+
+
+@pytest.mark.parametrize(
+    ("script", "said"),
+    [
+        ("import sys; sys.stderr.write('no such module: debugpy\\n')", "its output ended (its last output: no such"),
+        (
+            "import sys, time; sys.stdout.write('Content-Length: abc\\r\\n\\r\\n'); sys.stdout.flush(); time.sleep(30)",
+            "it broke the protocol's framing (Content-Length `abc` is not a byte count)",
+        ),
+    ],
+)
+def test_an_adapter_that_dies_or_breaks_the_framing_is_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, said: str
+) -> None:
+    own = tmp_path / "user.toml"
+    own.write_text(f'[debug.broken]\nadapter = [{json.dumps(sys.executable)}, "-c", {json.dumps(script)}]\n')
+    monkeypatch.setenv(config.USER_CONFIG_ENV, str(own))
+    call = make_call(project(tmp_path / "app"))
+    try:
+        with pytest.raises(UserError) as refused:
+            run(call, "debug_launch", program="app.py", adapter="broken")
+        session = call.session.debug.all()[0]
+        assert session.state == "ended"
+        session.client.proc.wait(timeout=10)
+        assert session.client.members() == []
+    finally:
+        call.session.close()
+    message = str(refused.value)
+    assert message.startswith("the broken debug adapter could not launch app.py: ")
+    assert said in message and "\n" not in message

@@ -110,9 +110,10 @@ class DapClient:
             lambda: self._lost("its input closed"),
         )
         threading.Thread(target=self._read, args=(self.proc.stdout,), name=f"dap-read-{self.sid}", daemon=True).start()
-        threading.Thread(
+        self._stderr_thread = threading.Thread(
             target=self._drain, args=(self.proc.stderr,), name=f"dap-stderr-{self.sid}", daemon=True
-        ).start()
+        )
+        self._stderr_thread.start()
 
     # ------------------------------------------------------------------ requests
 
@@ -146,8 +147,14 @@ class DapClient:
         """Whether the adapter still runs and speaks the protocol."""
         return self.gone is None and self.proc.poll() is None
 
-    def stderr_tail(self) -> str:
-        """The last lines the adapter wrote to stderr."""
+    def stderr_tail(self, wait: float = 0.0) -> str:
+        """The last lines the adapter wrote to stderr; with `wait`, an adapter that is ending
+        gets that long to exit and have its stderr read to the end."""
+        if wait > 0:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=wait)
+            if self.proc.poll() is not None:
+                self._stderr_thread.join(timeout=wait)
         return "\n".join(self._stderr[-STDERR_LINES:])
 
     # ------------------------------------------------------------------ processes

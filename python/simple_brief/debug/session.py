@@ -181,7 +181,7 @@ class DebugSession:
             launched.result(timeout=REQUEST_TIMEOUT)
         except (DapError, AdapterGone) as exc:
             why = _sentence(str(exc))
-            stderr = self.client.stderr_tail().strip().splitlines()
+            stderr = self.client.stderr_tail(wait=1.0 if isinstance(exc, AdapterGone) else 0.0).strip().splitlines()
             detail = f" (its last output: {stderr[-1][:200]})" if stderr and isinstance(exc, AdapterGone) else ""
             self.end(f"the launch failed: {why}")
             raise UserError(
