@@ -103,3 +103,53 @@ def test_an_unchanged_file_is_recognised(tmp_path: Path) -> None:
     stat = path.stat()
     again = parse_file(tmp_path, "m.py", "m.py", first.hash, DEFAULT_MAX_BYTES, (stat.st_mtime_ns, stat.st_size))
     assert again.same and not again.rows
+
+
+DEEP = "".join(f'{{"k{i}": ' for i in range(13)) + '{"leaf": 1}' + "}" * 13
+JSON_CASES = {
+    "plain": '{"name": "x", "nested": {"a": [1, {"in_array": 2}], "b": null, "c": true}, "n": 1.5}\n',
+    "deep": '{"top": ' + DEEP + "}\n",
+    "escapes": '{"a\\"b": 1, "tab\\tkey": {"\\u00e9t\\u00e9": 2}, "": {"under_empty": 3}, "  spaced  key ": 4}\n',
+    "unicode": '{"clé": {"日本": "値", "x": [ "é" ]}, "b": 1}\n',
+    "multiline": '{\n  "a": {\n    "b": [\n      1,\n      2\n    ],\n    "c": {}\n  },\n  "d": "e"\n}\n',
+    "crlf": '{\r\n  "a": {\r\n    "b": 1\r\n  }\r\n}\r\n',
+    "comments": '{\n  // the port\n  "port": 8080,\n  /* block */ "host": {"name": "h"}\n}\n',
+    "comment_deeper": '{\n  "a": [\n    // in an array\n    1\n  ],\n  "b": {"c": 1}\n}\n',
+    "broken": '{"a": {"b": 1,, "c": }, "d": [1, 2}\n',
+    "two_documents": '{"a": 1}\n{"b": {"c": 2}}\n',
+    "array_top": '[{"a": 1}, {"b": 2}]\n',
+    "scalar_top": '"just a string"\n',
+    "number_key": '{1: 2, "ok": 3}\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(JSON_CASES))
+def test_json_keys_walk_gives_the_querys_rows(name: str, tmp_path: Path) -> None:
+    """JSON keys read by walking the tree (`scan.json_keys`) are the outline query's: nested
+    objects, 10 levels and no deeper, keys in arrays left out, escapes, non-ASCII columns,
+    CRLF; comments, syntax errors and odd documents fall back to the query."""
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(JSON_CASES[name].encode("utf-8"))
+    language, rows, diagnostics = _full(path)
+    parsed = _indexed(path)
+    assert (parsed.language, parsed.rows, parsed.diagnostics) == (language, rows, diagnostics)
+
+
+def test_json_keys_walk_is_used_and_stops_where_the_query_does() -> None:
+    """The walk runs for plain JSON (the comparison above would not see it if it never
+    did) and reads ten levels of keys, as the query does."""
+    from tree_sitter import Parser
+
+    from simple_brief.scan.json_keys import LEVELS, applies, json_symbols
+    from simple_brief.scan.tree_index import Columns
+
+    spec = languages.detect("x.json", None)
+    assert applies(spec)
+    source = Source(JSON_CASES["deep"])
+    tree = Parser(languages.grammar(spec)).parse(source.data)
+    keys = json_symbols(source, spec, tree, Columns(source))
+    assert keys is not None
+    assert [k.name for k in keys] == ["top", *(f"k{i}" for i in range(LEVELS - 1))]
+    commented = Source(JSON_CASES["comments"])
+    commented_tree = Parser(languages.grammar(spec)).parse(commented.data)
+    assert json_symbols(commented, spec, commented_tree, Columns(commented)) is None

@@ -4,7 +4,8 @@ Some primitives cost time in the size of what surrounds a node, so asking them o
 definition makes a scan quadratic: `Node.parent` walks down from the root (linear in the
 node's depth) and `Node.prev_sibling` scans its parent's children. `Family` answers the
 same questions from what one scan has already seen; `Columns` turns tree-sitter points
-into character ranges.
+into character ranges (`clamp` keeps a selection inside its range, `trim_end` drops the
+trailing newline a node may end with).
 """
 
 from __future__ import annotations
@@ -92,3 +93,24 @@ class Columns:
 
 def _line_len(source: Source, row: int) -> int:
     return len(source.lines[row]) if row < len(source.lines) else 0
+
+
+def clamp(inner: Range, outer: Range) -> Range:
+    """`inner` cut to lie within `outer` (LSP requires a selection inside its range)."""
+    a, b, c, d = outer.start, inner.start, inner.end, outer.end
+    if (a.line, a.character) <= (b.line, b.character) <= (c.line, c.character) <= (d.line, d.character):
+        return inner  # already inside (most selections): what the cut below gives
+    start = min(max(inner.start, outer.start), outer.end)
+    end = max(min(inner.end, outer.end), start)
+    return Range(start, end)
+
+
+def trim_end(source: Source, node: Node) -> tuple[int, int]:
+    """End point without the trailing newline some grammars include (Markdown sections)."""
+    row, col = node.end_point
+    if col == 0 and row > node.start_point[0]:
+        row -= 1
+        while row > node.start_point[0] and not source.lines[row].strip():
+            row -= 1  # blank lines a grammar keeps at a node's end (Make's rules and variables)
+        return (row, len(source.lines[row].encode("utf-8", "surrogatepass")))
+    return (row, col)

@@ -30,8 +30,10 @@ from simple_brief.model import (
 )
 from simple_brief.scan.doc_comments import doc_text, is_comment, last_line, leading
 from simple_brief.scan.fallback import scan_lines
+from simple_brief.scan.json_keys import applies as json_walk_applies
+from simple_brief.scan.json_keys import json_symbols
 from simple_brief.scan.nesting import MAX_NESTING, nest, too_deep_hint, too_many_hint
-from simple_brief.scan.tree_index import Columns, Family
+from simple_brief.scan.tree_index import Columns, Family, clamp, trim_end
 from simple_brief.source import Source
 
 if TYPE_CHECKING:
@@ -147,6 +149,12 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None, le
         tree = _parse_unexpanded_macros(parser, source.data, tree, c_only=language.name == "c")
     if tree.root_node.has_error and language.repair:
         tree = _parse_repaired(parser, source.data, tree, language.repair)
+    if lean and json_walk_applies(language):
+        keys = json_symbols(source, language, tree, Columns(source))
+        if keys is not None:
+            outline = Outline(source, language, tree=tree)
+            outline.symbols = nest(keys, outline.diagnostics)
+            return outline
     found: dict[tuple[int, int, str], Symbol] = {}
     imports: list[tuple[int, int]] = []
     limit = language.max_start_depth
@@ -323,24 +331,24 @@ def _symbol_from_match(
         if language.names:
             name = languages.function(language.names)(name)
         name = _WS.sub(" ", name).strip()
-        selection = columns.range(names[0].start_point, _trim_end(source, names[-1]))
+        selection = columns.range(names[0].start_point, trim_end(source, names[-1]))
     else:
         name = _WS.sub(" ", source.lines[node.start_point[0]]).strip()
-        selection = columns.range(node.start_point, _trim_end(source, node))
+        selection = columns.range(node.start_point, trim_end(source, node))
     if kind == SymbolKind.String:
         name = _heading_text(source, node)
     if not name:
         return None
-    end_point = _trim_end(source, node)
+    end_point = trim_end(source, node)
     if body is not None and body.end_byte > node.end_byte:
         # The body is the definition's next sibling (Dart: `method_signature`, then
         # `function_body`): the definition runs to the body's end.
-        end_point = _trim_end(source, body)
+        end_point = trim_end(source, body)
     docstrings = language.docs.docstrings
     lead_start, lead_comments = leading(outer, family, docstrings, language.docs.doc_attribute)
     whole = columns.range(lead_start or outer.start_point, end_point)
     if lean:
-        sym = Symbol(name=name, kind=kind, range=whole, selection_range=_clamp(selection, whole))
+        sym = Symbol(name=name, kind=kind, range=whole, selection_range=clamp(selection, whole))
         # Whether the full symbol has a body: it spans lines, or is a heading (below).
         return sym, kind == SymbolKind.String or end_point[0] > node.start_point[0]
     sig_node = node
@@ -352,7 +360,7 @@ def _symbol_from_match(
         name=name,
         kind=kind,
         range=whole,
-        selection_range=_clamp(selection, whole),
+        selection_range=clamp(selection, whole),
         signature=_signature(source, _after_decorators(sig_node), sig_end, body is not None)
         + (" …" if source.data[sig_end:header_end].strip() else ""),
         doc=doc_text(source, lead_comments, body, docstrings),
@@ -364,27 +372,6 @@ def _symbol_from_match(
     if kind == SymbolKind.String:
         sym.body = sym.range
     return sym, sym.body is not None
-
-
-def _clamp(inner: Range, outer: Range) -> Range:
-    """`inner` cut to lie within `outer` (LSP requires a selection inside its range)."""
-    a, b, c, d = outer.start, inner.start, inner.end, outer.end
-    if (a.line, a.character) <= (b.line, b.character) <= (c.line, c.character) <= (d.line, d.character):
-        return inner  # already inside (most selections): what the cut below gives
-    start = min(max(inner.start, outer.start), outer.end)
-    end = max(min(inner.end, outer.end), start)
-    return Range(start, end)
-
-
-def _trim_end(source: Source, node: Node) -> tuple[int, int]:
-    """End point without the trailing newline some grammars include (Markdown sections)."""
-    row, col = node.end_point
-    if col == 0 and row > node.start_point[0]:
-        row -= 1
-        while row > node.start_point[0] and not source.lines[row].strip():
-            row -= 1  # blank lines a grammar keeps at a node's end (Make's rules and variables)
-        return (row, len(source.lines[row].encode("utf-8", "surrogatepass")))
-    return (row, col)
 
 
 def _heading_text(source: Source, node: Node) -> str:
