@@ -310,6 +310,7 @@ class DebugSession:
     def terminate(self) -> None:
         """Ask the adapter to end the program, then kill what is left of the session."""
         self._ending = "terminated by debug_terminate"
+        self.on_end = None  # the caller's answer shows the end (two updates at once would race)
         if self.client.alive:
             try:
                 if self.capabilities.get("supportsTerminateRequest") and self.state != "ended":
