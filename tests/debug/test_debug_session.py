@@ -251,3 +251,9 @@ def test_a_cancelled_call_stops_waiting_and_the_program_keeps_running(call: Call
     # Without the cancellation the wait would last until the time limit ended the session.
     assert waited.data["state"] == "running"
     assert run(call, "debug_pause", session_id=sid).data["stopped"]["reason"] == "pause"
+
+
+def test_a_limit_passed_while_the_adapter_starts_is_an_answer_not_a_failure(call: Call) -> None:
+    launched = run(call, "debug_launch", program="endless.py", timeout_s=0.1)
+    assert launched.data["limit_exceeded"] == "time"
+    assert _first(launched.text).startswith("ended: the session ran past its time limit of 0.1 s")

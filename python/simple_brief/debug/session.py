@@ -180,6 +180,8 @@ class DebugSession:
             self.client.request("configurationDone", {}, REQUEST_TIMEOUT)
             launched.result(timeout=REQUEST_TIMEOUT)
         except (DapError, AdapterGone) as exc:
+            if self.limit_exceeded is not None:
+                return  # a limit ended it while it started: the answer says which
             why = _sentence(str(exc))
             stderr = self.client.stderr_tail(wait=1.0 if isinstance(exc, AdapterGone) else 0.0).strip().splitlines()
             detail = f" (its last output: {stderr[-1][:200]})" if stderr and isinstance(exc, AdapterGone) else ""
