@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import anyio
+import pytest
+
+from mcp import Client, StdioServerParameters
 from simple_brief.errors import UserError
 from simple_brief.tools import Call, hints, invoke
 from simple_brief.workspace import Workspace
@@ -75,3 +80,18 @@ def test_a_parameter_that_does_not_apply_to_the_mode_is_refused(tmp_path: Path) 
         check=False,
     )
     assert done.returncode == 2 and "preview=signature applies to mode=symbols only" in done.stderr
+
+
+@pytest.mark.anyio
+async def test_the_mcp_server_started_from_the_command_line_names_tools(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(APP)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "simple_brief", "mcp", "--root", str(tmp_path)],
+        env={**os.environ, "NVIM": ""},
+    )
+    async with Client(params, raise_exceptions=True) as client:
+        with anyio.fail_after(60):
+            answer = await client.call_tool("expand_at", {"path": "app.py", "selector": "zzz_nothing"})
+    assert answer.is_error
+    assert "simple_read app.py shows its symbols" in answer.content[0].text  # type: ignore[union-attr]

@@ -11,7 +11,7 @@ import pytest
 from index_helpers import cache_dir_fixture, tree_fixture  # noqa: F401  (fixtures)
 
 from simple_brief import tools as registry
-from simple_brief.tools import read
+from simple_brief.index import answer
 from simple_brief.workspace import Workspace
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "outline"
@@ -26,7 +26,7 @@ def test_stored_findings_answer_as_parsing_does(tree: Path, monkeypatch: pytest.
     (tree / "broken.py").write_text("def broken(:\n    return (\n")
     indexed = _diagnostics(tree), _diagnostics(tree, "fixtures"), _diagnostics(tree)
     assert "broken.py" in indexed[0]
-    monkeypatch.setattr(read, "fresh_index", lambda *args: None)
+    monkeypatch.setattr(answer, "fresh_index", lambda *args: None)  # (read.py imports it per call)
     assert (_diagnostics(tree), _diagnostics(tree, "fixtures"), _diagnostics(tree)) == indexed
 
 

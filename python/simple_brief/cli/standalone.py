@@ -345,7 +345,6 @@ def _main(argv: Sequence[str] | None, cancelled: threading.Event) -> int:
         args.docs_parser.print_help()
         return EXIT_USER_ERROR
     as_json = bool(getattr(args, "json", False))
-    hints.SURFACE.set("cli")  # next steps named as commands, not tool calls
     if args.command == "daemon":
         from simple_brief.cli import daemon_commands
 
@@ -358,6 +357,7 @@ def _main(argv: Sequence[str] | None, cancelled: threading.Event) -> int:
         except UserError as err:
             print(f"simple-brief: {err}", file=sys.stderr)
             return EXIT_USER_ERROR
+    surface = hints.SURFACE.set("cli")  # this call's next steps named as commands (not for `mcp`)
     try:
         if args.command == "tools":
             _print_tools(as_json)
@@ -389,6 +389,8 @@ def _main(argv: Sequence[str] | None, cancelled: threading.Event) -> int:
         return EXIT_USER_ERROR
     except (KeyboardInterrupt, registry.Cancelled):
         return 130  # (Cancelled: in the daemon, whose client went away; nobody reads this)
+    finally:
+        hints.SURFACE.reset(surface)
     if as_json:
         print(json.dumps({"ok": True, "tool": name, "content": result.blocks, "data": result.data}, ensure_ascii=False))
     else:
