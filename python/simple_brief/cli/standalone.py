@@ -299,12 +299,12 @@ def _as_daemon(warm: Callable[[str | None], Workspace]) -> Callable[[list[str], 
 
 
 def _session(ws: Workspace) -> registry.Session:
-    """A call's session: new, with the language servers and docs index the workspace's
-    earlier calls left running when this process is the daemon (everything else, such as
-    `workspace_open` ids, starts empty as in a standalone run)."""
+    """A call's session: new, with the language servers, docs index and debug sessions the
+    workspace's earlier calls left running when this process is the daemon (everything
+    else, such as `workspace_open` ids, starts empty as in a standalone run)."""
     kept = ws.attached.get("session_servers") if keep_session_servers else None
     if isinstance(kept, registry.Session):
-        return registry.Session(docs=kept.docs, language_servers=kept.language_servers)
+        return registry.Session(docs=kept.docs, language_servers=kept.language_servers, debug=kept.debug)
     return registry.Session()
 
 
@@ -313,7 +313,7 @@ def _end_session(ws: Workspace, session: registry.Session) -> None:
     if not keep_session_servers:
         session.close()
         return
-    kept = registry.Session(docs=session.docs, language_servers=session.language_servers)
+    kept = registry.Session(docs=session.docs, language_servers=session.language_servers, debug=session.debug)
     with ws.attached_lock:
         ws.attached["session_servers"] = kept
 
