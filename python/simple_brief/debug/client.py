@@ -23,7 +23,6 @@ import logging
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -34,7 +33,7 @@ from typing import IO, Any
 
 from simple_brief.errors import UserError
 from simple_brief.framing import MalformedMessage, Outbox, encode, read_message
-from simple_brief.tasks.sandbox import _LAUNCHER, _PAGE
+from simple_brief.process_limits import memory_limited, processes
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +80,7 @@ class DapClient:
         self._lock = threading.Lock()
         self._stderr: list[str] = []
         self.gone: str | None = None
-        command = list(argv)
-        if memory_mb:
-            command = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(memory_mb * 1024 * 1024), argv[0], *argv]
+        command = memory_limited(argv[0], list(argv), memory_mb)
         try:
             self.proc = subprocess.Popen(
                 command,
@@ -265,22 +262,8 @@ def wait(future: Future[dict[str, Any]], timeout: float, what: str) -> dict[str,
 
 
 def session_processes(sid: int) -> dict[int, int]:
-    """The live (not zombie) processes of session `sid`, each with its resident bytes (Linux
-    /proc; `tasks.sandbox.group_members` is the same walk by process group)."""
-    found: dict[int, int] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                state, _ppid, _pgrp, session, *_ = handle.read().rsplit(b")", 1)[1].split()
-            if int(session) != sid or state == b"Z":
-                continue
-            with open(f"/proc/{entry.name}/statm", "rb") as handle:
-                found[int(entry.name)] = int(handle.read().split()[1]) * _PAGE
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
+    """The live (not zombie) processes of session `sid`, each with its resident bytes."""
+    return processes(session=sid)
 
 
 def session_members(sid: int) -> list[int]:

@@ -24,13 +24,13 @@ import selectors
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from simple_brief.errors import UserError
+from simple_brief.process_limits import memory_limited, processes
 from simple_brief.tasks.declared import SHELLS
 
 #: Seconds between SIGTERM and SIGKILL when a run is stopped.
@@ -38,19 +38,11 @@ KILL_GRACE = 2.0
 #: How often the loop looks at the clock, the cancel flag and the group's memory, seconds.
 TICK = 0.1
 MEMORY_EVERY = 0.25
-#: Sets the address-space limit, then becomes the program (argv: limit, path, argv...).
-_LAUNCHER = (
-    "import os,resource,sys\n"
-    "n=int(sys.argv[1])\n"
-    "resource.setrlimit(resource.RLIMIT_AS,(n,n))\n"
-    "os.execv(sys.argv[2],sys.argv[3:])\n"
-)
 #: What a process prints when an allocation failed (the address-space limit said no).
 ALLOCATION_FAILED = re.compile(
     r"\bMemoryError\b|std::bad_alloc|memory allocation of \d+ bytes failed|Cannot allocate memory|out of memory",
     re.IGNORECASE,
 )
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 @dataclass(frozen=True)
@@ -139,9 +131,7 @@ def run(
         raise UserError(f"the folder {task} runs in, {cwd}, does not exist; fix its `cwd`.")
     path = program(argv[0], cwd, env, task)
     done = Completed(list(argv))
-    command = [path, *argv[1:]]
-    if limits.memory_mb:
-        command = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(limits.memory_mb * 1024 * 1024), path, *argv]
+    command = memory_limited(path, list(argv), limits.memory_mb)
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -251,25 +241,10 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 def group_members(pgid: int) -> list[int]:
-    """The live (not zombie) processes of a process group (Linux /proc)."""
-    members = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != b"Z":
-            members.append(int(entry.name))
-    return members
+    """The live (not zombie) processes of a process group."""
+    return list(processes(group=pgid))
 
 
 def group_rss_bytes(pgid: int) -> int:
     """The resident memory of a process group, summed over its members."""
-    total = 0
-    for pid in group_members(pgid):
-        with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{pid}/statm", "rb") as handle:
-            total += int(handle.read().split()[1]) * _PAGE
-    return total
+    return sum(processes(group=pgid).values())
