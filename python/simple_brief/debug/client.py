@@ -13,6 +13,12 @@ process it starts stays in that session even when it takes a process group of it
 the session — found in /proc by session id — and no debugged program is left behind.
 Memory: like `tasks.sandbox`, the adapter and everything it starts get `RLIMIT_AS` from a
 tiny launcher that then `exec`s it; `session_rss_bytes` lets the owner watch the total.
+
+Transport: stdio, or TCP for adapters that only listen on a port (codelldb `--port`,
+vscode-js-debug's `dapDebugServer.js`, `debugpy.adapter --port`): an argument holding
+`{port}` gets a free loopback port, and the client connects to 127.0.0.1 on it once the
+adapter listens (`CONNECT_TIMEOUT`). The outbox still writes to a pipe (its deadline
+semantics unchanged); a pump thread copies the pipe to the socket.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import itertools
 import logging
 import os
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -43,6 +50,10 @@ WRITE_TIMEOUT = 10.0
 KILL_GRACE = 1.0
 #: Lines of the adapter's stderr kept for an answer when it dies.
 STDERR_LINES = 20
+#: The placeholder of an adapter argument that takes the port it should listen on.
+PORT = "{port}"
+#: Seconds an adapter listening on a port may take to accept the connection.
+CONNECT_TIMEOUT = 15.0
 
 EventFn = Callable[[str, dict[str, Any]], None]
 
@@ -80,13 +91,17 @@ class DapClient:
         self._lock = threading.Lock()
         self._stderr: list[str] = []
         self.gone: str | None = None
+        self._socket: socket.socket | None = None
+        port = _free_port() if any(PORT in arg for arg in argv) else None
+        if port is not None:
+            argv = [arg.replace(PORT, str(port)) for arg in argv]
         command = memory_limited(argv[0], list(argv), memory_mb)
         try:
             self.proc = subprocess.Popen(
                 command,
                 cwd=cwd,
                 env=dict(env),
-                stdin=subprocess.PIPE,
+                stdin=subprocess.PIPE if port is None else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
@@ -98,19 +113,55 @@ class DapClient:
             ) from None
         #: The session id of every process the adapter starts (it leads its own session).
         self.sid = self.proc.pid
-        assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        self._stderr_thread = threading.Thread(
+            target=self._drain, args=(self.proc.stderr,), name=f"dap-stderr-{self.sid}", daemon=True
+        )
+        self._stderr_thread.start()
+        if port is None:
+            assert self.proc.stdin is not None
+            into, out_of = self.proc.stdin, self.proc.stdout
+        else:
+            into, out_of = self._connect(port)
+            threading.Thread(
+                target=self._drain, args=(self.proc.stdout,), name=f"dap-stdout-{self.sid}", daemon=True
+            ).start()
         self._outbox = Outbox(
-            self.proc.stdin,
+            into,
             f"dap-write-{self.sid}",
             WRITE_TIMEOUT,
             self._stalled,
             lambda: self._lost("its input closed"),
         )
-        threading.Thread(target=self._read, args=(self.proc.stdout,), name=f"dap-read-{self.sid}", daemon=True).start()
-        self._stderr_thread = threading.Thread(
-            target=self._drain, args=(self.proc.stderr,), name=f"dap-stderr-{self.sid}", daemon=True
-        )
-        self._stderr_thread.start()
+        threading.Thread(target=self._read, args=(out_of,), name=f"dap-read-{self.sid}", daemon=True).start()
+
+    def _connect(self, port: int) -> tuple[IO[bytes], IO[bytes]]:
+        """Connect to the adapter listening on `port`: the pipe the outbox writes to (pumped
+        into the socket) and the socket's reading side.
+
+        Raises:
+            UserError: it did not accept a connection in time, or exited first.
+        """
+        deadline = time.monotonic() + CONNECT_TIMEOUT
+        while True:
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=1.0)
+                break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.kill()
+                    tail = self.stderr_tail(wait=0.2).splitlines()
+                    said = f" (it said: {tail[-1][:200]})" if tail else ""
+                    raise UserError(
+                        f"the {self.name} did not listen on port {port} within {CONNECT_TIMEOUT:g} s{said}; "
+                        "check that its argv passes {port} where it takes the port to listen on."
+                    ) from None
+                time.sleep(0.05)
+        sock.settimeout(None)
+        self._socket = sock
+        read_end, write_end = os.pipe()
+        threading.Thread(target=_pump, args=(read_end, sock), name=f"dap-pump-{self.sid}", daemon=True).start()
+        return os.fdopen(write_end, "wb", buffering=0), sock.makefile("rb")
 
     # ------------------------------------------------------------------ requests
 
@@ -178,7 +229,12 @@ class DapClient:
                 time.sleep(0.02)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=KILL_GRACE)
-        self._outbox.close()
+        outbox = getattr(self, "_outbox", None)  # (not there yet when the connection failed)
+        if outbox is not None:
+            outbox.close()
+        if self._socket is not None:
+            with contextlib.suppress(OSError):
+                self._socket.close()
 
     # ------------------------------------------------------------------ threads
 
@@ -259,6 +315,23 @@ def wait(future: Future[dict[str, Any]], timeout: float, what: str) -> dict[str,
         return future.result(timeout=max(timeout, 0.0))
     except FutureTimeout:
         raise AdapterGone(f"it did not answer {what} within {timeout:g} s") from None
+
+
+def _free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _pump(read_end: int, sock: socket.socket) -> None:
+    """Copy what the outbox writes into its pipe to the adapter's socket, until either ends."""
+    with contextlib.suppress(OSError):
+        while data := os.read(read_end, 65536):
+            sock.sendall(data)
+    with contextlib.suppress(OSError):
+        os.close(read_end)
+        sock.shutdown(socket.SHUT_WR)
 
 
 def session_processes(sid: int) -> dict[int, int]:
