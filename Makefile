@@ -78,6 +78,7 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 	$(PY) bench/tasks.py  # test_run vs the same pytest command run directly
 	$(PY) bench/debug.py  # launch-to-first-stop and step over MCP vs a minimal DAP script on debugpy
 	nice -n 10 $(PY) bench/references.py  # a hub symbol's first page of references vs unpaged and the server's own time
+	$(PY) bench/surroundings.py  # expand_at context=true vs outline + expand_at, and vs reading the file
 	-$(PY) bench/c_errors.py  # exits 1 while a false error remains; the figures still print
 
 conformance: $(VENV)/.installed-dev ## real files in every language: ctags coverage, false syntax errors, folds and :ExpandAt in Neovim

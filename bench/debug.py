@@ -30,12 +30,11 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from mcp import Client  # noqa: E402
-from report import markdown_table, verdict  # noqa: E402
+from report import markdown_table, verdict, write_block  # noqa: E402
 from simple_brief.servers.mcp import ServerState, build_server  # noqa: E402
 from simple_brief.workspace import Workspace  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
-START, END = "<!-- debug:start -->", "<!-- debug:end -->"
 PROGRAM = """\
 def main():
     total = 0
@@ -151,13 +150,6 @@ def tool_run(root: Path, steps: int) -> tuple[float, list[float], str]:
     return anyio.run(_tool_run, root, steps)
 
 
-def with_block(results: str, table: str) -> str:
-    """`results` with the table between this bench's markers (added at the end the first time)."""
-    block = f"{START}\n{table}\n{END}"
-    before, found, rest = results.partition(START)
-    return before + block + rest.partition(END)[2] if found else f"{results.rstrip()}\n\n{block}\n"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -200,7 +192,7 @@ def main() -> int:
     ]
     table = f"{title}\n\n" + markdown_table(["Measure", "Value", "Baseline", "Target", "Result"], rows)
     print(table)
-    RESULTS.write_text(with_block(RESULTS.read_text(encoding="utf-8"), table), encoding="utf-8")
+    write_block(RESULTS, "debug", table)
     return 0
 
 

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from report import markdown_table, verdict  # noqa: E402
+from report import markdown_table, verdict, write_block  # noqa: E402
 from simple_brief import lsp as _disk_servers  # noqa: E402, F401  (registers the disk-mode servers)
 from simple_brief import tools as registry  # noqa: E402
 from simple_brief.render.budget import approx_tokens  # noqa: E402
@@ -40,7 +40,6 @@ from simple_brief.tools.servers import TIMEOUT, ask  # noqa: E402
 from simple_brief.workspace import Workspace  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
-START, END = "<!-- references:start -->", "<!-- references:end -->"
 BIN = Path(sys.executable).parent
 
 
@@ -73,14 +72,6 @@ def timed(fn: Callable[..., Any], *args: Any) -> tuple[float, Any]:
     start = time.perf_counter()
     out = fn(*args)
     return (time.perf_counter() - start) * 1000, out
-
-
-def with_block(results: str, table: str) -> str:
-    """The results file with this bench's table between its markers (added at the end the first time)."""
-    before, found, rest = results.partition(START)
-    if not found:
-        return f"{results.rstrip()}\n\n{START}\n{table}\n{END}\n"
-    return f"{before}{START}\n{table}\n{END}{rest.partition(END)[2]}"
 
 
 def main() -> int:
@@ -151,7 +142,7 @@ def main() -> int:
     )
     table = f"{title}\n\n{about}\n\n{markdown_table(('Measure', 'Value', 'Baseline', 'Target', 'Result'), rows)}"
     print(table)
-    RESULTS.write_text(with_block(RESULTS.read_text(encoding="utf-8"), table), encoding="utf-8")
+    write_block(RESULTS, "references", table)
     return 0
 
 

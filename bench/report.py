@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
+from pathlib import Path
 
 HEADER = ("Section", "Measure", "Value", "Baseline", "Target", "Result")
 
@@ -58,3 +59,14 @@ def num(x: float) -> str:
     if x != x:
         return "n/a"
     return f"{x:,.0f}" if abs(x) >= 100 else f"{x:,.1f}" if abs(x) >= 10 else f"{x:,.2f}"
+
+
+def write_block(results: Path, name: str, table: str) -> None:
+    """Put `table` between the `<!-- name:start -->` and `<!-- name:end -->` markers of the
+    results file (added at its end the first time); the rest of the file is kept."""
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    text = results.read_text(encoding="utf-8")
+    block = f"{start}\n{table}\n{end}"
+    before, found, rest = text.partition(start)
+    text = before + block + rest.partition(end)[2] if found else f"{text.rstrip()}\n\n{block}\n"
+    results.write_text(text, encoding="utf-8")

@@ -25,15 +25,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "tasks"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from projects import PY, python_project, python_tasks  # noqa: E402
 
+from report import write_block  # noqa: E402
 from simple_brief import tools as registry  # noqa: E402
 from simple_brief.tools import Call  # noqa: E402
 from simple_brief.workspace import Workspace  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
-START, END = "<!-- tasks:start -->", "<!-- tasks:end -->"
 MORE_TESTS = 200
 
 
@@ -90,13 +91,7 @@ def main() -> int:
         ]
     )
     print(table)
-    text = RESULTS.read_text(encoding="utf-8")
-    block = f"{START}\n{table}\n{END}"
-    if START in text:
-        text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    RESULTS.write_text(text, encoding="utf-8")
+    write_block(RESULTS, "tasks", table)
     return 0
 
 
