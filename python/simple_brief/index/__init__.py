@@ -25,6 +25,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import pickle
 import sqlite3
 import stat as stat_mod
 import threading
@@ -39,7 +40,16 @@ from simple_brief.docs import db
 from simple_brief.errors import UserError
 from simple_brief.index import store
 from simple_brief.index.names import Names
-from simple_brief.index.parse import Parsed, copy_of, diagnostics_from, parse_chunk, read_digest, worker_count
+from simple_brief.index.parse import (
+    Parsed,
+    copy_of,
+    diagnostics_from,
+    parse_chunk,
+    parse_packed,
+    read_digest,
+    unpack,
+    worker_count,
+)
 from simple_brief.model import Diagnostic, ProgressFn
 from simple_brief.private_files import private_dir
 from simple_brief.workspace import ALWAYS_SKIPPED, SKIP_UNREADABLE, Workspace
@@ -259,9 +269,7 @@ class SymbolIndex:
         stats.seconds = time.perf_counter() - started
         return stats
 
-    def _consider(
-        self, path: Path, seen: set[str], batch: _Batch, skips: dict[str, str], stats: RefreshStats
-    ) -> None:
+    def _consider(self, path: Path, seen: set[str], batch: _Batch, skips: dict[str, str], stats: RefreshStats) -> None:
         """A listed file: unchanged (stat), to parse (a job), or unreadable."""
         root = self.workspace.root
         rel = path.relative_to(root).as_posix()
@@ -490,6 +498,8 @@ class _Batch:
     `finish`. A file named and sized like one met before (a vendored copy: typeshed in
     two packages, the same schema twice) is read here and, when its content hash is the
     earlier file's, not parsed: it gets the earlier file's rows (`parse.copy_of`).
+    Chunks parsed before their turn to be stored, and originals still to be copied, wait
+    pickled (bytes take a fraction of the memory of the rows as objects).
     """
 
     def __init__(self, index: SymbolIndex, workers: int | None) -> None:
@@ -500,14 +510,14 @@ class _Batch:
         #: Walk order: a number (the n-th file to parse) or a copy (job, original, hash).
         self.order: list[int | tuple[Job, str, str]] = []
         self.jobs: list[Job] = []
-        self.futures: list[Future[list[Parsed]]] = []
+        self.futures: list[Future[bytes]] = []
         self.pool: ProcessPoolExecutor | None = None
         #: The first file of each (name, size): its path, real path and content hash once
         #: read ("?" not yet, "" unreadable).
         self.firsts: dict[tuple[str, int], list[str]] = {}
-        #: How many copies still wait for each original, and the originals parsed.
+        #: How many copies still wait for each original, and the originals parsed (pickled).
         self.wanted: dict[str, int] = {}
-        self.kept: dict[str, Parsed] = {}
+        self.kept: dict[str, bytes] = {}
 
     def __enter__(self) -> _Batch:
         return self
@@ -545,15 +555,15 @@ class _Batch:
         assert self.pool is not None
         start = len(self.futures) * CHUNK_FILES
         chunk = self.jobs[start : start + CHUNK_FILES]
-        self.futures.append(self.pool.submit(parse_chunk, str(self.root), chunk, self.max_bytes))
+        self.futures.append(self.pool.submit(parse_packed, str(self.root), chunk, self.max_bytes))
 
     def _chunk(self, number: int) -> list[Parsed]:
         if self.pool is not None:
             while len(self.futures) <= number:
                 self._submit()
-            parsed = self.futures[number].result()
+            packed = self.futures[number].result()
             self.futures[number] = _DONE  # stored once: free its rows
-            return parsed
+            return unpack(packed)
         start = number * CHUNK_FILES
         return parse_chunk(str(self.root), self.jobs[start : start + CHUNK_FILES], self.max_bytes)
 
@@ -581,7 +591,7 @@ class _Batch:
                         current, parsed = number, self._chunk(number)
                     one = parsed[at]
                     if one.rel in self.wanted:
-                        self.kept[one.rel] = one
+                        self.kept[one.rel] = pickle.dumps(one, protocol=pickle.HIGHEST_PROTOCOL)
                 else:
                     one = self._copy(*entry)
                 batch.append(one)
@@ -599,13 +609,13 @@ class _Batch:
 
     def _copy(self, job: Job, original: str, digest: str) -> Parsed:
         """A file whose content hash is `original`'s: its rows, else parsed here."""
-        first = self.kept.get(original)
+        kept = self.kept.get(original)
         self.wanted[original] -= 1
         if not self.wanted[original]:
             self.kept.pop(original, None)
-        copied = copy_of(first, self.root, job, digest) if first is not None else None
+        copied = copy_of(pickle.loads(kept), self.root, job, digest) if kept is not None else None
         return copied or parse_chunk(str(self.root), [job], self.max_bytes)[0]
 
 
 #: A stored chunk's place in `_Batch.futures`.
-_DONE: Future[list[Parsed]] = Future()
+_DONE: Future[bytes] = Future()
