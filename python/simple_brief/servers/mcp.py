@@ -53,7 +53,8 @@ log = logging.getLogger(__name__)
 
 INSTRUCTIONS = (
     "simple-brief shows code briefly: simple_read mode=outline folds a file to its definitions "
-    "(F> function, C> class, S> struct, E> enum, `{ ... }` = folded body, L3-5 = 1-based lines); "
+    "(F> function, C> class, S> struct, E> enum, `_` instead of `>` = open, `{ ... }` = folded body, "
+    "L3-5 = 1-based lines); "
     "expand_at opens one symbol; search finds names across the workspace; document_symbols gives exact "
     "ranges. When an editor is attached, every answer starts with an `editor:` line (file, cursor, "
     "enclosing symbols) and unsaved buffer text wins over the disk."

@@ -42,8 +42,7 @@ def _render_mode(outline: Outline, mode: str, depth: int | None) -> str:
     "read",
     "A file as source or folded outline. USE FOR: a file's structure before editing (mode=outline: each "
     "definition with its line span, bodies as `{ ... }`, `V*` diagnostics), exact source (mode=full), "
-    "symbols (mode=symbols). DON'T USE FOR: one body (expand_at), names across files (search). Marks: F> "
-    "function, C> class, S> struct, E> enum, `_` open.",
+    "symbols (mode=symbols). DON'T USE FOR: one body (expand_at), names across files (search).",
 )
 def simple_read(
     call: Call,
@@ -454,9 +453,8 @@ def search(
 @tool(
     "diagnostics",
     "read",
-    "Problems in a file or the workspace by file (`12:5 W ruff F401 message  fix: title (0.95)`): syntax "
-    "(E/W/H codes: diagnostic_explain), the editor's, and for one file the language servers', with "
-    "fix-its. USE FOR: what is broken before or after an edit. DON'T USE FOR: reading code.",
+    "Problems by file (`12:5 W ruff F401 message  fix: title (0.95)`): syntax, the editor's, and for one "
+    "file the language servers' with fix-its. USE FOR: what is broken after an edit. DON'T USE FOR: code.",
 )
 def diagnostics(
     call: Call,

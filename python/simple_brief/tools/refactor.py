@@ -254,9 +254,9 @@ _KIND_WORDS = {"function": ("function", "method"), "variable": ("variable", "con
 def refactor_extract(
     call: Call,
     path: FilePath,
-    start_line: Annotated[int, Doc("1-based first line of the code to extract.")],
+    start_line: Annotated[int, Doc("First line (1-based).")],
     start_col: Annotated[int, Doc("1-based column of its first character.")],
-    end_line: Annotated[int, Doc("1-based last line of the code to extract.")],
+    end_line: Annotated[int, Doc("Last line (1-based).")],
     end_col: Annotated[int, Doc("1-based column after its last character.")],
     kind: Annotated[Literal["function", "variable"], Doc("What to extract into.")] = "function",
     new_name: Annotated[str, Doc("Its name (default: the server's placeholder).")] = "",

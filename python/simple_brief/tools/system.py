@@ -126,10 +126,7 @@ def editor_get_context(
     call: Call,
     list_editors: Annotated[
         bool,
-        Doc(
-            "Also list every Neovim open on this workspace: pid, folder, file, when last used, "
-            "and which one is followed (the one used last)."
-        ),
+        Doc("Also list every Neovim open on this workspace (the one used last is followed)."),
     ] = False,
 ) -> ToolResult:
     """No data of its own (AC3): the adapter adds the editor context to every answer;
