@@ -8,13 +8,13 @@ from pathlib import Path
 from simple_brief.tools import Call, invoke
 from simple_brief.workspace import Workspace
 
-SOURCE = '''def parse_settings_from_environment():
+SOURCE = """def parse_settings_from_environment():
     return {}
 
 
 def parse():
     return None
-'''
+"""
 
 
 def test_within_a_file_the_best_match_comes_first(tmp_path: Path) -> None:
