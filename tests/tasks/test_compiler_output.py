@@ -29,7 +29,9 @@ def _which(name: str) -> str | None:
 
 def _run(argv: list[str], cwd: Path, merged: bool = False) -> subprocess.CompletedProcess[str]:
     """Run `argv`; `merged`: stderr into stdout in the order printed, as the sandbox keeps it."""
-    env = {**os.environ, "LC_ALL": "C.UTF-8", "PATH": f"{os.environ.get('PATH', '')}:{CARGO_BIN}"}
+    # Not the variables of a `make test` around this run: a nested make says `make[1]: ***`.
+    outer = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")}
+    env = {**outer, "LC_ALL": "C.UTF-8", "PATH": f"{os.environ.get('PATH', '')}:{CARGO_BIN}"}
     err = subprocess.STDOUT if merged else subprocess.PIPE
     return subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=err, text=True, env=env, timeout=300)
 
