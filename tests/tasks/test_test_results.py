@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from simple_brief.errors import UserError
+from simple_brief.tasks.go_tests import read_go_test_json
 from simple_brief.tasks.test_results import (
     TestReport,
     parse_test_list,
-    read_go_test_json,
     read_junit,
     resolve_path,
 )

@@ -11,7 +11,8 @@ person declared them, inside limits, and reading their results into structured a
   mypy/pyright, Python tracebacks) as diagnostics with fix-its; its readers are
   `compiler_lines` (line formats), `compiler_json` (JSON formats), `compiler_python`
   (tracebacks) over `compiler_findings` (the Finding and Fix shapes).
-- `test_results`: JUnit XML (junitparser) and `go test -json` as test results.
+- `test_results`: JUnit XML (junitparser) as test results, and test lists; `go_tests`
+  (`go test -json`) and `cargo_tests` (cargo's harness lines) into the same shape.
 - `coverage_reports`: coverage.py JSON, Cobertura XML and lcov as per-file coverage.
 - `profiles`: cProfile/pstats, collapsed stacks and speedscope JSON as hotspots.
 

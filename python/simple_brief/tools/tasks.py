@@ -21,7 +21,7 @@ from simple_brief import config
 from simple_brief.errors import UserError
 from simple_brief.model import Diagnostic, Position, Range, Severity
 from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
-from simple_brief.tasks import compiler_output, coverage_reports, test_results
+from simple_brief.tasks import cargo_tests, compiler_output, coverage_reports, go_tests, test_results
 from simple_brief.tasks.declared import KNOWN, TaskSpec, detect
 from simple_brief.tasks.runner import TaskRun, remove_scratch, run_task
 from simple_brief.tools import Call, Cancelled, Doc, ToolResult, tool
@@ -351,9 +351,9 @@ def _report_of(run: TaskRun) -> test_results.TestReport | None:
     if run.junit is not None and run.junit.is_file():
         return test_results.read_junit([run.junit], run.cwd)
     if '"Action":' in run.stdout:
-        return test_results.read_go_test_json(run.stdout, run.cwd, "".join(s.stderr for s in run.steps))
-    if test_results.looks_like_cargo_test(run.stdout):
-        return test_results.read_cargo_test(run.stdout, run.cwd)
+        return go_tests.read_go_test_json(run.stdout, run.cwd, "".join(s.stderr for s in run.steps))
+    if cargo_tests.looks_like_cargo_test(run.stdout):
+        return cargo_tests.read_cargo_test(run.stdout, run.cwd)
     return None
 
 
