@@ -329,8 +329,8 @@ PATH_IN_ROOT = "File, relative to the root."
                 "mode": {
                     "type": "string",
                     "description": "full: source with diagnostics; outline: block marks; compact: one diagnostic "
-                    "line; symbols: a list.",
-                    "enum": ["full", "outline", "compact", "symbols"],
+                    "line; symbols: a list; names: names and lines only.",
+                    "enum": ["full", "outline", "compact", "symbols", "names"],
                     "default": "full",
                 },
                 "depth": {

@@ -81,7 +81,7 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
     assert by_name["refactor_rename"].annotations.destructive_hint is True  # type: ignore[union-attr]
     read_schema = by_name["simple_read"].input_schema
     assert read_schema["required"] == ["path"]
-    assert read_schema["properties"]["mode"]["enum"] == ["full", "outline", "compact", "symbols"]
+    assert read_schema["properties"]["mode"]["enum"] == ["full", "outline", "compact", "symbols", "names"]
     # One optional flag: list every Neovim open on the workspace (issue 14).
     context_props = by_name["editor_get_context"].input_schema.get("properties", {})
     assert set(context_props) == {"list_editors"}

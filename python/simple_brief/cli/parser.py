@@ -104,8 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--mode",
         default="outline",
-        choices=("outline", "compact", "full", "symbols"),
-        help="outline (default), compact, full source, or the symbols view",
+        choices=("outline", "compact", "full", "symbols", "names"),
+        help="outline (default), compact, full source, the symbols view, or names and lines only",
     )
     p.add_argument("--depth", type=int, default=0, help="levels of nesting shown; 0 = all (default)")
     p.add_argument(

@@ -14,6 +14,7 @@ from simple_brief.protocol import diagnostic_to_lsp
 from simple_brief.render import blockmarks, table
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, render_diagnostics
+from simple_brief.render.names import render_names
 from simple_brief.render.search import render_search
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline
@@ -48,8 +49,11 @@ def simple_read(
     call: Call,
     path: ReadPath,
     mode: Annotated[
-        Literal["full", "outline", "compact", "symbols"],
-        Doc("full: source with diagnostics; outline: block marks; compact: one diagnostic line; symbols: a list."),
+        Literal["full", "outline", "compact", "symbols", "names"],
+        Doc(
+            "full: source with diagnostics; outline: block marks; compact: one diagnostic line; symbols: a list; "
+            "names: names and lines only."
+        ),
     ] = "full",
     depth: Annotated[int, Doc("Levels of nesting shown (1: top level); 0: all.")] = 0,
     preview: Annotated[
@@ -74,6 +78,9 @@ def simple_read(
         "symbols": sum(1 for _ in walk_with_parent(outline.symbols)),
         "mode": mode,
     }
+    if mode == "names":
+        text = f"{_header(call, real, outline, mode)}\n{render_names(outline.symbols, members=depth != 1)}"
+        return _within_budget(call, [text], data, f"use {hints.command('search', '…')} for one name")
     if mode == "symbols":
         blocks = render_symbols_view(outline, shown, preview, depth or 99)
         return _within_budget(call, blocks, data, f"use depth=1, or {hints.command('expand_at', shown, 'NAME')}")
