@@ -79,6 +79,7 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 	$(PY) bench/debug.py  # launch-to-first-stop and step over MCP vs a minimal DAP script on debugpy
 	nice -n 10 $(PY) bench/references.py  # a hub symbol's first page of references vs unpaged and the server's own time
 	$(PY) bench/surroundings.py  # expand_at context=true vs outline + expand_at, and vs reading the file
+	$(PY) bench/outline_tokens.py  # outline and names tokens vs an Aider-style map and the source
 	-$(PY) bench/c_errors.py  # exits 1 while a false error remains; the figures still print
 
 conformance: $(VENV)/.installed-dev ## real files in every language: ctags coverage, false syntax errors, folds and :ExpandAt in Neovim
