@@ -58,7 +58,7 @@ CASES: dict[str, tuple[str, dict[str, Any], str]] = {
     "not in the enum": (
         "simple_read",
         {"path": "app.py", "mode": "bogus"},
-        "parameter `mode` must be one of full, outline, compact, symbols, not 'bogus'.",
+        "parameter `mode` must be one of full, outline, compact, symbols, names, not 'bogus'.",
     ),
     "1 MB where an int goes": (
         "search",
