@@ -94,9 +94,8 @@ def program(argv0: str, cwd: Path, env: Mapping[str, str], task: str) -> str:
         UserError: not found, not executable, or a shell.
     """
     if "/" in argv0:
-        found: str | None = str((cwd / argv0) if not os.path.isabs(argv0) else Path(argv0))
-        if not (os.path.isfile(found) and os.access(found, os.X_OK)):  # type: ignore[arg-type]
-            found = None
+        path = str(cwd / argv0)  # (an absolute argv0 stays as it is)
+        found = path if os.path.isfile(path) and os.access(path, os.X_OK) else None
     else:
         found = shutil.which(argv0, path=env.get("PATH", os.defpath))
     if found is None:
