@@ -156,3 +156,15 @@ def test_lua_locals_aliasing_setmetatable_are_definitions() -> None:
     assert names == {"setmetatable", "getmetatable", "type", "tostring", "string"}, names
     assert "local setmetatable, getmetatable,type,tostring,string = …" in text
     assert ".. local tablex = require 'pl.tablex'  L23" in text.splitlines()
+
+
+def test_a_block_signature_the_grammar_misreads_is_cut_not_the_whole_block() -> None:
+    # LLVM's SuffixTree.h (C++ in a `.h`, read as C) gave one "signature" of 2,398
+    # characters: the whole struct, comments and all. A long header is cut with `…`.
+    params = ", ".join(f"parameter_number_{i}: int = {i}" for i in range(40))
+    outline = scan(f"def many({params}):\n    return 1\n", languages.by_name("python"))
+    (sym,) = outline.symbols
+    assert sym.signature.startswith("def many(parameter_number_0: int = 0, ")
+    assert sym.signature.endswith("…") and len(sym.signature) <= 400
+    line = blockmarks.render_outline(outline, [])
+    assert line.startswith("F> def many(") and line.endswith("{ ... }  L1-2")

@@ -70,6 +70,9 @@ CAPTURE_KINDS: dict[str, SymbolKind] = {
 _RESCAN_MARGIN = 6
 #: Signatures of members without a body (fields, constants) are cut to this many characters.
 MEMBER_SIGNATURE_CHARS = 100
+#: Signatures of blocks are cut to this many characters: a header the grammar misreads (C++
+#: in a `.h` read as C) can otherwise swallow a whole struct, comments and all.
+BLOCK_SIGNATURE_CHARS = 400
 #: Wrapper nodes whose start is the definition's start (decorators, `export`, templates).
 _WRAPPERS = frozenset(
     {"decorated_definition", "export_statement", "template_declaration", "ambient_declaration", "statement"}
@@ -443,8 +446,9 @@ def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
     line (see `_signature_end`).
     """
     sig = _WS.sub(" ", source.slice_bytes(start, end)).strip()
-    if not has_body and len(sig) > MEMBER_SIGNATURE_CHARS:
-        sig = sig[: MEMBER_SIGNATURE_CHARS - 1].rstrip() + "…"
+    limit = BLOCK_SIGNATURE_CHARS if has_body else MEMBER_SIGNATURE_CHARS
+    if len(sig) > limit:
+        sig = sig[: limit - 1].rstrip() + "…"
     while sig and sig[-1] in "{:=(;" and not sig.endswith("::"):
         sig = sig[:-1].rstrip()
     return sig
