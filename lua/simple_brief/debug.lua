@@ -3,9 +3,9 @@
 ---
 --- The MCP server calls `show(view)` through the RPC channel after every debug tool
 --- (simple_brief.tools.debug); a view replaces that session's marks, an ended session's are
---- removed. Files not loaded yet get their marks when they are read (BufReadPost). The
---- sessions are driven by simple-brief's own DAP client; nvim-dap, when installed, is
---- detected and reported (`nvim_dap`) but not used.
+--- removed. Files not loaded yet get their marks when they are read (BufReadPost). These
+--- marks are for sessions simple-brief's own DAP client drives; sessions the person's
+--- nvim-dap drives (lua/simple_brief/nvim_dap.lua) show with nvim-dap's own signs.
 local M = {}
 
 local H = {}

@@ -111,6 +111,11 @@ class EditorBackend(Protocol):
         showed (`shown`, `nvim_dap`: whether nvim-dap is installed), or {} when nobody did."""
         ...
 
+    def nvim_dap(self, function: str, args: list[Any], timeout: float) -> Any:
+        """Call `function` of the editor's nvim-dap bridge (lua/simple_brief/nvim_dap.lua);
+        its answer, or None when there is no such editor or it did not answer in time."""
+        ...
+
 
 class DiskBackend:
     """No editor: files on disk are the truth and there is no editor context."""
@@ -152,3 +157,7 @@ class DiskBackend:
     def show_debug(self, view: dict[str, Any]) -> dict[str, Any]:
         """Nobody to show it to: the answer says where execution stands."""
         return {}
+
+    def nvim_dap(self, function: str, args: list[Any], timeout: float) -> Any:
+        """No editor, no nvim-dap."""
+        return None

@@ -21,6 +21,8 @@ LAUNCHER = (
     "resource.setrlimit(resource.RLIMIT_AS,(n,n))\n"
     "os.execv(sys.argv[2],sys.argv[3:])\n"
 )
+#: Writes its own pid to a file, then `exec`s the command (its pid stays the command's).
+ANNOUNCER = "import os,sys\nopen(sys.argv[1],'w').write(str(os.getpid()))\nos.execv(sys.argv[2],sys.argv[2:])\n"
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
@@ -30,6 +32,12 @@ def memory_limited(path: str, argv: list[str], memory_mb: int) -> list[str]:
     if not memory_mb:
         return [path, *argv[1:]]
     return [sys.executable, "-I", "-S", "-c", LAUNCHER, str(memory_mb * 1024 * 1024), path, *argv]
+
+
+def pid_announced(pidfile: str, command: list[str]) -> list[str]:
+    """`command` (its program a full path) run so that it first writes its pid to `pidfile`:
+    for a program another process starts (nvim-dap spawns the adapter) whose pid we need."""
+    return [sys.executable, "-I", "-S", "-c", ANNOUNCER, pidfile, *command]
 
 
 def processes(*, group: int | None = None, session: int | None = None) -> dict[int, int]:

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pynvim
+
 from simple_brief import tools as registry
+from simple_brief.nvim.backend import NvimBackend
+from simple_brief.servers.envelope import ServerState, answer
 from simple_brief.tools import Call, Session, ToolResult
 from simple_brief.workspace import Workspace
 
@@ -110,3 +116,28 @@ def debuggee_pid(call: Call, session_id: str) -> int:
     pid = int(result.data["result"]["value"])
     assert pid != os.getpid()
     return pid
+
+
+@contextmanager
+def nvim_editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, ServerState, Path]]:
+    """A headless Neovim showing the project's app.py, and an MCP server state attached to it
+    with the debug toolset; the project's root."""
+    from nvim_session import nvim
+
+    root = project(tmp_path / "app")
+    address = str(sockets / "nvim.sock")
+    with nvim(tmp_path / "nvim", "--listen", address, str(root / "app.py")) as nv:
+        backend = NvimBackend.connect(address, lsp_timeout_ms=10000, retry_interval=0)
+        state = ServerState(workspace=Workspace.at(root), editor=backend, toolsets=("debug",))
+        try:
+            yield nv, state, root.resolve()
+        finally:
+            state.close()
+            backend.close()
+
+
+def run_answer(state: ServerState, tool: str, **args: Any) -> Any:
+    """Call a tool as the MCP server does (editor context and all); the answer, not an error."""
+    result = answer(state, registry.get(tool), args)
+    assert not result.is_error, result.blocks
+    return result

@@ -12,14 +12,18 @@ from typing import Any
 
 import pynvim
 import pytest
-from debuggee import LINE_CALL, LINE_HELPER_BODY, LINE_LOOP_BODY, LINE_RAISE, project
+from debuggee import LINE_CALL, LINE_HELPER_BODY, LINE_LOOP_BODY, LINE_RAISE, nvim_editor, run_answer
 
-from simple_brief import tools as registry
-from simple_brief.nvim.backend import NvimBackend
-from simple_brief.servers.envelope import ServerState, answer
-from simple_brief.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
 
-from nvim_session import nvim
+
+@pytest.fixture
+def editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, ServerState, Path]]:
+    with nvim_editor(tmp_path, sockets) as opened:
+        yield opened
+
+
+_run = run_answer
 
 
 def _marks(nv: pynvim.Nvim, path: Path) -> list[dict[str, Any]]:
@@ -38,26 +42,6 @@ def _marks(nv: pynvim.Nvim, path: Path) -> list[dict[str, Any]]:
         str(path),
     )
     return sorted(found, key=lambda m: (m["line"], m["sign"]))
-
-
-@pytest.fixture
-def editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, ServerState, Path]]:
-    root = project(tmp_path / "app")
-    address = str(sockets / "nvim.sock")
-    with nvim(tmp_path / "nvim", "--listen", address, str(root / "app.py")) as nv:
-        backend = NvimBackend.connect(address, lsp_timeout_ms=10000, retry_interval=0)
-        state = ServerState(workspace=Workspace.at(root), editor=backend, toolsets=("debug",))
-        try:
-            yield nv, state, root.resolve()
-        finally:
-            state.close()
-            backend.close()
-
-
-def _run(state: ServerState, tool: str, **args: Any) -> Any:
-    result = answer(state, registry.get(tool), args)
-    assert not result.is_error, result.blocks
-    return result
 
 
 def test_breakpoints_show_as_signs_and_the_stopped_line_is_highlighted(
@@ -121,13 +105,13 @@ def test_a_session_ended_by_its_time_limit_takes_its_marks_away(
     assert listed.data["sessions"][0]["limit_exceeded"] == "time"
 
 
-def test_nvim_dap_is_detected_and_the_answer_says_it_is_not_used(
+def test_a_dap_module_that_is_not_nvim_dap_is_named_and_not_used(
     editor: tuple[pynvim.Nvim, ServerState, Path],
 ) -> None:
     nv, state, root = editor
-    # nvim-dap cannot be installed here: a module named `dap` stands for it (detection is a require).
+    # Some other plugin's `dap` module (no run/sessions/listeners): found by the require, not driven.
     nv.exec_lua("package.preload['dap'] = function() return {} end")
     launched = _run(state, "debug_launch", program="app.py", breakpoints=f"app.py:{LINE_CALL}")
-    assert launched.data["editor"]["nvim_dap"] is True
-    assert "(nvim-dap is installed; it is not used)" in launched.blocks[-1]
+    assert launched.data["editor"]["nvim_dap"] is True and launched.data["driver"] == "own"
+    assert "lacks nvim-dap's run/sessions/listeners/breakpoints: not used" in launched.blocks[-1]
     assert len(_marks(nv, root / "app.py")) == 2

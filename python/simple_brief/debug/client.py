@@ -195,6 +195,14 @@ class DapClient:
         """Whether the adapter still runs and speaks the protocol."""
         return self.gone is None and self.proc.poll() is None
 
+    @property
+    def returncode(self) -> int | None:
+        """The adapter's exit status, None while it runs."""
+        return self.proc.poll()
+
+    def pump(self) -> None:
+        """Nothing to do: the reader thread hands events on as they come."""
+
     def stderr_tail(self, wait: float = 0.0) -> str:
         """The last lines the adapter wrote to stderr; with `wait`, an adapter that is ending
         gets that long to exit and have its stderr read to the end."""
@@ -215,18 +223,7 @@ class DapClient:
         """End every process of the adapter's session: SIGTERM, then SIGKILL after a grace
         period; the adapter is reaped."""
         self._lost("it was stopped")
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            members = self.members()
-            if not members:
-                break
-            for pid in members:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, sig)
-            deadline = time.monotonic() + KILL_GRACE
-            while time.monotonic() < deadline and self.members():
-                with contextlib.suppress(ChildProcessError):
-                    self.proc.poll()
-                time.sleep(0.02)
+        stop_session(self.sid, self.proc.poll)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=KILL_GRACE)
         outbox = getattr(self, "_outbox", None)  # (not there yet when the connection failed)
@@ -332,6 +329,23 @@ def _pump(read_end: int, sock: socket.socket) -> None:
     with contextlib.suppress(OSError):
         os.close(read_end)
         sock.shutdown(socket.SHUT_WR)
+
+
+def stop_session(sid: int, reap: Callable[[], object] = lambda: None) -> None:
+    """End every live process of session `sid`: SIGTERM, then SIGKILL after a grace period;
+    `reap` is called while waiting (so a child of ours does not stay a zombie)."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        members = session_members(sid)
+        if not members:
+            break
+        for pid in members:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + KILL_GRACE
+        while time.monotonic() < deadline and session_members(sid):
+            with contextlib.suppress(ChildProcessError):
+                reap()
+            time.sleep(0.02)
 
 
 def session_processes(sid: int) -> dict[int, int]:

@@ -1,5 +1,5 @@
-"""Debug sessions: one program under one debug adapter (`DebugSession`), and the sessions of
-one MCP server or CLI run (`Sessions`, kept in `tools.Session.debug`).
+"""Debug sessions: one program under one debug adapter (`DebugSession`); the sessions of one
+MCP server or CLI run are `debug.sessions.Sessions`.
 
 A session follows the adapter's events: `stopped` (where, why, which breakpoints),
 `output`, `exited`, `terminated`. Every command that lets the program run (launch,
@@ -28,6 +28,7 @@ from typing import Any
 
 from simple_brief.debug.adapters import AdapterSpec
 from simple_brief.debug.client import AdapterGone, DapClient, DapError, session_rss_bytes
+from simple_brief.debug.nvim_dap import Bridge, NvimDapClient
 from simple_brief.errors import UserError
 
 log = logging.getLogger(__name__)
@@ -39,11 +40,10 @@ TICK = 0.1
 MEMORY_EVERY = 0.5
 #: Seconds a wait may pass the time limit, for the watchdog to end the session first.
 LIMIT_GRACE = 2.0
+#: Seconds between looks at nvim-dap's queued events while a caller waits for a stop.
+NVIM_DAP_POLL = 0.05
 #: Characters of program output a session keeps (older output is dropped).
 MAX_OUTPUT_CHARS = 256 * 1024
-#: Sessions alive at once per server; ended ones kept for `debug_sessions`.
-MAX_LIVE_SESSIONS = 8
-MAX_ENDED_KEPT = 16
 #: Exception filters debugpy knows, by what the caller asks for.
 PYTHON_EXCEPTION_FILTERS = {"uncaught": ["uncaught"], "raised": ["raised", "uncaught"], "none": []}
 
@@ -98,6 +98,7 @@ class DebugSession:
         env: Mapping[str, str],
         label: str,
         timeout_s: float,
+        bridge: Bridge | None = None,
     ) -> None:
         self.id = session_id
         self.spec = spec
@@ -125,9 +126,17 @@ class DebugSession:
         self.on_end: Callable[[], object] | None = None
         self._cond = threading.Condition()
         self.started = time.monotonic()
-        self.client = DapClient(
-            adapter_argv, cwd, env, self._on_event, memory_mb=spec.memory_mb, name=f"debug adapter `{spec.name}`"
-        )
+        name = f"debug adapter `{spec.name}`"
+        #: Who speaks DAP with the adapter: `own` (our DapClient) or `nvim-dap` (the person's).
+        self.driver = "own" if bridge is None else "nvim-dap"
+        self.client: DapClient | NvimDapClient
+        if bridge is None:
+            self.client = DapClient(adapter_argv, cwd, env, self._on_event, memory_mb=spec.memory_mb, name=name)
+        else:
+            key = f"{os.getpid()}-{session_id}"
+            self.client = NvimDapClient(
+                bridge, key, adapter_argv, cwd, env, self._on_event, memory_mb=spec.memory_mb, name=name
+            )
         threading.Thread(target=self._watch, name=f"debug-watch-{session_id}", daemon=True).start()
 
     # ------------------------------------------------------------------ starting
@@ -147,38 +156,10 @@ class DebugSession:
             UserError: the adapter refused the launch or did not start (its words).
         """
         try:
-            self.capabilities = self.client.request(
-                "initialize",
-                {
-                    "clientID": "simple-brief",
-                    "clientName": "simple-brief",
-                    "adapterID": self.spec.name,
-                    "linesStartAt1": True,
-                    "columnsStartAt1": True,
-                    "pathFormat": "path",
-                    "supportsVariableType": True,
-                    "supportsRunInTerminalRequest": False,
-                    "locale": "en",
-                },
-                REQUEST_TIMEOUT,
-            )
-            launched = self.client.send("launch", arguments)
-            deadline = time.monotonic() + REQUEST_TIMEOUT
-            while not self._initialized.wait(TICK):
-                if launched.done() or time.monotonic() > deadline or not self.client.alive:
-                    launched.result(timeout=0)  # the refusal, if that is why
-                    raise AdapterGone(self.client.gone or "it sent no `initialized` event")
-            for bp in breakpoints:
-                self.breakpoints.setdefault(bp.path, {})[bp.line] = bp
-            for path in list(self.breakpoints):
-                self._sync(path)
-            self.client.request("setExceptionBreakpoints", {"filters": self._filters(exceptions)}, REQUEST_TIMEOUT)
-            with self._cond:
-                before = self.generation
-                if self.state == "starting":
-                    self.state = "running"
-            self.client.request("configurationDone", {}, REQUEST_TIMEOUT)
-            launched.result(timeout=REQUEST_TIMEOUT)
+            if isinstance(self.client, NvimDapClient):
+                before = self._start_through_nvim_dap(arguments, breakpoints, exceptions)
+            else:
+                before = self._start(arguments, breakpoints, exceptions)
         except (DapError, AdapterGone) as exc:
             if self.limit_exceeded is not None:
                 return  # a limit ended it while it started: the answer says which
@@ -194,6 +175,63 @@ class DebugSession:
             self.end("the launch failed")
             raise
         self.wait_for_stop(before, wait_s, cancelled)
+
+    def _start(self, arguments: dict[str, Any], breakpoints: list[Breakpoint], exceptions: str) -> int:
+        """Our own client's start: initialize, launch, breakpoints, configurationDone; the
+        generation before the program runs."""
+        assert isinstance(self.client, DapClient)
+        self.capabilities = self.client.request(
+            "initialize",
+            {
+                "clientID": "simple-brief",
+                "clientName": "simple-brief",
+                "adapterID": self.spec.name,
+                "linesStartAt1": True,
+                "columnsStartAt1": True,
+                "pathFormat": "path",
+                "supportsVariableType": True,
+                "supportsRunInTerminalRequest": False,
+                "locale": "en",
+            },
+            REQUEST_TIMEOUT,
+        )
+        launched = self.client.send("launch", arguments)
+        deadline = time.monotonic() + REQUEST_TIMEOUT
+        while not self._initialized.wait(TICK):
+            if launched.done() or time.monotonic() > deadline or not self.client.alive:
+                launched.result(timeout=0)  # the refusal, if that is why
+                raise AdapterGone(self.client.gone or "it sent no `initialized` event")
+        for bp in breakpoints:
+            self.breakpoints.setdefault(bp.path, {})[bp.line] = bp
+        for path in list(self.breakpoints):
+            self._sync(path)
+        self.client.request("setExceptionBreakpoints", {"filters": self._filters(exceptions)}, REQUEST_TIMEOUT)
+        with self._cond:
+            before = self.generation
+            if self.state == "starting":
+                self.state = "running"
+        self.client.request("configurationDone", {}, REQUEST_TIMEOUT)
+        launched.result(timeout=REQUEST_TIMEOUT)
+        return before
+
+    def _start_through_nvim_dap(self, arguments: dict[str, Any], breakpoints: list[Breakpoint], exceptions: str) -> int:
+        """nvim-dap's start (it sends initialize, launch, the breakpoints of its store — the
+        agent's put there — and configurationDone); the generation before the program runs."""
+        assert isinstance(self.client, NvimDapClient)
+        for bp in breakpoints:
+            self.breakpoints.setdefault(bp.path, {})[bp.line] = bp
+        files = [(path, self._wanted(path)) for path in self.breakpoints]
+        filters = PYTHON_EXCEPTION_FILTERS[exceptions] if self.spec.is_python else None
+        with self._cond:
+            before = self.generation
+            if self.state == "starting":
+                self.state = "running"
+        self.capabilities, states = self.client.start(
+            arguments, [(p, [bp.request() for bp in w]) for p, w in files], exceptions, filters, REQUEST_TIMEOUT
+        )
+        for (_, wanted), answers in zip(files, states, strict=False):
+            self._take_answers(wanted, answers)
+        return before
 
     def _filters(self, exceptions: str) -> list[str]:
         if self.spec.is_python:
@@ -292,9 +330,9 @@ class DebugSession:
                     "time",
                 )
             elif not self.client.alive:
-                why = self.client.gone or f"it exited with {self.client.proc.poll()}"
+                why = self.client.gone or f"it exited with {self.client.returncode}"
                 self.end(f"the debug adapter ended ({why})")
-            elif self.spec.memory_mb and now >= next_memory:
+            elif self.spec.memory_mb and self.client.sid and now >= next_memory:
                 next_memory = now + MEMORY_EVERY
                 if session_rss_bytes(self.client.sid) > self.spec.memory_mb * 1024 * 1024:
                     self.end(
@@ -369,13 +407,16 @@ class DebugSession:
         whether one came."""
         limit_ends = self.started + self.timeout_s + LIMIT_GRACE
         deadline = min(time.monotonic() + max(wait_s, 0.0), limit_ends)
-        with self._cond:
-            while not (self.generation > before and self.state in ("stopped", "ended")):
+        pause = TICK * 5 if self.driver == "own" else NVIM_DAP_POLL
+        while True:
+            with self._cond:
+                if self.generation > before and self.state in ("stopped", "ended"):
+                    return True
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or cancelled():
                     return False
-                self._cond.wait(min(remaining, TICK * 5))
-        return True
+                self._cond.wait(min(remaining, pause))
+            self.client.pump()
 
     # ------------------------------------------------------------------ breakpoints
 
@@ -413,23 +454,37 @@ class DebugSession:
                 self.breakpoints.pop(p, None)
         return removed
 
+    def _wanted(self, path: Path) -> list[Breakpoint]:
+        return sorted(self.breakpoints.get(path, {}).values(), key=lambda b: b.line)
+
     def _sync(self, path: Path) -> None:
-        wanted = sorted(self.breakpoints.get(path, {}).values(), key=lambda b: b.line)
+        wanted = self._wanted(path)
         try:
-            body = self.client.request(
-                "setBreakpoints",
-                {
-                    "source": {"path": str(path), "name": path.name},
-                    "breakpoints": [bp.request() for bp in wanted],
-                    "lines": [bp.line for bp in wanted],
-                },
-                REQUEST_TIMEOUT,
-            )
+            if isinstance(self.client, NvimDapClient):
+                answers = self.client.set_breakpoints(path, [bp.request() for bp in wanted], REQUEST_TIMEOUT)
+            else:
+                body = self.client.request(
+                    "setBreakpoints",
+                    {
+                        "source": {"path": str(path), "name": path.name},
+                        "breakpoints": [bp.request() for bp in wanted],
+                        "lines": [bp.line for bp in wanted],
+                    },
+                    REQUEST_TIMEOUT,
+                )
+                answers = list(body.get("breakpoints") or [])
         except (DapError, AdapterGone) as exc:
             raise UserError(
                 f"the debug adapter refused the breakpoints of {path.name}: {_sentence(str(exc))}."
             ) from None
-        for bp, answer in zip(wanted, body.get("breakpoints") or [], strict=False):
+        self._take_answers(wanted, answers)
+
+    @staticmethod
+    def _take_answers(wanted: list[Breakpoint], answers: list[dict[str, Any]]) -> None:
+        """What the adapter made of each breakpoint (its `Breakpoint`s, in the same order)."""
+        for bp, answer in zip(wanted, answers, strict=False):
+            if not answer:
+                continue  # nvim-dap has no state for it (yet): it stays as it was
             bp.verified = bool(answer.get("verified"))
             bp.adapter_id = answer.get("id")
             bp.actual_line = answer.get("line")
@@ -528,66 +583,6 @@ class DebugSession:
             return self.client.request(command, arguments, REQUEST_TIMEOUT)
         except (DapError, AdapterGone) as exc:
             raise UserError(f"the debug adapter did not answer `{command}`: {_sentence(str(exc))}.") from None
-
-
-class Sessions:
-    """The debug sessions of one server: ids `d1`, `d2`, … never reused."""
-
-    def __init__(self) -> None:
-        self._by_id: dict[str, DebugSession] = {}
-        self._issued = 0
-        self._lock = threading.Lock()
-
-    def next_id(self) -> str:
-        """A new session id.
-
-        Raises:
-            UserError: too many sessions are alive.
-        """
-        with self._lock:
-            live = [s for s in self._by_id.values() if s.state != "ended"]
-            if len(live) >= MAX_LIVE_SESSIONS:
-                raise UserError(
-                    f"{len(live)} debug sessions are alive, the most one server keeps; end one with debug_terminate."
-                )
-            ended = [k for k, s in self._by_id.items() if s.state == "ended"]
-            for key in ended[: max(len(ended) - MAX_ENDED_KEPT, 0)]:
-                del self._by_id[key]
-            self._issued += 1
-            return f"d{self._issued}"
-
-    def add(self, session: DebugSession) -> None:
-        """Keep a started session."""
-        with self._lock:
-            self._by_id[session.id] = session
-
-    def get(self, session_id: str) -> DebugSession:
-        """A session by id.
-
-        Raises:
-            UserError: no such session.
-        """
-        with self._lock:
-            found = self._by_id.get(session_id)
-            known = ", ".join(self._by_id) or "none"
-        if found is None:
-            raise UserError(
-                f"there is no debug session `{session_id[:40]}` (sessions: {known}); debug_launch starts one."
-            )
-        return found
-
-    def all(self) -> list[DebugSession]:
-        """Every session kept, oldest first."""
-        with self._lock:
-            return list(self._by_id.values())
-
-    def close(self) -> None:
-        """End every session and its processes."""
-        for session in self.all():
-            session.on_end = None  # the editor may be closing too
-            if session.state != "ended" or session.client.members():
-                session.end("the server stopped")
-                session.client.kill()
 
 
 def _sentence(text: str) -> str:

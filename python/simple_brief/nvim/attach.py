@@ -290,6 +290,10 @@ class AutoBackend:
         """See `EditorBackend.show_debug`."""
         return self.current.show_debug(view)
 
+    def nvim_dap(self, function: str, args: list[Any], timeout: float) -> Any:
+        """See `NvimBackend.nvim_dap`."""
+        return self.current.nvim_dap(function, args, timeout)
+
     def status(self) -> dict[str, Any]:
         """The current backend's status, with how it was chosen."""
         try:

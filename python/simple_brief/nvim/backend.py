@@ -333,6 +333,16 @@ class NvimBackend:
 
         return self._call(run, {}, "show debug", self.call_timeout)
 
+    def nvim_dap(self, function: str, args: list[Any], timeout: float) -> Any:
+        """Call `function` of lua/simple_brief/nvim_dap.lua (the person's nvim-dap driving a
+        debug session) with `args`; its answer, or None when Neovim did not answer in
+        `timeout` seconds."""
+
+        def run() -> Any:
+            return self._nvim.exec_lua(f"return require('simple_brief.nvim_dap').{function}(...)", *args)
+
+        return self._call(run, None, f"nvim-dap {function}", timeout)
+
     def status(self) -> dict[str, Any]:
         """What the backend is attached to, and whether Neovim answers.
 

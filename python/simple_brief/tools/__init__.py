@@ -172,7 +172,7 @@ class Session:
         language_servers: language servers started in disk mode (`simple_brief.lsp.pool.ServerPool`).
         workspaces: workspaces opened with `workspace_open`, by id.
         workspaces_issued: ids handed out so far (`ws1`, `ws2`, …; never reused).
-        debug: debug sessions (`simple_brief.debug.session.Sessions`), each with its processes.
+        debug: debug sessions (`simple_brief.debug.sessions.Sessions`), each with its processes.
     """
 
     docs: Any = None

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 from simple_brief import config
 from simple_brief.debug.adapters import adapter_named
+from simple_brief.debug.nvim_dap import Bridge
 from simple_brief.debug.session import DebugSession
 from simple_brief.errors import UserError, excerpt
 from simple_brief.tasks.sandbox import program
@@ -66,6 +67,10 @@ def debug_launch(
     ] = "uncaught",
     just_my_code: Annotated[bool, Doc("Step only through the workspace's code (not libraries).")] = True,
     adapter: Annotated[str, Doc("The debug adapter by config name (`[debug.NAME]`); `python` is built in.")] = "python",
+    driver: Annotated[
+        Literal["auto", "nvim-dap", "own"],
+        Doc("Who talks to the adapter: the person's nvim-dap (auto: when their Neovim has it) or our own client."),
+    ] = "auto",
     wait_s: WaitS = 30.0,
     timeout_s: Annotated[
         float | None, Doc("This session's time limit in seconds (at most the adapter's `timeout_s`).")
@@ -109,7 +114,8 @@ def debug_launch(
     adapter_env = dict(os.environ)
     argv = [program_path(spec.argv[0], folder, adapter_env, spec.name), *spec.argv[1:]]
     registry = sessions(call)
-    session = DebugSession(registry.next_id(), spec, argv, folder, adapter_env, label, limit)
+    bridge = nvim_dap_bridge(call, driver)
+    session = DebugSession(registry.next_id(), spec, argv, folder, adapter_env, label, limit, bridge)
     registry.add(session)
     session.on_end = lambda: show_in_editor(call, session)
     points = [session.new_breakpoint(path, line) for path, line in dict.fromkeys(wanted)]
@@ -119,13 +125,33 @@ def debug_launch(
         blocks.append(settings.untrusted)
     if points:
         blocks.append("breakpoints:\n" + "\n".join("  " + breakpoint_line(call, bp) for bp in points))
-    note = editor_note(call)
     result = answer(call, session, blocks, waited=wait_s, breakpoints=[breakpoint_data(call, bp) for bp in points])
-    if note and result.data.get("editor"):
-        result.blocks.append(
-            note + (" (nvim-dap is installed; it is not used)" if result.data["editor"].get("nvim_dap") else "")
-        )
+    note = editor_note(call, session, result.data.get("editor") or {}, driver)
+    if note:
+        result.blocks.append(note)
     return result
+
+
+def nvim_dap_bridge(call: Call, driver: str) -> Bridge | None:
+    """The way to the person's nvim-dap when it drives the session (`driver` auto finds it
+    in the attached Neovim), or None for our own client.
+
+    Raises:
+        UserError: nvim-dap was asked for and is not there.
+    """
+    if driver == "own":
+        return None
+    editor = call.editor
+
+    def bridge(function: str, args: list[Any], timeout: float) -> Any:
+        return editor.nvim_dap(function, args, timeout)
+
+    if bridge("available", [], 5.0) is True:
+        return bridge
+    if driver == "nvim-dap":
+        where = "the attached Neovim cannot load it" if editor.name == "nvim" else "no Neovim is attached"
+        raise UserError(f"driver=nvim-dap needs the person's nvim-dap, and {where}; use driver=own (or auto).")
+    return None
 
 
 def program_path(argv0: str, cwd: Path, env: dict[str, str], name: str) -> str:
@@ -133,11 +159,21 @@ def program_path(argv0: str, cwd: Path, env: dict[str, str], name: str) -> str:
     return program(argv0, cwd, env, f"debug.{name}")
 
 
-def editor_note(call: Call) -> str:
-    """What the person sees in their editor, said once at launch."""
-    if call.editor.name != "nvim":
+def editor_note(call: Call, session: DebugSession, shown: dict[str, Any], driver: str) -> str:
+    """Which client drives the session and what the person sees, said once at launch."""
+    if session.driver == "nvim-dap":
+        return (
+            "Neovim: driven by the person's nvim-dap; the breakpoints and the stopped line show with nvim-dap's "
+            "signs and UI"
+        )
+    if call.editor.name != "nvim" or not shown:
         return ""
-    return "Neovim: the breakpoints show as signs and the stopped line is highlighted (simple-brief's own DAP client)"
+    note = "Neovim: the breakpoints show as signs and the stopped line is highlighted (simple-brief's own DAP client)"
+    if not shown.get("nvim_dap"):
+        return note
+    if driver == "own":
+        return note + " (nvim-dap is installed; driver=own was asked for)"
+    return note + " (a `dap` module is installed but lacks nvim-dap's run/sessions/listeners/breakpoints: not used)"
 
 
 @tool(

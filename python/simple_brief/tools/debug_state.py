@@ -13,7 +13,8 @@ from typing import Annotated, Any
 
 from simple_brief import languages
 from simple_brief.context import build_context
-from simple_brief.debug.session import Breakpoint, DebugSession, Sessions
+from simple_brief.debug.session import Breakpoint, DebugSession
+from simple_brief.debug.sessions import Sessions
 from simple_brief.editor import Snapshot
 from simple_brief.errors import UserError, excerpt
 from simple_brief.scan import Outline, scan
@@ -133,7 +134,12 @@ def _reason(session: DebugSession, hit: Breakpoint | None, exception: dict[str, 
 
 def state_line(call: Call, session: DebugSession, waited: float | None = None) -> tuple[str, dict[str, Any]]:
     """The answer's first line and the session's state as data."""
-    data: dict[str, Any] = {"session_id": session.id, "state": session.state, "adapter": session.spec.name}
+    data: dict[str, Any] = {
+        "session_id": session.id,
+        "state": session.state,
+        "adapter": session.spec.name,
+        "driver": session.driver,
+    }
     if session.state == "stopped" and session.stop is not None:
         frames = session.frames(1)
         top: dict[str, Any] = frame_data(call, frames[0], 0) if frames else {"name": "", "line": 0}
@@ -189,6 +195,8 @@ def show_in_editor(call: Call, session: DebugSession) -> dict[str, Any]:
     show = getattr(call.editor, "show_debug", None)
     if not callable(show):
         return {}
+    if session.driver == "nvim-dap":
+        return {"nvim_dap": True, "driver": "nvim-dap"}  # nvim-dap's own signs and UI show it
     stopped = None
     if session.state == "stopped":
         frames = session.frames(1)
