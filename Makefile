@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 DEMO_FILE = $$($(PY) -c 'import json.decoder as m; print(m.__file__)')
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test test-python test-lua lint format bench conformance update-snapshots languages clean
+.PHONY: help demo test test-python test-lua lint format bench conformance update-snapshots languages clean bench-peers
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-17s %s\n", $$1, $$2}'
@@ -81,6 +81,10 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 	$(PY) bench/surroundings.py  # expand_at context=true vs outline + expand_at, and vs reading the file
 	$(PY) bench/outline_tokens.py  # outline and names tokens vs an Aider-style map and the source
 	-$(PY) bench/c_errors.py  # exits 1 while a false error remains; the figures still print
+
+bench-peers: $(VENV)/.installed-dev ## simple-brief next to Serena (serena-agent from PyPI, in .venv-peers) on the same files
+	test -x .venv-peers/bin/serena || { $(PYTHON) -m venv .venv-peers && .venv-peers/bin/pip install -q 'serena-agent==2.1.0'; }
+	$(PY) bench/peers.py
 
 conformance: $(VENV)/.installed-dev ## real files in every language: ctags coverage, false syntax errors, folds and :ExpandAt in Neovim
 	$(PY) bench/conformance.py --install
