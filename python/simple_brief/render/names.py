@@ -1,24 +1,30 @@
-"""The `names` tier of an outline: every top-level definition by name with its line span,
-its members by name and first line on the same line — what a depth-1 symbol overview
-gives, with lines to open them by (`expand_at FILE line:N`).
+"""The `names` tier of an outline: every top-level definition as `name:line`, its members
+that are definitions too (methods, nested types, enum members) on the same line — what a
+depth-1 symbol overview gives, with the line to open each by (`expand_at FILE line:N`).
+Data members (fields, properties, attributes, variables inside a type) are left to the
+outline; module-level variables and constants are top-level definitions and stay.
 
-    HTTPServer L130-139: server_bind L134
-    BaseHTTPRequestHandler L147-644: parse_request L267, handle_one_request L407, …
-    test L1250-1271
+    HTTPServer:130: server_bind:134
+    BaseHTTPRequestHandler:147: parse_request:267 handle_one_request:407 …
+    test:1250
 """
 
 from __future__ import annotations
 
-from simple_brief.model import Symbol
+from simple_brief.model import Symbol, SymbolKind
+
+#: Kinds of members the names tier leaves to the outline (a type's data, not its definitions).
+DATA_MEMBERS = frozenset({SymbolKind.Field, SymbolKind.Property, SymbolKind.Variable, SymbolKind.Constant})
 
 
 def render_names(symbols: list[Symbol], members: bool = True) -> str:
-    """One line per top-level symbol: `name Lfirst-last`, then `: member Lfirst, …` unless
-    `members` is False."""
+    """One line per top-level symbol: `name:line`, then `: member:line …` (its members that
+    are not data) unless `members` is False."""
     lines = []
     for sym in symbols:
-        line = f"{sym.name} {sym.range.line_span()}"
-        if members and sym.children:
-            line += ": " + ", ".join(f"{kid.name} L{kid.range.start.line + 1}" for kid in sym.children)
+        line = f"{sym.name}:{sym.range.start.line + 1}"
+        kids = [kid for kid in sym.children if kid.kind not in DATA_MEMBERS] if members else []
+        if kids:
+            line += ": " + " ".join(f"{kid.name}:{kid.range.start.line + 1}" for kid in kids)
         lines.append(line)
     return "\n".join(lines)
