@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+
 from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +72,6 @@ def definitions(path: Path) -> set[str]:
 
 def named(text: str, names: set[str]) -> int:
     """How many of `names` the text names (as a whole word)."""
-    import re
 
     return sum(1 for name in names if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text))
 
@@ -87,6 +88,48 @@ async def overviews(params: StdioServerParameters, tool: str, args: dict[str, An
                 result = await client.call_tool(tool, {**args, **_path_arg(tool, rel)})
                 times.append((time.perf_counter() - started) * 1000)
             texts[rel] = "\n".join(getattr(c, "text", "") for c in result.content)
+    return {"texts": texts, "ms": times}
+
+
+#: Symbols whose references both servers list: (file, top-level class or function name).
+REFERENCED = (
+    ("textwrap.py", "TextWrapper"),
+    ("json/decoder.py", "JSONDecodeError"),
+    ("configparser.py", "NoSectionError"),
+    ("shutil.py", "copyfile"),
+    ("argparse.py", "_get_action_name"),
+)
+
+
+def declaration(path: Path, name: str) -> tuple[int, int]:
+    """The 1-based line and column of a top-level class or function's name."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef | ast.FunctionDef) and node.name == name:
+            line = path.read_text(encoding="utf-8").splitlines()[node.lineno - 1]
+            return node.lineno, line.index(name, node.col_offset) + 1
+    raise LookupError(f"{name} is not defined at the top of {path}")
+
+
+async def references(params: StdioServerParameters, serena: bool) -> dict[str, Any]:
+    """Each symbol's references answer and the per-call milliseconds (after a warm-up call)."""
+    texts: dict[str, str] = {}
+    times: list[float] = []
+    async with Client(params, raise_exceptions=True) as client:
+        for rel, name in REFERENCED:
+            flat = rel.replace("/", "_")
+            if serena:
+                tool, args = "find_referencing_symbols", {"name_path": name, "relative_path": flat}
+            else:
+                line, col = declaration(STDLIB / rel, name)
+                tool, args = (
+                    "analyze_references",
+                    {"path": flat, "line": line, "col": col, "include_declaration": False},
+                )
+            await client.call_tool(tool, args)  # warm: the language server indexes the files
+            started = time.perf_counter()
+            result = await client.call_tool(tool, args)
+            times.append((time.perf_counter() - started) * 1000)
+            texts[name] = "\n".join(getattr(c, "text", "") for c in result.content)
     return {"texts": texts, "ms": times}
 
 
@@ -147,6 +190,8 @@ def main() -> int:
                 overviews, ours, "simple_read", {"mode": "outline"}, runs
             ),
         }
+        refs = {"Serena find_referencing_symbols": anyio.run(references, serena, True)}
+        refs["simple-brief analyze_references"] = anyio.run(references, ours, False)
     total_defs = sum(len(names) for names in oracle.values())
     figures = {}
     for label, got in measured.items():
@@ -163,6 +208,13 @@ def main() -> int:
         rows.append(
             (label, f"{tokens:,} ({ratio:.2f}x Serena)", f"{found / total_defs:.1%}", f"{ms:.1f}", target, result)
         )
+    ref_rows = []
+    serena_refs = sum(count(t) for t in refs["Serena find_referencing_symbols"]["texts"].values())
+    for label, got in refs.items():
+        tokens = sum(count(t) for t in got["texts"].values())
+        ref_rows.append(
+            (label, f"{tokens:,} ({tokens / max(serena_refs, 1):.2f}x Serena)", f"{statistics.median(got['ms']):.1f}")
+        )
     table = "\n".join(
         [
             f"## Peers (`bench/peers.py`, {len(FILES)} standard-library files, o200k; "
@@ -172,6 +224,12 @@ def main() -> int:
             "",
             "Serena names without line numbers; `mode=names` adds each name's line; `mode=outline` adds "
             "signatures, spans and body marks.",
+            "",
+            f"References of {len(REFERENCED)} symbols ("
+            + ", ".join(name for _, name in REFERENCED)
+            + "), both through jedi-language-server:",
+            "",
+            markdown_table(("References", "Tokens", "ms per call (p50)"), ref_rows),
         ]
     )
     print(table)
