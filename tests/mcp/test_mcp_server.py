@@ -53,16 +53,13 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
     names = {t.name for t in tools}
     read = {"simple_read", "expand_at", "document_symbols", "search", "diagnostics", "editor_get_context"}
     system = {"server_status", "logs"}
-    docs = {"docs_search", "docs_get", "docs_list", "docs_resolve", "docs_examples", "docs_related", "docs_index"}
+    docs = {"docs_search", "docs_get", "docs_list", "docs_resolve", "docs_index"}
     lsp = {
         "analyze_hover",
         "analyze_definition",
         "analyze_references",
         "analyze_calls",
         "analyze_completion",
-        "analyze_parse",
-        "analyze_typecheck",
-        "analyze_lint",
         "diagnostic_explain",
         "refactor_rename",
         "refactor_extract",

@@ -20,6 +20,7 @@ from typing import Any
 from simple_brief.docs.model import Example, Item
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.lsp import plural
+from simple_brief.tools.hints import command
 
 #: Characters of a one-line signature preview (seed 002 cuts at 100; ids and types run longer).
 SIGNATURE_CHARS = 120
@@ -180,7 +181,7 @@ def render_item(item: Item, budget: int) -> list[str]:
     if approx_tokens(examples) > budget // 2:
         examples = (
             f"[{len(extra)} examples left out to stay within the {budget:,}-token budget; "
-            f"docs_examples {item.id} shows them.]"
+            f"{command('docs_get', item.id, part='examples')} shows them.]"
         )
     fixed = approx_tokens("\n".join(head) + "\n".join(fields) + examples) + 20
     room = max(budget - fixed, 200) * 28 // 10  # characters the body may take
@@ -277,7 +278,7 @@ def render_resolve(symbol: str, items: Sequence[Item]) -> list[str]:
 
 
 def render_examples(item: Item, checked: Sequence[CheckedExample], budget: int) -> list[str]:
-    """`docs_examples`: a count line, then one block per example with its verdict."""
+    """`docs_get part=examples`: a count line, then one block per example with its verdict."""
     if not checked:
         return [f"{item.id} has no examples in its documentation; docs_get {item.id} shows the rest of it."]
     runnable = sum(1 for c in checked if c.runnable)
@@ -302,7 +303,7 @@ def render_examples(item: Item, checked: Sequence[CheckedExample], budget: int) 
 
 
 def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]:
-    """`docs_related`: one line per related item: reason, relevance, id, kind, place, summary."""
+    """`docs_get part=related`: one line per related item: reason, relevance, id, kind, place, summary."""
     if not related:
         return [f"Nothing related to {item.id} was found (no see-also, module mates or similar signatures)."]
     noun = "item" if len(related) == 1 else "items"
@@ -311,7 +312,9 @@ def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]
     for rank, rel in enumerate(related, 1):
         prefix = f"{rank}. {rel.reason} {rel.relevance:.2f} · "
         entries.append(_result_lines(prefix, rel.item, "", summary_of(rel.item), pad="   "))
-    text, _ = fit_lines(entries, budget, "ask docs_related of a closer item", approx_tokens(head))
+    text, _ = fit_lines(
+        entries, budget, f"ask {command('docs_get', 'ID', part='related')} of a closer item", approx_tokens(head)
+    )
     return [head, text]
 
 

@@ -1,5 +1,6 @@
-"""The docs toolset: docs_search, docs_get, docs_list, docs_resolve, docs_examples,
-docs_related, and docs_index (seed 004's documentation system).
+"""The docs toolset: docs_search, docs_get (part=doc|examples|related), docs_list,
+docs_resolve and docs_index (seed 004's documentation system; seed 004's docs_examples and
+docs_related are docs_get's parts since issue 18, to keep the tool list short).
 
 The index is opened once per session (`call.session.docs`) and brought up to date before
 each call (`DocsIndex.refresh` only re-reads files whose content changed and throttles its
@@ -13,7 +14,7 @@ import re
 import textwrap
 import threading
 import time
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from rapidfuzz import fuzz, process
 from tree_sitter import Node, Parser
@@ -204,11 +205,25 @@ def docs_search(
 @tool(
     "docs_get",
     "docs",
-    "An item's docs: signature, params, returns, raises, examples, file:line. USE FOR: how to call it. "
-    "DON'T USE FOR: its source (expand_at).",
+    "An item's docs: signature, params, returns, raises, examples, file:line. USE FOR: how to call it, "
+    "examples to copy, alternatives. DON'T USE FOR: its source (expand_at).",
 )
-def docs_get(call: Call, id: ItemId) -> ToolResult:
-    """The item's whole documentation."""
+def docs_get(
+    call: Call,
+    id: ItemId,
+    part: Annotated[
+        Literal["doc", "examples", "related"],
+        Doc(
+            "doc: all of it; examples: each marked runnable if it parses; related: see also, same module, "
+            "similar signature."
+        ),
+    ] = "doc",
+) -> ToolResult:
+    """The item's whole documentation, its examples, or the items related to it."""
+    if part == "examples":
+        return _examples(call, id)
+    if part == "related":
+        return _related(call, id)
     index, notes = _index(call)
     item, more = _item(index, id)
     data = render.item_data(item, full=True)
@@ -280,13 +295,8 @@ def docs_resolve(
     return _answer(notes, render.render_resolve(name, items), data)
 
 
-@tool(
-    "docs_examples",
-    "docs",
-    "An item's examples, marked runnable if they parse. USE FOR: usage to copy. DON'T USE FOR: the rest (docs_get).",
-)
-def docs_examples(call: Call, id: ItemId) -> ToolResult:
-    """The examples with code, description and `runnable`."""
+def _examples(call: Call, id: str) -> ToolResult:
+    """`docs_get part=examples`: the examples with code, description and `runnable`."""
     index, notes = _index(call)
     item, more = _item(index, id)
     checked = [check_example(ex, item.language) for ex in item.doc.examples]
@@ -306,14 +316,8 @@ def docs_examples(call: Call, id: ItemId) -> ToolResult:
     return _answer(notes + more, render.render_examples(item, checked, call.budget), data)
 
 
-@tool(
-    "docs_related",
-    "docs",
-    "Items related to one (see also, same module, similar signature). USE FOR: alternatives. DON'T USE "
-    "FOR: callers (analyze_references).",
-)
-def docs_related(call: Call, id: ItemId) -> ToolResult:
-    """Related items, most relevant first."""
+def _related(call: Call, id: str) -> ToolResult:
+    """`docs_get part=related`: related items, most relevant first."""
     index, notes = _index(call)
     item, more = _item(index, id)
     related = index.related(item.id, limit=10)

@@ -467,8 +467,20 @@ def diagnostics(
     call: Call,
     path: Annotated[str | None, Doc("A file or folder; default: the whole workspace.")] = None,
     fixits: Annotated[bool | None, Doc("Fetch fix-its; default: for one file only.")] = None,
+    only: Annotated[
+        Literal["parse", "types", "lint"] | None,
+        Doc(
+            "One file: parse (own parser: syntax errors, functions, types, imports), types "
+            "(type/compile errors; success=false on any), lint (linters). Default: all findings."
+        ),
+    ] = None,
 ) -> ToolResult:
-    """Syntax and reading findings per file, with the editor's and (one file) the servers'."""
+    """Syntax and reading findings per file, with the editor's and (one file) the servers';
+    `only` gives one file's parse report or its type-checker or linter findings."""
+    if only is not None:
+        from simple_brief.tools.lsp import only_report
+
+        return only_report(call, path, only, fixits)
     ws = call.workspace
     found: dict[Path, list[tuple[Diagnostic, dict[str, Any] | None]]] = {}
     shown: dict[Path, str] = {}
