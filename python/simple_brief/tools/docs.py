@@ -228,7 +228,8 @@ def docs_get(
     item, more = _item(index, id)
     data = render.item_data(item, full=True)
     data["file"] = f"{item.path}:{item.line}"
-    return _answer(notes + more, render.render_item(item, call.budget), data)
+    examples_call = hints.command("docs_get", item.id, part="examples")
+    return _answer(notes + more, render.render_item(item, call.budget, examples_call), data)
 
 
 @tool(

@@ -31,7 +31,6 @@ from simple_brief.render import lsp as view
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, diagnostic_line, render_diagnostics
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
-from simple_brief.tools.read import qualified_names
 from simple_brief.tools.servers import (
     TIMEOUT,
     add_fixits,
@@ -491,10 +490,14 @@ def only_report(call: Call, path: str | None, only: str, fixits: bool | None) ->
 
 def parse_report(call: Call, path: str) -> ToolResult:
     """Syntax check and AST summary from the engine's scan (`diagnostics only=parse`)."""
+    # The index's dotted names (the order of `tools.read.qualified_names`): tools.read
+    # imports this module for `diagnostics only=`, so this module does not import it back.
+    from simple_brief.index.parse import qualified
+
     real, outline = call.workspace.outline(path)
     shown = call.workspace.display(real)
     errors = [d for d in outline.diagnostics if d.severity == Severity.Error]
-    named = qualified_names(outline.symbols)
+    named = [(sym, name) for sym, name, _ in qualified(outline.symbols)]
     functions = [(sym, name) for sym, name in named if sym.kind in _FUNCTIONS]
     types = [(sym, name) for sym, name in named if sym.kind in _TYPES]
     imports = view.import_lines(outline.source.lines, outline.import_lines)
