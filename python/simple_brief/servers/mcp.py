@@ -231,7 +231,9 @@ def build_server(state: ServerState) -> MCPServer:
             annotations=ToolAnnotations(
                 read_only_hint=tool.read_only,
                 destructive_hint=None if tool.read_only else tool.destructive,
-                open_world_hint=False,
+                # Closed world, said where a client weighs a change (MCP's default is open);
+                # a read-only tool leaves it out: it changes no decision, and costs tokens.
+                open_world_hint=None if tool.read_only else False,
             ),
             structured_output=False,
         )
