@@ -98,11 +98,11 @@ async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspac
         "properties": {
             "query": {
                 "type": "string",
-                "description": "Name or part of one: `user`, `findUser`, `find_user`, `User.greet`.",
+                "description": "Name or part: `findUser`, `find_user`, `User.greet`.",
             },
             "path": {
                 "type": "string",
-                "description": "Only this folder or file; default: the whole workspace.",
+                "description": "Only this folder or file.",
             },
             "limit": {"type": "integer", "default": 50, "description": "Most matches shown."},
         },
@@ -112,7 +112,7 @@ async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspac
         "type": "string",
         "enum": ["all", "body", "signature"],
         "default": "all",
-        "description": "signature: mark line and doc; body: body lines; all: both.",
+        "description": "signature: mark line and doc; body: its lines; all: both.",
     }
 
 

@@ -56,7 +56,8 @@ INSTRUCTIONS = (
     "(F> function, C> class, S> struct, E> enum, `_` instead of `>` = open, `{ ... }` = folded body, "
     "L3-5 = 1-based lines); "
     "expand_at opens one symbol; search finds names across the workspace; document_symbols gives exact "
-    "ranges. When an editor is attached, every answer starts with an `editor:` line (file, cursor, "
+    "ranges. Paths are relative to the workspace root; lines and columns are 1-based, columns count "
+    "characters. When an editor is attached, every answer starts with an `editor:` line (file, cursor, "
     "enclosing symbols) and unsaved buffer text wins over the disk."
 )
 

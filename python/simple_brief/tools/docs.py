@@ -36,7 +36,7 @@ MAX_LIMIT = 100
 #: Ids named in an "unknown id" sentence.
 SUGGESTIONS = 5
 
-ItemId = Annotated[str, Doc("Item id (from docs_search or docs_resolve).")]
+ItemId = Annotated[str, Doc("From docs_search or docs_resolve.")]
 Library = Annotated[str | None, Doc("Only this library: workspace, python, site-packages, nvim, a folder.")]
 
 
@@ -180,7 +180,7 @@ def _scope(index: DocsIndex, library: str | None) -> str:
 def docs_search(
     call: Call,
     query: Annotated[str, Doc("Words, e.g. `parse config file`.")],
-    kind: Annotated[str | None, Doc("Only this kind: function, class, method, module...")] = None,
+    kind: Annotated[str | None, Doc("Only this kind: function, class, module ...")] = None,
     module: Annotated[str | None, Doc("Only this module id.")] = None,
     library: Library = None,
     limit: Annotated[int, Doc("Most results.")] = 10,
@@ -205,18 +205,15 @@ def docs_search(
 @tool(
     "docs_get",
     "docs",
-    "An item's docs: signature, params, returns, raises, examples, file:line. USE FOR: how to call it, "
-    "examples to copy, alternatives. DON'T USE FOR: its source (expand_at).",
+    "An item's docs (signature, params, returns, raises, examples) or a part. USE FOR: how to call it, "
+    "examples, alternatives. DON'T USE FOR: its source (expand_at).",
 )
 def docs_get(
     call: Call,
     id: ItemId,
     part: Annotated[
         Literal["doc", "examples", "related"],
-        Doc(
-            "doc: all of it; examples: each marked runnable if it parses; related: see also, same module, "
-            "similar signature."
-        ),
+        Doc("examples: marked runnable if they parse; related: see-also, same module, similar signature."),
     ] = "doc",
 ) -> ToolResult:
     """The item's whole documentation, its examples, or the items related to it."""
@@ -238,7 +235,7 @@ def docs_get(
     "A module's doc, public items and submodules. USE FOR: what a module offers. DON'T USE FOR: a file's "
     "structure (simple_read).",
 )
-def docs_list(call: Call, module: Annotated[str, Doc("Module id, e.g. `pkg.mod`, `vim.lsp`.")]) -> ToolResult:
+def docs_list(call: Call, module: Annotated[str, Doc("E.g. `pkg.mod`, `vim.lsp`.")]) -> ToolResult:
     """The module's item, its items and submodules."""
     name = _required(module, "module", "a module id such as `pkg.mod`, `crate::mod` or `vim.lsp`")
     index, notes = _index(call)
@@ -271,7 +268,7 @@ def docs_list(call: Call, module: Annotated[str, Doc("Module id, e.g. `pkg.mod`,
 )
 def docs_resolve(
     call: Call,
-    symbol: Annotated[str, Doc("A name, e.g. `Config`, `buf.hover`.")],
+    symbol: Annotated[str, Doc("E.g. `Config`, `buf.hover`.")],
     context: Annotated[str | None, Doc("Module id or file where the name is used.")] = None,
 ) -> ToolResult:
     """The best item for a name and the other candidates."""
@@ -334,8 +331,7 @@ def _related(call: Call, id: str) -> ToolResult:
 @tool(
     "docs_index",
     "docs",
-    "Index a library for docs_search: python, site-packages, nvim or a configured folder. USE FOR: a "
-    "dependency's docs. DON'T USE FOR: the workspace (kept current).",
+    "Index a library for docs_search. USE FOR: a dependency's docs. DON'T USE FOR: the workspace (kept current).",
 )
 def docs_index(
     call: Call,

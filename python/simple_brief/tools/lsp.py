@@ -50,9 +50,9 @@ TYPE_CHECKERS = frozenset(
 )
 _WORD = re.compile(r"\w+")
 
-FilePath = Annotated[str, Doc("File, relative to the root.")]
-Line = Annotated[int, Doc("1-based line.")]
-Col = Annotated[int, Doc("1-based column in characters.")]
+FilePath = Annotated[str, Doc("File.")]
+Line = Annotated[int, Doc("1-based.")]
+Col = Annotated[int, Doc("1-based, characters.")]
 
 
 # --- hover, definition, references, completion ---------------------------------------------
@@ -61,8 +61,8 @@ Col = Annotated[int, Doc("1-based column in characters.")]
 @tool(
     "analyze_hover",
     "lsp",
-    "Type, signature and doc of the symbol at a position (hover). USE FOR: a variable's type, a "
-    "function's signature. DON'T USE FOR: its definition (analyze_definition, expand_at).",
+    "Type, signature and doc at a position (hover). USE FOR: a variable's type, a function's signature. "
+    "DON'T USE FOR: its source (expand_at).",
 )
 def analyze_hover(call: Call, path: FilePath, line: Line, col: Col) -> ToolResult:
     """Hover text per answering server."""
@@ -170,8 +170,8 @@ def _past_end(offset: int, total: int, what: str) -> None:
 @tool(
     "analyze_definition",
     "lsp",
-    "Where the symbol at a position is defined (file:line:col and the line), also in libraries. USE FOR: "
-    "from a use to its definition. DON'T USE FOR: every use (analyze_references).",
+    "Where the symbol at a position is defined, also in libraries. USE FOR: from a use to its definition. "
+    "DON'T USE FOR: every use (analyze_references).",
 )
 def analyze_definition(call: Call, path: FilePath, line: Line, col: Col) -> ToolResult:
     """Definition locations, one line each, with an expand_at hint."""
@@ -205,16 +205,16 @@ PAGE = 50
 @tool(
     "analyze_references",
     "lsp",
-    "Every use of the symbol at a position: counts per file, then `line:col in Class.method: text`, "
-    "paged. USE FOR: who uses it, what breaks if it changes. DON'T USE FOR: text search (grep).",
+    "Every use of the symbol at a position, per file, each in its enclosing symbol; paged. USE FOR: who uses "
+    "it, what breaks if it changes. DON'T USE FOR: text search (grep).",
 )
 def analyze_references(
     call: Call,
     path: FilePath,
     line: Line,
     col: Col,
-    include_declaration: Annotated[bool, Doc("Also list the definition itself.")] = True,
-    offset: Annotated[int, Doc("Sites to skip; answers give the next offset.")] = 0,
+    include_declaration: Annotated[bool, Doc("Also list the definition.")] = True,
+    offset: Annotated[int, Doc("Sites to skip (answers give the next).")] = 0,
     limit: Annotated[int, Doc("Sites per page.")] = PAGE,
 ) -> ToolResult:
     """Totals and per-file counts, then one page of sites by file, position first, each
@@ -295,8 +295,8 @@ def _row_name(call: Call, path: Path, start: Position, item: dict[str, Any]) -> 
 @tool(
     "analyze_calls",
     "lsp",
-    "Callers (incoming) or callees (outgoing) of the function at a position, with call lines; paged. USE "
-    "FOR: call chains. DON'T USE FOR: every use of a name (analyze_references).",
+    "Callers or callees of the function at a position, with call lines; paged. USE FOR: call chains. "
+    "DON'T USE FOR: every use (analyze_references).",
 )
 def analyze_calls(
     call: Call,
@@ -306,7 +306,7 @@ def analyze_calls(
     direction: Annotated[
         Literal["incoming", "outgoing"], Doc("Callers (incoming) or callees (outgoing).")
     ] = "incoming",
-    offset: Annotated[int, Doc("Rows to skip; answers give the next offset.")] = 0,
+    offset: Annotated[int, Doc("Rows to skip (answers give the next).")] = 0,
     limit: Annotated[int, Doc("Rows per page.")] = PAGE,
 ) -> ToolResult:
     """prepareCallHierarchy, then incomingCalls or outgoingCalls of the first item, one row
@@ -411,8 +411,8 @@ def analyze_calls(
 @tool(
     "analyze_completion",
     "lsp",
-    "Completions at a position: names, kinds, details. USE FOR: an object's attributes (`obj.`), a "
-    "module's names. DON'T USE FOR: finding definitions (search).",
+    "Completions at a position. USE FOR: an object's attributes (`obj.`), a module's names. DON'T USE FOR: "
+    "finding definitions (search).",
 )
 def analyze_completion(
     call: Call, path: FilePath, line: Line, col: Col, limit: Annotated[int, Doc("Most items shown.")] = 30
@@ -563,10 +563,10 @@ def checked_report(call: Call, path: str, typecheck: bool, fixits: bool = True) 
 @tool(
     "diagnostic_explain",
     "lsp",
-    "Explain a simple-brief code (E001, E002, W001, W002, H001, H002): cause, example, fix. USE FOR: "
-    "codes from diagnostics. DON'T USE FOR: other tools' codes.",
+    "Cause, example and fix of a simple-brief code (E001, W002, H001 ...). USE FOR: its codes in "
+    "diagnostics. DON'T USE FOR: other tools' codes.",
 )
-def diagnostic_explain(call: Call, code: Annotated[str, Doc("The code, e.g. E002.")]) -> ToolResult:
+def diagnostic_explain(call: Call, code: Annotated[str, Doc("E.g. E002.")]) -> ToolResult:
     """The catalogue entry of a code."""
     exp = catalogue.explain(code)
     return ToolResult([catalogue.render_explanation(exp)], catalogue.explanation_data(exp))
