@@ -157,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "diagnostics",
-        help="syntax problems in a file or the workspace",
+        help="problems in a file or the workspace (syntax, the editor's, for one file the language servers')",
         description="List diagnostics grouped by file, position first.",
     )
     p.add_argument("path", nargs="?")
