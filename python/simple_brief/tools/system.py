@@ -120,7 +120,7 @@ def logs(
     "editor_get_context",
     "read",
     "Where the person works: file, cursor, selection, enclosing symbols. USE FOR: the start of an editing "
-    "task. DON'T USE FOR: later (every answer carries it).",
+    "task. DON'T USE FOR: asking again (every answer carries it).",
 )
 def editor_get_context(
     call: Call,
