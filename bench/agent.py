@@ -24,6 +24,9 @@ from simple_brief.servers.envelope import DEFAULT_TOOLSETS, ServerState
 from simple_brief.servers.mcp import build_server
 from simple_brief.workspace import Workspace
 
+#: Most tokens the default tools/list may cost (issue 18; the hosts warn at 10k per result).
+TOOLS_LIST_TARGET = 3_000
+
 
 @dataclass
 class AgentResult:

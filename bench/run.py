@@ -411,6 +411,8 @@ def agent_rows(table: Table, files: dict[str, list[Path]], tok: Tokenizer, quick
         "tools/list, default toolsets (read, lsp, docs + system)",
         f"{res.tools_list_tokens:,} tokens for {res.tools} tools ({res.tools_list_tokens / res.tools:.0f} per tool)",
         "compact JSON as the client receives it",
+        f"<= {agent.TOOLS_LIST_TARGET:,} tokens",
+        verdict(res.tools_list_tokens <= agent.TOOLS_LIST_TARGET),
     )
     table.add(
         f"stdio call: simple_read outline of {sample.name}",

@@ -87,7 +87,7 @@ CATALOGUE: dict[str, Explanation] = {
             "def total(items):\n    return sum(items)",
             "Look at the span and the line before it: an unclosed bracket, a missing `:` or a stray token is "
             "the usual cause. Outlines stay usable but may misplace symbols after the error.",
-            ("simple_read mode=full (shows the marker inline)", "analyze_parse"),
+            ("simple_read mode=full (shows the marker inline)", "diagnostics only=parse"),
         ),
         Explanation(
             "E002",
@@ -99,7 +99,7 @@ CATALOGUE: dict[str, Explanation] = {
             "print(total(items)",
             "print(total(items))",
             "Insert the named token at the position (or close what was opened before it).",
-            ("simple_read mode=full", "analyze_parse"),
+            ("simple_read mode=full", "diagnostics only=parse"),
         ),
         Explanation(
             "W001",

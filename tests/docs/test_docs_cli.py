@@ -107,19 +107,25 @@ def test_every_action_answers_and_json_parses(ws: tuple[Path, Path]) -> None:
         "resolve": run(root, cache, "docs", "resolve", "split", "--json"),
         "examples": run(root, cache, "docs", "examples", "app.config.parse_config", "--json"),
         "related": run(root, cache, "docs", "related", "app.config.parse_config", "--json"),
+        "get --part examples": run(
+            root, cache, "docs", "get", "app.config.parse_config", "--part", "examples", "--json"
+        ),
         "search": run(root, cache, "docs", "search", "split string", "--kind", "function", "--json"),
     }
     data = {}
     for action, result in outputs.items():
         assert result.returncode == 0, f"{action}: {result.stderr}"
         answer = json.loads(result.stdout)
-        assert answer["ok"] is True and answer["tool"] == f"docs_{action}"
+        # `docs examples` and `docs related` are docs_get's parts (once tools of their own).
+        tool = "docs_get" if action in ("examples", "related", "get --part examples") else f"docs_{action}"
+        assert answer["ok"] is True and answer["tool"] == tool
         data[action] = answer["data"]
     assert [p["name"] for p in data["get"]["params"]] == ["path"]
     assert data["get"]["file"] == "app/config.py:4"
     assert {i["name"] for i in data["list"]["items"]} >= {"parse_config", "dump_config"}
     assert data["resolve"]["id"].endswith("split")
     assert data["examples"]["examples"][0]["runnable"] is True
+    assert data["get --part examples"] == data["examples"]
     assert any(r["id"] == "app.config.dump_config" for r in data["related"]["related"])
     assert data["search"]["results"][0]["name"] == "split"
 

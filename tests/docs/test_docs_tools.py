@@ -1,5 +1,5 @@
 """The docs toolset: renderers on constructed items, the example grammar check, and the
-seven tools end to end through the MCP SDK's in-memory Client on a real workspace
+five tools end to end through the MCP SDK's in-memory Client on a real workspace
 (Python, Lua and Rust files with doc comments) with a real SQLite index in tmp_path."""
 
 from __future__ import annotations
@@ -24,8 +24,6 @@ DOCS_TOOLS = {
     "docs_get",
     "docs_list",
     "docs_resolve",
-    "docs_examples",
-    "docs_related",
     "docs_index",
 }
 
@@ -127,7 +125,8 @@ def test_a_long_doc_is_cut_to_the_budget_with_a_note() -> None:
     many = Item(**{**PARSE.__dict__, "doc": DocComment(summary="Many.", examples=examples)})
     text = "\n\n".join(render.render_item(many, 500))
     assert text.endswith(
-        "[20 examples left out to stay within the 500-token budget; docs_examples app.config.parse_config shows them.]"
+        "[20 examples left out to stay within the 500-token budget; "
+        "docs_get app.config.parse_config part=examples shows them.]"
     )
 
 
@@ -366,7 +365,7 @@ async def call(state: ServerState, name: str, args: dict[str, Any], **kwargs: An
 
 
 @pytest.mark.anyio
-async def test_the_docs_toolset_lists_seven_described_tools(root: Path) -> None:
+async def test_the_docs_toolset_lists_five_described_tools(root: Path) -> None:
     state = ServerState(Workspace.at(root), toolsets=parse_toolsets("docs"))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(10):
@@ -462,29 +461,29 @@ async def test_resolve_gives_the_best_item_and_the_alternatives(state: ServerSta
 
 @pytest.mark.anyio
 async def test_examples_are_runnable_when_they_parse_and_not_when_broken(state: ServerState) -> None:
-    rust = await call(state, "docs_examples", {"id": "geo::distance"})
+    rust = await call(state, "docs_get", {"id": "geo::distance", "part": "examples"})
     assert not rust.is_error, text_of(rust)
     examples = rust.structured_content["examples"]
     assert [(e["language"], e["runnable"]) for e in examples] == [("rust", True), ("rust", False)]
     assert "assert_eq!(d, 5.0);" in examples[0]["code"]
     assert examples[1]["problem"].startswith("missing `)` at 1:") or examples[1]["problem"].startswith("syntax")
     assert "Example 2 · rust · not runnable (" in text_of(rust)
-    doctest = await call(state, "docs_examples", {"id": "app.config.parse_config"})
+    doctest = await call(state, "docs_get", {"id": "app.config.parse_config", "part": "examples"})
     assert [e["runnable"] for e in doctest.structured_content["examples"]] == [True]
-    lua = await call(state, "docs_examples", {"id": "util.split"})
+    lua = await call(state, "docs_get", {"id": "util.split", "part": "examples"})
     assert [(e["language"], e["runnable"]) for e in lua.structured_content["examples"]] == [("lua", True)]
 
 
 @pytest.mark.anyio
 async def test_related_items_come_with_reasons_and_relevance(state: ServerState) -> None:
-    result = await call(state, "docs_related", {"id": "app.config.parse_config"})
+    result = await call(state, "docs_get", {"id": "app.config.parse_config", "part": "related"})
     assert not result.is_error, text_of(result)
     related = result.structured_content["related"]
     by_id = {r["id"]: r for r in related}
     assert by_id["app.config.dump_config"]["reason"] in ("same_module", "similar_signature")
     assert all(0 <= r["relevance"] <= 1 for r in related)
     assert [r["relevance"] for r in related] == sorted((r["relevance"] for r in related), reverse=True)
-    lua = await call(state, "docs_related", {"id": "util.split"})
+    lua = await call(state, "docs_get", {"id": "util.split", "part": "related"})
     assert {"id": "util.join", "reason": "see_also"}.items() <= lua.structured_content["related"][0].items()
     assert text_of(lua).splitlines()[2].startswith("1. see_also ")
 

@@ -99,7 +99,7 @@ HELP = {
     "expand": ["selector", "--what", "--filetype", "--root", "--budget", "--json"],
     "symbols": ["--format", "--return-children", "--no-hover", "--filetype", "--root", "--json"],
     "search": ["query", "--path", "--limit", "--root", "--json"],
-    "diagnostics": ["path", "--root", "--json"],
+    "diagnostics": ["path", "--only", "--root", "--json"],
     "run": ["tool", "--param", "NAME=VALUE", "--root", "--json"],
     "tools": ["--json"],
 }
@@ -331,6 +331,10 @@ USER_ERRORS = {
     "relative path outside --root": (["outline", "../outside.py", "--root", "."], "is outside the workspace"),
     "absolute path outside --root": (["expand", "/etc/hostname", "x", "--root", "."], "is outside the workspace"),
     "unknown tool": (["run", "no_such_tool"], "there is no tool `no_such_tool`"),
+    # Tools folded into another's parameter (issue 18) name the command that replaces them.
+    "folded tool": (["run", "analyze_lint"], "`analyze_lint` is now simple-brief diagnostics FILE --only lint"),
+    "folded docs tool": (["run", "docs_related"], "`docs_related` is now simple-brief docs get ID --part related"),
+    "only= needs one file": (["diagnostics", "--only", "types"], "simple-brief diagnostics FILE --only types checks"),
     "unknown param": (["run", "simple_read", "--param", "path=app.py", "--param", "colour=red"], "has no parameter"),
     "bad int param": (["run", "simple_read", "--param", "path=app.py", "--param", "depth=deep"], "whole number"),
     "bad choice param": (["run", "simple_read", "--param", "path=app.py", "--param", "mode=all"], "must be one of"),
@@ -356,6 +360,7 @@ JSON_ERRORS = [
     "binary file",
     "relative path outside --root",
     "unknown tool",
+    "folded tool",
     "unknown param",
     "bad int param",
     "--param without =",

@@ -313,7 +313,7 @@ def test_a_declaration_the_schema_cannot_say_is_refused_at_registration(
     assert own_registry == {}
 
 
-PATH_IN_ROOT = "File, relative to the root."
+PATH_IN_ROOT = "File."
 
 
 @pytest.mark.parametrize(
@@ -324,18 +324,18 @@ PATH_IN_ROOT = "File, relative to the root."
             {
                 "path": {
                     "type": "string",
-                    "description": "File, relative to the root.",
+                    "description": "File.",
                 },
                 "mode": {
                     "type": "string",
                     "description": "full: source with diagnostics; outline: block marks; compact: one diagnostic "
-                    "line; symbols: a list; names: names and lines only.",
+                    "line; symbols: a list; names: names and lines.",
                     "enum": ["full", "outline", "compact", "symbols", "names"],
                     "default": "full",
                 },
                 "depth": {
                     "type": "integer",
-                    "description": "Levels of nesting shown (1: top level); 0: all.",
+                    "description": "Nesting levels shown (1: top); 0: all.",
                     "default": 0,
                 },
                 "preview": {
@@ -346,7 +346,7 @@ PATH_IN_ROOT = "File, relative to the root."
                 },
                 "filetype": {
                     "type": "string",
-                    "description": "Language (Neovim filetype); default: from the name.",
+                    "description": "Default: from the file name.",
                 },
             },
         ),
@@ -354,16 +354,16 @@ PATH_IN_ROOT = "File, relative to the root."
             "analyze_references",
             {
                 "path": {"type": "string", "description": PATH_IN_ROOT},
-                "line": {"type": "integer", "description": "1-based line."},
-                "col": {"type": "integer", "description": "1-based column in characters."},
+                "line": {"type": "integer", "description": "1-based."},
+                "col": {"type": "integer", "description": "1-based, characters."},
                 "include_declaration": {
                     "type": "boolean",
-                    "description": "Also list the definition itself.",
+                    "description": "Also list the definition.",
                     "default": True,
                 },
                 "offset": {
                     "type": "integer",
-                    "description": "Sites to skip; answers give the next offset.",
+                    "description": "Sites to skip (answers give the next).",
                     "default": 0,
                 },
                 "limit": {"type": "integer", "description": "Sites per page.", "default": 50},

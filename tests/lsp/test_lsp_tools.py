@@ -214,7 +214,7 @@ def test_an_unsaved_overlay_function_is_hovered(project: Call) -> None:
 
 
 def test_parse_summarises_functions_types_imports_and_syntax_errors(project: Call) -> None:
-    ok = run(project, "analyze_parse", path="app.py")
+    ok = run(project, "diagnostics", path="app.py", only="parse")
     assert ok.text.splitlines() == [
         "app.py (python, 16 lines): parsed, no syntax errors",
         "functions (2)",
@@ -229,7 +229,7 @@ def test_parse_summarises_functions_types_imports_and_syntax_errors(project: Cal
     assert ok.data["success"] is True
     assert [f["name"] for f in ok.data["ast_summary"]["functions"]] == ["compute_total", "Cart.total"]
     (project.workspace.root / "broken.py").write_text("def f(:\n    pass\n")
-    bad = run(project, "analyze_parse", path="broken.py")
+    bad = run(project, "diagnostics", path="broken.py", only="parse")
     assert bad.data["success"] is False
     assert bad.text.splitlines()[:2] == [
         "broken.py (python, 2 lines): 1 syntax error",
@@ -237,11 +237,21 @@ def test_parse_summarises_functions_types_imports_and_syntax_errors(project: Cal
     ]
 
 
+def test_only_checks_one_file_and_parse_takes_no_fixits(project: Call) -> None:
+    with pytest.raises(UserError, match=r"^diagnostics path=FILE only=types checks one file; no path was given\.$"):
+        run(project, "diagnostics", only="types")
+    (project.workspace.root / "pkg").mkdir(exist_ok=True)
+    with pytest.raises(UserError, match=r"checks one file; pkg is a folder\.$"):
+        run(project, "diagnostics", path="pkg", only="lint")
+    with pytest.raises(UserError, match=r"^fixits= does not apply to only=parse"):
+        run(project, "diagnostics", path="app.py", only="parse", fixits=True)
+
+
 def test_lint_and_typecheck_keep_source_and_code_with_fixits(project: Call) -> None:
-    lint = run(project, "analyze_lint", path="app.py")
+    lint = run(project, "diagnostics", path="app.py", only="lint")
     assert lint.blocks[0] == "lint app.py: 1 finding"
     assert lint.blocks[1].splitlines()[1].startswith("  1:1 W ruff I001 Import block is un-sorted or un-formatted")
-    check = run(project, "analyze_typecheck", path="app.py")
+    check = run(project, "diagnostics", path="app.py", only="types")
     assert check.blocks[0] == "typecheck app.py: failed (1 error), 1 finding"
     line = check.blocks[1].splitlines()[1]
     # pylsp-ruff reports F401 as an error, so it counts as typecheck (errors always do).
@@ -313,7 +323,7 @@ def test_without_a_server_the_sentence_says_how_to_get_one(tmp_path: Path, monke
             "jedi-language-server, pylsp was found on PATH or in the workspace's .venv/bin or venv/bin; install one, "
             "attach one in Neovim or name one in .simple-brief.toml ([servers.NAME] command = [...])."
         )
-        lint = run(call, "analyze_lint", path="x.py")
+        lint = run(call, "diagnostics", path="x.py", only="lint")
         assert "[no language server checks x.py: only simple-brief's syntax check ran" in lint.text
     finally:
         call.session.close()
@@ -335,9 +345,6 @@ async def test_mcp_lists_the_lsp_tools_and_answers_a_hover(tmp_path: Path) -> No
         "analyze_definition",
         "analyze_references",
         "analyze_completion",
-        "analyze_parse",
-        "analyze_typecheck",
-        "analyze_lint",
         "refactor_rename",
         "format_document",
         "diagnostic_explain",
@@ -436,7 +443,7 @@ def test_neovim_clients_answer_on_the_unsaved_buffer_and_rename_edits_it(tmp_pat
                       code = 'E501', severity = vim.diagnostic.severity.WARN } })
                     """
                 )
-                lint = ask("analyze_lint", path="app.py")
+                lint = ask("diagnostics", path="app.py", only="lint")
                 assert "lint app.py: 1 finding" in lint
                 assert "  3:5 W pycodestyle E501 line too long" in lint.splitlines()  # jedi: no quickfix
                 assert "no language server checks" not in lint

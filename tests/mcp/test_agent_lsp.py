@@ -45,7 +45,7 @@ CALLS: list[tuple[str, str, dict[str, Any]]] = [
     ("definition", "analyze_definition", {"path": "app.py", "line": 9, "col": 10}),
     ("references", "analyze_references", {"path": "app.py", "line": 4, "col": 5, "include_declaration": True}),
     ("preview", "refactor_rename", {"path": "app.py", "line": 4, "col": 5, "new_name": "hail"}),
-    ("parse", "analyze_parse", {"path": "app.py"}),
+    ("parse", "diagnostics", {"path": "app.py", "only": "parse"}),
     ("fixits", "diagnostics", {"path": "app.py", "fixits": True}),
     ("format", "format_document", {"path": "messy.py", "apply": True}),
     ("format again", "format_document", {"path": "messy.py", "apply": True}),

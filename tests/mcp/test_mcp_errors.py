@@ -107,6 +107,25 @@ async def test_an_unknown_tool_is_one_sentence_listing_the_listed_tools(workspac
 
 
 @pytest.mark.anyio
+async def test_a_folded_tool_names_the_call_that_replaces_it(workspace: Workspace) -> None:
+    """analyze_parse/typecheck/lint and docs_examples/related became parameters (issue 18):
+    an agent calling an old name learns the new call, not "no such tool"."""
+    async with Client(build_server(ServerState(workspace))) as client:
+        with anyio.fail_after(20):
+            answers = {
+                name: error_text(await client.call_tool(name, {"path": "app.py"}))
+                for name in ("analyze_parse", "analyze_typecheck", "analyze_lint", "docs_examples", "docs_related")
+            }
+    assert answers == {
+        "analyze_parse": "`analyze_parse` is now diagnostics path=FILE only=parse (same answer).",
+        "analyze_typecheck": "`analyze_typecheck` is now diagnostics path=FILE only=types (same answer).",
+        "analyze_lint": "`analyze_lint` is now diagnostics path=FILE only=lint (same answer).",
+        "docs_examples": "`docs_examples` is now docs_get id=ID part=examples (same answer).",
+        "docs_related": "`docs_related` is now docs_get id=ID part=related (same answer).",
+    }
+
+
+@pytest.mark.anyio
 async def test_a_huge_multi_line_argument_echoed_by_a_tool_is_cut_to_an_excerpt(workspace: Workspace) -> None:
     selector = "first line\n" + "y" * 500_000
     async with Client(build_server(ServerState(workspace))) as client:

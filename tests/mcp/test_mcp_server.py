@@ -53,16 +53,13 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
     names = {t.name for t in tools}
     read = {"simple_read", "expand_at", "document_symbols", "search", "diagnostics", "editor_get_context"}
     system = {"server_status", "logs"}
-    docs = {"docs_search", "docs_get", "docs_list", "docs_resolve", "docs_examples", "docs_related", "docs_index"}
+    docs = {"docs_search", "docs_get", "docs_list", "docs_resolve", "docs_index"}
     lsp = {
         "analyze_hover",
         "analyze_definition",
         "analyze_references",
         "analyze_calls",
         "analyze_completion",
-        "analyze_parse",
-        "analyze_typecheck",
-        "analyze_lint",
         "diagnostic_explain",
         "refactor_rename",
         "refactor_extract",
@@ -101,11 +98,11 @@ async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspac
         "properties": {
             "query": {
                 "type": "string",
-                "description": "Name or part of one: `user`, `findUser`, `find_user`, `User.greet`.",
+                "description": "Name or part: `findUser`, `find_user`, `User.greet`.",
             },
             "path": {
                 "type": "string",
-                "description": "Only this folder or file; default: the whole workspace.",
+                "description": "Only this folder or file.",
             },
             "limit": {"type": "integer", "default": 50, "description": "Most matches shown."},
         },
@@ -115,7 +112,7 @@ async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspac
         "type": "string",
         "enum": ["all", "body", "signature"],
         "default": "all",
-        "description": "signature: mark line and doc; body: body lines; all: both.",
+        "description": "signature: mark line and doc; body: its lines; all: both.",
     }
 
 

@@ -37,7 +37,7 @@ async def test_lean_schemas_and_calls_with_and_without_an_optional_parameter(tmp
     schemas = [t.input_schema for t in tools.values()]
     assert "title" not in _keys(schemas) and "anyOf" not in _keys(schemas)
     assert tools["expand_at"].input_schema["properties"]["filetype"] == {
-        "description": "Language (Neovim filetype); default: from the name.",
+        "description": "Default: from the file name.",
         "type": "string",
     }
     assert "null" not in json.dumps(schemas)

@@ -157,10 +157,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "diagnostics",
-        help="syntax problems in a file or the workspace",
+        help="problems in a file or the workspace (syntax, the editor's, for one file the language servers')",
         description="List diagnostics grouped by file, position first.",
     )
     p.add_argument("path", nargs="?")
+    p.add_argument(
+        "--only",
+        choices=("parse", "types", "lint"),
+        help="one file: parse (the parser's verdict, functions, types, imports), types (type and compile "
+        "errors from its language servers), lint (linters' findings); default: every finding",
+    )
     _common(p)
 
     _docs_parser(sub)
@@ -330,14 +336,21 @@ def _docs_parser(sub: Any) -> None:
     p.add_argument("--limit", type=int, default=10, help="most results (default: %(default)s)")
     p = leaf("get", "docs_get", "one item's signature, doc, params, returns, examples and see-also")
     p.add_argument("id", help="item id, e.g. pkg.mod.func")
+    p.add_argument(
+        "--part",
+        choices=("doc", "examples", "related"),
+        default="doc",
+        help="doc: all of it (default); examples: each marked runnable or not; related: see-also, same "
+        "module, similar signature",
+    )
     p = leaf("list", "docs_list", "a module's doc, items and submodules")
     p.add_argument("module", help="module id, e.g. pkg.mod")
     p = leaf("resolve", "docs_resolve", "the item a name means, with alternatives")
     p.add_argument("symbol")
     p.add_argument("--context", help="module id or file path the name is used in")
-    p = leaf("examples", "docs_examples", "an item's examples, each marked runnable or not")
+    p = leaf("examples", "docs_get part=examples", "an item's examples, each marked runnable or not")
     p.add_argument("id")
-    p = leaf("related", "docs_related", "items related to one (see-also, same module, similar signature)")
+    p = leaf("related", "docs_get part=related", "items related to one (see-also, same module, similar signature)")
     p.add_argument("id")
     p = leaf("index", "docs_index", "index or refresh the workspace or a library")
     p.add_argument(

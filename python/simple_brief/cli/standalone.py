@@ -146,7 +146,7 @@ def _tool_call(args: argparse.Namespace) -> tuple[str, dict[str, Any], str | Non
     if cmd == "search":
         return "search", {"query": args.query, "path": args.path, "limit": args.limit}, None
     if cmd == "diagnostics":
-        return "diagnostics", {"path": args.path}, None
+        return "diagnostics", {"path": args.path, "only": args.only}, None
     if cmd == "docs":
         return _docs_call(args)
     params = _parse_params(args.param)
@@ -169,7 +169,10 @@ def _docs_call(args: argparse.Namespace) -> tuple[str, dict[str, Any], str | Non
             # name (python, nvim, a listed folder's last part) is passed as it is.
             library = _shell_path(library)
         return "docs_index", {"library": library}, None
-    return f"docs_{action}", {"id": args.id}, None
+    if action == "get":
+        return "docs_get", {"id": args.id, "part": args.part}, None
+    # `docs examples ID` and `docs related ID`: the parts of docs_get (once tools of their own).
+    return "docs_get", {"id": args.id, "part": action}, None
 
 
 class ProgressBar:

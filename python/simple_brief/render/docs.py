@@ -156,8 +156,10 @@ def _examples_in(body: str, examples: Sequence[Example]) -> list[Example]:
     return [ex for ex in examples if " ".join(ex.code.split()) not in folded]
 
 
-def render_item(item: Item, budget: int) -> list[str]:
-    """`docs_get`: header, signature, the doc as Markdown, params/returns/raises, examples, see also."""
+def render_item(item: Item, budget: int, examples_call: str = "") -> list[str]:
+    """`docs_get`: header, signature, the doc as Markdown, params/returns/raises, examples, see also.
+    Examples over half the budget are left out with a note naming `examples_call` (the call
+    that shows them, as the caller writes it; default: the MCP call)."""
     doc = item.doc
     head = [f"{item.id} · {kind_label(item.kind)} · {item.language} · {location(item)}"]
     if item.signature:
@@ -178,10 +180,8 @@ def render_item(item: Item, budget: int) -> list[str]:
     extra = _examples_in(body, doc.examples)
     examples = "\n\n".join(_example_text(i, ex, ex.language or item.language) for i, ex in enumerate(extra, 1))
     if approx_tokens(examples) > budget // 2:
-        examples = (
-            f"[{len(extra)} examples left out to stay within the {budget:,}-token budget; "
-            f"docs_examples {item.id} shows them.]"
-        )
+        shows = examples_call or f"docs_get {item.id} part=examples"
+        examples = f"[{len(extra)} examples left out to stay within the {budget:,}-token budget; {shows} shows them.]"
     fixed = approx_tokens("\n".join(head) + "\n".join(fields) + examples) + 20
     room = max(budget - fixed, 200) * 28 // 10  # characters the body may take
     if len(body) > room:
@@ -277,7 +277,7 @@ def render_resolve(symbol: str, items: Sequence[Item]) -> list[str]:
 
 
 def render_examples(item: Item, checked: Sequence[CheckedExample], budget: int) -> list[str]:
-    """`docs_examples`: a count line, then one block per example with its verdict."""
+    """`docs_get part=examples`: a count line, then one block per example with its verdict."""
     if not checked:
         return [f"{item.id} has no examples in its documentation; docs_get {item.id} shows the rest of it."]
     runnable = sum(1 for c in checked if c.runnable)
@@ -302,7 +302,7 @@ def render_examples(item: Item, checked: Sequence[CheckedExample], budget: int) 
 
 
 def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]:
-    """`docs_related`: one line per related item: reason, relevance, id, kind, place, summary."""
+    """`docs_get part=related`: one line per related item: reason, relevance, id, kind, place, summary."""
     if not related:
         return [f"Nothing related to {item.id} was found (no see-also, module mates or similar signatures)."]
     noun = "item" if len(related) == 1 else "items"
@@ -311,7 +311,7 @@ def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]
     for rank, rel in enumerate(related, 1):
         prefix = f"{rank}. {rel.reason} {rel.relevance:.2f} · "
         entries.append(_result_lines(prefix, rel.item, "", summary_of(rel.item), pad="   "))
-    text, _ = fit_lines(entries, budget, "ask docs_related of a closer item", approx_tokens(head))
+    text, _ = fit_lines(entries, budget, "ask docs_get part=related of a closer item", approx_tokens(head))
     return [head, text]
 
 

@@ -147,7 +147,7 @@ def render_parse(
     types: list[tuple[Symbol, str]],
     imports: list[tuple[int, str]],
 ) -> str:
-    """analyze_parse's text: the verdict line, syntax errors, then functions, types and
+    """`diagnostics only=parse`'s text: the verdict line, syntax errors, then functions, types and
     imports, one `line:col name  signature` line each."""
     lines = [head, *("  " + e for e in errors)]
     for title, items in (("functions", functions), ("types", types)):

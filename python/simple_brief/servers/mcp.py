@@ -56,7 +56,8 @@ INSTRUCTIONS = (
     "(F> function, C> class, S> struct, E> enum, `_` instead of `>` = open, `{ ... }` = folded body, "
     "L3-5 = 1-based lines); "
     "expand_at opens one symbol; search finds names across the workspace; document_symbols gives exact "
-    "ranges. When an editor is attached, every answer starts with an `editor:` line (file, cursor, "
+    "ranges. Paths are relative to the workspace root; lines and columns are 1-based, columns count "
+    "characters. When an editor is attached, every answer starts with an `editor:` line (file, cursor, "
     "enclosing symbols) and unsaved buffer text wins over the disk."
 )
 
@@ -231,7 +232,9 @@ def build_server(state: ServerState) -> MCPServer:
             annotations=ToolAnnotations(
                 read_only_hint=tool.read_only,
                 destructive_hint=None if tool.read_only else tool.destructive,
-                open_world_hint=False,
+                # Closed world, said where a client weighs a change (MCP's default is open);
+                # a read-only tool leaves it out: it changes no decision, and costs tokens.
+                open_world_hint=None if tool.read_only else False,
             ),
             structured_output=False,
         )

@@ -49,16 +49,13 @@ TOOL_HOMES: dict[str, str] = {
             "analyze_references",
             "analyze_calls",
             "analyze_completion",
-            "analyze_parse",
-            "analyze_typecheck",
-            "analyze_lint",
             "diagnostic_explain",
         ),
         "simple_brief.tools.lsp",
     ),
     **dict.fromkeys(("refactor_rename", "format_document", "refactor_extract"), "simple_brief.tools.refactor"),
     **dict.fromkeys(
-        ("docs_search", "docs_get", "docs_list", "docs_resolve", "docs_examples", "docs_related", "docs_index"),
+        ("docs_search", "docs_get", "docs_list", "docs_resolve", "docs_index"),
         "simple_brief.tools.docs",
     ),
     **dict.fromkeys(
@@ -93,6 +90,18 @@ TOOL_HOMES: dict[str, str] = {
         "simple_brief.tools.debug",
     ),
     **dict.fromkeys(("server_status", "logs", "editor_get_context"), "simple_brief.tools.system"),
+}
+
+#: Tools folded into another one's parameter (issue 18: every listed tool costs the agent
+#: tokens on every turn): old name -> (the tool, the parameters that give the old answer,
+#: FILE and ID standing for the caller's own).
+#: Calling an old name answers one sentence naming the new call, not "no such tool".
+RENAMED: dict[str, tuple[str, dict[str, str]]] = {
+    "analyze_parse": ("diagnostics", {"path": "FILE", "only": "parse"}),
+    "analyze_typecheck": ("diagnostics", {"path": "FILE", "only": "types"}),
+    "analyze_lint": ("diagnostics", {"path": "FILE", "only": "lint"}),
+    "docs_examples": ("docs_get", {"id": "ID", "part": "examples"}),
+    "docs_related": ("docs_get", {"id": "ID", "part": "related"}),
 }
 
 
@@ -371,8 +380,14 @@ def get(name: str, toolsets: Iterable[str] | None = None) -> Tool:
     """A tool by name (among those listed for `toolsets`; None: all).
 
     Raises:
-        UserError: no such tool (the message lists the tools there are).
+        UserError: no such tool (the message lists the tools there are), or a tool folded
+            into another (`RENAMED`: the message names the call that replaces it).
     """
+    if name in RENAMED:
+        from simple_brief.tools.hints import command
+
+        new, params = RENAMED[name]
+        raise UserError(f"`{name}` is now {command(new, **params)} (same answer).")
     home = TOOL_HOMES.get(name)
     if home is not None:
         importlib.import_module(home)

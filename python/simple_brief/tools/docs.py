@@ -1,5 +1,6 @@
-"""The docs toolset: docs_search, docs_get, docs_list, docs_resolve, docs_examples,
-docs_related, and docs_index (seed 004's documentation system).
+"""The docs toolset: docs_search, docs_get (part=doc|examples|related), docs_list,
+docs_resolve and docs_index (seed 004's documentation system; seed 004's docs_examples and
+docs_related are docs_get's parts since issue 18, to keep the tool list short).
 
 The index is opened once per session (`call.session.docs`) and brought up to date before
 each call (`DocsIndex.refresh` only re-reads files whose content changed and throttles its
@@ -13,7 +14,7 @@ import re
 import textwrap
 import threading
 import time
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from rapidfuzz import fuzz, process
 from tree_sitter import Node, Parser
@@ -35,7 +36,7 @@ MAX_LIMIT = 100
 #: Ids named in an "unknown id" sentence.
 SUGGESTIONS = 5
 
-ItemId = Annotated[str, Doc("Item id (from docs_search or docs_resolve).")]
+ItemId = Annotated[str, Doc("From docs_search or docs_resolve.")]
 Library = Annotated[str | None, Doc("Only this library: workspace, python, site-packages, nvim, a folder.")]
 
 
@@ -179,7 +180,7 @@ def _scope(index: DocsIndex, library: str | None) -> str:
 def docs_search(
     call: Call,
     query: Annotated[str, Doc("Words, e.g. `parse config file`.")],
-    kind: Annotated[str | None, Doc("Only this kind: function, class, method, module...")] = None,
+    kind: Annotated[str | None, Doc("Only this kind: function, class, module ...")] = None,
     module: Annotated[str | None, Doc("Only this module id.")] = None,
     library: Library = None,
     limit: Annotated[int, Doc("Most results.")] = 10,
@@ -204,16 +205,28 @@ def docs_search(
 @tool(
     "docs_get",
     "docs",
-    "An item's docs: signature, params, returns, raises, examples, file:line. USE FOR: how to call it. "
-    "DON'T USE FOR: its source (expand_at).",
+    "An item's docs (signature, params, returns, raises, examples) or a part. USE FOR: how to call it, "
+    "examples, alternatives. DON'T USE FOR: its source (expand_at).",
 )
-def docs_get(call: Call, id: ItemId) -> ToolResult:
-    """The item's whole documentation."""
+def docs_get(
+    call: Call,
+    id: ItemId,
+    part: Annotated[
+        Literal["doc", "examples", "related"],
+        Doc("examples: marked runnable if they parse; related: see-also, same module, similar signature."),
+    ] = "doc",
+) -> ToolResult:
+    """The item's whole documentation, its examples, or the items related to it."""
+    if part == "examples":
+        return _examples(call, id)
+    if part == "related":
+        return _related(call, id)
     index, notes = _index(call)
     item, more = _item(index, id)
     data = render.item_data(item, full=True)
     data["file"] = f"{item.path}:{item.line}"
-    return _answer(notes + more, render.render_item(item, call.budget), data)
+    examples_call = hints.command("docs_get", item.id, part="examples")
+    return _answer(notes + more, render.render_item(item, call.budget, examples_call), data)
 
 
 @tool(
@@ -222,7 +235,7 @@ def docs_get(call: Call, id: ItemId) -> ToolResult:
     "A module's doc, public items and submodules. USE FOR: what a module offers. DON'T USE FOR: a file's "
     "structure (simple_read).",
 )
-def docs_list(call: Call, module: Annotated[str, Doc("Module id, e.g. `pkg.mod`, `vim.lsp`.")]) -> ToolResult:
+def docs_list(call: Call, module: Annotated[str, Doc("E.g. `pkg.mod`, `vim.lsp`.")]) -> ToolResult:
     """The module's item, its items and submodules."""
     name = _required(module, "module", "a module id such as `pkg.mod`, `crate::mod` or `vim.lsp`")
     index, notes = _index(call)
@@ -255,7 +268,7 @@ def docs_list(call: Call, module: Annotated[str, Doc("Module id, e.g. `pkg.mod`,
 )
 def docs_resolve(
     call: Call,
-    symbol: Annotated[str, Doc("A name, e.g. `Config`, `buf.hover`.")],
+    symbol: Annotated[str, Doc("E.g. `Config`, `buf.hover`.")],
     context: Annotated[str | None, Doc("Module id or file where the name is used.")] = None,
 ) -> ToolResult:
     """The best item for a name and the other candidates."""
@@ -280,13 +293,8 @@ def docs_resolve(
     return _answer(notes, render.render_resolve(name, items), data)
 
 
-@tool(
-    "docs_examples",
-    "docs",
-    "An item's examples, marked runnable if they parse. USE FOR: usage to copy. DON'T USE FOR: the rest (docs_get).",
-)
-def docs_examples(call: Call, id: ItemId) -> ToolResult:
-    """The examples with code, description and `runnable`."""
+def _examples(call: Call, id: str) -> ToolResult:
+    """`docs_get part=examples`: the examples with code, description and `runnable`."""
     index, notes = _index(call)
     item, more = _item(index, id)
     checked = [check_example(ex, item.language) for ex in item.doc.examples]
@@ -306,14 +314,8 @@ def docs_examples(call: Call, id: ItemId) -> ToolResult:
     return _answer(notes + more, render.render_examples(item, checked, call.budget), data)
 
 
-@tool(
-    "docs_related",
-    "docs",
-    "Items related to one (see also, same module, similar signature). USE FOR: alternatives. DON'T USE "
-    "FOR: callers (analyze_references).",
-)
-def docs_related(call: Call, id: ItemId) -> ToolResult:
-    """Related items, most relevant first."""
+def _related(call: Call, id: str) -> ToolResult:
+    """`docs_get part=related`: related items, most relevant first."""
     index, notes = _index(call)
     item, more = _item(index, id)
     related = index.related(item.id, limit=10)
@@ -329,8 +331,7 @@ def docs_related(call: Call, id: ItemId) -> ToolResult:
 @tool(
     "docs_index",
     "docs",
-    "Index a library for docs_search: python, site-packages, nvim or a configured folder. USE FOR: a "
-    "dependency's docs. DON'T USE FOR: the workspace (kept current).",
+    "Index a library for docs_search. USE FOR: a dependency's docs. DON'T USE FOR: the workspace (kept current).",
 )
 def docs_index(
     call: Call,

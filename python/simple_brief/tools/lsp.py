@@ -1,5 +1,5 @@
-"""The lsp toolset: hover, definition, references, completion, rename, formatting, parse,
-typecheck, lint and diagnostic explanations.
+"""The lsp toolset: hover, definition, references, calls, completion and diagnostic
+explanations; and the reports behind `diagnostics only=parse|types|lint`.
 
 Language work is delegated (SPEC): the LSP clients attached in Neovim answer when they
 serve the file and method; otherwise the language servers named in `.simple-brief.toml`,
@@ -7,9 +7,11 @@ which the session starts itself (`lsp_client.ServerPool`). Positions in and out 
 `line:col` counting characters; JSON data keeps LSP's 0-based positions. Nothing here has a
 side effect; the tools that edit (rename, extract, format) are in `tools.refactor`.
 
-typecheck vs lint: `analyze_typecheck` shows a file's findings of severity error and those
+types vs lint: `diagnostics only=types` shows a file's findings of severity error and those
 whose source is a type checker or compiler (`TYPE_CHECKERS`: pyright, mypy, jedi, tsserver,
-rustc ...); `analyze_lint` shows all the others (ruff, pyflakes, pycodestyle, eslint ...).
+rustc ...); `only=lint` shows all the others (ruff, pyflakes, pycodestyle, eslint ...).
+(These were the tools `analyze_typecheck`, `analyze_lint` and `analyze_parse`; folded into
+`diagnostics` to keep the tool list short, issue 18.)
 """
 
 from __future__ import annotations
@@ -28,8 +30,7 @@ from simple_brief.model import SymbolKind as K
 from simple_brief.render import lsp as view
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, diagnostic_line, render_diagnostics
-from simple_brief.tools import Call, Doc, ToolResult, tool
-from simple_brief.tools.read import qualified_names
+from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 from simple_brief.tools.servers import (
     TIMEOUT,
     add_fixits,
@@ -49,9 +50,9 @@ TYPE_CHECKERS = frozenset(
 )
 _WORD = re.compile(r"\w+")
 
-FilePath = Annotated[str, Doc("File, relative to the root.")]
-Line = Annotated[int, Doc("1-based line.")]
-Col = Annotated[int, Doc("1-based column in characters.")]
+FilePath = Annotated[str, Doc("File.")]
+Line = Annotated[int, Doc("1-based.")]
+Col = Annotated[int, Doc("1-based, characters.")]
 
 
 # --- hover, definition, references, completion ---------------------------------------------
@@ -60,8 +61,8 @@ Col = Annotated[int, Doc("1-based column in characters.")]
 @tool(
     "analyze_hover",
     "lsp",
-    "Type, signature and doc of the symbol at a position (hover). USE FOR: a variable's type, a "
-    "function's signature. DON'T USE FOR: its definition (analyze_definition, expand_at).",
+    "Type, signature and doc at a position (hover). USE FOR: a variable's type, a function's signature. "
+    "DON'T USE FOR: its source (expand_at).",
 )
 def analyze_hover(call: Call, path: FilePath, line: Line, col: Col) -> ToolResult:
     """Hover text per answering server."""
@@ -169,8 +170,8 @@ def _past_end(offset: int, total: int, what: str) -> None:
 @tool(
     "analyze_definition",
     "lsp",
-    "Where the symbol at a position is defined (file:line:col and the line), also in libraries. USE FOR: "
-    "from a use to its definition. DON'T USE FOR: every use (analyze_references).",
+    "Where the symbol at a position is defined, also in libraries. USE FOR: from a use to its definition. "
+    "DON'T USE FOR: every use (analyze_references).",
 )
 def analyze_definition(call: Call, path: FilePath, line: Line, col: Col) -> ToolResult:
     """Definition locations, one line each, with an expand_at hint."""
@@ -204,16 +205,16 @@ PAGE = 50
 @tool(
     "analyze_references",
     "lsp",
-    "Every use of the symbol at a position: counts per file, then `line:col in Class.method: text`, "
-    "paged. USE FOR: who uses it, what breaks if it changes. DON'T USE FOR: text search (grep).",
+    "Every use of the symbol at a position, per file, each in its enclosing symbol; paged. USE FOR: who uses "
+    "it, what breaks if it changes. DON'T USE FOR: text search (grep).",
 )
 def analyze_references(
     call: Call,
     path: FilePath,
     line: Line,
     col: Col,
-    include_declaration: Annotated[bool, Doc("Also list the definition itself.")] = True,
-    offset: Annotated[int, Doc("Sites to skip; answers give the next offset.")] = 0,
+    include_declaration: Annotated[bool, Doc("Also list the definition.")] = True,
+    offset: Annotated[int, Doc("Sites to skip (answers give the next).")] = 0,
     limit: Annotated[int, Doc("Sites per page.")] = PAGE,
 ) -> ToolResult:
     """Totals and per-file counts, then one page of sites by file, position first, each
@@ -294,8 +295,8 @@ def _row_name(call: Call, path: Path, start: Position, item: dict[str, Any]) -> 
 @tool(
     "analyze_calls",
     "lsp",
-    "Callers (incoming) or callees (outgoing) of the function at a position, with call lines; paged. USE "
-    "FOR: call chains. DON'T USE FOR: every use of a name (analyze_references).",
+    "Callers or callees of the function at a position, with call lines; paged. USE FOR: call chains. "
+    "DON'T USE FOR: every use (analyze_references).",
 )
 def analyze_calls(
     call: Call,
@@ -305,7 +306,7 @@ def analyze_calls(
     direction: Annotated[
         Literal["incoming", "outgoing"], Doc("Callers (incoming) or callees (outgoing).")
     ] = "incoming",
-    offset: Annotated[int, Doc("Rows to skip; answers give the next offset.")] = 0,
+    offset: Annotated[int, Doc("Rows to skip (answers give the next).")] = 0,
     limit: Annotated[int, Doc("Rows per page.")] = PAGE,
 ) -> ToolResult:
     """prepareCallHierarchy, then incomingCalls or outgoingCalls of the first item, one row
@@ -410,8 +411,8 @@ def analyze_calls(
 @tool(
     "analyze_completion",
     "lsp",
-    "Completions at a position: names, kinds, details. USE FOR: an object's attributes (`obj.`), a "
-    "module's names. DON'T USE FOR: finding definitions (search).",
+    "Completions at a position. USE FOR: an object's attributes (`obj.`), a module's names. DON'T USE FOR: "
+    "finding definitions (search).",
 )
 def analyze_completion(
     call: Call, path: FilePath, line: Line, col: Col, limit: Annotated[int, Doc("Most items shown.")] = 30
@@ -459,24 +460,44 @@ def analyze_completion(
     return ToolResult(kept, data)
 
 
-# --- parse, typecheck, lint, explain ---------------------------------------------------------
+# --- diagnostics only=parse|types|lint, explain ---------------------------------------------------------
 
 _FUNCTIONS = frozenset({K.Function, K.Method, K.Constructor})
 _TYPES = frozenset({K.Class, K.Struct, K.Enum, K.Interface, K.TypeParameter})
 
 
-@tool(
-    "analyze_parse",
-    "lsp",
-    "Parse a file with simple-brief's own parser: success, syntax errors, functions, types, imports. USE "
-    "FOR: does it parse after an edit. DON'T USE FOR: its outline (simple_read).",
-)
-def analyze_parse(call: Call, path: FilePath) -> ToolResult:
-    """Syntax check and AST summary from the engine's scan."""
+def only_report(call: Call, path: str | None, only: str, fixits: bool | None) -> ToolResult:
+    """`diagnostics only=parse|types|lint`: one file's parse report (`parse_report`) or its
+    type-checker or linter findings (`checked_report`).
+
+    Raises:
+        UserError: no path, a folder, or `fixits` with only=parse (one sentence each); a
+            file that cannot be read (the workspace's own sentence).
+    """
+    if path is None or call.workspace.resolve(path).is_dir():
+        where = (
+            "no path was given"
+            if path is None
+            else f"{call.workspace.display(call.workspace.resolve(path))} is a folder"
+        )
+        raise UserError(f"{hints.command('diagnostics', path='FILE', only=only)} checks one file; {where}.")
+    if only == "parse":
+        if fixits is not None:
+            raise UserError("fixits= does not apply to only=parse (simple-brief's own parser has no fix-its).")
+        return parse_report(call, path)
+    return checked_report(call, path, only == "types", fixits is not False)
+
+
+def parse_report(call: Call, path: str) -> ToolResult:
+    """Syntax check and AST summary from the engine's scan (`diagnostics only=parse`)."""
+    # The index's dotted names (the order of `tools.read.qualified_names`): tools.read
+    # imports this module for `diagnostics only=`, so this module does not import it back.
+    from simple_brief.index.parse import qualified
+
     real, outline = call.workspace.outline(path)
     shown = call.workspace.display(real)
     errors = [d for d in outline.diagnostics if d.severity == Severity.Error]
-    named = qualified_names(outline.symbols)
+    named = [(sym, name) for sym, name, _ in qualified(outline.symbols)]
     functions = [(sym, name) for sym, name in named if sym.kind in _FUNCTIONS]
     types = [(sym, name) for sym, name in named if sym.kind in _TYPES]
     imports = view.import_lines(outline.source.lines, outline.import_lines)
@@ -506,14 +527,16 @@ def is_typecheck(diag: Diagnostic) -> bool:
     return diag.severity == Severity.Error or diag.source.lower() in TYPE_CHECKERS
 
 
-def _checked(call: Call, path: str, typecheck: bool) -> ToolResult:
+def checked_report(call: Call, path: str, typecheck: bool, fixits: bool = True) -> ToolResult:
+    """One file's errors and type-checker findings (`typecheck`; `diagnostics only=types`)
+    or the rest (`only=lint`), with fix-its unless `fixits` is false."""
     real, outline = call.workspace.outline(path)
     shown = call.workspace.display(real)
     found = [(d, protocol.diagnostic_to_lsp(d)) for d in outline.diagnostics]
     served, notes, asked = server_diagnostics(call, real)
     found.extend(served)
     keep = [pair for pair in found if is_typecheck(pair[0]) == typecheck]
-    diags, fix_note = add_fixits(call, real, keep)
+    diags, fix_note = add_fixits(call, real, keep) if fixits else ([d for d, _ in keep], None)
     errors = sum(1 for d in diags if d.severity == Severity.Error)
     sources = sorted({OWN_SOURCE, *asked})
     what = "typecheck" if typecheck else "lint"
@@ -532,39 +555,18 @@ def _checked(call: Call, path: str, typecheck: bool) -> ToolResult:
         "sources": sources,
         "diagnostics": [diagnostic_json(d) for d in diags],
     }
-    kept, _ = view.fit(blocks, call.budget, f"pass fewer findings: analyze_{'lint' if typecheck else 'typecheck'}")
+    other = hints.command("diagnostics", shown, only="lint" if typecheck else "types")
+    kept, _ = view.fit(blocks, call.budget, f"pass fewer findings: {other}")
     return ToolResult(kept, data)
-
-
-@tool(
-    "analyze_typecheck",
-    "lsp",
-    "A file's type and compile errors from its language servers, with fix-its; success=false on any "
-    "error. USE FOR: is this file correct after an edit. DON'T USE FOR: style (analyze_lint).",
-)
-def analyze_typecheck(call: Call, path: FilePath) -> ToolResult:
-    """Errors and type-checker findings of one file."""
-    return _checked(call, path, True)
-
-
-@tool(
-    "analyze_lint",
-    "lsp",
-    "A file's linter warnings and hints (ruff, eslint ...) with fix-its. USE FOR: cleaning a file up. "
-    "DON'T USE FOR: errors (analyze_typecheck).",
-)
-def analyze_lint(call: Call, path: FilePath) -> ToolResult:
-    """Non-error findings of non-type-checkers for one file."""
-    return _checked(call, path, False)
 
 
 @tool(
     "diagnostic_explain",
     "lsp",
-    "Explain a simple-brief code (E001, E002, W001, W002, H001, H002): cause, example, fix. USE FOR: "
-    "codes from diagnostics. DON'T USE FOR: other tools' codes.",
+    "Cause, example and fix of a simple-brief code (E001, W002, H001 ...). USE FOR: its codes in "
+    "diagnostics. DON'T USE FOR: other tools' codes.",
 )
-def diagnostic_explain(call: Call, code: Annotated[str, Doc("The code, e.g. E002.")]) -> ToolResult:
+def diagnostic_explain(call: Call, code: Annotated[str, Doc("E.g. E002.")]) -> ToolResult:
     """The catalogue entry of a code."""
     exp = catalogue.explain(code)
     return ToolResult([catalogue.render_explanation(exp)], catalogue.explanation_data(exp))

@@ -21,8 +21,8 @@ from simple_brief.scan import Outline
 from simple_brief.tools import Call, Doc, ToolResult, hints, name_of, tool
 from simple_brief.tools.servers import add_fixits, server_diagnostics
 
-ReadPath = Annotated[str, Doc("File, relative to the root.")]
-Filetype = Annotated[str | None, Doc("Language (Neovim filetype); default: from the name.")]
+ReadPath = Annotated[str, Doc("File.")]
+Filetype = Annotated[str | None, Doc("Default: from the file name.")]
 #: The order views degrade in to fit a token budget (then: counts).
 DEGRADE = ("full", "outline", "compact")
 
@@ -41,9 +41,8 @@ def _render_mode(outline: Outline, mode: str, depth: int | None) -> str:
 @tool(
     "simple_read",
     "read",
-    "A file as source or folded outline. USE FOR: a file's structure before editing (mode=outline: each "
-    "definition with its line span, bodies as `{ ... }`, `V*` diagnostics), exact source (mode=full), "
-    "symbols (mode=symbols). DON'T USE FOR: one body (expand_at), names across files (search).",
+    "A file as source or folded outline (definitions with line spans). USE FOR: a file's structure before "
+    "editing, exact source. DON'T USE FOR: one body (expand_at), names across files (search).",
 )
 def simple_read(
     call: Call,
@@ -52,10 +51,10 @@ def simple_read(
         Literal["full", "outline", "compact", "symbols", "names"],
         Doc(
             "full: source with diagnostics; outline: block marks; compact: one diagnostic line; symbols: a list; "
-            "names: names and lines only."
+            "names: names and lines."
         ),
     ] = "full",
-    depth: Annotated[int, Doc("Levels of nesting shown (1: top level); 0: all.")] = 0,
+    depth: Annotated[int, Doc("Nesting levels shown (1: top); 0: all.")] = 0,
     preview: Annotated[
         Literal["none", "signature", "expanded"],
         Doc("mode=symbols: what each symbol shows."),
@@ -265,23 +264,22 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
 @tool(
     "expand_at",
     "read",
-    "One symbol's signature, body or source; context=true adds its class header, imports and the file's "
-    "outline. USE FOR: a function or class from an outline or search. DON'T USE FOR: whole files "
-    "(simple_read).",
+    "One symbol's source: signature, body or both. USE FOR: a function or class from an outline or search. "
+    "DON'T USE FOR: whole files (simple_read).",
 )
 def expand_at(
     call: Call,
     path: ReadPath,
     selector: Annotated[
         str,
-        Doc("A name, Class.method, line:N, or a Markdown heading (Usage, ## Usage, Title > Usage)."),
+        Doc("Name, Class.method, line:N or a Markdown heading (Title > Usage)."),
     ],
     what: Annotated[
         Literal["all", "body", "signature"],
-        Doc("signature: mark line and doc; body: body lines; all: both."),
+        Doc("signature: mark line and doc; body: its lines; all: both."),
     ] = "all",
     filetype: Filetype = None,
-    context: Annotated[bool, Doc("Also its class headers, the imports it uses and the file's outline.")] = False,
+    context: Annotated[bool, Doc("Also its class headers, imports used and the file's outline.")] = False,
 ) -> ToolResult:
     """One symbol's signature, body or source (with its surroundings when asked)."""
     real, outline = call.workspace.outline(path, filetype)
@@ -391,19 +389,18 @@ def _holds(outer: Symbol, inner: Symbol) -> bool:
 @tool(
     "document_symbols",
     "read",
-    "A file's symbols as a table (NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO; 1-based) or LSP "
-    "JSON (format=standard). USE FOR: exact ranges and parents. DON'T USE FOR: reading code "
-    "(simple_read).",
+    "A file's symbols as a table (name, kind, range, parent, hover) or LSP JSON. USE FOR: exact ranges and "
+    "parents. DON'T USE FOR: reading code (simple_read).",
 )
 def document_symbols(
     call: Call,
     path: ReadPath,
-    format: Annotated[Literal["table", "standard"], Doc("table (1-based) or standard (LSP JSON, 0-based).")] = "table",
+    format: Annotated[Literal["table", "standard"], Doc("standard: LSP JSON, 0-based.")] = "table",
     return_children: Annotated[
         Literal["yes", "no", "auto"],
-        Doc("yes: all nested; no: top level; auto: two levels in very large files."),
+        Doc("yes: all nested; no: top level; auto: two levels if very large."),
     ] = "auto",
-    include_hover: Annotated[bool, Doc("Fill HOVER_INFO with the signature and doc.")] = True,
+    include_hover: Annotated[bool, Doc("Add each symbol's signature and doc.")] = True,
     filetype: Filetype = None,
 ) -> ToolResult:
     """The seed 003 table or LSP JSON of a file's symbols."""
@@ -423,13 +420,13 @@ def document_symbols(
 @tool(
     "search",
     "read",
-    "Find symbols by name across the workspace (substring, camelCase/snake_case, fuzzy), best first. USE "
-    "FOR: where X is defined. DON'T USE FOR: text in bodies (grep), one file's structure (simple_read).",
+    "Symbols by name across the workspace (substring, camelCase/snake_case, fuzzy), best first. USE FOR: "
+    "where X is defined. DON'T USE FOR: text in bodies (grep).",
 )
 def search(
     call: Call,
-    query: Annotated[str, Doc("Name or part of one: `user`, `findUser`, `find_user`, `User.greet`.")],
-    path: Annotated[str | None, Doc("Only this folder or file; default: the whole workspace.")] = None,
+    query: Annotated[str, Doc("Name or part: `findUser`, `find_user`, `User.greet`.")],
+    path: Annotated[str | None, Doc("Only this folder or file.")] = None,
     limit: Annotated[int, Doc("Most matches shown.")] = 50,
 ) -> ToolResult:
     """Ranked symbol matches, files by best match, symbols by line."""
@@ -460,15 +457,27 @@ def search(
 @tool(
     "diagnostics",
     "read",
-    "Problems by file (`12:5 W ruff F401 message  fix: title (0.95)`): syntax, the editor's, and for one "
-    "file the language servers' with fix-its. USE FOR: what is broken after an edit. DON'T USE FOR: code.",
+    "Problems by file: syntax, the editor's, and for one file the language servers' with fix-its. USE FOR: "
+    "what is broken after an edit. DON'T USE FOR: code.",
 )
 def diagnostics(
     call: Call,
-    path: Annotated[str | None, Doc("A file or folder; default: the whole workspace.")] = None,
-    fixits: Annotated[bool | None, Doc("Fetch fix-its; default: for one file only.")] = None,
+    path: Annotated[str | None, Doc("File or folder; default: all.")] = None,
+    fixits: Annotated[bool | None, Doc("Fetch fix-its; default: for one file.")] = None,
+    only: Annotated[
+        Literal["parse", "types", "lint"] | None,
+        Doc(
+            "One file's parse (syntax errors, functions, types, imports), types (type and compile errors) or "
+            "lint findings."
+        ),
+    ] = None,
 ) -> ToolResult:
-    """Syntax and reading findings per file, with the editor's and (one file) the servers'."""
+    """Syntax and reading findings per file, with the editor's and (one file) the servers';
+    `only` gives one file's parse report or its type-checker or linter findings."""
+    if only is not None:
+        from simple_brief.tools.lsp import only_report
+
+        return only_report(call, path, only, fixits)
     ws = call.workspace
     found: dict[Path, list[tuple[Diagnostic, dict[str, Any] | None]]] = {}
     shown: dict[Path, str] = {}

@@ -37,7 +37,7 @@ CHECKED_AFTER_EDIT = 5
 
 Apply = Annotated[
     bool,
-    Doc("Apply to Neovim's buffers, or else to in-memory overlays; never to disk unless write=true."),
+    Doc("Apply to Neovim's buffers, else to in-memory overlays."),
 ]
 
 
@@ -158,8 +158,8 @@ def edits_data(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]])
 @tool(
     "refactor_rename",
     "lsp",
-    "Rename the symbol at a position wherever the language server finds it; previews per-file edits "
-    "unless apply=true. USE FOR: safe renames across files. DON'T USE FOR: text replacement.",
+    "Rename the symbol at a position wherever its language server finds it; a preview unless apply=true. "
+    "USE FOR: safe renames across files. DON'T USE FOR: text replacement.",
     read_only=False,
 )
 def refactor_rename(
@@ -169,7 +169,7 @@ def refactor_rename(
     col: Col,
     new_name: Annotated[str, Doc("The new name.")],
     apply: Apply = False,
-    write: Annotated[bool, Doc("With apply=true and no Neovim: also write the files.")] = False,
+    write: Annotated[bool, Doc("With apply, no Neovim: write the files too.")] = False,
 ) -> ToolResult:
     """The rename's edits, previewed or applied."""
     if not new_name.strip():
@@ -247,19 +247,19 @@ _KIND_WORDS = {"function": ("function", "method"), "variable": ("variable", "con
 @tool(
     "refactor_extract",
     "lsp",
-    "Extract a range into a new function or variable (the server finds parameters and returns); previews "
-    "unless apply=true. USE FOR: pulling code out. DON'T USE FOR: renames (refactor_rename).",
+    "Extract a range into a new function or variable with its language server; a preview unless apply=true. "
+    "USE FOR: pulling code out. DON'T USE FOR: renames (refactor_rename).",
     read_only=False,
 )
 def refactor_extract(
     call: Call,
     path: FilePath,
-    start_line: Annotated[int, Doc("First line (1-based).")],
-    start_col: Annotated[int, Doc("1-based column of its first character.")],
-    end_line: Annotated[int, Doc("Last line (1-based).")],
-    end_col: Annotated[int, Doc("1-based column after its last character.")],
+    start_line: Annotated[int, Doc("1-based.")],
+    start_col: Annotated[int, Doc("1-based, of the first character.")],
+    end_line: Annotated[int, Doc("1-based, inclusive.")],
+    end_col: Annotated[int, Doc("1-based, after the last character.")],
     kind: Annotated[Literal["function", "variable"], Doc("What to extract into.")] = "function",
-    new_name: Annotated[str, Doc("Its name (default: the server's placeholder).")] = "",
+    new_name: Annotated[str, Doc("Default: the server's.")] = "",
     apply: Apply = False,
 ) -> ToolResult:
     """The extraction's edits, previewed or applied."""

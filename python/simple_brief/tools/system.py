@@ -45,8 +45,8 @@ _LEVELS: dict[Level, int] = {
 @tool(
     "server_status",
     "system",
-    "simple-brief's state: version, root, editor, tools, uptime, language servers. USE FOR: checking what"
-    " it sees. DON'T USE FOR: code questions.",
+    "simple-brief's version, root, editor, tools, uptime and language servers. USE FOR: checking what it "
+    "sees. DON'T USE FOR: code questions.",
     system=True,
 )
 def server_status(call: Call) -> ToolResult:
@@ -119,14 +119,14 @@ def logs(
 @tool(
     "editor_get_context",
     "read",
-    "Where the person works now: file, cursor, selection, `Class:A > Method:b`. USE FOR: the start of an "
-    "editing task. DON'T USE FOR: other files (simple_read); every answer carries it.",
+    "Where the person works: file, cursor, selection, enclosing symbols. USE FOR: the start of an editing "
+    "task. DON'T USE FOR: asking again (every answer carries it).",
 )
 def editor_get_context(
     call: Call,
     list_editors: Annotated[
         bool,
-        Doc("Also list every Neovim open on this workspace (the one used last is followed)."),
+        Doc("Also list every Neovim on this workspace."),
     ] = False,
 ) -> ToolResult:
     """No data of its own (AC3): the adapter adds the editor context to every answer;
