@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from mcp import Client  # noqa: E402
+
 from report import markdown_table, verdict, write_block  # noqa: E402
 from simple_brief.servers.mcp import ServerState, build_server  # noqa: E402
 from simple_brief.workspace import Workspace  # noqa: E402

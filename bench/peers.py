@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-
 from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parent.parent

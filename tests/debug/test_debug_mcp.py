@@ -10,8 +10,8 @@ from typing import Any
 import anyio
 import pytest
 from debuggee import LINE_CALL, LINE_HELPER_BODY, alive, project
-
 from mcp import Client
+
 from simple_brief.servers.mcp import ServerState, build_server
 from simple_brief.tools import TOOL_HOMES
 from simple_brief.workspace import Workspace

@@ -9,8 +9,8 @@ from typing import Any
 
 import anyio
 import pytest
-
 from mcp import Client
+
 from simple_brief.docs.index import Hit, LibraryInfo, RefreshStats, Related
 from simple_brief.docs.model import DocComment, DocParam, DocReturn, Example, Item
 from simple_brief.render import docs as render

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from mcp import Client, StdioServerParameters
+
 from simple_brief.errors import UserError
 from simple_brief.tools import Call, hints, invoke
 from simple_brief.workspace import Workspace

@@ -21,8 +21,8 @@ from typing import Any
 
 import anyio
 import pytest
-
 from mcp import Client
+
 from simple_brief.errors import UserError
 from simple_brief.servers.mcp import ServerState, build_server
 from simple_brief.tools import Call, ToolResult, invoke

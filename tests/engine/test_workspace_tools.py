@@ -12,8 +12,8 @@ from typing import Any
 
 import anyio
 import pytest
-
 from mcp import Client
+
 from simple_brief import tools as registry
 from simple_brief.editor import Snapshot
 from simple_brief.errors import UserError

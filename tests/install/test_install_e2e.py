@@ -22,7 +22,6 @@ from pathlib import Path
 import anyio
 import pynvim
 import pytest
-
 from mcp import Client, StdioServerParameters
 
 from nvim_session import nvim_binary

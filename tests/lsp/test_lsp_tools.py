@@ -18,8 +18,8 @@ from typing import Any
 
 import anyio
 import pytest
-
 from mcp import Client
+
 from simple_brief import tools
 from simple_brief.errors import UserError
 from simple_brief.model import Position, Range, TextEdit

@@ -20,7 +20,6 @@ from typing import Any
 import anyio
 import pynvim
 import pytest
-
 from mcp import Client, StdioServerParameters
 
 from nvim_session import nvim

@@ -12,8 +12,8 @@ from typing import Any
 
 import anyio
 import pytest
-
 from mcp import Client
+
 from simple_brief import tools as registry
 from simple_brief.index import SymbolIndex
 from simple_brief.servers.mcp import ServerState, build_server

@@ -10,8 +10,8 @@ from typing import Any
 
 import anyio
 import pytest
-
 from mcp import Client, StdioServerParameters
+
 from simple_brief import errors
 from simple_brief import tools as registry
 from simple_brief.errors import UserError

@@ -17,10 +17,10 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from mcp import Client
 from simple_brief.servers.mcp import HttpServer, ServerState, serve_http_thread
 from simple_brief.workspace import Workspace
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from mcp import Client
+
 from simple_brief.servers.mcp import ServerState, build_server
 from simple_brief.workspace import Workspace
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-
 from mcp import Client, StdioServerParameters
 
 from nvim_session import nvim

@@ -8,8 +8,8 @@ from typing import Any
 
 import anyio
 import pytest
-
 from mcp import Client, StdioServerParameters
+
 from simple_brief import tools as registry
 from simple_brief.config import KNOWN_TOOLSETS
 from simple_brief.errors import UserError

@@ -10,8 +10,8 @@ from typing import Any
 
 import anyio
 import pytest
-
 from mcp import Client
+
 from simple_brief.servers.mcp import ServerState, build_server
 from simple_brief.workspace import Workspace
 

@@ -17,8 +17,8 @@ from typing import Any
 import anyio
 import pynvim
 import pytest
-
 from mcp import Client
+
 from simple_brief.context import build_context, context_line
 from simple_brief.nvim.attach import AutoBackend
 from simple_brief.nvim.backend import NvimBackend

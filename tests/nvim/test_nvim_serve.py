@@ -9,11 +9,10 @@ from pathlib import Path
 
 import anyio
 import pynvim
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from test_nvim_rplugin import host_args, host_env, manifest  # noqa: F401 - `manifest` is a fixture
-
-from mcp import Client
 
 from nvim_session import nvim
 

@@ -16,8 +16,8 @@ from typing import Any
 import anyio
 import pynvim
 import pytest
-
 from mcp import Client
+
 from simple_brief.nvim.attach import AutoBackend
 from simple_brief.nvim.backend import NvimBackend
 from simple_brief.servers.envelope import ServerState, attach_editor

@@ -22,7 +22,6 @@ from typing import Any
 import anyio
 import pynvim
 from anyio.from_thread import start_blocking_portal
-
 from mcp import Client, StdioServerParameters
 
 from nvim_session import nvim
