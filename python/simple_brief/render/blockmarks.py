@@ -1,13 +1,14 @@
 """Block-mark views of a document (seed 000): full, outline, compact, and expand_at.
 
-    F> def square(x: int) -> int { ... }  L3-5
+    F> def square(x: int) -> int { ... } L3-5
     V* [E]:5 type mismatch
-    C> class User(Base) { name, age, 2 methods }  L7-19
-    S> struct Point { x, y }  L21-24
-    E> enum Color { Red, Green, Blue }  L26-30
+    C> class User(Base) { name, age, 2 methods } L7-19
+    S> struct Point { x, y } L21-24
+    E> enum Color { Red, Green, Blue } L26-30
 
 `>` marks a collapsed block, `_` an open one; every mark line ends with its 1-based
-line span so an agent can ask `expand_at line:N`. Member lines (fields, constants)
+line span (after one space: two cost a token more on every line) so an agent can ask
+`expand_at line:N`. Member lines (fields, constants)
 show their declaration and line. Lines outside any definition are summarised.
 """
 
@@ -29,6 +30,8 @@ from simple_brief.model import (
 from simple_brief.scan import Outline
 
 INDENT = "  "
+#: Between a line's text and its span (`… { ... } L3-5`).
+SPAN_SEP = " "
 #: Names listed in a collapsed container's braces before `+N more`.
 MEMBER_NAMES_SHOWN = 8
 #: Characters of one member shown in an outline (longer values are elided).
@@ -79,30 +82,37 @@ def container_summary(sym: Symbol) -> str:
     return ", ".join(parts)
 
 
-def mark_line(sym: Symbol, open_: bool = False) -> str:
-    """The one-line view of a symbol: block mark, signature, elided body, line span."""
-    span = sym.range.line_span()
+def mark_text(sym: Symbol, open_: bool = False) -> str:
+    """A symbol's mark line without its span: block mark, signature, elided body."""
     letter = mark_letter(sym)
     signature = sym.signature or sym.name
     if not letter:
-        return f"{signature}  {span}"
+        return signature
     if open_:
-        return f"{letter}_ {signature}  {span}"
+        return f"{letter}_ {signature}"
     if sym.kind in FUNCTION_KINDS:
         body = " { ... }" if sym.body is not None else ""
-        return f"{letter}> {signature}{body}  {span}"
+        return f"{letter}> {signature}{body}"
     summary = container_summary(sym)
     if summary:
-        return f"{letter}> {signature} {{ {summary} }}  {span}"
+        return f"{letter}> {signature} {{ {summary} }}"
     if sym.body is None:
-        return f"{letter}> {signature}  {span}"
+        return f"{letter}> {signature}"
     # Nothing listed inside: `{ }` only where the body is one line (`struct Empty {}`); a
     # longer one holds what the outline does not list (a CSS rule's declarations).
     return (
-        f"{letter}> {signature} {{ ... }}  {span}"
+        f"{letter}> {signature} {{ ... }}"
         if sym.body.end.line > sym.body.start.line
-        else f"{letter}> {signature} {{ }}  {span}"
+        else f"{letter}> {signature} {{ }}"
     )
+
+
+def mark_line(sym: Symbol, open_: bool = False, sep: str = "  ") -> str:
+    """The one-line view of a symbol: block mark, signature, elided body, line span.
+
+    The outline and `render_expanded` pass `sep=SPAN_SEP`; the default two spaces are for
+    callers that cut the span off at the last double space (use `mark_text` instead)."""
+    return f"{mark_text(sym, open_)}{sep}{sym.range.line_span()}"
 
 
 def _opens(sym: Symbol, level: int, depth: int | None) -> bool:
@@ -271,7 +281,7 @@ class _OutlineWriter:
         return self.out
 
     def _members(self, run: list[Symbol], level: int) -> None:
-        """Consecutive fields/constants as few lines: `a: int; b = 2  L3-4`."""
+        """Consecutive fields/constants as few lines: `a: int; b = 2 L3-4`."""
         if not run:
             return
         # One declaration of several names (`int a, b;`) is one member text, shown once.
@@ -290,11 +300,13 @@ class _OutlineWriter:
         for sym in run:
             text = member_text(sym)
             if line and sum(len(t) + 2 for t in line) + len(text) > MEMBER_LINE_CHARS:
-                self.out.append(f"{prefix}{'; '.join(line)}  {_span(first.range.start.line, last.range.end.line)}")
+                self.out.append(
+                    f"{prefix}{'; '.join(line)}{SPAN_SEP}{_span(first.range.start.line, last.range.end.line)}"
+                )
                 line, first = [], sym
             line.append(text)
             last = sym
-        self.out.append(f"{prefix}{'; '.join(line)}  {_span(first.range.start.line, last.range.end.line)}")
+        self.out.append(f"{prefix}{'; '.join(line)}{SPAN_SEP}{_span(first.range.start.line, last.range.end.line)}")
         for sym in diag_run:
             self._take_diags(sym.range.start.line, sym.range.end.line, prefix)
 
@@ -313,11 +325,11 @@ class _OutlineWriter:
             if mark_letter(sym) and sym.kind not in FUNCTION_KINDS:
                 # A collapsed container names or counts its members in its braces.
                 self.listed += sum(1 for c in sym.children if c.kind != SymbolKind.String)
-            self.out.append(prefix + mark_line(sym))
+            self.out.append(prefix + mark_line(sym, sep=SPAN_SEP))
             self._take_diags(sym.range.start.line, sym.range.end.line, prefix)
             return
         collapsed_fn = sym.kind in FUNCTION_KINDS
-        self.out.append(prefix + mark_line(sym, open_=not collapsed_fn))
+        self.out.append(prefix + mark_line(sym, open_=not collapsed_fn, sep=SPAN_SEP))
         children = [c for c in sym.children if c.is_block] if collapsed_fn else sym.children
         run: list[Symbol] = []
         for child in sorted(children, key=lambda c: c.range.start):
@@ -345,7 +357,7 @@ class _OutlineWriter:
             # is the next one, where the run of other code ends.
             if k < len(spans) and spans[k][0] <= row:
                 a, b = spans[k]
-                self.out.append(f".. {self._import_text(a, min(b, last))}  {_span(a, min(b, last))}")
+                self.out.append(f".. {self._import_text(a, min(b, last))}{SPAN_SEP}{_span(a, min(b, last))}")
                 self._take_diags(a, min(b, last), "")
                 row = min(b, last) + 1
                 continue
@@ -358,7 +370,7 @@ class _OutlineWriter:
             head = _cut(" ".join(lines[row].split()), GAP_TEXT_CHARS)
             # `+N lines`: the lines of the span after the one shown, so it agrees with `L{a}-{b}`.
             more = f" (+{end - row} line{'s' if end - row > 1 else ''})" if end > row else ""
-            self.out.append(f".. {head}{more}  {_span(row, end)}")
+            self.out.append(f".. {head}{more}{SPAN_SEP}{_span(row, end)}")
             self._take_diags(row, end, "")
             row = end + 1
 
@@ -489,7 +501,7 @@ def render_expanded(outline: Outline, sym: Symbol, what: str = "all") -> str:
     lines = outline.source.lines
     first, last = sym.range.start.line, sym.range.end.line
     if what == "signature":
-        out = [mark_line(sym)]
+        out = [mark_line(sym, sep=SPAN_SEP)]
         if sym.doc:
             comment, end = outline.language.comment, outline.language.comment_end
             out.extend(f"{INDENT}{comment} {ln}".rstrip() + end for ln in sym.doc.splitlines())
@@ -504,5 +516,5 @@ def render_expanded(outline: Outline, sym: Symbol, what: str = "all") -> str:
     snippet = _dedent(lines[first : last + 1])
     head_at = header - first
     prefix = f"{letter}_ " if letter else ""
-    snippet[head_at] = f"{prefix}{snippet[head_at]}  {sym.range.line_span()}"
+    snippet[head_at] = f"{prefix}{snippet[head_at]}{SPAN_SEP}{sym.range.line_span()}"
     return "\n".join(snippet)
