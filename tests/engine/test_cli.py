@@ -143,7 +143,7 @@ def test_outline_prints_marks_with_spans(ws: Path) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.rstrip("\n").split("\n")
     assert lines[0] == "app.py (python, 25 lines) outline"
-    assert ".. import os L3" in lines
+    assert '.. """App module."""; import os L1-3' in lines
     assert "C_ class User L6-15" in lines
     assert "  F> def greet(self) { ... } L14-15" in lines
     assert "C_ class Admin(User) L18-20" in lines

@@ -168,3 +168,41 @@ def test_a_block_signature_the_grammar_misreads_is_cut_not_the_whole_block() -> 
     assert sym.signature.endswith("…") and len(sym.signature) <= 400
     line = blockmarks.render_outline(outline, [])
     assert line.startswith("F> def many(") and line.endswith("{ ... } L1-2")
+
+
+# ------------------------------------------------- f. code between imports
+
+
+def _render(text: str, filetype: str) -> list[str]:
+    outline = scan(Source.from_bytes(text.encode()), languages.by_name(filetype))  # type: ignore[arg-type]
+    return blockmarks.render_outline(outline, []).splitlines()
+
+
+def test_a_line_of_code_between_imports_joins_their_line() -> None:
+    # dbm/__init__.py and distutils/archive_util.py of the standard library.
+    lines = _render(
+        "import os\nimport sys\n\ntry:\n    import zipfile\nexcept ImportError:\n    zipfile = None\n\n"
+        "def f():\n    pass\n",
+        "python",
+    )
+    assert lines[0] == ".. import os; import sys; try: import zipfile; except ImportError: L1-6"
+    c = _render("#include <stdlib.h>\n\n\n#ifndef NO_STDIO\n\n\n#include <stdio.h>\n#endif\n\nint f(void);\n", "c")
+    assert c[0] == ".. #include <stdlib.h>; #ifndef NO_STDIO; #include <stdio.h>; #endif L1-8"
+
+
+def test_nothing_joins_a_line_after_its_comment_nor_a_summary_of_several_lines() -> None:
+    lines = _render(
+        "// tar -t\nimport fs from 'node:fs'\n\n/* Two\n   lines. */\nimport path from 'path'\n\nfunction f() {}\n",
+        "javascript",
+    )
+    assert lines[:4] == [
+        ".. // tar -t L1",
+        ".. import fs from 'node:fs' L2",
+        ".. /* Two (+1 line) L4-5",
+        ".. import path from 'path' L6",
+    ]
+    python = _render(
+        "try:\n    import readline  # noqa\nexcept ImportError:\n    pass\n\ndef f():\n    pass\n", "python"
+    )
+    assert python[0] == ".. try: import readline # noqa L1-2"
+    assert python[1] == ".. except ImportError: (+1 line) L3-4"

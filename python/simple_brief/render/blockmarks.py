@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
+from itertools import pairwise
 
 from simple_brief.model import (
     CLASS_KINDS,
@@ -343,13 +344,18 @@ class _OutlineWriter:
         self._take_diags(sym.range.start.line, sym.range.end.line, prefix + INDENT)
 
     def _gap(self, first: int, last: int) -> None:
-        """Summarise top-level lines outside every definition: imports, then other code."""
+        """Summarise top-level lines outside every definition: imports, then other code.
+
+        A line of code between imports (`try:`, `except ImportError:`, `#ifdef X`, `#endif`)
+        joins the import line beside it: one line and one span for the run."""
         if last < first:
             return
         lines = self.outline.source.lines
         spans = self.outline.imports
         k = bisect_left(self._import_ends, first)
         row = first
+        #: (text, first row, last row, whether it can share a line: imports and one-line code)
+        pieces: list[tuple[str, int, int, bool]] = []
         while row <= last:
             while k < len(spans) and spans[k][1] < row:
                 k += 1
@@ -357,8 +363,7 @@ class _OutlineWriter:
             # is the next one, where the run of other code ends.
             if k < len(spans) and spans[k][0] <= row:
                 a, b = spans[k]
-                self.out.append(f".. {self._import_text(a, min(b, last))}{SPAN_SEP}{_span(a, min(b, last))}")
-                self._take_diags(a, min(b, last), "")
+                pieces.append((self._import_text(a, min(b, last)), a, min(b, last), True))
                 row = min(b, last) + 1
                 continue
             if not lines[row].strip():
@@ -370,9 +375,48 @@ class _OutlineWriter:
             head = _cut(" ".join(lines[row].split()), GAP_TEXT_CHARS)
             # `+N lines`: the lines of the span after the one shown, so it agrees with `L{a}-{b}`.
             more = f" (+{end - row} line{'s' if end - row > 1 else ''})" if end > row else ""
-            self.out.append(f".. {head}{more}{SPAN_SEP}{_span(row, end)}")
-            self._take_diags(row, end, "")
+            pieces.append((head + more, row, end, end == row))
             row = end + 1
+        self._gap_lines(pieces)
+
+    def _gap_lines(self, pieces: list[tuple[str, int, int, bool]]) -> None:
+        """Gap pieces as lines: neighbours that can share a line do (at most
+        MEMBER_LINE_CHARS wide, never after a comment), joined with `; ` (a space after `:` or `;`)."""
+        groups: list[list[tuple[str, int, int, bool]]] = []
+        width = 0
+        for piece in pieces:
+            last = groups[-1][-1] if groups else None
+            if (
+                last is not None
+                and last[3]
+                and piece[3]
+                and width + len(piece[0]) + 2 <= MEMBER_LINE_CHARS
+                and not self._comment_open(last[0])
+            ):
+                groups[-1].append(piece)
+                width += len(piece[0]) + 2
+                continue
+            # A line does not end in an opener (`try:`) whose block went to the next one.
+            opener = last is not None and piece[3] and len(groups[-1]) > 1 and last[0].endswith(":")
+            moved = groups[-1].pop() if opener else None
+            groups.append([moved] if moved else [])
+            groups[-1].append(piece)
+            width = sum(len(p[0]) + 2 for p in groups[-1])
+        for group in groups:
+            text = group[0][0]
+            for before, piece in pairwise(group):
+                text += (" " if before[0].endswith((":", ";")) else "; ") + piece[0]
+            a, b = group[0][1], group[-1][2]
+            self.out.append(f".. {text}{SPAN_SEP}{_span(a, b)}")
+            self._take_diags(a, b, "")
+
+    def _comment_open(self, text: str) -> bool:
+        """Whether a comment runs to the end of `text` (`import x  # noqa`, `/* cut…`):
+        nothing may follow it on its line."""
+        language = self.outline.language
+        if not language.comment_end and re.search(rf"(?:^|\s){re.escape(language.comment)}", text):
+            return True
+        return text.rfind("/*") > text.rfind("*/")
 
     def _import_text(self, first: int, last: int) -> str:
         """The import lines of `first`..`last` joined with `; `, cut to the width shown.
