@@ -145,7 +145,7 @@ def test_outline_prints_marks_with_spans(ws: Path) -> None:
     assert lines[0] == "app.py (python, 25 lines) outline"
     assert '.. """App module."""; import os L1-3' in lines
     assert "C_ class User L6-15" in lines
-    assert "  F> def greet(self) { ... } L14-15" in lines
+    assert " F> def greet(self) { ... } L14-15" in lines
     assert "C_ class Admin(User) L18-20" in lines
     assert "F> def find_user(name) { ... } L23-25" in lines
     assert result.stderr == ""

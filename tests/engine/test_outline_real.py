@@ -71,7 +71,7 @@ def test_lua_returned_function_holds_its_local_functions() -> None:
     module = next(s for s in outline.symbols if s.name == "return function")
     names = [c.name for c in module.children]
     assert "makeList" in " ".join(names) and "parse" in " ".join(names), names
-    assert "  F> local function makeList(values) { ... } L24-26" in lines
+    assert " F> local function makeList(values) { ... } L24-26" in lines
 
 
 # ----------------------------------------------------------------- c. Go imports

@@ -361,7 +361,7 @@ def test_python_outline_spans_match_symbol_ranges() -> None:
     lines = text.split("\n")
     assert ".. import os L1" in lines
     assert "C_ class User L4-17" in lines
-    assert "  F> def greet(self) { ... } L14-17" in lines
+    assert " F> def greet(self) { ... } L14-17" in lines
     assert "F> def helper(x) { ... } L20-21" in lines
     by_span = {s.name: s.range.line_span() for s in walk_all(outline.symbols)}
     assert by_span["User"] == "L4-17" and by_span["helper"] == "L20-21" and by_span["inner"] == "L15-16"

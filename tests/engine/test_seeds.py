@@ -159,3 +159,19 @@ def test_seed_002_symbols_view_summary_and_containers() -> None:
         "  @4:5 Method - connect [McpServer, Class]",
         "  @7:5 Method - close [McpServer, Class]",
     ]
+
+
+def test_each_level_of_nesting_is_one_space() -> None:
+    outline = outline_of(
+        "class A:\n    x = 1\n\n    def f(self):\n        def g():\n            class B:\n                y = 2\n"
+        "            return B\n        return g\n",
+        "python",
+    )
+    assert blockmarks.render_outline(outline, []).splitlines() == [
+        "C_ class A L1-9",
+        " x = 1 L2",
+        " F> def f(self) { ... } L4-9",
+        "  F> def g() { ... } L5-8",
+        "   C_ class B L6-7",
+        "    y = 2 L7",
+    ]

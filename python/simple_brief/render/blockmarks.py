@@ -31,6 +31,9 @@ from simple_brief.model import (
 from simple_brief.scan import Outline
 
 INDENT = "  "
+#: One nesting level of the outline: one space (` F>` after a newline is one token less
+#: than `  F>`, on every line inside a class).
+OUTLINE_INDENT = " "
 #: Between a line's text and its span (`… { ... } L3-5`).
 SPAN_SEP = " "
 #: Names listed in a collapsed container's braces before `+N more`.
@@ -295,7 +298,7 @@ class _OutlineWriter:
                 unique.append(sym)
         diag_run, run = run, unique
         self.listed += len(diag_run)
-        prefix = INDENT * (level - 1)
+        prefix = OUTLINE_INDENT * (level - 1)
         line: list[str] = []
         first = last = run[0]
         for sym in run:
@@ -319,7 +322,7 @@ class _OutlineWriter:
             self.out.extend(prefix + fl for fl in _fix_lines(diag))
 
     def _symbol(self, sym: Symbol, level: int) -> None:
-        prefix = INDENT * (level - 1)
+        prefix = OUTLINE_INDENT * (level - 1)
         opens = _opens(sym, level, self.depth)
         self.listed += 1
         if not opens or not sym.children:
@@ -341,7 +344,7 @@ class _OutlineWriter:
             run = []
             self._symbol(child, level + 1)
         self._members(run, level + 1)
-        self._take_diags(sym.range.start.line, sym.range.end.line, prefix + INDENT)
+        self._take_diags(sym.range.start.line, sym.range.end.line, prefix + OUTLINE_INDENT)
 
     def _gap(self, first: int, last: int) -> None:
         """Summarise top-level lines outside every definition: imports, then other code.
