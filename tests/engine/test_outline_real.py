@@ -206,3 +206,13 @@ def test_nothing_joins_a_line_after_its_comment_nor_a_summary_of_several_lines()
     )
     assert python[0] == ".. try: import readline # noqa L1-2"
     assert python[1] == ".. except ImportError: (+1 line) L3-4"
+
+
+def test_an_import_continued_by_a_backslash_reads_as_one_statement() -> None:
+    # csv.py of the standard library.
+    lines = _render(
+        "import re\nfrom _csv import Error, writer, reader, \\\n     unregister_dialect, get_dialect\n\n"
+        "def f():\n    pass\n",
+        "python",
+    )
+    assert lines[0] == ".. import re; from _csv import Error, writer, reader, unregister_dialect, get_dialect L1-3"

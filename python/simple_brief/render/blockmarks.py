@@ -473,12 +473,16 @@ def _items_after(text: str, cut: int) -> int:
 
 def _join_import_lines(parts: list[str]) -> str:
     """Import lines as one line: statements joined with `; `, the lines of a bracketed group
-    (`import (` … `)`, `import {` … `} from 'x'`) with `, ` inside their brackets."""
+    (`import (` … `)`, `import {` … `} from 'x'`) with `, ` inside their brackets, a line
+    continued by a backslash (`from x import a, \\`) with a space."""
     text = ""
     depth = 0
     opened = False
+    continued = False
     for part in parts:
-        if depth and part[:1] in ")}]":
+        if continued:
+            text += " " + part
+        elif depth and part[:1] in ")}]":
             text += part
             depth -= 1
         elif depth:
@@ -486,6 +490,9 @@ def _join_import_lines(parts: list[str]) -> str:
             opened = False
         else:
             text += ("; " if text else "") + part
+        continued = text.endswith("\\")
+        if continued:
+            text = text[:-1].rstrip()
         if part[-1:] in "({[" and not depth:
             depth, opened = 1, True
     return text
