@@ -8,8 +8,8 @@
 
 `>` marks a collapsed block, `_` an open one; every mark line ends with its 1-based
 line span (after one space: two cost a token more on every line) so an agent can ask
-`expand_at line:N`. Member lines (fields, constants)
-show their declaration and line. Lines outside any definition are summarised.
+`expand_at line:N`. A level of nesting is one space of indent. Member lines (fields,
+constants) show their declaration and line. Lines outside any definition are summarised.
 """
 
 from __future__ import annotations
