@@ -4,7 +4,8 @@ line as it is written, `│`-prefixed, `⋮` between them), and the `names` tier
 files (the bench corpus: real code found on this machine), same run, o200k tokens.
 
 Issue 18's targets: the outline at most the Aider-style map's tokens and at most 15% of
-the source (median per file).
+the source (median per file). Also printed: the share of the outline that is its line
+spans (the map has none), and both figures per language.
 
     .venv/bin/python bench/outline_tokens.py [--quick]
 
@@ -14,6 +15,7 @@ Prints a markdown table and writes it between markers into bench/results/latest.
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -33,6 +35,8 @@ from simple_brief.scan import scan  # noqa: E402
 from simple_brief.source import Source  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
+#: An outline line's span (`… { ... } L3-5`): what the Aider-style map does not have.
+SPAN = re.compile(r" L\d+(?:-\d+)?$", re.M)
 
 
 def aider_map(name: str, outline_source: Source, symbols: list) -> str:  # type: ignore[type-arg]
@@ -52,9 +56,11 @@ def main() -> int:
     args = parser.parse_args()
     count = Tokenizer().count
     corpus = discover(ROOT, args.quick)
-    totals = {"source": 0, "outline": 0, "names": 0, "aider": 0}
+    totals = {"source": 0, "outline": 0, "names": 0, "aider": 0, "no_spans": 0}
     ratios: list[float] = []
     aider_ratios: list[float] = []
+    #: language -> [outline tokens, map tokens, outline/source per file]
+    per_language: dict[str, tuple[list[int], list[float]]] = {}
     files = 0
     for language, paths in sorted(corpus.files.items()):
         spec = languages.by_name(language)
@@ -66,14 +72,20 @@ def main() -> int:
             if not outline.symbols:
                 continue
             source_t = count(text)
-            outline_t = count(render_outline(outline, outline.diagnostics))
+            rendered = render_outline(outline, outline.diagnostics)
+            outline_t = count(rendered)
             totals["source"] += source_t
             totals["outline"] += outline_t
+            totals["no_spans"] += count(SPAN.sub("", rendered))
             totals["names"] += count(render_names(outline.symbols))
             aider_t = count(aider_map(path.name, outline.source, outline.symbols))
             totals["aider"] += aider_t
             aider_ratios.append(aider_t / max(source_t, 1))
             ratios.append(outline_t / max(source_t, 1))
+            sums, shares = per_language.setdefault(language, ([0, 0], []))
+            sums[0] += outline_t
+            sums[1] += aider_t
+            shares.append(outline_t / max(source_t, 1))
             files += 1
     median = statistics.median(ratios)
     vs_aider = totals["outline"] / totals["aider"]
@@ -97,12 +109,27 @@ def main() -> int:
             "—",
         ),
         (
+            "the outline's line spans (` L3-5`), share of its tokens; the outline without them vs the map",
+            f"{1 - totals['no_spans'] / totals['outline']:.1%}; {totals['no_spans'] / totals['aider']:.2f}x",
+            "—",
+            "—",
+        ),
+        (
             "`names` tier vs the Aider-style map",
             f"{totals['names']:,} ({totals['names'] / totals['aider']:.2f}x)",
             "—",
             "—",
         ),
     ]
+    for language, ((outline_sum, aider_sum), shares) in sorted(per_language.items()):
+        rows.append(
+            (
+                f"{language} ({len(shares)} files): outline vs the map; outline / source, median",
+                f"{outline_sum / aider_sum:.2f}x; {statistics.median(shares):.1%}",
+                "—",
+                "—",
+            )
+        )
     table = "\n".join(
         [
             "## Outline tokens (`bench/outline_tokens.py`, the bench corpus, o200k)",

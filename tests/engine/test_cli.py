@@ -143,11 +143,11 @@ def test_outline_prints_marks_with_spans(ws: Path) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.rstrip("\n").split("\n")
     assert lines[0] == "app.py (python, 25 lines) outline"
-    assert ".. import os  L3" in lines
-    assert "C_ class User  L6-15" in lines
-    assert "  F> def greet(self) { ... }  L14-15" in lines
-    assert "C_ class Admin(User)  L18-20" in lines
-    assert "F> def find_user(name) { ... }  L23-25" in lines
+    assert '.. """App module."""; import os L1-3' in lines
+    assert "C_ class User L6-15" in lines
+    assert " F> def greet(self) { ... } L14-15" in lines
+    assert "C_ class Admin(User) L18-20" in lines
+    assert "F> def find_user(name) { ... } L23-25" in lines
     assert result.stderr == ""
 
 
@@ -156,26 +156,26 @@ def test_outline_depth_1_folds_classes(ws: Path) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.rstrip("\n").split("\n")
     assert lines[1] == "V* [0E 0W in file]"
-    assert "C> class User { kind, name, 2 methods }  L6-15" in lines
+    assert "C> class User { kind, name, 2 methods } L6-15" in lines
     assert not any(line.startswith(" ") for line in lines)
 
 
 def test_expand_by_name(ws: Path) -> None:
     result = run(ws, "expand", "app.py", "find_user")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.rstrip("\n") == 'F_ def find_user(name):  L23-25\n    """Find one."""\n    return User(name)'
+    assert result.stdout.rstrip("\n") == 'F_ def find_user(name): L23-25\n    """Find one."""\n    return User(name)'
 
 
 def test_expand_by_class_dot_method(ws: Path) -> None:
     result = run(ws, "expand", "app.py", "Admin.greet")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.rstrip("\n") == 'F_ def greet(self):  L19-20\n    return "hello"'
+    assert result.stdout.rstrip("\n") == 'F_ def greet(self): L19-20\n    return "hello"'
 
 
 def test_expand_by_line(ws: Path) -> None:
     result = run(ws, "expand", "app.py", "line:15")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("F_ def greet(self):  L14-15\n")
+    assert result.stdout.startswith("F_ def greet(self): L14-15\n")
     assert 'return f"hi {self.name}"' in result.stdout
 
 
@@ -183,7 +183,7 @@ def test_expand_body_and_signature(ws: Path) -> None:
     body = run(ws, "expand", "app.py", "User.greet", "--what", "body")
     assert body.stdout.rstrip("\n") == 'return f"hi {self.name}"'
     signature = run(ws, "expand", "app.py", "find_user", "--what", "signature")
-    assert signature.stdout.rstrip("\n") == "F> def find_user(name) { ... }  L23-25\n  # Find one."
+    assert signature.stdout.rstrip("\n") == "F> def find_user(name) { ... } L23-25\n  # Find one."
 
 
 def test_ambiguous_name_lists_candidates_and_exits_2(ws: Path) -> None:

@@ -42,14 +42,14 @@ def _outline(path: Path) -> tuple[Outline, str]:
 
 @pytest.mark.parametrize("path", [GO_CONTRIB / "main.go", GO_CONTRIB / "client.go", PL_CLASS], ids=lambda p: p.name)
 def test_gap_line_count_matches_its_span(path: Path) -> None:
-    """`.. text (+N lines)  La-b`: N is the lines of the span after the one shown, b - a."""
+    """`.. text (+N lines) La-b`: N is the lines of the span after the one shown, b - a."""
     _, text = _outline(path)
-    counted = re.findall(r"\(\+(\d+) lines\)  L(\d+)-(\d+)$", text, re.M)
+    counted = re.findall(r"\(\+(\d+) lines\) L(\d+)-(\d+)$", text, re.M)
     assert counted, text
     for n, first, last in counted:
         assert int(n) == int(last) - int(first), (n, first, last)
     # A summary of one line says nothing more.
-    assert not re.search(r"\(\+\d+ lines\)  L\d+$", text, re.M)
+    assert not re.search(r"\(\+\d+ lines\) L\d+$", text, re.M)
 
 
 # -------------------------------------------------------- b. return function
@@ -58,20 +58,20 @@ def test_gap_line_count_matches_its_span(path: Path) -> None:
 def test_lua_module_returning_a_function_is_a_definition() -> None:
     """busted's runner is `return function(options) ... end`: one definition, not one summary line."""
     _, text = _outline(BUSTED_RUNNER)
-    assert "F> return function(options) { ... }  L11-197" in text.splitlines()
+    assert "F> return function(options) { ... } L11-197" in text.splitlines()
     assert ".. return function(options)" not in text
 
 
 def test_lua_returned_function_holds_its_local_functions() -> None:
     outline, text = _outline(BUSTED_CLI)
     lines = text.splitlines()
-    assert "F_ return function(options)  L7-262" in lines or any(
+    assert "F_ return function(options) L7-262" in lines or any(
         line.startswith("F> return function(options)") for line in lines
     ), text
     module = next(s for s in outline.symbols if s.name == "return function")
     names = [c.name for c in module.children]
     assert "makeList" in " ".join(names) and "parse" in " ".join(names), names
-    assert "  F> local function makeList(values) { ... }  L24-26" in lines
+    assert " F> local function makeList(values) { ... } L24-26" in lines
 
 
 # ----------------------------------------------------------------- c. Go imports
@@ -99,7 +99,7 @@ def test_go_import_block_too_long_counts_the_imports_left_out() -> None:
     line = blockmarks.render_outline(outline, []).splitlines()[0]
     assert line.startswith('.. package main; import ("bufio", "errors", '), line
     shown = re.findall(r'"[^"]+"', line)
-    left = int(re.search(r" … \(\+(\d+) more\)  L1-17$", line)[1])  # type: ignore[index]
+    left = int(re.search(r" … \(\+(\d+) more\) L1-17$", line)[1])  # type: ignore[index]
     assert len(shown) + left == 13, line
 
 
@@ -155,7 +155,7 @@ def test_lua_locals_aliasing_setmetatable_are_definitions() -> None:
     names = {s.name for s in outline.symbols if s.range.start.line == 21}
     assert names == {"setmetatable", "getmetatable", "type", "tostring", "string"}, names
     assert "local setmetatable, getmetatable,type,tostring,string = …" in text
-    assert ".. local tablex = require 'pl.tablex'  L23" in text.splitlines()
+    assert ".. local tablex = require 'pl.tablex' L23" in text.splitlines()
 
 
 def test_a_block_signature_the_grammar_misreads_is_cut_not_the_whole_block() -> None:
@@ -167,4 +167,52 @@ def test_a_block_signature_the_grammar_misreads_is_cut_not_the_whole_block() -> 
     assert sym.signature.startswith("def many(parameter_number_0: int = 0, ")
     assert sym.signature.endswith("…") and len(sym.signature) <= 400
     line = blockmarks.render_outline(outline, [])
-    assert line.startswith("F> def many(") and line.endswith("{ ... }  L1-2")
+    assert line.startswith("F> def many(") and line.endswith("{ ... } L1-2")
+
+
+# ------------------------------------------------- f. code between imports
+
+
+def _render(text: str, filetype: str) -> list[str]:
+    outline = scan(Source.from_bytes(text.encode()), languages.by_name(filetype))  # type: ignore[arg-type]
+    return blockmarks.render_outline(outline, []).splitlines()
+
+
+def test_a_line_of_code_between_imports_joins_their_line() -> None:
+    # dbm/__init__.py and distutils/archive_util.py of the standard library.
+    lines = _render(
+        "import os\nimport sys\n\ntry:\n    import zipfile\nexcept ImportError:\n    zipfile = None\n\n"
+        "def f():\n    pass\n",
+        "python",
+    )
+    assert lines[0] == ".. import os; import sys; try: import zipfile; except ImportError: L1-6"
+    c = _render("#include <stdlib.h>\n\n\n#ifndef NO_STDIO\n\n\n#include <stdio.h>\n#endif\n\nint f(void);\n", "c")
+    assert c[0] == ".. #include <stdlib.h>; #ifndef NO_STDIO; #include <stdio.h>; #endif L1-8"
+
+
+def test_nothing_joins_a_line_after_its_comment_nor_a_summary_of_several_lines() -> None:
+    lines = _render(
+        "// tar -t\nimport fs from 'node:fs'\n\n/* Two\n   lines. */\nimport path from 'path'\n\nfunction f() {}\n",
+        "javascript",
+    )
+    assert lines[:4] == [
+        ".. // tar -t L1",
+        ".. import fs from 'node:fs' L2",
+        ".. /* Two (+1 line) L4-5",
+        ".. import path from 'path' L6",
+    ]
+    python = _render(
+        "try:\n    import readline  # noqa\nexcept ImportError:\n    pass\n\ndef f():\n    pass\n", "python"
+    )
+    assert python[0] == ".. try: import readline # noqa L1-2"
+    assert python[1] == ".. except ImportError: (+1 line) L3-4"
+
+
+def test_an_import_continued_by_a_backslash_reads_as_one_statement() -> None:
+    # csv.py of the standard library.
+    lines = _render(
+        "import re\nfrom _csv import Error, writer, reader, \\\n     unregister_dialect, get_dialect\n\n"
+        "def f():\n    pass\n",
+        "python",
+    )
+    assert lines[0] == ".. import re; from _csv import Error, writer, reader, unregister_dialect, get_dialect L1-3"

@@ -37,7 +37,7 @@ ALL_LANGUAGES = [*languages.LANGUAGES, languages.PLAIN]
 LANGUAGE_IDS = [spec.name for spec in ALL_LANGUAGES]
 #: Diagnostic codes the scanner itself produces.
 SCAN_CODES = {"E001", "E002", "W001", "H001", "H002"}
-SPAN = re.compile(r"  (L\d+(?:-\d+)?)$")
+SPAN = re.compile(r"(?<=\S) (L\d+(?:-\d+)?)$")
 MARK = re.compile(r"^[FCSE][>_] ")
 
 #: Pieces of code in many languages; joined at random they reach far more of the
@@ -108,7 +108,10 @@ def mark_lines(symbols: list[Symbol]) -> dict[str, list[Symbol]]:
     """Every line a symbol can render as in an outline (open or folded), to its symbols."""
     known: dict[str, list[Symbol]] = {}
     for sym in walk_all(symbols):
-        for text in {blockmarks.mark_line(sym), blockmarks.mark_line(sym, open_=True)}:
+        for text in {
+            blockmarks.mark_line(sym, sep=blockmarks.SPAN_SEP),
+            blockmarks.mark_line(sym, open_=True, sep=blockmarks.SPAN_SEP),
+        }:
             known.setdefault(text, []).append(sym)
     return known
 
@@ -149,7 +152,10 @@ def check_outline_text(outline: Outline, text: str, depth: int | None) -> None:
     for sym in outline.symbols:
         if not sym.is_block and sym.kind != SymbolKind.String:
             continue  # members: merged into member lines, checked above
-        options = {blockmarks.mark_line(sym), blockmarks.mark_line(sym, open_=True)}
+        options = {
+            blockmarks.mark_line(sym, sep=blockmarks.SPAN_SEP),
+            blockmarks.mark_line(sym, open_=True, sep=blockmarks.SPAN_SEP),
+        }
         assert any(line in options for line in named), f"top-level {sym.name!r} is missing or out of order"
 
 
@@ -188,7 +194,9 @@ def render_everything(outline: Outline) -> None:
         assert blocks[0].startswith("Found ")
 
     for sym in walk_all(outline.symbols):
-        assert blockmarks.render_expanded(outline, sym, "signature").split("\n")[0] == blockmarks.mark_line(sym)
+        assert blockmarks.render_expanded(outline, sym, "signature").split("\n")[0] == blockmarks.mark_line(
+            sym, sep=blockmarks.SPAN_SEP
+        )
         assert sym.range.line_span() in blockmarks.render_expanded(outline, sym, "all")
         assert isinstance(blockmarks.render_expanded(outline, sym, "body"), str)
 
@@ -351,10 +359,10 @@ def test_python_outline_spans_match_symbol_ranges() -> None:
     outline = outline_py(PY_SAMPLE)
     text = blockmarks.render_outline(outline, outline.diagnostics)
     lines = text.split("\n")
-    assert ".. import os  L1" in lines
-    assert "C_ class User  L4-17" in lines
-    assert "  F> def greet(self) { ... }  L14-17" in lines
-    assert "F> def helper(x) { ... }  L20-21" in lines
+    assert ".. import os L1" in lines
+    assert "C_ class User L4-17" in lines
+    assert " F> def greet(self) { ... } L14-17" in lines
+    assert "F> def helper(x) { ... } L20-21" in lines
     by_span = {s.name: s.range.line_span() for s in walk_all(outline.symbols)}
     assert by_span["User"] == "L4-17" and by_span["helper"] == "L20-21" and by_span["inner"] == "L15-16"
     check_outline_text(outline, text, None)
@@ -516,7 +524,7 @@ def test_a_10_mb_python_file_gives_a_result() -> None:
     assert last.name == f"f{len(parts) - 1}"
     assert last.range.line_span() == f"L{(len(parts) - 1) * per + 1}-{len(parts) * per - 2}"
     text = blockmarks.render_outline(outline, outline.diagnostics)
-    assert text.split("\n")[-1] == f"F> def {last.name}(alpha, beta, gamma) {{ ... }}  {last.range.line_span()}"
+    assert text.split("\n")[-1] == f"F> def {last.name}(alpha, beta, gamma) {{ ... }} {last.range.line_span()}"
     assert len(table.render_table(outline.symbols).split("\n")) == len(parts) + 1
 
 
@@ -637,7 +645,7 @@ def test_a_file_without_trailing_newline() -> None:
     field = outline.symbols[1].children[0]
     assert field.name == "y" and (field.range.end.line, field.range.end.character) == (4, 9)
     assert blockmarks.render_full(outline, outline.diagnostics) == text
-    assert blockmarks.render_expanded(outline, outline.symbols[1], "all") == "C_ class C:  L4-5\n    y = 2"
+    assert blockmarks.render_expanded(outline, outline.symbols[1], "all") == "C_ class C: L4-5\n    y = 2"
     render_everything(outline)
 
 

@@ -35,3 +35,25 @@ def test_leading_comments_of_many_siblings_attach_to_the_right_definition() -> N
     docs = {s.name: s.doc for s in walk_all(outline.symbols) if s.kind == SymbolKind.Function}
     assert docs["f0"] == "Doc 0." and docs["f299"] == "Doc 299."
     assert all("note" not in d for d in docs.values())
+
+
+def test_comments_between_a_signatures_parts_stay_out_of_it() -> None:
+    # importlib/resources/_common.py: a comment between two parameters.
+    python = outline_of(
+        "def _tempfile(\n    reader,\n    suffix='',\n"
+        "    # gh-93353: Keep a reference to call os.remove() in late Python\n"
+        "    # finalization.\n    *,\n    _os_remove=os.remove,\n):\n    pass\n",
+        "python",
+    )
+    assert python.symbols[0].signature == "def _tempfile( reader, suffix='', *, _os_remove=os.remove, )"
+    c = outline_of(
+        "void write_png(char *file_name /* , ... other image information ... */)\n{\n}\n"
+        "static inline bool //_Py_NO_SANITIZE_THREAD\nis_incomplete(int frame)\n{\n  return 0;\n}\n"
+        "#define CHECK_ON 0x1 /* Control and mode bit */\n",
+        "c",
+    )
+    signatures = {s.name: s.signature for s in walk_all(c.symbols)}
+    assert signatures["write_png"] == "void write_png(char *file_name)"
+    assert signatures["is_incomplete"] == "static inline bool is_incomplete(int frame)"
+    # A comment that ends a member's line says what it is for: it stays.
+    assert signatures["CHECK_ON"] == "#define CHECK_ON 0x1 /* Control and mode bit */"

@@ -19,10 +19,10 @@ SPL = (FIXTURES / "outline" / "simple.spl").read_text()
 def test_seed_000_block_marks_from_the_line_heuristic() -> None:
     outline = outline_of(SPL, "simple")
     lines = blockmarks.render_outline(outline, [], depth=1).splitlines()
-    assert "F> fn square(x: i64) -> i64 { ... }  L2-3" in lines
-    assert "C> class User { name, age, 2 methods }  L5-13" in lines
-    assert "S> struct Point { x, y }  L15-17" in lines
-    assert "E> enum Color { Red, Green, Blue }  L19-22" in lines
+    assert "F> fn square(x: i64) -> i64 { ... } L2-3" in lines
+    assert "C> class User { name, age, 2 methods } L5-13" in lines
+    assert "S> struct Point { x, y } L15-17" in lines
+    assert "E> enum Color { Red, Green, Blue } L19-22" in lines
 
 
 def test_seed_000_virtual_diagnostic_lines_follow_their_symbol() -> None:
@@ -33,9 +33,9 @@ def test_seed_000_virtual_diagnostic_lines_follow_their_symbol() -> None:
     )
     warn = Diagnostic(Range(Position(5, 4), Position(5, 8)), "field 'name' is unused", Severity.Warning)
     lines = blockmarks.render_outline(outline, [diag, warn], depth=1).splitlines()
-    i = lines.index("F> fn square(x: i64) -> i64 { ... }  L2-3")
+    i = lines.index("F> fn square(x: i64) -> i64 { ... } L2-3")
     assert lines[i + 1 : i + 3] == ["V* [E]:3 type mismatch: expected i64, got text", "V* [H] cast with .as_i64()"]
-    j = lines.index("C> class User { name, age, 2 methods }  L5-13")
+    j = lines.index("C> class User { name, age, 2 methods } L5-13")
     assert lines[j + 1] == "V* [W]:6 field 'name' is unused"
 
 
@@ -61,9 +61,9 @@ def test_seed_000_full_mode_marks_lines_in_the_files_comment_syntax() -> None:
 def test_seed_000_expand_at_shows_the_open_mark_and_body() -> None:
     outline = outline_of(SPL, "simple")
     square = outline.symbols[0]
-    assert blockmarks.render_expanded(outline, square, "all") == "F_ fn square(x: i64) -> i64:  L2-3\n    x * x"
+    assert blockmarks.render_expanded(outline, square, "all") == "F_ fn square(x: i64) -> i64: L2-3\n    x * x"
     assert blockmarks.render_expanded(outline, square, "body") == "x * x"
-    assert blockmarks.render_expanded(outline, square, "signature") == "F> fn square(x: i64) -> i64 { ... }  L2-3"
+    assert blockmarks.render_expanded(outline, square, "signature") == "F> fn square(x: i64) -> i64 { ... } L2-3"
 
 
 def _sym(name: str, kind: int, rng: tuple[int, int, int, int], sel: tuple[int, int, int, int], sig: str) -> Symbol:
@@ -158,4 +158,20 @@ def test_seed_002_symbols_view_summary_and_containers() -> None:
         "  @2:5 Field - server [McpServer, Class]",
         "  @4:5 Method - connect [McpServer, Class]",
         "  @7:5 Method - close [McpServer, Class]",
+    ]
+
+
+def test_each_level_of_nesting_is_one_space() -> None:
+    outline = outline_of(
+        "class A:\n    x = 1\n\n    def f(self):\n        def g():\n            class B:\n                y = 2\n"
+        "            return B\n        return g\n",
+        "python",
+    )
+    assert blockmarks.render_outline(outline, []).splitlines() == [
+        "C_ class A L1-9",
+        " x = 1 L2",
+        " F> def f(self) { ... } L4-9",
+        "  F> def g() { ... } L5-8",
+        "   C_ class B L6-7",
+        "    y = 2 L7",
     ]

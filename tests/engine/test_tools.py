@@ -65,10 +65,10 @@ def test_registry_lists_the_read_toolset_with_described_parameters() -> None:
 
 def test_expand_by_dotted_name_and_by_line(ws: Workspace) -> None:
     text, data = run(ws, "expand_at", path="app.py", selector="Store.get")
-    assert text.splitlines()[0] == "F_ def get(self, key):  L18-19"
+    assert text.splitlines()[0] == "F_ def get(self, key): L18-19"
     assert data["name"] == "get" and data["range"]["start"]["line"] == 17
     text, _ = run(ws, "expand_at", path="app.py", selector="line:22")
-    assert text.startswith("F_ def put(self, key, value):  L21-22")
+    assert text.startswith("F_ def put(self, key, value): L21-22")
 
 
 def test_expand_line_outside_every_definition_says_where_they_are(ws: Workspace) -> None:
@@ -89,7 +89,7 @@ def test_unknown_name_suggests_nearby_names(ws: Workspace) -> None:
 
 def test_expand_what_signature_includes_the_doc(ws: Workspace) -> None:
     text, _ = run(ws, "expand_at", path="app.py", selector="Cache", what="signature")
-    assert text == "C> class Cache { items, 2 methods }  L7-14\n  # Keeps things."
+    assert text == "C> class Cache { items, 2 methods } L7-14\n  # Keeps things."
 
 
 def test_simple_read_default_is_full_source(ws: Workspace) -> None:
@@ -106,7 +106,7 @@ def test_budget_degrades_full_to_outline_and_says_so(tmp_path: Path) -> None:
     assert data["mode"] == "outline" and data["degraded_from"] == "full"
     assert text.startswith("[full view is ~")
     assert "expand_at" in text.splitlines()[0]
-    assert text.splitlines()[-1] == "F> def accumulate(value) { ... }  L1-83"
+    assert text.splitlines()[-1] == "F> def accumulate(value) { ... } L1-83"
 
 
 def test_budget_degrades_to_counts_when_even_compact_is_too_big(tmp_path: Path) -> None:
@@ -181,10 +181,10 @@ def test_fallback_reads_brace_delimited_code() -> None:
     from simple_brief.render.blockmarks import render_outline
 
     assert render_outline(outline, [], depth=1).splitlines() == [
-        "F> fn square(x: i64) -> i64 { ... }  L1-3",
-        "S> struct Point { x, y }  L5-8",
-        "E> enum Color { Red, Green, Blue }  L10-14",
-        "C> impl Point { 1 method }  L16-20",
+        "F> fn square(x: i64) -> i64 { ... } L1-3",
+        "S> struct Point { x, y } L5-8",
+        "E> enum Color { Red, Green, Blue } L10-14",
+        "C> impl Point { 1 method } L16-20",
     ]
 
 
@@ -193,13 +193,13 @@ def test_outline_degrades_to_compact_top_level_not_to_another_mode(tmp_path: Pat
     (tmp_path / "wide.py").write_text(f"class Wide:\n{body}")
     text, data = run(Workspace.at(tmp_path), "simple_read", budget=150, path="wide.py", mode="outline")
     assert (data["mode"], data["degraded_from"]) == ("compact", "outline")
-    assert text.splitlines()[-1] == "C> class Wide { 40 methods }  L1-120"
+    assert text.splitlines()[-1] == "C> class Wide { 40 methods } L1-120"
 
 
 def test_a_full_name_wins_over_a_method_of_the_same_name(tmp_path: Path) -> None:
     (tmp_path / "jobs.py").write_text("class Job:\n    def run(self):\n        pass\n\n\ndef run():\n    pass\n")
     text, _ = run(Workspace.at(tmp_path), "expand_at", path="jobs.py", selector="run")
-    assert text.startswith("F_ def run():  L6-7")
+    assert text.startswith("F_ def run(): L6-7")
 
 
 # --- a tool's parameters are declared once, in its signature ------------------------------
@@ -466,7 +466,7 @@ def test_a_markdown_heading_is_named_by_its_text_with_or_without_hashes(
     else:
         assert data["range"]["start"]["line"] + 1 == lines[heading]
     assert data["name"] == heading
-    assert text.startswith(heading + "  L")
+    assert text.startswith(heading + " L")
 
 
 def test_an_ambiguous_heading_lists_typeable_paths(readme: Workspace) -> None:

@@ -103,7 +103,7 @@ def test_overlay_is_read_by_every_tool_and_never_written(ws: Workspace, root: Pa
     full = invoke("simple_read", {"path": "app.py"}, call).text
     assert "class AccountService" in full and "UserService" not in full
     outline = invoke("simple_read", {"path": "app.py", "mode": "outline"}, call).text
-    assert "F> def planned_helper(x: int) -> int { ... }  L8-9" in outline
+    assert "F> def planned_helper(x: int) -> int { ... } L8-9" in outline
     found = invoke("search", {"query": "planned_helper"}, call).data["matches"]
     assert [(m["path"], m["name"], m["line"]) for m in found] == [("app.py", "planned_helper", 8)]
     assert invoke("search", {"query": "find_user"}, call).data["total"] == 0

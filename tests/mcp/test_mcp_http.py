@@ -128,7 +128,7 @@ async def test_with_the_token_an_mcp_client_lists_and_calls(
             names = {t.name for t in (await client.list_tools()).tools}
             result = await client.call_tool("simple_read", {"path": "app.py", "mode": "outline"})
     assert {"simple_read", "search"} <= names
-    assert "F> def hello() { ... }  L1-2" in result.content[0].text  # type: ignore[union-attr]
+    assert "F> def hello() { ... } L1-2" in result.content[0].text  # type: ignore[union-attr]
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=15)
     assert not info_file.exists(), "the state file is removed when the server stops"

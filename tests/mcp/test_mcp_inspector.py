@@ -52,5 +52,5 @@ def test_inspector_calls_a_tool(tmp_path: Path) -> None:
         "selector=Circle.area",
     )
     assert result["isError"] is False
-    assert result["content"][0]["text"] == "F_ def area(self):  L2-3\n    return 3.14"  # type: ignore[index]
+    assert result["content"][0]["text"] == "F_ def area(self): L2-3\n    return 3.14"  # type: ignore[index]
     assert result["structuredContent"]["name"] == "area"  # type: ignore[index]

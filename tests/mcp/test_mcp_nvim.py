@@ -101,7 +101,7 @@ def test_an_agent_sees_the_unsaved_buffer_cursor_selection_and_diagnostics(tmp_p
     # The first block is the editor line; the unsaved method is in the outline.
     assert outline[0].startswith("editor: service.py:6:9 python modified · Class:UserService > Method:find_user")
     assert "selection 2 lines" in outline[0]
-    assert "F> def remove_user(self, name: str) -> None { ... }  L8-9" in outline[1]
+    assert "F> def remove_user(self, name: str) -> None { ... } L8-9" in outline[1]
     ctx = result["outline"].structured_content["editorContext"]
     assert ctx["file"]["isDirty"] is True and ctx["file"]["lineCount"] == 9
     assert ctx["selection"]["isEmpty"] is False and ctx["selection"]["text"].startswith("key = name.lower()")

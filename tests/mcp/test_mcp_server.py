@@ -180,9 +180,9 @@ async def test_a_call_answers_text_blocks_and_data_without_editor_context_in_dis
     assert not result.is_error
     assert text_of(result).splitlines() == [
         "app.py (python, 9 lines) outline",
-        "C_ class UserService  L1-5",
-        "  F> def find_user(self, name: str) -> str { ... }  L4-5",
-        "F> def main() -> None { ... }  L8-9",
+        "C_ class UserService L1-5",
+        " F> def find_user(self, name: str) -> str { ... } L4-5",
+        "F> def main() -> None { ... } L8-9",
     ]
     assert result.structured_content is not None
     assert result.structured_content["symbols"] == 3

@@ -225,17 +225,17 @@ def test_outline_split_shows_the_live_buffer_and_follows_edits(tmp_path: Path) -
         """
         nv.exec_lua(f"vim.wait(5000, function() local f = function() {read_view} end return #f() > 1 end, 10)")
         view = nv.exec_lua(read_view)
-        assert "C_ class Greeter  L5-15" in view
-        assert "F> def main() { ... }  L18-19" in view
+        assert "C_ class Greeter L5-15" in view
+        assert "F> def main() { ... } L18-19" in view
         names = nv.exec_lua("return vim.tbl_map(vim.api.nvim_buf_get_name, vim.api.nvim_list_bufs())")
         assert "simple-brief://outline/app.py" in names, names  # not `outline//tmp/…/app.py`
         # An unsaved edit: a new function at the end shows up after the debounce.
         nv.exec_lua("vim.api.nvim_buf_set_lines(0, -1, -1, false, {'', 'def added(x):', '    return x'})")
         nv.exec_lua(
             f"vim.wait(5000, function() local f = function() {read_view} end "
-            "return vim.tbl_contains(f(), 'F> def added(x) { ... }  L21-22') end, 20)"
+            "return vim.tbl_contains(f(), 'F> def added(x) { ... } L21-22') end, 20)"
         )
-        assert "F> def added(x) { ... }  L21-22" in nv.exec_lua(read_view)
+        assert "F> def added(x) { ... } L21-22" in nv.exec_lua(read_view)
 
 
 MARKDOWN = """# Title

@@ -64,7 +64,7 @@ def test_serve_from_a_child_process(tmp_path: Path) -> None:
         assert info == nv.exec_lua("return require('simple_brief.serve').serve()"), "a second call reuses it"
         # pynvim runs its own event loop: the MCP client gets one of its own, after it.
         text = anyio.run(_outline, info["url"], info["token"])
-    assert "C_ class Shape  L1-3" in text
+    assert "C_ class Shape L1-3" in text
     assert not Path(info["file"]).exists(), "the state file goes when Neovim quits"
 
 
@@ -76,5 +76,5 @@ def test_serve_from_the_python_host(tmp_path: Path, manifest: Path) -> None:  # 
         _check(info, messages, state)
         # pynvim runs its own event loop: the MCP client gets one of its own, after it.
         text = anyio.run(_outline, info["url"], info["token"])
-    assert "C_ class Shape  L1-3" in text
+    assert "C_ class Shape L1-3" in text
     assert not Path(info["file"]).exists(), "the state file goes when Neovim quits (the host cannot remove it)"

@@ -1,14 +1,15 @@
 """Block-mark views of a document (seed 000): full, outline, compact, and expand_at.
 
-    F> def square(x: int) -> int { ... }  L3-5
+    F> def square(x: int) -> int { ... } L3-5
     V* [E]:5 type mismatch
-    C> class User(Base) { name, age, 2 methods }  L7-19
-    S> struct Point { x, y }  L21-24
-    E> enum Color { Red, Green, Blue }  L26-30
+    C> class User(Base) { name, age, 2 methods } L7-19
+    S> struct Point { x, y } L21-24
+    E> enum Color { Red, Green, Blue } L26-30
 
 `>` marks a collapsed block, `_` an open one; every mark line ends with its 1-based
-line span so an agent can ask `expand_at line:N`. Member lines (fields, constants)
-show their declaration and line. Lines outside any definition are summarised.
+line span (after one space: two cost a token more on every line) so an agent can ask
+`expand_at line:N`. A level of nesting is one space of indent. Member lines (fields,
+constants) show their declaration and line. Lines outside any definition are summarised.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
+from itertools import pairwise
 
 from simple_brief.model import (
     CLASS_KINDS,
@@ -29,6 +31,11 @@ from simple_brief.model import (
 from simple_brief.scan import Outline
 
 INDENT = "  "
+#: One nesting level of the outline: one space (` F>` after a newline is one token less
+#: than `  F>`, on every line inside a class).
+OUTLINE_INDENT = " "
+#: Between a line's text and its span (`… { ... } L3-5`).
+SPAN_SEP = " "
 #: Names listed in a collapsed container's braces before `+N more`.
 MEMBER_NAMES_SHOWN = 8
 #: Characters of one member shown in an outline (longer values are elided).
@@ -79,30 +86,37 @@ def container_summary(sym: Symbol) -> str:
     return ", ".join(parts)
 
 
-def mark_line(sym: Symbol, open_: bool = False) -> str:
-    """The one-line view of a symbol: block mark, signature, elided body, line span."""
-    span = sym.range.line_span()
+def mark_text(sym: Symbol, open_: bool = False) -> str:
+    """A symbol's mark line without its span: block mark, signature, elided body."""
     letter = mark_letter(sym)
     signature = sym.signature or sym.name
     if not letter:
-        return f"{signature}  {span}"
+        return signature
     if open_:
-        return f"{letter}_ {signature}  {span}"
+        return f"{letter}_ {signature}"
     if sym.kind in FUNCTION_KINDS:
         body = " { ... }" if sym.body is not None else ""
-        return f"{letter}> {signature}{body}  {span}"
+        return f"{letter}> {signature}{body}"
     summary = container_summary(sym)
     if summary:
-        return f"{letter}> {signature} {{ {summary} }}  {span}"
+        return f"{letter}> {signature} {{ {summary} }}"
     if sym.body is None:
-        return f"{letter}> {signature}  {span}"
+        return f"{letter}> {signature}"
     # Nothing listed inside: `{ }` only where the body is one line (`struct Empty {}`); a
     # longer one holds what the outline does not list (a CSS rule's declarations).
     return (
-        f"{letter}> {signature} {{ ... }}  {span}"
+        f"{letter}> {signature} {{ ... }}"
         if sym.body.end.line > sym.body.start.line
-        else f"{letter}> {signature} {{ }}  {span}"
+        else f"{letter}> {signature} {{ }}"
     )
+
+
+def mark_line(sym: Symbol, open_: bool = False, sep: str = "  ") -> str:
+    """The one-line view of a symbol: block mark, signature, elided body, line span.
+
+    The outline and `render_expanded` pass `sep=SPAN_SEP`; the default two spaces are for
+    callers that cut the span off at the last double space (use `mark_text` instead)."""
+    return f"{mark_text(sym, open_)}{sep}{sym.range.line_span()}"
 
 
 def _opens(sym: Symbol, level: int, depth: int | None) -> bool:
@@ -271,7 +285,7 @@ class _OutlineWriter:
         return self.out
 
     def _members(self, run: list[Symbol], level: int) -> None:
-        """Consecutive fields/constants as few lines: `a: int; b = 2  L3-4`."""
+        """Consecutive fields/constants as few lines: `a: int; b = 2 L3-4`."""
         if not run:
             return
         # One declaration of several names (`int a, b;`) is one member text, shown once.
@@ -284,17 +298,19 @@ class _OutlineWriter:
                 unique.append(sym)
         diag_run, run = run, unique
         self.listed += len(diag_run)
-        prefix = INDENT * (level - 1)
+        prefix = OUTLINE_INDENT * (level - 1)
         line: list[str] = []
         first = last = run[0]
         for sym in run:
             text = member_text(sym)
             if line and sum(len(t) + 2 for t in line) + len(text) > MEMBER_LINE_CHARS:
-                self.out.append(f"{prefix}{'; '.join(line)}  {_span(first.range.start.line, last.range.end.line)}")
+                self.out.append(
+                    f"{prefix}{'; '.join(line)}{SPAN_SEP}{_span(first.range.start.line, last.range.end.line)}"
+                )
                 line, first = [], sym
             line.append(text)
             last = sym
-        self.out.append(f"{prefix}{'; '.join(line)}  {_span(first.range.start.line, last.range.end.line)}")
+        self.out.append(f"{prefix}{'; '.join(line)}{SPAN_SEP}{_span(first.range.start.line, last.range.end.line)}")
         for sym in diag_run:
             self._take_diags(sym.range.start.line, sym.range.end.line, prefix)
 
@@ -306,18 +322,18 @@ class _OutlineWriter:
             self.out.extend(prefix + fl for fl in _fix_lines(diag))
 
     def _symbol(self, sym: Symbol, level: int) -> None:
-        prefix = INDENT * (level - 1)
+        prefix = OUTLINE_INDENT * (level - 1)
         opens = _opens(sym, level, self.depth)
         self.listed += 1
         if not opens or not sym.children:
             if mark_letter(sym) and sym.kind not in FUNCTION_KINDS:
                 # A collapsed container names or counts its members in its braces.
                 self.listed += sum(1 for c in sym.children if c.kind != SymbolKind.String)
-            self.out.append(prefix + mark_line(sym))
+            self.out.append(prefix + mark_line(sym, sep=SPAN_SEP))
             self._take_diags(sym.range.start.line, sym.range.end.line, prefix)
             return
         collapsed_fn = sym.kind in FUNCTION_KINDS
-        self.out.append(prefix + mark_line(sym, open_=not collapsed_fn))
+        self.out.append(prefix + mark_line(sym, open_=not collapsed_fn, sep=SPAN_SEP))
         children = [c for c in sym.children if c.is_block] if collapsed_fn else sym.children
         run: list[Symbol] = []
         for child in sorted(children, key=lambda c: c.range.start):
@@ -328,16 +344,21 @@ class _OutlineWriter:
             run = []
             self._symbol(child, level + 1)
         self._members(run, level + 1)
-        self._take_diags(sym.range.start.line, sym.range.end.line, prefix + INDENT)
+        self._take_diags(sym.range.start.line, sym.range.end.line, prefix + OUTLINE_INDENT)
 
     def _gap(self, first: int, last: int) -> None:
-        """Summarise top-level lines outside every definition: imports, then other code."""
+        """Summarise top-level lines outside every definition: imports, then other code.
+
+        A line of code between imports (`try:`, `except ImportError:`, `#ifdef X`, `#endif`)
+        joins the import line beside it: one line and one span for the run."""
         if last < first:
             return
         lines = self.outline.source.lines
         spans = self.outline.imports
         k = bisect_left(self._import_ends, first)
         row = first
+        #: (text, first row, last row, whether it can share a line: imports and one-line code)
+        pieces: list[tuple[str, int, int, bool]] = []
         while row <= last:
             while k < len(spans) and spans[k][1] < row:
                 k += 1
@@ -345,8 +366,7 @@ class _OutlineWriter:
             # is the next one, where the run of other code ends.
             if k < len(spans) and spans[k][0] <= row:
                 a, b = spans[k]
-                self.out.append(f".. {self._import_text(a, min(b, last))}  {_span(a, min(b, last))}")
-                self._take_diags(a, min(b, last), "")
+                pieces.append((self._import_text(a, min(b, last)), a, min(b, last), True))
                 row = min(b, last) + 1
                 continue
             if not lines[row].strip():
@@ -358,9 +378,48 @@ class _OutlineWriter:
             head = _cut(" ".join(lines[row].split()), GAP_TEXT_CHARS)
             # `+N lines`: the lines of the span after the one shown, so it agrees with `L{a}-{b}`.
             more = f" (+{end - row} line{'s' if end - row > 1 else ''})" if end > row else ""
-            self.out.append(f".. {head}{more}  {_span(row, end)}")
-            self._take_diags(row, end, "")
+            pieces.append((head + more, row, end, end == row))
             row = end + 1
+        self._gap_lines(pieces)
+
+    def _gap_lines(self, pieces: list[tuple[str, int, int, bool]]) -> None:
+        """Gap pieces as lines: neighbours that can share a line do (at most
+        MEMBER_LINE_CHARS wide, never after a comment), joined with `; ` (a space after `:` or `;`)."""
+        groups: list[list[tuple[str, int, int, bool]]] = []
+        width = 0
+        for piece in pieces:
+            last = groups[-1][-1] if groups else None
+            if (
+                last is not None
+                and last[3]
+                and piece[3]
+                and width + len(piece[0]) + 2 <= MEMBER_LINE_CHARS
+                and not self._comment_open(last[0])
+            ):
+                groups[-1].append(piece)
+                width += len(piece[0]) + 2
+                continue
+            # A line does not end in an opener (`try:`) whose block went to the next one.
+            opener = last is not None and piece[3] and len(groups[-1]) > 1 and last[0].endswith(":")
+            moved = groups[-1].pop() if opener else None
+            groups.append([moved] if moved else [])
+            groups[-1].append(piece)
+            width = sum(len(p[0]) + 2 for p in groups[-1])
+        for group in groups:
+            text = group[0][0]
+            for before, piece in pairwise(group):
+                text += (" " if before[0].endswith((":", ";")) else "; ") + piece[0]
+            a, b = group[0][1], group[-1][2]
+            self.out.append(f".. {text}{SPAN_SEP}{_span(a, b)}")
+            self._take_diags(a, b, "")
+
+    def _comment_open(self, text: str) -> bool:
+        """Whether a comment runs to the end of `text` (`import x  # noqa`, `/* cut…`):
+        nothing may follow it on its line."""
+        language = self.outline.language
+        if not language.comment_end and re.search(rf"(?:^|\s){re.escape(language.comment)}", text):
+            return True
+        return text.rfind("/*") > text.rfind("*/")
 
     def _import_text(self, first: int, last: int) -> str:
         """The import lines of `first`..`last` joined with `; `, cut to the width shown.
@@ -414,12 +473,16 @@ def _items_after(text: str, cut: int) -> int:
 
 def _join_import_lines(parts: list[str]) -> str:
     """Import lines as one line: statements joined with `; `, the lines of a bracketed group
-    (`import (` … `)`, `import {` … `} from 'x'`) with `, ` inside their brackets."""
+    (`import (` … `)`, `import {` … `} from 'x'`) with `, ` inside their brackets, a line
+    continued by a backslash (`from x import a, \\`) with a space."""
     text = ""
     depth = 0
     opened = False
+    continued = False
     for part in parts:
-        if depth and part[:1] in ")}]":
+        if continued:
+            text += " " + part
+        elif depth and part[:1] in ")}]":
             text += part
             depth -= 1
         elif depth:
@@ -427,6 +490,9 @@ def _join_import_lines(parts: list[str]) -> str:
             opened = False
         else:
             text += ("; " if text else "") + part
+        continued = text.endswith("\\")
+        if continued:
+            text = text[:-1].rstrip()
         if part[-1:] in "({[" and not depth:
             depth, opened = 1, True
     return text
@@ -489,7 +555,7 @@ def render_expanded(outline: Outline, sym: Symbol, what: str = "all") -> str:
     lines = outline.source.lines
     first, last = sym.range.start.line, sym.range.end.line
     if what == "signature":
-        out = [mark_line(sym)]
+        out = [mark_line(sym, sep=SPAN_SEP)]
         if sym.doc:
             comment, end = outline.language.comment, outline.language.comment_end
             out.extend(f"{INDENT}{comment} {ln}".rstrip() + end for ln in sym.doc.splitlines())
@@ -504,5 +570,5 @@ def render_expanded(outline: Outline, sym: Symbol, what: str = "all") -> str:
     snippet = _dedent(lines[first : last + 1])
     head_at = header - first
     prefix = f"{letter}_ " if letter else ""
-    snippet[head_at] = f"{prefix}{snippet[head_at]}  {sym.range.line_span()}"
+    snippet[head_at] = f"{prefix}{snippet[head_at]}{SPAN_SEP}{sym.range.line_span()}"
     return "\n".join(snippet)

@@ -364,7 +364,7 @@ def _symbol_from_match(
         kind=kind,
         range=whole,
         selection_range=clamp(selection, whole),
-        signature=_signature(source, _after_decorators(sig_node), sig_end, body is not None)
+        signature=_signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node)
         + (" …" if source.data[sig_end:header_end].strip() else ""),
         doc=doc_text(source, lead_comments, body, docstrings),
     )
@@ -439,19 +439,63 @@ def _signature_end(source: Source, header_end: int, body: Node | None, names: li
     return header_end
 
 
-def _signature(source: Source, start: int, end: int, has_body: bool) -> str:
-    """The declaration up to its body, whitespace-normalised, without a trailing `{` or `:`.
+def _signature(source: Source, start: int, end: int, has_body: bool, node: Node | None = None) -> str:
+    """The declaration up to its body, whitespace-normalised, without a trailing `{` or `:`
+    and without the comments between its parts (`suffix='', # gh-93353: …` in parameters).
 
     Without a body (fields, constants, `local M = {}`) it runs to the end of the name's
     line (see `_signature_end`).
     """
-    sig = _WS.sub(" ", source.slice_bytes(start, end)).strip()
+    text = source.slice_bytes(start, end)
+    if node is not None:
+        pieces = []
+        at = start
+        for first, last in _comments_within(node, start, end):
+            pieces.append(source.slice_bytes(at, first))
+            at = last
+        # A comment ending the text (`#define A 1 /* why */`) stays: it says what the
+        # member is for; those between the parts of a declaration go.
+        if pieces and source.slice_bytes(at, end).strip():
+            text = _join_around_comments([*pieces, source.slice_bytes(at, end)])
+    sig = _WS.sub(" ", text).strip()
     limit = BLOCK_SIGNATURE_CHARS if has_body else MEMBER_SIGNATURE_CHARS
     if len(sig) > limit:
         sig = sig[: limit - 1].rstrip() + "…"
     while sig and sig[-1] in "{:=(;" and not sig.endswith("::"):
         sig = sig[:-1].rstrip()
     return sig
+
+
+def _join_around_comments(pieces: list[str]) -> str:
+    """The text around the comments cut out of it: one space where a comment was, none
+    inside brackets' edges or before a comma (`f(char *name /* … */)` → `f(char *name)`)."""
+    text = pieces[0].rstrip()
+    for piece in pieces[1:]:
+        piece = piece.lstrip()
+        glue = "" if not text or not piece or text[-1] in "([{" or piece[0] in ")]},;" else " "
+        text += glue + piece.rstrip()
+    return text
+
+
+def _comments_within(node: Node, start: int, end: int) -> list[tuple[int, int]]:
+    """Byte spans of the comment nodes lying wholly inside `start`..`end`, in order; only the
+    nodes that reach into that span are visited (a member's header is its first line)."""
+    found: list[tuple[int, int]] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if is_comment(current):
+            if start <= current.start_byte and current.end_byte <= end:
+                found.append((current.start_byte, current.end_byte))
+            continue
+        inside = []
+        for child in current.children:
+            if child.start_byte >= end:
+                break
+            if child.end_byte > start:
+                inside.append(child)
+        stack.extend(reversed(inside))
+    return found
 
 
 def _merge_import_lines(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
