@@ -109,8 +109,8 @@ def mark_lines(symbols: list[Symbol]) -> dict[str, list[Symbol]]:
     known: dict[str, list[Symbol]] = {}
     for sym in walk_all(symbols):
         for text in {
-            blockmarks.mark_line(sym, sep=blockmarks.SPAN_SEP),
-            blockmarks.mark_line(sym, open_=True, sep=blockmarks.SPAN_SEP),
+            blockmarks.mark_line(sym),
+            blockmarks.mark_line(sym, open_=True),
         }:
             known.setdefault(text, []).append(sym)
     return known
@@ -153,8 +153,8 @@ def check_outline_text(outline: Outline, text: str, depth: int | None) -> None:
         if not sym.is_block and sym.kind != SymbolKind.String:
             continue  # members: merged into member lines, checked above
         options = {
-            blockmarks.mark_line(sym, sep=blockmarks.SPAN_SEP),
-            blockmarks.mark_line(sym, open_=True, sep=blockmarks.SPAN_SEP),
+            blockmarks.mark_line(sym),
+            blockmarks.mark_line(sym, open_=True),
         }
         assert any(line in options for line in named), f"top-level {sym.name!r} is missing or out of order"
 
@@ -194,9 +194,7 @@ def render_everything(outline: Outline) -> None:
         assert blocks[0].startswith("Found ")
 
     for sym in walk_all(outline.symbols):
-        assert blockmarks.render_expanded(outline, sym, "signature").split("\n")[0] == blockmarks.mark_line(
-            sym, sep=blockmarks.SPAN_SEP
-        )
+        assert blockmarks.render_expanded(outline, sym, "signature").split("\n")[0] == blockmarks.mark_line(sym)
         assert sym.range.line_span() in blockmarks.render_expanded(outline, sym, "all")
         assert isinstance(blockmarks.render_expanded(outline, sym, "body"), str)
 

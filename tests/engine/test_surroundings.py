@@ -38,7 +38,9 @@ def test_the_symbol_comes_with_its_class_header_its_imports_and_the_outline(root
     assert text.startswith("server.py: translate_path with its surroundings (python, ")
     assert "\noutline:\n" in text and "C_ class HTTPServer(socketserver.TCPServer)" in text
     header = text.index("C_ class SimpleHTTPRequestHandler(BaseHTTPRequestHandler)", text.index("imports it uses:"))
+    assert text[header:].split("\n")[0] == "C_ class SimpleHTTPRequestHandler(BaseHTTPRequestHandler) L646-902"
     body = text.index("F_ def translate_path(self, path):")
+    assert text[body:].split("\n")[0] == "F_ def translate_path(self, path): L833-861"
     assert header < body
     assert "path = urllib.parse.unquote(path, errors='surrogatepass')" in text[body:]
 

@@ -501,7 +501,7 @@ def test_the_cli_takes_a_heading_with_or_without_hashes(readme: Workspace) -> No
             timeout=60,
         )
         assert proc.returncode == 0, proc.stderr
-        assert proc.stdout.startswith("## Errors  L")
+        assert proc.stdout.startswith("## Errors L")
 
 
 def test_every_tool_is_found_in_the_module_named_for_it() -> None:

@@ -111,12 +111,10 @@ def mark_text(sym: Symbol, open_: bool = False) -> str:
     )
 
 
-def mark_line(sym: Symbol, open_: bool = False, sep: str = "  ") -> str:
-    """The one-line view of a symbol: block mark, signature, elided body, line span.
-
-    The outline and `render_expanded` pass `sep=SPAN_SEP`; the default two spaces are for
-    callers that cut the span off at the last double space (use `mark_text` instead)."""
-    return f"{mark_text(sym, open_)}{sep}{sym.range.line_span()}"
+def mark_line(sym: Symbol, open_: bool = False) -> str:
+    """The one-line view of a symbol: block mark, signature, elided body, line span (`mark_text`
+    is the same without the span)."""
+    return f"{mark_text(sym, open_)}{SPAN_SEP}{sym.range.line_span()}"
 
 
 def _opens(sym: Symbol, level: int, depth: int | None) -> bool:
@@ -329,11 +327,11 @@ class _OutlineWriter:
             if mark_letter(sym) and sym.kind not in FUNCTION_KINDS:
                 # A collapsed container names or counts its members in its braces.
                 self.listed += sum(1 for c in sym.children if c.kind != SymbolKind.String)
-            self.out.append(prefix + mark_line(sym, sep=SPAN_SEP))
+            self.out.append(prefix + mark_line(sym))
             self._take_diags(sym.range.start.line, sym.range.end.line, prefix)
             return
         collapsed_fn = sym.kind in FUNCTION_KINDS
-        self.out.append(prefix + mark_line(sym, open_=not collapsed_fn, sep=SPAN_SEP))
+        self.out.append(prefix + mark_line(sym, open_=not collapsed_fn))
         children = [c for c in sym.children if c.is_block] if collapsed_fn else sym.children
         run: list[Symbol] = []
         for child in sorted(children, key=lambda c: c.range.start):
@@ -555,7 +553,7 @@ def render_expanded(outline: Outline, sym: Symbol, what: str = "all") -> str:
     lines = outline.source.lines
     first, last = sym.range.start.line, sym.range.end.line
     if what == "signature":
-        out = [mark_line(sym, sep=SPAN_SEP)]
+        out = [mark_line(sym)]
         if sym.doc:
             comment, end = outline.language.comment, outline.language.comment_end
             out.extend(f"{INDENT}{comment} {ln}".rstrip() + end for ln in sym.doc.splitlines())

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from simple_brief.model import CLASS_KINDS, Symbol, walk_all
-from simple_brief.render.blockmarks import mark_line
+from simple_brief.render.blockmarks import mark_text
 from simple_brief.scan import Outline
 
 #: LSP FoldingRangeKind values.
@@ -46,7 +46,7 @@ def folds(outline: Outline) -> list[Fold]:
             continue
         while stack and not (stack[-1][0] <= first and last <= stack[-1][1]):
             stack.pop()
-        text = mark_line(sym).rsplit("  ", 1)[0]
+        text = mark_text(sym)
         found.append(Fold(first, last, REGION, text, depth=len(stack), container=sym.kind in CLASS_KINDS))
         stack.append((first, last))
     for first, last in outline.imports:
