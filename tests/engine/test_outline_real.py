@@ -9,6 +9,7 @@ lock file). A test skips, saying which, only when its file is absent.
 from __future__ import annotations
 
 import re
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,11 @@ def test_an_import_continued_by_a_backslash_reads_as_one_statement() -> None:
         "python",
     )
     assert lines[0] == ".. import re; from _csv import Error, writer, reader, unregister_dialect, get_dialect L1-3"
+
+
+def test_code_an_import_span_takes_in_is_shown_not_hidden() -> None:
+    # The standard library's json/decoder.py: `try:` sits between two imports, inside their span.
+    decoder = Path(sysconfig.get_paths()["stdlib"]) / "json" / "decoder.py"
+    _, text = _outline(decoder)
+    line = next(row for row in text.splitlines() if "from json import scanner" in row)
+    assert "from json import scanner; try: from _json import scanstring as c_scanstring; except ImportError:" in line

@@ -247,8 +247,7 @@ class _OutlineWriter:
         self.listed = 0
         # Import spans are sorted and disjoint (`scan._merge_import_lines`): found by bisection.
         self._import_ends = [last for _first, last in outline.imports]
-        lines = outline.source.lines
-        self._import_rows = sorted(i for i in outline.import_lines if 0 <= i < len(lines) and lines[i].strip())
+        self._import_rows = _import_rows(outline)
 
     def write(self) -> list[str]:
         lines = self.outline.source.lines
@@ -469,6 +468,22 @@ def _items_after(text: str, cut: int) -> int:
     return items
 
 
+def _import_rows(outline: Outline) -> list[int]:
+    """The rows an import span shows: its import lines, and the code between them that the
+    span took in (`try:` between `import a` and `import b`) unless a definition holds it."""
+    lines = outline.source.lines
+    rows = {i for i in outline.import_lines if 0 <= i < len(lines) and lines[i].strip()}
+    starts = [sym.range.start.line for sym in outline.symbols]
+    for first, last in outline.imports:
+        for row in range(first, min(last, len(lines) - 1) + 1):
+            if row in rows or not lines[row].strip():
+                continue
+            k = bisect_right(starts, row) - 1
+            if k < 0 or outline.symbols[k].range.end.line < row:
+                rows.add(row)
+    return sorted(rows)
+
+
 def _join_import_lines(parts: list[str]) -> str:
     """Import lines as one line: statements joined with `; `, the lines of a bracketed group
     (`import (` … `)`, `import {` … `} from 'x'`) with `, ` inside their brackets, a line
@@ -487,7 +502,7 @@ def _join_import_lines(parts: list[str]) -> str:
             text += ("" if opened else ", ") + part.rstrip(",")
             opened = False
         else:
-            text += ("; " if text else "") + part
+            text += (" " if text.endswith(":") else "; " if text else "") + part
         continued = text.endswith("\\")
         if continued:
             text = text[:-1].rstrip()
