@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import os
 import re
 import shutil
+import signal
 import statistics
 import sys
 import sysconfig
@@ -32,6 +35,7 @@ if str(REPO / "python") not in sys.path:
     sys.path.insert(1, str(REPO / "python"))
 
 from report import Table  # noqa: E402
+from simple_brief import trust  # noqa: E402
 
 #: The file asked about: a mid-sized standard-library module with calls across modules.
 SOURCE = "json/decoder.py"
@@ -103,7 +107,33 @@ async def direct(server: Path, path: Path, where: list[tuple[int, int]], runs: i
     finally:
         await client.shutdown_async(None)
         client.exit(None)
-        await client.stop()
+        # jedi-language-server may not exit on `exit` while a helper process it started still
+        # holds its output pipe, and pygls's stop() then waits forever (it hung `make bench`):
+        # after 5 s the server and its children are killed.
+        process = client._server  # pygls has no public handle on the process it started
+        if process is not None:
+            try:
+                await asyncio.wait_for(process.wait(), 5)
+            except TimeoutError:
+                for pid in [*_children(process.pid), process.pid]:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(TimeoutError):  # its reader tasks may never see the end either
+            await asyncio.wait_for(client.stop(), 5)
+
+
+def _children(pid: int) -> list[int]:
+    """The live child processes of `pid`."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with (
+                contextlib.suppress(OSError, ValueError, IndexError),
+                open(f"/proc/{entry.name}/stat", "rb") as handle,
+            ):
+                if int(handle.read().rsplit(b")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+    return found
 
 
 def through_pool_and_tools(root: Path, where: list[tuple[int, int]], runs: int) -> dict[str, dict[str, list[float]]]:
@@ -173,16 +203,27 @@ def rows(table: Table, quick: bool) -> None:
         table.add("hover/definition overhead", f"not measured: {SERVER} is not installed")
         return
     work = Path(tempfile.mkdtemp(prefix="simple-brief-bench-lsp-"))
+    # The config naming the server is trusted in a state folder of the bench's own, so the
+    # person's trust database gets no entry for a folder that is deleted afterwards.
+    saved = os.environ.get("XDG_STATE_HOME")
+    (work / "state").mkdir()
+    os.environ["XDG_STATE_HOME"] = str(work / "state")
     try:
         _measure(table, server, work, quick)
     finally:
+        if saved is None:
+            os.environ.pop("XDG_STATE_HOME", None)
+        else:
+            os.environ["XDG_STATE_HOME"] = saved
         shutil.rmtree(work, ignore_errors=True)
 
 
 def _measure(table: Table, server: Path, work: Path, quick: bool) -> None:
     path = work / Path(SOURCE).name
     shutil.copy(Path(sysconfig.get_paths()["stdlib"]) / SOURCE, path)
-    (work / ".simple-brief.toml").write_text(f'[servers.jedi]\ncommand = ["{server}"]\nfiletypes = ["python"]\n')
+    config = work / ".simple-brief.toml"
+    config.write_text(f'[servers.jedi]\ncommand = ["{server}"]\nfiletypes = ["python"]\n')
+    trust.allow(config.resolve(), config.read_bytes())  # as the person does with `simple-brief trust`
     where = positions(path.read_text(), 12 if quick else 30)
     runs = 2 if quick else 4
     progress(f"lsp: {len(where)} positions in {SOURCE} x {runs} runs, hover and definition, four ways")
