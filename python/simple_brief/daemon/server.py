@@ -235,6 +235,9 @@ class Daemon:
         """Run the requests one after another (the worker thread)."""
         while (job := self.jobs.get()) is not None:
             self.busy = True
+            # Counted before its answer goes out: a client that reads `status` right after its
+            # answer sees its own request (counted after, a loaded machine showed the old count).
+            self.requests += 1
             began = time.monotonic()
             try:
                 if not job.gone:
@@ -250,7 +253,6 @@ class Daemon:
                 log.exception("a request failed inside the daemon")
                 job.send({"fail": "the daemon failed; see its log"})
             finally:
-                self.requests += 1
                 self.busy = False
                 self.last_request = time.monotonic()
                 job.done.set()
