@@ -24,7 +24,6 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +42,6 @@ PID_TIMEOUT = 10.0
 
 class NvimDapClient:
     """A session nvim-dap runs (see the module doc)."""
-
-    drives_launch = True
 
     def __init__(
         self,
@@ -118,15 +115,6 @@ class NvimDapClient:
             self.sid = _session_of(self.pid) or self.pid
 
     # ------------------------------------------------------------------ requests
-
-    def send(self, command: str, arguments: dict[str, Any] | None = None) -> Future[dict[str, Any]]:
-        """`request`, as a future that is already done."""
-        future: Future[dict[str, Any]] = Future()
-        try:
-            future.set_result(self.request(command, arguments))
-        except (DapError, AdapterGone) as exc:
-            future.set_exception(exc)
-        return future
 
     def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 30.0) -> dict[str, Any]:
         """Send a request through nvim-dap's session and wait for its body.
