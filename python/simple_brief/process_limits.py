@@ -21,8 +21,14 @@ LAUNCHER = (
     "resource.setrlimit(resource.RLIMIT_AS,(n,n))\n"
     "os.execv(sys.argv[2],sys.argv[3:])\n"
 )
-#: Writes its own pid to a file, then `exec`s the command (its pid stays the command's).
-ANNOUNCER = "import os,sys\nopen(sys.argv[1],'w').write(str(os.getpid()))\nos.execv(sys.argv[2],sys.argv[2:])\n"
+#: Writes its own pid to a file (whole: written aside, then renamed), then `exec`s the
+#: command (its pid stays the command's).
+ANNOUNCER = (
+    "import os,sys\n"
+    "open(sys.argv[1]+'.w','w').write(str(os.getpid()))\n"
+    "os.replace(sys.argv[1]+'.w',sys.argv[1])\n"
+    "os.execv(sys.argv[2],sys.argv[2:])\n"
+)
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 

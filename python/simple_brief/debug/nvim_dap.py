@@ -105,14 +105,19 @@ class NvimDapClient:
         return (capabilities if isinstance(capabilities, dict) else {}), states
 
     def _find_pid(self, wait: float) -> None:
+        """Read the adapter's pid from the launcher's file (waiting up to `wait` seconds).
+        The watchdog reads `alive` meanwhile: the session id is set before the pid, since a
+        pid without its session would read as an adapter that is gone."""
         deadline = time.monotonic() + wait
-        while not self.pid and time.monotonic() < deadline:
+        pid = 0
+        while not pid and time.monotonic() < deadline:
             with contextlib.suppress(OSError, ValueError), open(self._pidfile, encoding="ascii") as handle:
-                self.pid = int(handle.read().strip() or 0)
-            if not self.pid:
+                pid = int(handle.read().strip() or 0)
+            if not pid:
                 time.sleep(0.02)
-        if self.pid:
-            self.sid = _session_of(self.pid) or self.pid
+        if pid:
+            self.sid = _session_of(pid) or pid
+            self.pid = pid
 
     # ------------------------------------------------------------------ requests
 

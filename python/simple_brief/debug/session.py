@@ -330,7 +330,8 @@ class DebugSession:
                     "time",
                 )
             elif not self.client.alive:
-                why = self.client.gone or f"it exited with {self.client.returncode}"
+                code = self.client.returncode
+                why = self.client.gone or ("it exited" if code is None else f"it exited with {code}")
                 self.end(f"the debug adapter ended ({why})")
             elif self.spec.memory_mb and self.client.sid and now >= next_memory:
                 next_memory = now + MEMORY_EVERY
