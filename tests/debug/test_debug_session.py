@@ -186,11 +186,8 @@ def test_a_program_past_its_time_limit_is_stopped_and_the_answer_says_so(call: C
     assert _first(launched.text) == (
         f"ended: the session ran past its time limit of 2 s and its processes were stopped · session {sid}"
     )
-    session = call.session.debug.get(sid)
-    deadline = time.monotonic() + 10
-    while session.client.members() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert session.client.members() == []
+    # "its processes were stopped" is true when the answer says it, not a moment later.
+    assert call.session.debug.get(sid).client.members() == []
 
 
 def test_pause_stops_an_endless_loop_where_it_runs(call: Call) -> None:

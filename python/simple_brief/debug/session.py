@@ -22,12 +22,12 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from simple_brief.debug.adapters import AdapterSpec
-from simple_brief.debug.client import AdapterGone, DapClient, DapError, session_rss_bytes
+from simple_brief.debug.client import KILL_GRACE, AdapterGone, DapClient, DapError, session_rss_bytes
+from simple_brief.debug.model import Breakpoint, Stop
 from simple_brief.debug.nvim_dap import Bridge, NvimDapClient
 from simple_brief.errors import UserError
 
@@ -40,50 +40,15 @@ TICK = 0.1
 MEMORY_EVERY = 0.5
 #: Seconds a wait may pass the time limit, for the watchdog to end the session first.
 LIMIT_GRACE = 2.0
+#: Seconds an answer waits for an ended session's processes to be stopped (SIGTERM, then
+#: SIGKILL a grace period later).
+STOP_WAIT = 3 * KILL_GRACE
 #: Seconds between looks at nvim-dap's queued events while a caller waits for a stop.
 NVIM_DAP_POLL = 0.05
 #: Characters of program output a session keeps (older output is dropped).
 MAX_OUTPUT_CHARS = 256 * 1024
 #: Exception filters debugpy knows, by what the caller asks for.
 PYTHON_EXCEPTION_FILTERS = {"uncaught": ["uncaught"], "raised": ["raised", "uncaught"], "none": []}
-
-
-@dataclass
-class Breakpoint:
-    """One breakpoint as the caller set it, and what the adapter made of it."""
-
-    number: int
-    path: Path
-    line: int
-    condition: str = ""
-    hit_condition: str = ""
-    log_message: str = ""
-    verified: bool = False
-    adapter_id: int | None = None
-    actual_line: int | None = None
-    message: str = ""
-
-    def request(self) -> dict[str, Any]:
-        """Its `SourceBreakpoint`."""
-        out: dict[str, Any] = {"line": self.line}
-        if self.condition:
-            out["condition"] = self.condition
-        if self.hit_condition:
-            out["hitCondition"] = self.hit_condition
-        if self.log_message:
-            out["logMessage"] = self.log_message
-        return out
-
-
-@dataclass
-class Stop:
-    """Why and where (which thread) the program stopped."""
-
-    reason: str
-    thread_id: int
-    description: str = ""
-    text: str = ""
-    hit_ids: list[int] = field(default_factory=list)
 
 
 class DebugSession:
@@ -121,6 +86,8 @@ class DebugSession:
         self._output_dropped = 0
         self._initialized = threading.Event()
         self._ending: str | None = None
+        #: Set by the watchdog once the ended session's processes are stopped.
+        self._processes_stopped = threading.Event()
         #: Called (from the watchdog) once the session has ended and its processes are gone,
         #: so the editor can drop its marks even when no tool call follows.
         self.on_end: Callable[[], object] | None = None
@@ -162,6 +129,7 @@ class DebugSession:
                 before = self._start(arguments, breakpoints, exceptions)
         except (DapError, AdapterGone) as exc:
             if self.limit_exceeded is not None:
+                self.wait_until_stopped()
                 return  # a limit ended it while it started: the answer says which
             why = _sentence(str(exc))
             stderr = self.client.stderr_tail(wait=1.0 if isinstance(exc, AdapterGone) else 0.0).strip().splitlines()
@@ -341,6 +309,7 @@ class DebugSession:
                         "memory",
                     )
         self.client.kill()
+        self._processes_stopped.set()
         on_end = self.on_end
         if on_end is not None:
             try:
@@ -411,13 +380,22 @@ class DebugSession:
         pause = TICK * 5 if self.driver == "own" else NVIM_DAP_POLL
         while True:
             with self._cond:
-                if self.generation > before and self.state in ("stopped", "ended"):
-                    return True
+                ended = self.state == "ended"
+                if self.generation > before and (ended or self.state == "stopped"):
+                    break
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or cancelled():
                     return False
                 self._cond.wait(min(remaining, pause))
             self.client.pump()
+        if ended:
+            self.wait_until_stopped()
+        return True
+
+    def wait_until_stopped(self) -> None:
+        """Wait (a few seconds at most) until the watchdog has stopped the ended session's
+        processes, so an answer that says they were stopped is true when it is read."""
+        self._processes_stopped.wait(STOP_WAIT)
 
     # ------------------------------------------------------------------ breakpoints
 
