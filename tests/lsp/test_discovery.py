@@ -254,3 +254,15 @@ def test_a_rustup_proxy_without_its_component_is_found_but_not_used(
     (toolchain / "rust-analyzer").symlink_to(BIN / "pylsp")  # the component installed: the proxy runs it
     found = server_discovery.discover("rust", tmp_path / "project", config.Config(), str(folder))
     assert found.chosen is not None and found.chosen.command == (str(folder / "rust-analyzer"),)
+
+
+def test_the_first_references_of_a_just_started_basedpyright_cover_the_other_files(
+    workspace: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """basedpyright finds the workspace's files only after it started, and answers
+    references meanwhile from the open file alone: the first call in a workspace missed
+    app.py's uses. Such requests now wait for its "Found N source files"."""
+    monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "basedpyright-langserver")))
+    found = run(workspace, "analyze_references", path="helpers.py", line=1, col=5)
+    assert found.data["references"].keys() == {"app.py", "helpers.py"}, found.blocks
+    assert found.blocks[0].startswith("3 references to `greet` in 2 files"), found.blocks

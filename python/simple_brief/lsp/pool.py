@@ -7,7 +7,9 @@ stopped). Each starts on the first request for a file of its language, with the 
 root as rootUri and the only workspace folder; one that died is started again on the next request. Before each
 request the file's current text (`Workspace.read`: overlays first) is synced to every
 server of its language, and request positions are converted from code points to each
-server's negotiated encoding. The protocol itself lives in `simple_brief.lsp.process`.
+server's negotiated encoding. A request about the whole workspace (references, calls,
+rename) first waits, once per server, until it has found the workspace's files
+(`simple_brief.lsp.readiness`). The protocol itself lives in `simple_brief.lsp.process`.
 
 A server that did not answer `initialize` within `START_TIMEOUT` is not started (and
 waited for) again on every call: the failure is remembered for `START_FAILURE_COOLDOWN`
@@ -31,6 +33,7 @@ from simple_brief.config import Config, ServerConfig, load
 from simple_brief.errors import UserError
 from simple_brief.intel import DEFAULT_TIMEOUT, LspReply
 from simple_brief.lsp.process import Server, ServerGone, error_text, find_executable
+from simple_brief.lsp.readiness import READY_WAIT, WORKSPACE_WIDE
 from simple_brief.protocol import encode_positions, path_to_uri, uri_to_path
 from simple_brief.server_discovery import Discovery, discover
 from simple_brief.workspace import Workspace
@@ -115,6 +118,8 @@ class ServerPool:
                 sent["textDocument"] = {"uri": path_to_uri(real)}
             try:
                 server.sync(real, source.text, _language_id(real))
+                if method in WORKSPACE_WIDE and not server.workspace_ready.wait(READY_WAIT):
+                    log.info("%s did not say within %gs that it found the workspace's files", server.name, READY_WAIT)
                 waiting.append((server, sent, server.send_request(method, sent)))
             except ServerGone as exc:
                 replies[server.name] = LspReply(server.name, server.encoding, error=str(exc))

@@ -32,6 +32,7 @@ from simple_brief import __version__
 from simple_brief.config import FILENAME, ServerConfig
 from simple_brief.errors import UserError
 from simple_brief.lsp.framing import MalformedMessage, Outbox, encode, read_message
+from simple_brief.lsp.readiness import WorkspaceReadiness
 from simple_brief.positions import ENCODINGS
 from simple_brief.protocol import path_to_uri, uri_to_path
 
@@ -217,6 +218,8 @@ class Server:
         #: path -> last published diagnostics, and whether they follow the latest sync.
         self.published: dict[Path, list[dict[str, Any]]] = {}
         self._fresh: dict[Path, bool] = {}
+        #: Whether the server has found the workspace's files (see `lsp.readiness`).
+        self.workspace_ready = WorkspaceReadiness()
 
     @property
     def name(self) -> str:
@@ -329,6 +332,7 @@ class Server:
             encoding = "utf-32"
         self.encoding = encoding if encoding in ENCODINGS else "utf-16"
         log.info("%s started (%s %s, positions %s)", self.name, info.get("name"), info.get("version"), self.encoding)
+        self.workspace_ready.expect(info.get("name"))
         self.notify("initialized", {})
         if self.config.settings:
             # Servers that never ask workspace/configuration (pylsp) read settings from here.
@@ -505,6 +509,7 @@ class Server:
             self._store_diagnostics(params)
         elif method in ("window/logMessage", "window/showMessage") and isinstance(params, dict):
             log.debug("%s: %s", self.name, params.get("message"))
+            self.workspace_ready.logged(params.get("message"))
 
     def _answer(self, request_id: Any, method: str, params: Any) -> None:
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "result": None}
