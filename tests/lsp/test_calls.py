@@ -28,6 +28,14 @@ BASEDPYRIGHT = f"""
 command = ["{BIN / "basedpyright-langserver"}", "--stdio"]
 filetypes = ["python"]
 """
+#: A method called through `self` (basedpyright sends that call site twice).
+WRAPPED = """class Decoder:
+    def decode(self, s):
+        return self.raw_decode(s)
+
+    def raw_decode(self, s):
+        return s
+"""
 #: jedi-language-server and pylsp: neither offers call hierarchy.
 WITHOUT = LSP_TOOLS_CONFIG
 
@@ -36,6 +44,7 @@ def workspace(root: Path, config: str) -> Call:
     write_trusted_config(root, config)
     (root / "shapes.py").write_text(SHAPES)
     (root / "use.py").write_text(USE)
+    (root / "wrapped.py").write_text(WRAPPED)
     return Call(workspace=Workspace.at(root), session=Session())
 
 
@@ -66,6 +75,15 @@ def test_incoming_calls_name_each_caller_with_its_call_lines(project: Call) -> N
     assert data["calls"][1]["calls"] == [
         {"path": "shapes.py", "range": {"start": {"line": 6, "character": 15}, "end": {"line": 6, "character": 19}}}
     ]
+
+
+def test_a_call_site_is_listed_once(project: Call) -> None:
+    result = invoke("analyze_calls", {"path": "wrapped.py", "line": 5, "col": 9}, project)
+    assert result.blocks == [
+        "1 caller of `raw_decode` (incoming calls, basedpyright; from wrapped.py:5:9)",
+        "wrapped.py:2 Decoder.decode (Function)\n  3:21 return self.raw_decode(s)",
+    ]
+    assert len(result.data["calls"][0]["calls"]) == 1
 
 
 def test_outgoing_calls_list_the_callees(project: Call) -> None:

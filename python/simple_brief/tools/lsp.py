@@ -355,7 +355,9 @@ def analyze_calls(
             other = protocol.convert_positions(other, text_of, reply.encoding, uri)
             sites_uri = str(other.get("uri", "")) if direction == "incoming" else str(item.get("uri", ""))
             ranges = protocol.convert_positions(entry.get("fromRanges") or [], text_of, reply.encoding, sites_uri)
-            rows.append((other, [protocol.range_from_lsp(r) for r in ranges if isinstance(r, dict)]))
+            # basedpyright can send one site twice (`self.raw_decode(...)` in json/decoder.py).
+            sites = dict.fromkeys(protocol.range_from_lsp(r) for r in ranges if isinstance(r, dict))
+            rows.append((other, list(sites)))
     total = len(rows)
     name = str(item.get("name") or word)
     what = "caller" if direction == "incoming" else "callee"
