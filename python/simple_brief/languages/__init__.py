@@ -134,10 +134,17 @@ def docs_rules(language: str) -> DocRules:
 
 @cache
 def function(ref: str) -> Callable[..., Any]:
-    """The function a unit names as `module:function` (its grammar, `repair`, `names`)."""
+    """The function a unit names as `module:function` (its grammar, `repair`, `guard`, `names`)."""
     module_name, name = ref.split(":")
     found: Callable[..., Any] = getattr(importlib.import_module(module_name), name)
     return found
+
+
+def parseable(spec: LanguageSpec, data: bytes) -> bytes:
+    """`data` as `spec`'s grammar may be given it: its `guard` applied (same length, so
+    the tree's ranges stay the real text's). Every parse of a language's text goes
+    through here."""
+    return function(spec.guard)(data) if spec.guard else data
 
 
 @cache

@@ -27,4 +27,5 @@ SPEC = LanguageSpec(
     ),
     docs=DocRules(imports=r"""(?m)^\s*(?:source|\.)\s+['"]?([^'"\s;]+)"""),
     repair="simple_brief.languages._sh_syntax:zsh_flags_as_names",
+    guard="simple_brief.languages._sh_syntax:astral_as_letters",
 )

@@ -113,6 +113,9 @@ class LanguageSpec:
         repair: `module:function` rewriting the text's bytes (same length) into what an
             older grammar knows (Zig's newer syntax), tried when the first parse has
             errors; the re-parse is kept when it has fewer. "" for none.
+        guard: `module:function` rewriting the text's bytes (same length) before every
+            parse, where the grammar's own code crashes the process on what it rewrites
+            (tree-sitter-bash on 4-byte UTF-8 characters). "" for none.
         names: `module:function` cleaning a name's text (its `@name` captures and the
             text between them) before its whitespace is normalised: HTML leaves out the
             tags inside a heading (`Macro </a>NAME` is `Macro NAME`). "" for none.
@@ -138,6 +141,7 @@ class LanguageSpec:
     file_names: tuple[str, ...] = ()
     syntax_errors: bool = True
     repair: str = ""
+    guard: str = ""
     names: str = ""
 
     @property

@@ -147,11 +147,12 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None, le
         symbols, too_deep = scan_lines(source.lines, MAX_NESTING)
         return Outline(source, language, symbols=symbols, diagnostics=[too_deep_hint(too_deep)] if too_deep else [])
     parser = Parser(languages.grammar(language))
-    tree = parser.parse(source.data, old_tree) if old_tree is not None else parser.parse(source.data)
+    data = languages.parseable(language, source.data)
+    tree = parser.parse(data, old_tree) if old_tree is not None else parser.parse(data)
     if tree.root_node.has_error and language.name in _MACRO_LANGUAGES:
-        tree = _parse_unexpanded_macros(parser, source.data, tree, c_only=language.name == "c")
+        tree = _parse_unexpanded_macros(parser, data, tree, c_only=language.name == "c")
     if tree.root_node.has_error and language.repair:
-        tree = _parse_repaired(parser, source.data, tree, language.repair)
+        tree = _parse_repaired(parser, data, tree, language.repair)
     if lean and json_walk_applies(language):
         keys = json_symbols(source, language, tree, Columns(source))
         if keys is not None:

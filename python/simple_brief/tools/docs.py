@@ -432,7 +432,7 @@ def check_example(example: Example, item_language: str) -> render.CheckedExample
         # rustdoc's hidden lines (`# let x = 1;`) are still part of the example.
         code = "\n".join(line[2:] if line.startswith("# ") else line for line in code.splitlines())
     source = code.encode("utf-8")
-    root = Parser(languages.grammar(spec)).parse(source).root_node
+    root = Parser(languages.grammar(spec)).parse(languages.parseable(spec, source)).root_node
     if root.has_error:
         return render.CheckedExample(example, spec.name, False, _first_problem(root, source))
     return render.CheckedExample(example, spec.name, True)
