@@ -33,12 +33,14 @@ class LspReply:
         encoding: the server's position encoding: `utf-8`, `utf-16` or `utf-32`.
         result: the JSON result (None when the server had nothing).
         error: the server's error message, or a timeout note; None on success.
+        note: a caveat on a successful answer (it may be incomplete), or None.
     """
 
     server: str
     encoding: str
     result: Any = None
     error: str | None = None
+    note: str | None = None
 
 
 class LanguageIntel(Protocol):

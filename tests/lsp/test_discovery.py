@@ -18,6 +18,7 @@ import pytest
 
 from simple_brief import config, server_discovery
 from simple_brief.errors import UserError
+from simple_brief.lsp import pool as pool_module
 from simple_brief.tools import Call, Session, ToolResult, invoke
 from simple_brief.workspace import Workspace
 
@@ -266,3 +267,20 @@ def test_the_first_references_of_a_just_started_basedpyright_cover_the_other_fil
     found = run(workspace, "analyze_references", path="helpers.py", line=1, col=5)
     assert found.data["references"].keys() == {"app.py", "helpers.py"}, found.blocks
     assert found.blocks[0].startswith("3 references to `greet` in 2 files"), found.blocks
+
+
+def test_references_asked_before_basedpyright_found_the_files_say_they_may_be_incomplete(
+    workspace: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that has not said it found the workspace's files within the wait (here no
+    wait at all) is asked anyway, and the answer says what may be missing; the wait is
+    not paid again."""
+    monkeypatch.setattr(pool_module, "READY_WAIT", 0.0)
+    monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "basedpyright-langserver")))
+    first = run(workspace, "analyze_references", path="helpers.py", line=1, col=5)
+    assert first.blocks[-1] == (
+        "[basedpyright: it had not found the workspace's files within 0 s of starting; files it had not read "
+        "yet may be missing: ask again]"
+    )
+    again = run(workspace, "analyze_references", path="helpers.py", line=1, col=5)
+    assert not again.blocks[-1].startswith("[basedpyright:"), again.blocks

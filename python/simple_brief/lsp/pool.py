@@ -109,6 +109,7 @@ class ServerPool:
         targets = [s for s in self._running(real) if s.failure is not None or s.supports(method)]
         replies: dict[str, LspReply] = {}
         waiting: list[tuple[Server, dict[str, Any], Future[dict[str, Any]]]] = []
+        unready: set[str] = set()
         for server in targets:
             if server.failure is not None:
                 replies[server.name] = LspReply(server.name, server.encoding, error=server.failure)
@@ -119,7 +120,7 @@ class ServerPool:
             try:
                 server.sync(real, source.text, _language_id(real))
                 if method in WORKSPACE_WIDE and not server.workspace_ready.wait(READY_WAIT):
-                    log.info("%s did not say within %gs that it found the workspace's files", server.name, READY_WAIT)
+                    unready.add(server.name)
                 waiting.append((server, sent, server.send_request(method, sent)))
             except ServerGone as exc:
                 replies[server.name] = LspReply(server.name, server.encoding, error=str(exc))
@@ -134,6 +135,11 @@ class ServerPool:
                     "%s answered %s with an internal error (%s); asking once more", server.name, method, reply.error
                 )
                 reply, _ = _await(server, server.send_request(method, sent), deadline, timeout)
+            if server.name in unready and reply.error is None:
+                reply.note = (
+                    f"it had not found the workspace's files within {READY_WAIT:g} s of starting; files it had not "
+                    "read yet may be missing: ask again"
+                )
             replies[server.name] = reply
         only = (params.get("context") or {}).get("only") if method == "textDocument/codeAction" else None
         if only:

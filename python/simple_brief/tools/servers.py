@@ -162,8 +162,9 @@ def locate(call: Call, path: str, line: int, col: int) -> tuple[Path, str, Sourc
 
 
 def error_notes(replies: list[LspReply]) -> list[str]:
-    """One `[server: error]` note per server that failed (shown after the answer)."""
-    return [f"[{r.server}: {r.error}]" for r in replies if r.error is not None]
+    """One `[server: error]` note per server that failed, or whose answer carries a caveat
+    (shown after the answer)."""
+    return [f"[{r.server}: {r.error or r.note}]" for r in replies if r.error is not None or r.note]
 
 
 def server_diagnostics(call: Call, real: Path) -> tuple[list[tuple[Diagnostic, dict[str, Any]]], list[str], list[str]]:
