@@ -31,119 +31,13 @@ from typing import IO, Any
 from simple_brief import __version__
 from simple_brief.config import FILENAME, ServerConfig
 from simple_brief.errors import UserError
+from simple_brief.lsp.capabilities import CAPABILITY_OF, CLIENT_CAPABILITIES, COUNTS_CODE_POINTS
 from simple_brief.lsp.framing import MalformedMessage, Outbox, encode, read_message
 from simple_brief.lsp.readiness import WorkspaceReadiness
 from simple_brief.positions import ENCODINGS
 from simple_brief.protocol import path_to_uri, uri_to_path
 
 log = logging.getLogger(__name__)
-
-#: What simple-brief tells servers it can do (LSP 3.17 ClientCapabilities).
-CLIENT_CAPABILITIES: dict[str, Any] = {
-    "general": {"positionEncodings": list(ENCODINGS)},
-    "workspace": {
-        "configuration": True,
-        "workspaceFolders": True,
-        # Server-initiated edits are answered `applied: false`: edits go through the tools.
-        "applyEdit": False,
-        "workspaceEdit": {"documentChanges": True},
-        "didChangeConfiguration": {"dynamicRegistration": False},
-    },
-    "textDocument": {
-        "synchronization": {"dynamicRegistration": False, "didSave": False, "willSave": False},
-        "hover": {"contentFormat": ["markdown", "plaintext"]},
-        # Plain Locations keep results uniform (LocationLinks are still converted if sent).
-        "definition": {"linkSupport": False},
-        "declaration": {"linkSupport": False},
-        "typeDefinition": {"linkSupport": False},
-        "implementation": {"linkSupport": False},
-        "references": {},
-        "documentHighlight": {},
-        "documentSymbol": {"hierarchicalDocumentSymbolSupport": True},
-        "completion": {
-            "contextSupport": True,
-            "completionItem": {
-                "snippetSupport": False,
-                "documentationFormat": ["markdown", "plaintext"],
-                "labelDetailsSupport": True,
-                "resolveSupport": {"properties": ["documentation", "detail"]},
-            },
-        },
-        "signatureHelp": {
-            "signatureInformation": {
-                "documentationFormat": ["markdown", "plaintext"],
-                "parameterInformation": {"labelOffsetSupport": True},
-            }
-        },
-        "rename": {"prepareSupport": True},
-        "formatting": {},
-        "rangeFormatting": {},
-        "codeAction": {
-            "codeActionLiteralSupport": {
-                "codeActionKind": {
-                    "valueSet": [
-                        "",
-                        "quickfix",
-                        "refactor",
-                        "refactor.extract",
-                        "refactor.inline",
-                        "refactor.rewrite",
-                        "source",
-                        "source.organizeImports",
-                        "source.fixAll",
-                    ]
-                }
-            },
-            "isPreferredSupport": True,
-            "dataSupport": True,
-            "resolveSupport": {"properties": ["edit"]},
-        },
-        "publishDiagnostics": {
-            "relatedInformation": True,
-            "versionSupport": True,
-            "codeDescriptionSupport": True,
-            "dataSupport": True,
-            "tagSupport": {"valueSet": [1, 2]},
-        },
-        "foldingRange": {},
-        "selectionRange": {},
-    },
-    "window": {"workDoneProgress": True},
-}
-
-#: LSP method -> the server capability (dotted path) that says it is served.
-CAPABILITY_OF: dict[str, str] = {
-    "textDocument/hover": "hoverProvider",
-    "textDocument/definition": "definitionProvider",
-    "textDocument/declaration": "declarationProvider",
-    "textDocument/typeDefinition": "typeDefinitionProvider",
-    "textDocument/implementation": "implementationProvider",
-    "textDocument/references": "referencesProvider",
-    "textDocument/documentHighlight": "documentHighlightProvider",
-    "textDocument/documentSymbol": "documentSymbolProvider",
-    "textDocument/completion": "completionProvider",
-    "completionItem/resolve": "completionProvider.resolveProvider",
-    "textDocument/signatureHelp": "signatureHelpProvider",
-    "textDocument/rename": "renameProvider",
-    "textDocument/prepareRename": "renameProvider.prepareProvider",
-    "textDocument/formatting": "documentFormattingProvider",
-    "textDocument/rangeFormatting": "documentRangeFormattingProvider",
-    "textDocument/codeAction": "codeActionProvider",
-    "codeAction/resolve": "codeActionProvider.resolveProvider",
-    "textDocument/foldingRange": "foldingRangeProvider",
-    "textDocument/selectionRange": "selectionRangeProvider",
-    "textDocument/inlayHint": "inlayHintProvider",
-    "textDocument/codeLens": "codeLensProvider",
-    "textDocument/documentLink": "documentLinkProvider",
-    "textDocument/semanticTokens/full": "semanticTokensProvider",
-    "textDocument/diagnostic": "diagnosticProvider",
-    "workspace/symbol": "workspaceSymbolProvider",
-    "workspace/executeCommand": "executeCommandProvider",
-}
-
-#: Servers (by `serverInfo.name`) that count code points without announcing an encoding,
-#: where LSP's default would be utf-16 (python-lsp-server issue 343; palantir pyls 770).
-COUNTS_CODE_POINTS = frozenset({"pylsp"})
 
 _STDERR_TAIL = 20
 #: Longest stderr line kept whole, bytes (a line without end is read in pieces).
