@@ -31,8 +31,6 @@ _LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 def astral_as_letters(data: bytes) -> bytes:
     """`data` with every 4-byte UTF-8 character written as four ASCII letters (one
     spelling per code point)."""
-    if not _ASTRAL.search(data):
-        return data
     return _ASTRAL.sub(_spelled, data)
 
 
