@@ -1,26 +1,31 @@
 """Programs run inside limits, and found again: what the task sandbox (`tasks.sandbox`)
-and the debug adapter (`debug.client`) share.
+and the debug adapter (`debug.client`, `debug.nvim_dap`) share.
 
-- `memory_limited(path, argv, memory_mb)`: the command that runs `path` (as `argv`) with
-  an address-space limit — a tiny launcher sets `RLIMIT_AS`, then `exec`s the program
-  (`preexec_fn` is unsafe in a threaded server).
-- `processes(group=…)` / `processes(session=…)`: the live processes of a process group or
-  session with their resident memory (Linux /proc), to watch memory and to leave no
-  process behind.
+- `kept(path, argv, memory_mb, report_fd)`: the command that runs `path` (as `argv`) under
+  a keeper (`process_keeper`, a small program of its own): a child subreaper, so every
+  process the program starts stays in its tree whatever session or process group it
+  moves to; the program gets an address-space limit (`RLIMIT_AS`, set in the keeper's
+  child before `exec`: `preexec_fn` is unsafe in a threaded server); what is still
+  running when the program ends is stopped, and named in the keeper's report.
+- `Keeping`: one kept command's report channel, and stopping it from here.
+- `tree_members(root)` / `tree_rss_bytes(root)`: the live descendants of a process and
+  their resident memory (Linux /proc), to watch memory and to leave no process behind.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import signal
+import socket
+import subprocess
 import sys
+from dataclasses import dataclass, field
 
-#: Sets the address-space limit, then becomes the program (argv: limit, path, argv...).
-LAUNCHER = (
-    "import os,resource,sys\n"
-    "n=int(sys.argv[1])\n"
-    "resource.setrlimit(resource.RLIMIT_AS,(n,n))\n"
-    "os.execv(sys.argv[2],sys.argv[3:])\n"
-)
+from simple_brief import process_keeper
+from simple_brief.process_keeper import descendants
+
 #: Writes its own pid to a file (whole: written aside, then renamed), then `exec`s the
 #: command (its pid stays the command's).
 ANNOUNCER = (
@@ -30,14 +35,16 @@ ANNOUNCER = (
     "os.execv(sys.argv[2],sys.argv[2:])\n"
 )
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+#: Seconds the keeper may take to stop its tree once asked (three signals, a grace apart).
+STOP_WAIT = 4 * process_keeper.GRACE
 
 
-def memory_limited(path: str, argv: list[str], memory_mb: int) -> list[str]:
-    """The command running the program file `path` as `argv` with at most `memory_mb`
-    megabytes of address space (0: `argv` itself, unlimited)."""
-    if not memory_mb:
-        return [path, *argv[1:]]
-    return [sys.executable, "-I", "-S", "-c", LAUNCHER, str(memory_mb * 1024 * 1024), path, *argv]
+def kept(path: str, argv: list[str], memory_mb: int, report_fd: int = -1) -> list[str]:
+    """The command running the program file `path` as `argv` under the keeper, with at most
+    `memory_mb` megabytes of address space (0: unlimited); its report goes to `report_fd`
+    (-1: none)."""
+    keeper = os.path.abspath(process_keeper.__file__)
+    return [sys.executable, "-I", "-S", keeper, str(report_fd), str(memory_mb * 1024 * 1024), path, *argv]
 
 
 def pid_announced(pidfile: str, command: list[str]) -> list[str]:
@@ -46,22 +53,78 @@ def pid_announced(pidfile: str, command: list[str]) -> list[str]:
     return [sys.executable, "-I", "-S", "-c", ANNOUNCER, pidfile, *command]
 
 
-def processes(*, group: int | None = None, session: int | None = None) -> dict[int, int]:
-    """The live (not zombie) processes of a process group or a session, each with its
-    resident bytes."""
-    found: dict[int, int] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
+@dataclass
+class Report:
+    """What the keeper said when it ended: the processes it had to stop once the program
+    ended (pid, name), and why the program could not start (None: it started)."""
+
+    left: list[tuple[int, str]] = field(default_factory=list)
+    error: str | None = None
+
+
+class Keeping:
+    """The engine's end of a keeper's report channel: `fd` goes to the keeper (`pass_fds`),
+    `stop(proc)` stops its whole tree, `report()` reads what it said."""
+
+    def __init__(self) -> None:
+        self._ours, self._theirs = socket.socketpair()
+        self.fd = self._theirs.fileno()
+
+    def started(self) -> None:
+        """The keeper has its end: close ours of it (its end closing then means it ended)."""
+        self._theirs.close()
+
+    def stop(self, proc: subprocess.Popen[bytes]) -> None:
+        """Have the keeper stop every process of its tree, and wait for it (the tree is
+        killed from here if the keeper does not answer)."""
+        if proc.poll() is None:
+            with contextlib.suppress(OSError):
+                self._ours.send(b"stop")
         try:
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                state, _ppid, pgrp, sid, *_ = handle.read().rsplit(b")", 1)[1].split()
-            if state == b"Z" or (group is not None and int(pgrp) != group):
-                continue
-            if session is not None and int(sid) != session:
-                continue
-            with open(f"/proc/{entry.name}/statm", "rb") as handle:
-                found[int(entry.name)] = int(handle.read().split()[1]) * PAGE
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
+            proc.wait(timeout=STOP_WAIT)
+        except subprocess.TimeoutExpired:
+            for pid in [*tree_members(proc.pid), proc.pid]:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=STOP_WAIT)
+
+    def report(self) -> Report:
+        """What the ended keeper wrote (empty when it wrote nothing)."""
+        self._ours.settimeout(1.0)
+        data = b""
+        with contextlib.suppress(OSError):
+            while chunk := self._ours.recv(65536):
+                data += chunk
+        self._ours.close()
+        try:
+            said = json.loads(data.decode("utf-8", "replace").splitlines()[0])
+            return Report([(int(pid), str(name)) for pid, name in said.get("left", [])], said.get("error"))
+        except (ValueError, IndexError, TypeError, AttributeError):
+            return Report()
+
+    def close(self) -> None:
+        self._ours.close()
+        self._theirs.close()
+
+
+def stopped_text(left: list[tuple[int, str]], shown: int = 5) -> str:
+    """`2 processes … were stopped: sleep (pid 123), python3 (pid 124)` (the first `shown`)."""
+    names = ", ".join(f"{name} (pid {pid})" for pid, name in left[:shown])
+    more = f" and {len(left) - shown} more" if len(left) > shown else ""
+    return f"{names}{more}"
+
+
+def tree_members(root: int) -> list[int]:
+    """The live (not zombie) descendants of process `root`."""
+    return list(descendants(root))
+
+
+def tree_rss_bytes(root: int) -> int:
+    """The resident memory of process `root`'s descendants, summed (`root` itself, the
+    keeper, left out)."""
+    total = 0
+    for pid in descendants(root):
+        with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{pid}/statm", "rb") as handle:
+            total += int(handle.read().split()[1]) * PAGE
+    return total

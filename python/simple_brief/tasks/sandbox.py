@@ -2,27 +2,29 @@
 
 - No shell: the program is found on the run's PATH (or, with a `/`, relative to its
   folder) and started with its argument list; a program that is a shell is refused.
-- Its own process group (and session): a limit, a cancellation or the end of the run
-  kills the whole group, so no child is left behind.
-- Time: past `timeout_s` the group gets SIGINT (a test runner then writes the results it
-  has), SIGTERM, then SIGKILL, `KILL_GRACE` apart.
-- Memory: every process of the run gets `RLIMIT_AS` (set by a tiny launcher that then
-  `exec`s the program, as `preexec_fn` is unsafe in a threaded server), and the group's
-  resident memory is watched; past the limit the group is killed. An allocation the
-  limit refused inside a process (Python's MemoryError, `std::bad_alloc`, Rust's
+- Every process it starts is tracked, not only its process group: the command runs under
+  a keeper (`process_limits.kept`), a child subreaper, so a child that leaves with
+  `setsid`, `setpgid` or a double fork stays in the keeper's tree. When the command
+  ends, whatever it left running is stopped and named (`Completed.left_behind`); a
+  limit, a cancellation, or the engine ending (the keeper sees its channel close) stops
+  the whole tree.
+- Time: past `timeout_s` the tree gets SIGINT (a test runner then writes the results it
+  has), SIGTERM, then SIGKILL, a grace period apart.
+- Memory: every process of the run gets `RLIMIT_AS` (set in the keeper's child before it
+  `exec`s the program, as `preexec_fn` is unsafe in a threaded server), and the resident
+  memory of the whole tree is watched; past the limit the tree is killed. An allocation
+  the limit refused inside a process (Python's MemoryError, `std::bad_alloc`, Rust's
   "memory allocation … failed") is reported as the memory limit too.
-- Output: past `output_bytes` (stdout and stderr together) the group is killed.
+- Output: past `output_bytes` (stdout and stderr together) the tree is killed.
 - The answer keeps what was printed up to then (`limit_exceeded` says which limit).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import selectors
 import shutil
-import signal
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -30,12 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simple_brief.errors import UserError
-from simple_brief.process_limits import memory_limited, processes
+from simple_brief.process_limits import Keeping, kept, tree_rss_bytes
 from simple_brief.tasks.declared import SHELLS
 
-#: Seconds between SIGTERM and SIGKILL when a run is stopped.
-KILL_GRACE = 2.0
-#: How often the loop looks at the clock, the cancel flag and the group's memory, seconds.
+#: How often the loop looks at the clock, the cancel flag and the tree's memory, seconds.
 TICK = 0.1
 MEMORY_EVERY = 0.25
 #: What a process prints when an allocation failed (the address-space limit said no).
@@ -66,8 +66,10 @@ class Completed:
         output_bytes: how much it printed in all (also past the limit).
         duration_ms: wall time.
         limit_exceeded: "time", "memory" or "output" when a limit stopped it.
-        cancelled: the caller cancelled it (the group was killed).
-        peak_rss_mb: the most resident memory the group held at one time, as sampled.
+        cancelled: the caller cancelled it (its processes were killed).
+        peak_rss_mb: the most resident memory its processes held at one time, as sampled.
+        left_behind: the processes (pid, name) it left running when it ended, which were
+            then stopped.
     """
 
     argv: list[str]
@@ -80,6 +82,7 @@ class Completed:
     limit_exceeded: str | None = None
     cancelled: bool = False
     peak_rss_mb: float = 0.0
+    left_behind: list[tuple[int, str]] = field(default_factory=list)
     _chunks: list[tuple[int, bytes]] = field(default_factory=list, repr=False)
 
     @property
@@ -130,7 +133,8 @@ def run(
         raise UserError(f"the folder {task} runs in, {cwd}, does not exist; fix its `cwd`.")
     path = program(argv[0], cwd, env, task)
     done = Completed(list(argv))
-    command = memory_limited(path, list(argv), limits.memory_mb)
+    keeping = Keeping()
+    command = kept(path, list(argv), limits.memory_mb, keeping.fd)
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -142,13 +146,21 @@ def run(
             stderr=subprocess.PIPE,
             start_new_session=True,
             close_fds=True,
+            pass_fds=(keeping.fd,),
         )
     except OSError as exc:
+        keeping.close()
         raise UserError(f"{task} could not start `{argv[0]}` ({exc.strerror or exc}); check the task's argv.") from None
+    keeping.started()
     try:
         _pump(proc, done, limits, cancelled, on_output, started)
     finally:
-        _kill_group(proc)
+        keeping.stop(proc)
+        done.exit_code = proc.returncode
+    report = keeping.report()
+    if report.error is not None:
+        raise UserError(f"{task} could not start `{argv[0]}` ({report.error}); check the task's argv.")
+    done.left_behind = report.left
     done.duration_ms = (time.monotonic() - started) * 1000
     raw_out = b"".join(data for stream, data in done._chunks if stream == 1)
     raw_err = b"".join(data for stream, data in done._chunks if stream == 2)
@@ -170,7 +182,8 @@ def _pump(
     on_output: Callable[[str], None] | None,
     started: float,
 ) -> None:
-    """Read both pipes until the process ends or a limit or cancellation stops it."""
+    """Read both pipes until the keeper ends (the command ended and what it left running
+    was stopped) or a limit or cancellation stops it."""
     assert proc.stdout is not None and proc.stderr is not None
     selector = selectors.DefaultSelector()
     for stream, pipe in ((1, proc.stdout), (2, proc.stderr)):
@@ -209,41 +222,11 @@ def _pump(
                 done.cancelled = True
             elif limits.memory_mb and now >= next_memory:
                 next_memory = now + MEMORY_EVERY
-                rss = group_rss_bytes(proc.pid) / (1024 * 1024)
+                rss = tree_rss_bytes(proc.pid) / (1024 * 1024)
                 done.peak_rss_mb = max(done.peak_rss_mb, rss)
                 if rss > limits.memory_mb:
                     done.limit_exceeded = "memory"
             if done.limit_exceeded or done.cancelled:
-                _kill_group(proc)
                 break
     finally:
         selector.close()
-        done.exit_code = proc.wait()
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """Stop every process of the run's group: SIGINT (as Ctrl-C: test runners then write
-    the results they have, pytest its JUnit XML), SIGTERM, then SIGKILL, a grace period
-    apart."""
-    pgid = proc.pid  # start_new_session: the leader's pid is the group's id
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            os.killpg(pgid, sig)
-            deadline = time.monotonic() + KILL_GRACE
-            while time.monotonic() < deadline:
-                if proc.poll() is not None and not group_members(pgid):
-                    return
-                time.sleep(0.02)
-        os.killpg(pgid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=KILL_GRACE)
-
-
-def group_members(pgid: int) -> list[int]:
-    """The live (not zombie) processes of a process group."""
-    return list(processes(group=pgid))
-
-
-def group_rss_bytes(pgid: int) -> int:
-    """The resident memory of a process group, summed over its members."""
-    return sum(processes(group=pgid).values())

@@ -20,6 +20,7 @@ from typing import Annotated, Any, TypeVar
 from simple_brief import config
 from simple_brief.errors import UserError
 from simple_brief.model import Diagnostic, Position, Range, Severity
+from simple_brief.process_limits import stopped_text
 from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
 from simple_brief.tasks import cargo_tests, compiler_output, coverage_reports, go_tests, test_results
 from simple_brief.tasks.declared import KNOWN, TaskSpec, detect
@@ -126,9 +127,10 @@ def run_named(
 
 
 def opening(run: TaskRun, what: str, detail: str = "") -> list[str]:
-    """The headline, and what a limit did if one stopped the run."""
-    note = limit_note(run)
-    return [headline(run, what, detail), *([note] if note else [])]
+    """The headline, what a limit did if one stopped the run, and the processes it left
+    running (stopped)."""
+    notes = [note for note in (limit_note(run), left_note(run)) if note]
+    return [headline(run, what, detail), *notes]
 
 
 def missing(run: TaskRun, what: str, detail: str, advice: str) -> ToolResult:
@@ -141,8 +143,9 @@ def missing(run: TaskRun, what: str, detail: str, advice: str) -> ToolResult:
 def headline(run: TaskRun, what: str, detail: str = "") -> str:
     """`build (make) failed in 1.2 s · exit 2 · detail`."""
     program = Path(run.spec.steps[0][0]).name
+    left = left_behind(run)
     if run.ok:
-        state = "succeeded"
+        state = f"succeeded but left {_processes(len(left))} running (stopped)" if left else "succeeded"
     elif run.limit_exceeded:
         state = f"was stopped by its {run.limit_exceeded} limit"
     else:
@@ -173,6 +176,26 @@ def limit_note(run: TaskRun) -> str | None:
     )
 
 
+def left_behind(run: TaskRun) -> list[tuple[int, str]]:
+    """The processes (pid, name) the run's commands left running when they ended."""
+    return [process for step in run.steps for process in step.left_behind]
+
+
+def left_note(run: TaskRun) -> str | None:
+    """Which processes the run left behind and were stopped, or None."""
+    left = left_behind(run)
+    if not left:
+        return None
+    return (
+        f"{_processes(len(left))} the task left behind {'was' if len(left) == 1 else 'were'} stopped: "
+        f"{stopped_text(left)}. A task's processes do not outlive it: start a server it needs outside the task."
+    )
+
+
+def _processes(count: int) -> str:
+    return f"{count} process" if count == 1 else f"{count} processes"
+
+
 def _limit_key(limit: str) -> str:
     return {"time": "timeout_s", "memory": "memory_mb", "output": "output_mb"}[limit]
 
@@ -192,6 +215,7 @@ def run_data(run: TaskRun) -> dict[str, Any]:
         "success": run.ok,
         "exit_code": run.exit_code,
         "limit_exceeded": run.limit_exceeded,
+        "processes_stopped": [{"pid": pid, "name": name} for pid, name in left_behind(run)],
         "timings": {
             "total_ms": round(run.duration_ms, 1),
             "phases": [{"argv": s.argv, "ms": round(s.duration_ms, 1), "exit_code": s.exit_code} for s in run.steps],
