@@ -7,12 +7,14 @@ to `on_event`; the outbox is the only writer; a third copies the adapter's stder
 log. The adapter's own requests (`runInTerminal`, `startDebugging`) are answered "not
 supported": the program runs under the adapter, its output comes back as events.
 
-Processes: the adapter starts in a session of its own (`start_new_session`), and every
-process it starts stays in that session even when it takes a process group of its own
-(debugpy's launcher does, for the program it debugs), so `kill()` ends every process of
-the session — found in /proc by session id — and no debugged program is left behind.
-Memory: like `tasks.sandbox`, the adapter and everything it starts get `RLIMIT_AS` from a
-tiny launcher that then `exec`s it; `session_rss_bytes` lets the owner watch the total.
+Processes: like `tasks.sandbox`, the adapter runs under a keeper (`process_limits.kept`),
+a child subreaper: every process it starts stays in the keeper's tree, whatever session
+or process group it moves to (debugpy's launcher takes a group of its own for the program
+it debugs; a debugged program may `setsid` or double-fork), so `kill()` ends every process
+of the tree — found in /proc from the keeper's pid, `sid` — and none is left behind; the
+keeper also stops the tree when the engine ends (its channel closes) and stops what the
+adapter left running when it exits. Memory: the adapter and everything it starts get
+`RLIMIT_AS`; `session_rss_bytes` lets the owner watch the total.
 
 Transport: stdio, or TCP for adapters that only listen on a port (codelldb `--port`,
 vscode-js-debug's `dapDebugServer.js`, `debugpy.adapter --port`): an argument holding
@@ -40,7 +42,7 @@ from typing import IO, Any
 
 from simple_brief.errors import UserError
 from simple_brief.framing import MalformedMessage, Outbox, encode, read_message
-from simple_brief.process_limits import memory_limited, processes
+from simple_brief.process_limits import Keeping, kept, tree_members, tree_rss_bytes
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +97,8 @@ class DapClient:
         port = _free_port() if any(PORT in arg for arg in argv) else None
         if port is not None:
             argv = [arg.replace(PORT, str(port)) for arg in argv]
-        command = memory_limited(argv[0], list(argv), memory_mb)
+        self._keeping = Keeping()
+        command = kept(argv[0], list(argv), memory_mb, self._keeping.fd)
         try:
             self.proc = subprocess.Popen(
                 command,
@@ -106,12 +109,15 @@ class DapClient:
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=(self._keeping.fd,),
             )
         except OSError as exc:
+            self._keeping.close()
             raise UserError(
                 f"the {name} `{argv[0]}` could not start ({exc.strerror or exc}); check its `adapter` argv."
             ) from None
-        #: The session id of every process the adapter starts (it leads its own session).
+        self._keeping.started()
+        #: The keeper's pid: every process of the session is its descendant.
         self.sid = self.proc.pid
         assert self.proc.stdout is not None and self.proc.stderr is not None
         self._stderr_thread = threading.Thread(
@@ -216,12 +222,12 @@ class DapClient:
     # ------------------------------------------------------------------ processes
 
     def members(self) -> list[int]:
-        """The live processes of the adapter's session (the adapter, the program, their children)."""
+        """The live processes of the session (the keeper, the adapter, the program, their children)."""
         return session_members(self.sid)
 
     def kill(self) -> None:
-        """End every process of the adapter's session: SIGTERM, then SIGKILL after a grace
-        period; the adapter is reaped."""
+        """End every process of the session: SIGTERM, then SIGKILL after a grace period;
+        the keeper is reaped."""
         self._lost("it was stopped")
         stop_session(self.sid, self.proc.poll)
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -232,6 +238,7 @@ class DapClient:
         if self._socket is not None:
             with contextlib.suppress(OSError):
                 self._socket.close()
+        self._keeping.close()
 
     # ------------------------------------------------------------------ threads
 
@@ -331,33 +338,50 @@ def _pump(read_end: int, sock: socket.socket) -> None:
         sock.shutdown(socket.SHUT_WR)
 
 
-def stop_session(sid: int, reap: Callable[[], object] = lambda: None) -> None:
-    """End every live process of session `sid`: SIGTERM, then SIGKILL after a grace period;
-    `reap` is called while waiting (so a child of ours does not stay a zombie)."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        members = session_members(sid)
-        if not members:
-            break
-        for pid in members:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, sig)
-        deadline = time.monotonic() + KILL_GRACE
-        while time.monotonic() < deadline and session_members(sid):
-            with contextlib.suppress(ChildProcessError):
-                reap()
-            time.sleep(0.02)
+def stop_session(root: int, reap: Callable[[], object] = lambda: None) -> None:
+    """End every live process of the session kept by `root`: SIGTERM to all, SIGKILL to
+    every descendant until none is left (while `root`, a subreaper, reaps them), then to
+    `root`; `reap` is called while waiting (so a child of ours does not stay a zombie)."""
+    _signal(session_members(root), signal.SIGTERM)
+    deadline = time.monotonic() + KILL_GRACE
+    while time.monotonic() < deadline and session_members(root):
+        _reap(reap)
+    deadline = time.monotonic() + KILL_GRACE
+    while time.monotonic() < deadline and _signal(tree_members(root), signal.SIGKILL):
+        _reap(reap)
+    deadline = time.monotonic() + KILL_GRACE
+    while time.monotonic() < deadline and _signal(session_members(root), signal.SIGKILL):
+        _reap(reap)
 
 
-def session_processes(sid: int) -> dict[int, int]:
-    """The live (not zombie) processes of session `sid`, each with its resident bytes."""
-    return processes(session=sid)
+def _signal(pids: list[int], sig: int) -> bool:
+    """Send `sig` to each of `pids`; whether there was one."""
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+    return bool(pids)
 
 
-def session_members(sid: int) -> list[int]:
-    """The live processes of session `sid`."""
-    return list(session_processes(sid))
+def _reap(reap: Callable[[], object]) -> None:
+    with contextlib.suppress(ChildProcessError):
+        reap()
+    time.sleep(0.02)
 
 
-def session_rss_bytes(sid: int) -> int:
-    """The resident memory of a session's processes, summed."""
-    return sum(session_processes(sid).values())
+def session_members(root: int) -> list[int]:
+    """The live processes of the session kept by `root`: its descendants, and `root`."""
+    return [*tree_members(root), *([root] if _alive(root) else [])]
+
+
+def session_rss_bytes(root: int) -> int:
+    """The resident memory of the session's processes (`root`, the keeper, left out), summed."""
+    return tree_rss_bytes(root)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False

@@ -9,10 +9,10 @@ owns the Neovim connection, so this module imports no editor code. Requests are 
 synchronously there (nvim-dap's callback, waited for with `vim.wait`); the session's events
 ride along with every answer and are fetched by `pump` while a caller waits for a stop.
 
-Processes: nvim-dap spawns the adapter detached (a session of its own), through a tiny
-launcher that writes the adapter's pid to a file first and keeps the memory limit, so the
-watchdog's limits and `kill` work as with our own client: every process of that session
-is found in /proc and stopped.
+Processes: nvim-dap spawns the adapter through a tiny launcher that writes its pid to a
+file and becomes the keeper (`process_limits.kept`: a child subreaper, with the memory
+limit), so the watchdog's limits and `kill` work as with our own client: every process
+of the keeper's tree is found in /proc and stopped.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from simple_brief.debug.client import AdapterGone, DapError, EventFn, session_members, stop_session
-from simple_brief.process_limits import memory_limited, pid_announced
+from simple_brief.process_limits import kept, pid_announced
 
 log = logging.getLogger(__name__)
 
@@ -62,10 +62,10 @@ class NvimDapClient:
         self._env = dict(env)
         self._folder = tempfile.mkdtemp(prefix="simple-brief-dap-")
         self._pidfile = os.path.join(self._folder, "adapter.pid")
-        self._command = pid_announced(self._pidfile, memory_limited(argv[0], list(argv), memory_mb))
+        self._command = pid_announced(self._pidfile, kept(argv[0], list(argv), memory_mb))
         self.gone: str | None = None
         self.pid = 0
-        #: The session id of every process the adapter starts (nvim-dap spawns it detached).
+        #: The keeper's pid: every process of the session is its descendant (0: not known yet).
         self.sid = 0
 
     # ------------------------------------------------------------------ starting
@@ -106,8 +106,8 @@ class NvimDapClient:
 
     def _find_pid(self, wait: float) -> None:
         """Read the adapter's pid from the launcher's file (waiting up to `wait` seconds).
-        The watchdog reads `alive` meanwhile: the session id is set before the pid, since a
-        pid without its session would read as an adapter that is gone."""
+        The watchdog reads `alive` meanwhile: `sid` is set before the pid, since a pid
+        without it would read as an adapter that is gone."""
         deadline = time.monotonic() + wait
         pid = 0
         while not pid and time.monotonic() < deadline:
@@ -116,7 +116,7 @@ class NvimDapClient:
             if not pid:
                 time.sleep(0.02)
         if pid:
-            self.sid = _session_of(pid) or pid
+            self.sid = pid
             self.pid = pid
 
     # ------------------------------------------------------------------ requests
@@ -191,7 +191,7 @@ class NvimDapClient:
         return ""
 
     def members(self) -> list[int]:
-        """The live processes of the adapter's session."""
+        """The live processes of the session (the keeper and its descendants)."""
         return session_members(self.sid) if self.sid else []
 
     def kill(self) -> None:
@@ -207,11 +207,3 @@ class NvimDapClient:
             log.exception("nvim-dap could not forget session %s", self.key)
         shutil.rmtree(self._folder, ignore_errors=True)
 
-
-def _session_of(pid: int) -> int:
-    """The session id of a live process (0 when it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return int(handle.read().rsplit(b")", 1)[1].split()[3])
-    except (OSError, ValueError, IndexError):
-        return 0
