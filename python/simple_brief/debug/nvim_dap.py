@@ -206,4 +206,3 @@ class NvimDapClient:
         except Exception:  # the editor is optional: never a reason to fail
             log.exception("nvim-dap could not forget session %s", self.key)
         shutil.rmtree(self._folder, ignore_errors=True)
-

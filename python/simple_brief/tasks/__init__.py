@@ -4,7 +4,7 @@ person declared them, inside limits, and reading their results into structured a
 - `declared`: the task declarations of the configs (argv lists, never a shell) and, where
   nothing is declared, the config lines that would declare what the project looks like
   it uses (pyproject/pytest, Cargo, go.mod, package.json scripts, Makefile targets).
-- `sandbox`: one run: its own process group, time, memory and output limits, cancellation,
+- `sandbox`: one run: every process it starts kept and stopped, time, memory and output limits, cancellation,
   progress; what it printed and which limit (if any) stopped it.
 - `runner`: a task's commands in order, its placeholders, artifacts, live test counts.
 - `compiler_output`: compiler and checker output (gcc/clang, rustc/cargo JSON, tsc,
