@@ -179,11 +179,12 @@ class Keeper:
         status = self.status if self.status is not None else 127 << 8
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
-            with contextlib.suppress(OSError, ValueError):
+            with contextlib.suppress(OSError, ValueError):  # (SIGKILL's cannot be set: it is the default)
                 signal.signal(sig, signal.SIG_DFL)
+            with contextlib.suppress(OSError, ValueError):
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
-                os.kill(os.getpid(), sig)
-                time.sleep(0.1)
+            os.kill(os.getpid(), sig)
+            time.sleep(0.1)
             os._exit(128 + sig)
         os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 1)
 

@@ -152,3 +152,11 @@ def _kill(pidfile: Path) -> None:
         for pid in survivors(escaped(pidfile)):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(
+    ("code", "status"), [("os.kill(os.getpid(), 9)", -9), ("os.kill(os.getpid(), 11)", -11), ("sys.exit(7)", 7)]
+)
+def test_the_exit_status_is_the_programs_not_the_keepers(tmp_path: Path, code: str, status: int) -> None:
+    done = sandbox.run([PY, "-c", f"import os, sys; {code}"], tmp_path, os.environ, LIMITS)
+    assert done.exit_code == status and done.left_behind == []
