@@ -93,8 +93,8 @@ def test_memory_held_by_children_in_their_own_groups_counts(tmp_path: Path) -> N
     limits = Limits(timeout_s=60, memory_mb=150, output_bytes=1 << 20)
     try:
         done = sandbox.run([PY, str(ESCAPING), "memory", str(pidfile), "20"], tmp_path, os.environ, limits)
-        assert done.limit_exceeded == "memory"
-        assert done.peak_rss_mb > 150
+        said = f"{done.limit_exceeded}, peak {done.peak_rss_mb:.0f} MB, exit {done.exit_code}: {done.output[-300:]}"
+        assert done.limit_exceeded == "memory" and done.peak_rss_mb > 150, said
         assert survivors(escaped(pidfile)) == []
     finally:
         _kill(pidfile)
