@@ -10,11 +10,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from projects import PY, c_project, call_tool, cargo, declare, python_project
 
+from simple_brief import config
 from simple_brief.errors import UserError
+from simple_brief.lsp.process import find_executable
 from simple_brief.tasks import agent_values
 from simple_brief.tasks.declared import detect
 
@@ -23,7 +26,7 @@ VENV_BIN = str(Path(sys.executable).parent)
 CRATE_TEST = "#[test]\nfn it_adds() {\n    assert_eq!(2 + 2, 4);\n}\n"
 
 
-def refusal(root: Path, tool: str, **params: str) -> UserError | None:
+def refusal(root: Path, tool: str, **params: Any) -> UserError | None:
     """The refusal a call answers with, or None when it ran (whatever it ran)."""
     try:
         call_tool(root, tool, **params)
@@ -243,3 +246,59 @@ def test_a_planted_program_is_never_run_through_path(
     missing = refusal(root, "build_check")
     assert not marker.exists()
     assert "is the workspace's own" in one_sentence(missing)
+
+
+def plant(folder: Path, name: str, marker: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(PLANTED.format(marker=marker))
+    (folder / name).chmod(0o755)
+
+
+def test_the_trust_prompt_shows_the_program_each_command_runs(tmp_path: Path) -> None:
+    """The person reviews the resolved program before trusting, not only its bare name."""
+    root = tmp_path / "repo"
+    plant(root, "ruff", tmp_path / "marker")
+    (root / config.FILENAME).write_text('[tasks.check]\nargv = ["ruff", "check", "."]\n')
+    cli = str(Path(sys.executable).with_name("simple-brief"))
+
+    def trust_says(path: list[str], *flags: str) -> str:
+        env = dict(os.environ, PATH=os.pathsep.join(path))
+        done = subprocess.run([cli, "trust", *flags], cwd=root, env=env, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    status = trust_says([".", VENV_BIN, "/usr/bin", "/bin"], "--status")
+    assert f"tasks.check = ruff check . → {VENV_BIN}/ruff" in status, status
+    alone = trust_says(["."], "--status")
+    assert "ruff check . → not found outside the workspace; ./ruff is the workspace's own" in alone, alone
+    untrusted = config.load(root).untrusted or ""
+    assert "tasks.check = ruff check . → " in untrusted, untrusted
+    assert f"→ {VENV_BIN}/ruff" in trust_says([VENV_BIN, "/usr/bin", "/bin"])
+    assert not (tmp_path / "marker").exists()
+
+
+def test_a_configured_language_server_is_not_found_through_a_relative_path_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "repo"
+    plant(root, "pylsp", tmp_path / "marker")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PATH", os.pathsep.join([".", "/nonexistent"]))
+    server = config.ServerConfig("pylsp", ("pylsp",), ("python",))
+    with pytest.raises(UserError, match="was not found on PATH"):
+        find_executable(server, root)
+
+
+def test_the_person_may_let_an_agent_set_a_code_loading_variable(tmp_path: Path) -> None:
+    """`agent_env` in the trusted config is the person's decision: then PYTHONPATH counts."""
+    root = python_project(tmp_path / "calc")
+    marker = tmp_path / "marker"
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'w').write('x')\n")
+    refused = refusal(root, "debug_launch", program="calc.py", env=f"PYTHONPATH={hooks}", driver="own")
+    assert "env PYTHONPATH is not set" in one_sentence(refused) and not marker.exists()
+    declare(root, f'[debug.python]\nadapter = ["{PY}", "-m", "debugpy.adapter"]\nagent_env = ["PYTHONPATH"]\n')
+    ended = call_tool(root, "debug_launch", program="calc.py", env=f"PYTHONPATH={hooks}", driver="own")
+    assert ended.text.startswith("ended"), ended.text
+    assert marker.exists()
