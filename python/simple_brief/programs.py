@@ -68,6 +68,8 @@ def shown(argv: Sequence[str], root: Path, cwd: Path | None = None, path_env: st
     its first word resolves to (`ruff check . → /usr/bin/ruff`)."""
     words = " ".join(argv)[:60]
     found = find(argv[0], root, cwd or root, path_env)
+    if found is None and "/" in argv[0]:
+        return f"{words} → not found"
     if found is None:
         where = skipped(argv[0], root, cwd or root, path_env)
         why = f"; {where} is the workspace's own and is never run" if where else ""

@@ -302,3 +302,10 @@ def test_the_person_may_let_an_agent_set_a_code_loading_variable(tmp_path: Path)
     ended = call_tool(root, "debug_launch", program="calc.py", env=f"PYTHONPATH={hooks}", driver="own")
     assert ended.text.startswith("ended"), ended.text
     assert marker.exists()
+
+
+def test_agent_env_must_be_a_list_of_names(tmp_path: Path) -> None:
+    root = python_project(tmp_path / "calc")
+    declare(root, f'[debug.python]\nadapter = ["{PY}", "-m", "debugpy.adapter"]\nagent_env = "PYTHONPATH"\n')
+    refused = refusal(root, "debug_launch", program="calc.py", driver="own")
+    assert "`debug.python.agent_env`" in one_sentence(refused) and "must be a list of variable names" in str(refused)
