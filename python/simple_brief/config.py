@@ -58,11 +58,12 @@ import errno
 import os
 import stat
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simple_brief import languages, trust
+from simple_brief import languages, programs, trust
 from simple_brief.debug.adapters import AdapterSpec, parse_adapter
 from simple_brief.errors import UserError
 from simple_brief.positions import ENCODINGS
@@ -152,11 +153,19 @@ class Config:
     #: Top-level keys the file set itself (`limits.budget`, `mcp.toolsets`): those win when merged.
     explicit: frozenset[str] = field(default=frozenset(), repr=False)
 
-    def programs(self) -> list[str]:
-        """What this config makes simple-brief run or read outside the root, one short entry each."""
-        named = [f"servers.{s.name} = {' '.join(s.command)[:60]}" for s in self.servers]
-        named += [f"tasks.{name} = {' '.join(task.argv)[:60]}" for name, task in self.tasks.items()]
-        named += [f"debug.{name} = {' '.join(spec.argv)[:60]}" for name, spec in self.debug.items()]
+    def programs(self, root: Path | None = None) -> list[str]:
+        """What this config makes simple-brief run or read outside the root, one short entry
+        each; with the workspace `root`, each command with the program file it would run
+        (`tasks.check = ruff check . → /usr/bin/ruff`, `simple_brief.programs.shown`)."""
+
+        def command(argv: Sequence[str], cwd: str = "", path_env: str | None = None) -> str:
+            return " ".join(argv)[:60] if root is None else programs.shown(argv, root, root / cwd, path_env)
+
+        named = [f"servers.{s.name} = {command(s.command)}" for s in self.servers]
+        named += [
+            f"tasks.{name} = {command(task.argv, task.cwd, task.env.get('PATH'))}" for name, task in self.tasks.items()
+        ]
+        named += [f"debug.{name} = {command(spec.argv)}" for name, spec in self.debug.items()]
         named += [f"docs.folders = {folder}" for folder in self.docs_folders]
         return named
 
@@ -221,7 +230,7 @@ def load(root: Path) -> Config:
         return merged
     why = "you denied it" if verdict is trust.Trust.DENIED else "it is not trusted (or changed since)"
     merged.untrusted = (
-        f"{path} names programs or folders ({'; '.join(named)}) but {why}, so they are ignored; "
+        f"{path} names programs or folders ({'; '.join(own.programs(root))}) but {why}, so they are ignored; "
         "review the file, then run `simple-brief trust` (in Neovim `:SimpleBrief trust`) to use them."
     )
     return merged

@@ -16,7 +16,8 @@ Where they are looked for, in this order:
    that, what was found there is reported with the way to trust it, and not run.
 2. The person's PATH: their own programs, no trust needed. An entry that is relative
    (or empty, the current folder) or that resolves inside the workspace root is skipped:
-   a repository must not plant `./bin/pylsp` through PATH.
+   a repository must not plant `./bin/pylsp` through PATH (`simple_brief.programs`, the
+   lookup tasks, debug adapters and configured servers use too).
 
 A rustup proxy (`~/.cargo/bin/rust-analyzer` without the component installed) only
 prints an error: it is reported as found but not usable.
@@ -36,6 +37,8 @@ from typing import Any
 
 from simple_brief import config, trust
 from simple_brief.errors import UserError
+from simple_brief.programs import is_executable as _executable
+from simple_brief.programs import on_path
 
 #: The workspace's own virtual environments, relative to the root, in the order looked in.
 VENV_DIRS = (".venv/bin", "venv/bin")
@@ -225,9 +228,8 @@ def discover(filetype: str, root: Path, settings: config.Config, path_env: str |
                 if not untrusted:
                     untrusted.append(workspace_trust(root))
                 result.found.append(Found(server, inside, folder, untrusted[0]))
-    folders = path_dirs(root, path_env)
     for server in known:
-        program = _first(server.program, folders)
+        program = on_path(server.program, root, path_env)
         if program is not None:
             result.found.append(Found(server, program, "PATH", _proxy_without_program(program)))
     taken = {s.name for s in settings.servers}
@@ -242,34 +244,6 @@ def discover(filetype: str, root: Path, settings: config.Config, path_env: str |
             )
             break
     return result
-
-
-def on_path(program: str, root: Path, path_env: str | None = None) -> Path | None:
-    """`program` in the first PATH entry that holds it as an executable file, skipping entries
-    that are relative or empty (the current folder) or that resolve inside `root`."""
-    return _first(program, path_dirs(root, path_env))
-
-
-def path_dirs(root: Path, path_env: str | None = None) -> list[Path]:
-    """The PATH entries (`path_env`, default the process's) a workspace at `root` may run
-    programs from: absolute ones that do not resolve inside `root`."""
-    inside = root.resolve()
-    entries = (os.environ.get("PATH", os.defpath) if path_env is None else path_env).split(os.pathsep)
-    kept = []
-    for entry in dict.fromkeys(entries):
-        if not entry or not os.path.isabs(entry):
-            continue
-        try:
-            real = Path(entry).resolve()
-        except (OSError, RuntimeError):
-            continue
-        if real != inside and inside not in real.parents:
-            kept.append(Path(entry))
-    return kept
-
-
-def _first(program: str, folders: list[Path]) -> Path | None:
-    return next((folder / program for folder in folders if _executable(folder / program)), None)
 
 
 def workspace_trust(root: Path) -> str | None:
@@ -288,13 +262,6 @@ def workspace_trust(root: Path) -> str | None:
     if verdict is trust.Trust.DENIED:
         return f"you denied the workspace's {config.FILENAME}"
     return f"the workspace's {config.FILENAME} is not trusted (or changed since)"
-
-
-def _executable(path: Path) -> bool:
-    try:
-        return path.is_file() and os.access(path, os.X_OK)
-    except OSError:
-        return False
 
 
 def _proxy_without_program(path: Path) -> str | None:

@@ -74,18 +74,18 @@ def _trust(args: argparse.Namespace) -> str:
             trust.deny(real)
             return f"{real}: denied; the programs it names will not run."
         verdict = trust.status(real, data)
+        named = config.parse(data.decode("utf-8", "replace"), real).programs(real.parent)
+        listed = "; ".join(named) if named else "no programs"
         if args.status:
             meaning = {
                 trust.Trust.TRUSTED: "trusted as it is now",
                 trust.Trust.DENIED: "denied",
                 trust.Trust.UNKNOWN: "not trusted (never trusted, or changed since); `simple-brief trust` trusts it",
             }
-            return f"{real}: {meaning[verdict]}."
-        named = config.parse(data.decode("utf-8", "replace"), real).programs()
+            return f"{real}: {meaning[verdict]}; it names {listed}."
         trust.allow(real, data)
     except OSError as exc:
         raise UserError(f"the trust database {trust.database()} cannot be written ({exc.strerror}).") from None
-    listed = "; ".join(named) if named else "no programs"
     return f"{real}: trusted as it is now (a later change needs a new trust); it names {listed}."
 
 

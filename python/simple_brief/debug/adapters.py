@@ -8,11 +8,16 @@
     [debug.lldb]                                # any other adapter that speaks DAP over stdio
     adapter = ["lldb-dap"]
     launch = { stopOnEntry = false }            # extra `launch` arguments, passed as written
+    agent_env = ["PYTHONPATH"]                  # code-loading variables an agent may set (none by default)
 
 Like tasks, an adapter is an argv list (never a shell string), used from the workspace's
 `.simple-brief.toml` only once the person trusted it, from their own config always. With
 nothing configured, `python` is debugpy (a dependency of simple-brief) run by this
-interpreter: `sys.executable -m debugpy.adapter`.
+interpreter: `sys.executable -m debugpy.adapter`. The adapter's program is found like a
+task's (`simple_brief.programs`: never through a relative PATH entry or one inside the
+workspace). The environment an agent passes to `debug_launch` may not set a variable that
+loads code (`LD_PRELOAD`, `PYTHONPATH`, … `simple_brief.tasks.agent_values`) unless
+`agent_env` names it.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from simple_brief.tasks.declared import _number
 #: A session's time limit and memory limit when the table does not say.
 DEFAULT_TIMEOUT_S = 600.0
 DEFAULT_MEMORY_MB = 4096
-_KEYS = ("adapter", "launch", "timeout_s", "memory_mb")
+_KEYS = ("adapter", "launch", "timeout_s", "memory_mb", "agent_env")
 #: What debugpy's `launch` needs besides the program (the program's output comes back as events).
 PYTHON_LAUNCH: dict[str, Any] = {"type": "python", "console": "internalConsole", "redirectOutput": True}
 
@@ -43,6 +48,7 @@ class AdapterSpec:
         timeout_s: a session's time limit, seconds.
         memory_mb: the address-space limit of its processes (0: none).
         builtin: the default that needs no config.
+        agent_env: code-loading environment variables an agent may still set.
     """
 
     name: str
@@ -51,6 +57,7 @@ class AdapterSpec:
     timeout_s: float = DEFAULT_TIMEOUT_S
     memory_mb: int = DEFAULT_MEMORY_MB
     builtin: bool = False
+    agent_env: tuple[str, ...] = ()
 
     @property
     def is_python(self) -> bool:
@@ -88,6 +95,9 @@ def parse_adapter(name: str, value: Any, where: str) -> AdapterSpec:
     launch = value.get("launch", {})
     if not isinstance(launch, dict):
         raise UserError(f"`{key}.launch` in {where} must be a table of `launch` arguments.")
+    allowed = value.get("agent_env", [])
+    if not isinstance(allowed, list) or not all(isinstance(a, str) and a for a in allowed):
+        raise UserError(f'`{key}.agent_env` in {where} must be a list of variable names, e.g. ["PYTHONPATH"].')
     is_python = name == "python" or "debugpy" in " ".join(argv)
     return AdapterSpec(
         name,
@@ -95,6 +105,7 @@ def parse_adapter(name: str, value: Any, where: str) -> AdapterSpec:
         {**(PYTHON_LAUNCH if is_python else {}), **launch},
         timeout_s=_number(value, "timeout_s", DEFAULT_TIMEOUT_S, key, where),
         memory_mb=int(_number(value, "memory_mb", DEFAULT_MEMORY_MB, key, where, zero=True)),
+        agent_env=tuple(allowed),
     )
 
 

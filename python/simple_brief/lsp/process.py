@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import shutil
 import signal
 import subprocess
 import threading
@@ -28,7 +27,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import IO, Any
 
-from simple_brief import __version__
+from simple_brief import __version__, programs
 from simple_brief.config import FILENAME, ServerConfig
 from simple_brief.errors import UserError
 from simple_brief.lsp.capabilities import CAPABILITY_OF, CLIENT_CAPABILITIES, COUNTS_CODE_POINTS
@@ -56,24 +55,20 @@ class ServerGone(Exception):
 
 
 def find_executable(config: ServerConfig, root: Path) -> str:
-    """The program of `config.command` found on PATH (or a path with a slash, relative to `root`).
+    """The program of `config.command` found on PATH outside the workspace (or a path with a slash,
+    relative to `root`).
 
     Raises:
         UserError: not found or not executable.
     """
     program = config.command[0]
-    if "/" in program:
-        candidate = Path(program).expanduser()
-        candidate = candidate if candidate.is_absolute() else root / candidate
-        found = str(candidate) if os.access(candidate, os.X_OK) and candidate.is_file() else None
-    else:
-        found = shutil.which(program)
+    found = programs.find(program, root, root)  # (PATH entries inside the workspace or relative are skipped)
     if found is None:
         raise UserError(
             f"the language server `{program}` named in {FILENAME} was not found on PATH; "
             f"install it or fix `servers.{config.name}.command`."
         )
-    return found
+    return str(found)
 
 
 class Server:

@@ -23,8 +23,9 @@ the run, except in `coverage`: failing tests still leave data for its report ste
 
 Placeholders, the only interpolation: `{filter}` (in `filter` only), `{file}` (the file
 a profile or a single test run is about), `{junit}` and `{report}` (a fresh file
-simple-brief reads the JUnit XML or the report from). Nothing runs through a shell: a
-command whose program is a shell is refused when it would run.
+simple-brief reads the JUnit XML or the report from). `{filter}` and `{file}` hold what an
+agent passed: data, never an option (`simple_brief.tasks.agent_values`). Nothing runs
+through a shell: a command whose program is a shell is refused when it would run.
 """
 
 from __future__ import annotations
@@ -209,7 +210,8 @@ def detect(root: Path) -> list[Suggestion]:
                     "build": {"argv": ["cargo", "build", "--message-format=json"]},
                     "check": {"argv": ["cargo", "check", "--message-format=json"]},
                     "clean": {"argv": ["cargo", "clean"]},
-                    "test": {"argv": ["cargo", "test"], "filter": ["{filter}"]},
+                    # after `--` the filter reaches only the test binary, as its positional filter
+                    "test": {"argv": ["cargo", "test"], "filter": ["--", "{filter}"]},
                     "test_list": {"argv": ["cargo", "test", "--", "--list"]},
                 },
             )

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simple_brief.errors import UserError
-from simple_brief.tasks import sandbox
+from simple_brief.tasks import agent_values, sandbox
 from simple_brief.tasks.declared import TaskSpec
 from simple_brief.tasks.sandbox import Completed, Limits
 
@@ -30,6 +30,8 @@ from simple_brief.tasks.sandbox import Completed, Limits
 MAX_ARTIFACTS = 200
 #: Progress is reported at most this often, seconds.
 PROGRESS_EVERY = 0.2
+#: The placeholders that hold what an agent passed: data, never options (`agent_values`).
+AGENT_PLACEHOLDERS = frozenset({"{filter}", "{file}"})
 
 
 @dataclass
@@ -140,7 +142,9 @@ def run_task(
 
     Raises:
         UserError: a filter was given but the task declares none, a placeholder has no
-            value, or a command cannot start (see `sandbox.run`).
+            value, an agent's value would be read as an option (`agent_values.fill`), or
+            a command's program is not found outside the workspace or cannot start
+            (`sandbox.program`, `sandbox.run`).
     """
     name = f"tasks.{spec.name}"
     if filter and not spec.filter:
@@ -156,9 +160,11 @@ def run_task(
         "{junit}": str(folder / "junit.xml"),
         "{report}": str(folder / f"report{_report_suffix(spec)}"),
     }
-    commands = [[_fill(arg, values) for arg in step] for step in spec.steps]
     if filter:
-        commands[-1] += [arg.replace("{filter}", filter) for arg in spec.filter]
+        values["{filter}"] = filter
+    declared = [list(step) for step in spec.steps]
+    declared[-1] += list(spec.filter) if filter else []
+    commands = [agent_values.fill(step, values, AGENT_PLACEHOLDERS, name) for step in declared]
     counter = Counter()
     run = TaskRun(spec, cwd, counter=counter)
     if spec.uses("{junit}"):
@@ -169,6 +175,8 @@ def run_task(
         run.report = cwd / spec.report
     merged = dict(os.environ if env is None else env)
     merged.update(spec.env)
+    for command in commands:  # the programs as the person trusted them, before anything runs
+        command[0] = sandbox.program(command[0], cwd, merged, name, root=root)
     before = _snapshot(cwd, spec.artifacts)
     started = time.monotonic()
     last = [0.0]
@@ -200,12 +208,6 @@ def run_task(
     run.artifact_count = len(changed)
     run.artifacts = [_artifact(root, path) for path in changed[:MAX_ARTIFACTS]]
     return run
-
-
-def _fill(arg: str, values: Mapping[str, str]) -> str:
-    for key, value in values.items():
-        arg = arg.replace(key, value)
-    return arg
 
 
 def _report_suffix(spec: TaskSpec) -> str:

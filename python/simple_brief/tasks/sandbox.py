@@ -24,13 +24,13 @@ from __future__ import annotations
 import os
 import re
 import selectors
-import shutil
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simple_brief import programs
 from simple_brief.errors import UserError
 from simple_brief.process_limits import Keeping, kept, tree_rss_bytes
 from simple_brief.tasks.declared import SHELLS
@@ -90,28 +90,35 @@ class Completed:
         return self.exit_code == 0 and self.limit_exceeded is None and not self.cancelled
 
 
-def program(argv0: str, cwd: Path, env: Mapping[str, str], task: str) -> str:
-    """The program file a command's first word names (PATH, or a path from `cwd`).
+def program(argv0: str, cwd: Path, env: Mapping[str, str], task: str, root: Path | None = None) -> str:
+    """The program file a command's first word names: on the run's PATH, skipping relative
+    and empty entries and those inside the workspace `root` (default `cwd`), or a path
+    from `cwd` (`simple_brief.programs`).
 
     Raises:
         UserError: not found, not executable, or a shell.
     """
-    if "/" in argv0:
-        path = str(cwd / argv0)  # (an absolute argv0 stays as it is)
-        found = path if os.path.isfile(path) and os.access(path, os.X_OK) else None
-    else:
-        found = shutil.which(argv0, path=env.get("PATH", os.defpath))
+    inside = root if root is not None else cwd
+    path_env = env.get("PATH", os.defpath)
+    found = programs.find(argv0, inside, cwd, path_env)
     if found is None:
+        planted = None if "/" in argv0 else programs.skipped(argv0, inside, cwd, path_env)
+        if planted:
+            raise UserError(
+                f"`{argv0}` ({task}) is not on PATH outside the workspace ({planted} is the workspace's own, found "
+                "through a relative or in-workspace PATH entry, and is never run); install it, or give its path "
+                "in the task's argv."
+            )
         raise UserError(
             f"`{argv0}` ({task}) is not an executable program on PATH; install it, or give its path in the task's argv."
         )
-    for name in (Path(argv0).name, Path(found).name, Path(os.path.realpath(found)).name):
+    for name in (Path(argv0).name, found.name, Path(os.path.realpath(found)).name):
         if name in SHELLS:
             raise UserError(
                 f"{task} runs a shell (`{argv0}`); simple-brief never runs commands through a shell: "
                 "declare the program itself and its arguments."
             )
-    return found
+    return str(found)
 
 
 def run(

@@ -21,6 +21,7 @@ from simple_brief.debug.adapters import adapter_named
 from simple_brief.debug.nvim_dap import Bridge
 from simple_brief.debug.session import DebugSession
 from simple_brief.errors import UserError, excerpt
+from simple_brief.tasks.agent_values import check_env
 from simple_brief.tasks.sandbox import program
 from simple_brief.tools import Call, Doc, ToolResult, tool
 from simple_brief.tools.debug_state import (
@@ -85,6 +86,7 @@ def debug_launch(
     if not folder.is_dir():
         raise UserError(f"cwd {excerpt(cwd or '.')} is not a folder of the workspace; give one relative to the root.")
     extra_env = split_env(env)
+    check_env(extra_env, spec.agent_env, f"[debug.{spec.name}]")
     arguments: dict[str, Any] = {
         **spec.launch,
         "name": f"simple-brief {program or module}",
@@ -94,7 +96,7 @@ def debug_launch(
         "stopOnEntry": stop_on_entry,
     }
     if extra_env:
-        arguments["env"] = extra_env
+        arguments["env"] = {**arguments.get("env", {}), **extra_env}
     if spec.is_python:
         arguments["justMyCode"] = just_my_code
     if program is not None:
@@ -112,7 +114,7 @@ def debug_launch(
     wanted = [parse_location(call, part) for part in breakpoints.replace("\n", ",").split(",") if part.strip()]
     limit = spec.timeout_s if timeout_s is None else min(max(timeout_s, 0.1), spec.timeout_s)
     adapter_env = dict(os.environ)
-    argv = [program_path(spec.argv[0], folder, adapter_env, spec.name), *spec.argv[1:]]
+    argv = [program_path(spec.argv[0], folder, adapter_env, spec.name, call.workspace.root), *spec.argv[1:]]
     registry = sessions(call)
     bridge = nvim_dap_bridge(call, driver)
     session = DebugSession(registry.next_id(), spec, argv, folder, adapter_env, label, limit, bridge)
@@ -154,9 +156,9 @@ def nvim_dap_bridge(call: Call, driver: str) -> Bridge | None:
     return None
 
 
-def program_path(argv0: str, cwd: Path, env: dict[str, str], name: str) -> str:
-    """The adapter's program (a full path, or found on PATH); never a shell."""
-    return program(argv0, cwd, env, f"debug.{name}")
+def program_path(argv0: str, cwd: Path, env: dict[str, str], name: str, root: Path) -> str:
+    """The adapter's program (a full path, or found on PATH outside the workspace `root`); never a shell."""
+    return program(argv0, cwd, env, f"debug.{name}", root=root)
 
 
 def editor_note(call: Call, session: DebugSession, shown: dict[str, Any], driver: str) -> str:
