@@ -144,6 +144,8 @@ class Config:
     path: Path | None = None
     user_path: Path | None = None
     untrusted: str | None = None
+    #: The workspace's own `.simple-brief.toml` is there and the person trusted it as it is.
+    workspace_trusted: bool = False
     #: `daemon.enabled` and `daemon.idle_minutes` (the user's own config only).
     daemon_enabled: bool = True
     daemon_idle_minutes: float = DEFAULT_DAEMON_IDLE_MINUTES
@@ -209,10 +211,13 @@ def load(root: Path) -> Config:
         daemon_idle_minutes=user.daemon_idle_minutes,
         discover=user.discover and own.discover,  # turning it off needs no trust
     )
-    named = own.programs()
-    if raw is None or not named:
+    if raw is None:
         return merged
     verdict = trust.status(path.resolve(), raw)
+    merged.workspace_trusted = verdict is trust.Trust.TRUSTED
+    named = own.programs()
+    if not named:
+        return merged
     if verdict is trust.Trust.TRUSTED:
         merged.servers += own.servers
         merged.tasks.update(own.tasks)

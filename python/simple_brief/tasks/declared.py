@@ -289,3 +289,35 @@ def _make_project(root: Path) -> Suggestion | None:
                 tasks[task] = {"argv": ["make", task]}
         return Suggestion("Makefile", f"{name} (targets: {', '.join(sorted(targets)[:8]) or 'none'})", tasks)
     return None
+
+
+@dataclass(frozen=True)
+class Detected:
+    """A task nobody declared, taken from what the project looks like: `spec` is the first
+    suggestion's; `others` the other suggestions that have the task."""
+
+    spec: TaskSpec
+    suggestion: Suggestion
+    others: tuple[Suggestion, ...] = ()
+
+    def note(self) -> str:
+        """The line saying what ran and why."""
+        name = self.spec.name
+        also = f"; also found: {', '.join(s.kind for s in self.others)}" if self.others else ""
+        return (
+            f"No [tasks.{name}] is declared: ran `{' '.join(self.spec.argv)}`, detected from "
+            f"{self.suggestion.evidence} ({self.suggestion.kind}) in this trusted workspace{also}; declare "
+            f"[tasks.{name}] in .simple-brief.toml to run something else."
+        )
+
+    def json(self) -> dict[str, Any]:
+        return {"argv": self.spec.argv, "kind": self.suggestion.kind, "evidence": self.suggestion.evidence}
+
+
+def detect_task(root: Path, name: str) -> Detected | None:
+    """The task `name` as the first suggestion of `detect(root)` that has it, or None."""
+    found = [s for s in detect(root) if name in s.tasks]
+    if not found:
+        return None
+    spec = parse_task(name, found[0].tasks[name], f"{found[0].evidence} (detected)")
+    return Detected(spec, found[0], tuple(found[1:]))

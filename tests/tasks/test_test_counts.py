@@ -1,0 +1,334 @@
+"""test_run's counts are what the runner printed, with a task declared the obvious way (no
+reporter flag): simple-brief adds the runner's structured reporter itself, reads the
+runner's own summary line when there is none, and says so when it could read neither.
+Every runner here is really run: pytest and unittest from the venv, cargo, go, node --test
+and the jest, vitest and mocha of the project's package.json devDependencies."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from projects import call_tool, cargo, declare
+
+PY = sys.executable
+REPO = Path(__file__).resolve().parents[2]
+
+ONE_FAILS_ONE_PASSES = """\
+def test_passes():
+    assert 1 + 1 == 2
+
+
+def test_fails():
+    assert 1 + 1 == 3
+"""
+
+
+def _toml_list(words: list[str]) -> str:
+    return "[" + ", ".join(f'"{w}"' for w in words) + "]"
+
+
+def _pytest_project(root: Path) -> Path:
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "test_two.py").write_text(ONE_FAILS_ONE_PASSES, encoding="utf-8")
+    (root / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n", encoding="utf-8")
+    return root
+
+
+def test_the_obvious_pytest_task_counts_one_failed_one_passed(tmp_path: Path) -> None:
+    """The issue's case: `python -m pytest -q`, no --junitxml, trusted: `1 failed, 1 passed`."""
+    root = _pytest_project(tmp_path / "app")
+    declare(root, f"[tasks.test]\nargv = {_toml_list([PY, '-m', 'pytest', '-q'])}\n")
+    result = call_tool(root, "test_run")
+    data = result.data
+    assert (data["passed"], data["failed"], data["skipped"], data["errors"]) == (1, 1, 0, 0)
+    assert data["counts_from"] == "JUnit XML"
+    head = result.blocks[0]
+    assert "1 passed, 1 failed, 0 skipped" in head and "could not be read" not in head
+    assert {r["name"]: r["status"] for r in data["results"]} == {"test_passes": "passed", "test_fails": "failed"}
+    assert "tests/test_two.py:6 FAILED test_fails: " in result.text
+    assert "--junitxml=" in " ".join(data["timings"]["phases"][0]["argv"])
+
+
+def test_pytest_through_uv_style_wrappers_is_recognised() -> None:
+    from simple_brief.tasks.test_runners import recognise
+
+    for argv in (
+        ["uv", "run", "pytest", "-q"],
+        ["uv", "run", "--frozen", "python", "-m", "pytest"],
+        ["poetry", "run", "pytest"],
+        [".venv/bin/python3.12", "-X", "dev", "-m", "pytest"],
+        ["py.test"],
+    ):
+        found = recognise(argv)
+        assert found is not None and found.runner == "pytest" and found.reporter == ("--junitxml={junit}",), argv
+    declared = recognise(["pytest", "--junitxml=out.xml"])
+    assert declared is not None and declared.declared_reporter and not declared.reporter
+    assert recognise(["python", "script.py", "-m", "pytest"]) is None
+    assert recognise(["python", "-c", "import pytest"]) is None
+
+
+def test_when_the_report_is_gone_the_summary_line_still_counts(tmp_path: Path) -> None:
+    """A pytest told not to write JUnit XML (`-p no:junitxml`): its closing line is read."""
+    root = _pytest_project(tmp_path / "app")
+    declare(root, f"[tasks.test]\nargv = {_toml_list([PY, '-m', 'pytest', '-q', '-p', 'no:junitxml'])}\n")
+    result = call_tool(root, "test_run")
+    assert (result.data["passed"], result.data["failed"]) == (1, 1)
+    assert result.data["counts_from"] == "pytest's summary line"
+    assert "1 passed, 1 failed, 0 skipped (from pytest's summary line; no per-test results)" in result.blocks[0]
+    assert "1 failed, 1 passed in " in result.text
+
+
+UNITTEST_CASES = """\
+import unittest
+
+
+class Sums(unittest.TestCase):
+    def test_passes(self):
+        self.assertEqual(1 + 1, 2)
+
+    def test_fails(self):
+        self.assertEqual(1 + 1, 3)
+
+    def test_errors(self):
+        raise RuntimeError("boom")
+
+    @unittest.skip("not today")
+    def test_skipped(self):
+        pass
+"""
+
+
+def test_unittest_counts_come_from_its_ran_and_failed_lines(tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "test_sums.py").write_text(UNITTEST_CASES, encoding="utf-8")
+    declare(root, f"[tasks.test]\nargv = {_toml_list([PY, '-m', 'unittest'])}\n")
+    result = call_tool(root, "test_run")
+    data = result.data
+    assert (data["passed"], data["failed"], data["skipped"], data["errors"]) == (1, 1, 1, 1)
+    assert data["counts_from"] == "unittest's summary lines"
+    assert "FAILED (failures=1, errors=1, skipped=1)" in result.text
+
+
+def test_a_make_target_running_pytest_is_counted_from_the_summary_line(tmp_path: Path) -> None:
+    """The runner is behind `make test`: not recognised, so every summary reader is tried."""
+    root = _pytest_project(tmp_path / "app")
+    (root / "Makefile").write_text(f"test:\n\t{PY} -m pytest -q\n", encoding="utf-8")
+    declare(root, '[tasks.test]\nargv = ["make", "-s", "test"]\n')
+    result = call_tool(root, "test_run")
+    assert (result.data["passed"], result.data["failed"]) == (1, 1)
+    assert "(from pytest's summary line; no per-test results)" in result.blocks[0]
+
+
+def test_counts_that_cannot_be_read_are_said_in_the_first_line(tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "check.py").write_text("print('all good, I think')\n", encoding="utf-8")
+    declare(root, f"[tasks.test]\nargv = {_toml_list([PY, 'check.py'])}\n")
+    result = call_tool(root, "test_run")
+    assert "the test counts could not be read" in result.blocks[0]
+    assert "0 passed" not in result.text
+    assert result.data["counts_from"] is None
+    assert "all good, I think" in result.text
+
+
+# ------------------------------------------------------------------- cargo and go
+
+
+CARGO_LIB = """\
+pub fn add(a: i32, b: i32) -> i32 { a + b }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn passes() { assert_eq!(add(1, 1), 2); }
+    #[test]
+    fn fails() { assert_eq!(add(1, 1), 3); }
+    #[test]
+    #[ignore]
+    fn later() {}
+}
+"""
+
+
+@pytest.fixture
+def crate(tmp_path: Path) -> Path:
+    if cargo() is None:
+        pytest.skip("cargo is not installed (make test does not install a Rust toolchain)")
+    root = tmp_path / "calc"
+    (root / "src").mkdir(parents=True)
+    (root / "Cargo.toml").write_text('[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n')
+    (root / "src" / "lib.rs").write_text(CARGO_LIB, encoding="utf-8")
+    return root
+
+
+def test_cargo_test_quiet_has_no_per_test_lines_but_its_result_lines_count(crate: Path) -> None:
+    program = cargo()
+    assert program is not None
+    env = f'env = {{ CARGO_TARGET_DIR = "{crate / "target"}", CARGO_NET_OFFLINE = "true" }}\n'
+    declare(crate, f"[tasks.test]\nargv = {_toml_list([program, 'test', '-q'])}\ntimeout_s = 300\n{env}")
+    result = call_tool(crate, "test_run")
+    data = result.data
+    # One lib target with 1 pass, 1 fail, 1 ignored: doc-tests never run (the lib tests failed first).
+    assert (data["passed"], data["failed"], data["skipped"]) == (1, 1, 1), result.text
+    assert data["counts_from"] == "cargo's summary line"
+    declare(crate, f"[tasks.test]\nargv = {_toml_list([program, 'test'])}\ntimeout_s = 300\n{env}")
+    result = call_tool(crate, "test_run")
+    assert result.data["counts_from"] == "cargo's test lines"
+    assert {r["name"]: r["status"] for r in result.data["results"]} == {
+        "tests::passes": "passed",
+        "tests::fails": "failed",
+        "tests::later": "skipped",
+    }
+
+
+GO_TESTS = """\
+package calc
+
+import "testing"
+
+func TestPasses(t *testing.T) {
+	if 1+1 != 2 {
+		t.Fatal("math")
+	}
+}
+
+func TestFails(t *testing.T) {
+	t.Errorf("1 + 1 = %d, want 3", 1+1)
+}
+"""
+
+
+def _go_env(tmp_path: Path) -> str:
+    cache, gopath = tmp_path / "gocache", tmp_path / "gopath"
+    return (
+        f'env = {{ GOCACHE = "{cache}", GOPATH = "{gopath}", GOPROXY = "off", GOFLAGS = "-mod=mod", '
+        'GOTOOLCHAIN = "local", CGO_ENABLED = "0" }\ntimeout_s = 300\n'
+    )
+
+
+@pytest.fixture
+def go_module(tmp_path: Path) -> Path:
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed (make test does not install a Go toolchain)")
+    root = tmp_path / "calc"
+    root.mkdir()
+    (root / "go.mod").write_text("module example.com/calc\n\ngo 1.19\n", encoding="utf-8")
+    (root / "calc_test.go").write_text(GO_TESTS, encoding="utf-8")
+    return root
+
+
+def test_plain_go_test_gets_json_added(go_module: Path, tmp_path: Path) -> None:
+    declare(go_module, f'[tasks.test]\nargv = ["go", "test", "./..."]\n{_go_env(tmp_path)}')
+    result = call_tool(go_module, "test_run")
+    assert (result.data["passed"], result.data["failed"]) == (1, 1), result.text
+    assert result.data["counts_from"] == "go test -json"
+    assert result.data["timings"]["phases"][0]["argv"][:3] == ["go", "test", "-json"]
+    assert "calc_test.go:12 FAILED TestFails: 1 + 1 = 2, want 3" in result.text
+
+
+def test_go_without_json_says_what_its_lines_do_not_count(go_module: Path, tmp_path: Path) -> None:
+    """`go test -json=false` names a reporter choice: nothing is added; the FAIL lines are read
+    and the answer says the passes were not printed."""
+    declare(go_module, f'[tasks.test]\nargv = ["go", "test", "-json=false", "./..."]\n{_go_env(tmp_path)}')
+    result = call_tool(go_module, "test_run")
+    assert result.data["failed"] == 1 and result.data["counts_from"] == "go's summary line"
+    assert "FAIL\texample.com/calc" in result.text
+
+
+# ------------------------------------------------------------------- JavaScript runners
+
+
+NODE_TESTS = """\
+const { test } = require('node:test');
+const assert = require('node:assert');
+test('passes', () => { assert.strictEqual(1 + 1, 2); });
+test('fails', () => { assert.strictEqual(1 + 1, 3); });
+test('later', { skip: true }, () => {});
+"""
+
+JEST_TESTS = """\
+const assert = require('assert');
+test('passes', () => { assert.strictEqual(1 + 1, 2); });
+test('fails', () => { assert.strictEqual(1 + 1, 3); });
+test.skip('later', () => {});
+"""
+
+VITEST_TESTS = """\
+import { test, expect } from 'vitest';
+test('passes', () => { expect(1 + 1).toBe(2); });
+test('fails', () => { expect(1 + 1).toBe(3); });
+test.skip('later', () => {});
+"""
+
+MOCHA_TESTS = """\
+const assert = require('assert');
+describe('sums', () => {
+  it('passes', () => { assert.strictEqual(1 + 1, 2); });
+  it('fails', () => { assert.strictEqual(1 + 1, 3); });
+  it.skip('later', () => {});
+});
+"""
+
+
+def _node_project(root: Path, runner: str, test_file: str, source: str, script: str) -> Path:
+    """A package whose test runner is the repository's own devDependency (node_modules linked in)."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    (root / "test").mkdir(parents=True)
+    (root / "test" / test_file).write_text(source, encoding="utf-8")
+    (root / "package.json").write_text(
+        '{"name": "sums", "private": true, "scripts": {"test": "' + script + '"}}\n', encoding="utf-8"
+    )
+    if runner != "node":
+        modules = REPO / "node_modules"
+        assert (modules / runner / "package.json").is_file(), f"{runner} is a devDependency: run `make test`"
+        os.symlink(modules, root / "node_modules")
+    return root
+
+
+def test_node_test_gets_the_junit_reporter(tmp_path: Path) -> None:
+    root = _node_project(tmp_path / "sums", "node", "sums.test.js", NODE_TESTS, "node --test")
+    declare(root, '[tasks.test]\nargv = ["node", "--test", "test/"]\n')
+    result = call_tool(root, "test_run")
+    data = result.data
+    assert (data["passed"], data["failed"], data["skipped"]) == (1, 1, 1), result.text
+    assert data["counts_from"] == "JUnit XML"
+    assert "test/sums.test.js:4 FAILED fails:" in result.text
+
+
+def test_node_test_through_npm_is_counted_from_its_summary(tmp_path: Path) -> None:
+    root = _node_project(tmp_path / "sums", "node", "sums.test.js", NODE_TESTS, "node --test test/")
+    declare(root, '[tasks.test]\nargv = ["npm", "test"]\n')
+    result = call_tool(root, "test_run")
+    assert (result.data["passed"], result.data["failed"], result.data["skipped"]) == (1, 1, 1), result.text
+    assert result.data["counts_from"] == "node's summary lines"
+
+
+@pytest.mark.parametrize(
+    ("runner", "test_file", "source", "script", "counts_from"),
+    [
+        ("jest", "sums.test.js", JEST_TESTS, "jest", "jest --json"),
+        ("vitest", "sums.test.mjs", VITEST_TESTS, "vitest run", "JUnit XML"),
+        ("mocha", "sums.spec.js", MOCHA_TESTS, "mocha", "JUnit XML"),
+    ],
+)
+def test_js_runners_get_their_reporter_directly_and_through_npm(
+    tmp_path: Path, runner: str, test_file: str, source: str, script: str, counts_from: str
+) -> None:
+    root = _node_project(tmp_path / "sums", runner, test_file, source, script)
+    # vitest's bundler reserves WebAssembly memory far past the default address-space limit.
+    memory = "memory_mb = 0\n" if runner == "vitest" else ""
+    for argv in (["npx", *script.split()], ["npm", "test"]):
+        declare(root, f"[tasks.test]\nargv = {_toml_list(argv)}\ntimeout_s = 300\n{memory}")
+        result = call_tool(root, "test_run")
+        data = result.data
+        assert (data["passed"], data["failed"], data["skipped"]) == (1, 1, 1), (argv, result.text)
+        assert data["counts_from"] == counts_from, argv
+        failed = [r for r in data["results"] if r["status"] == "failed"]
+        assert len(failed) == 1 and failed[0]["location"].startswith("test/" + test_file), failed
