@@ -332,3 +332,58 @@ def test_js_runners_get_their_reporter_directly_and_through_npm(
         assert data["counts_from"] == counts_from, argv
         failed = [r for r in data["results"] if r["status"] == "failed"]
         assert len(failed) == 1 and failed[0]["location"].startswith("test/" + test_file), failed
+
+
+# ------------------------------------------------------------------- no [tasks]: detected
+
+
+def _venv_seeing_ours(root: Path) -> None:
+    """A real venv in the project whose site-packages lead to this one's (pytest and all)."""
+    import site
+    import subprocess
+    import sysconfig
+
+    subprocess.run([PY, "-m", "venv", "--without-pip", str(root / ".venv")], check=True)
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    packages = root / ".venv" / "lib" / version / "site-packages"
+    ours = [p for p in [*site.getsitepackages(), sysconfig.get_path("purelib")] if Path(p).is_dir()]
+    (packages / "ours.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
+
+
+def test_a_trusted_workspace_with_no_tasks_runs_the_detected_runner(tmp_path: Path) -> None:
+    root = _pytest_project(tmp_path / "app")
+    (root / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n', encoding="utf-8")
+    _venv_seeing_ours(root)
+    declare(root, "")  # an empty .simple-brief.toml, trusted: the person trusts the workspace
+    result = call_tool(root, "test_run")
+    data = result.data
+    assert (data["passed"], data["failed"]) == (1, 1), result.text
+    assert data["detected"]["argv"] == [".venv/bin/python", "-m", "pytest", "-q"]
+    assert result.blocks[1].startswith("No [tasks.test] is declared: ran `.venv/bin/python -m pytest -q`, detected")
+    assert "1 passed, 1 failed" in result.blocks[0]
+
+
+def test_an_untrusted_workspace_names_the_detected_command_and_runs_nothing(tmp_path: Path) -> None:
+    root = _pytest_project(tmp_path / "app")
+    (root / "tests" / "test_two.py").write_text(
+        "from pathlib import Path\n\n\ndef test_writes():\n    Path('ran.txt').write_text('x')\n", encoding="utf-8"
+    )
+    for config_text in (None, "[limits]\nbudget = 5000\n"):
+        if config_text is not None:
+            (root / ".simple-brief.toml").write_text(config_text, encoding="utf-8")  # written, never trusted
+        result = call_tool(root, "test_run")
+        assert result.data["declared"] is False
+        assert "this workspace is not trusted" in result.blocks[0] and "simple-brief trust" in result.blocks[0]
+        assert 'argv = ["python3", "-m", "pytest", "-q"]' in result.text
+        assert not (root / "ran.txt").exists()
+
+
+def test_a_python_project_without_pytest_is_detected_as_unittest(tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "setup.py").write_text("from setuptools import setup\nsetup(name='app')\n", encoding="utf-8")
+    (root / "test_sums.py").write_text(UNITTEST_CASES, encoding="utf-8")
+    declare(root, "")
+    result = call_tool(root, "test_run")
+    assert result.data["detected"]["argv"] == ["python3", "-m", "unittest"]
+    assert (result.data["passed"], result.data["failed"], result.data["errors"]) == (1, 1, 1), result.text

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simple_brief.beneath import read_beneath
 from simple_brief.errors import UserError
 
 #: The tasks the tools run, and what each is for.
@@ -223,7 +224,7 @@ def detect(root: Path) -> list[Suggestion]:
                     "build": {"argv": ["go", "build", "./..."]},
                     "check": {"argv": ["go", "vet", "./..."]},
                     "clean": {"argv": ["go", "clean", "./..."]},
-                    "test": {"argv": ["go", "test", "-json", "./..."], "filter": ["-run", "{filter}"]},
+                    "test": {"argv": ["go", "test", "./..."], "filter": ["-run", "{filter}"]},
                     "test_list": {"argv": ["go", "test", "-list", ".", "./..."]},
                 },
             )
@@ -242,8 +243,11 @@ def _python_project(root: Path) -> Suggestion | None:
     if not marks and not (root / "tests").is_dir():
         return None
     venv = next((f"{d}/bin/python" for d in (".venv", "venv") if (root / d / "bin" / "python").exists()), "python3")
+    if not _uses_pytest(root):
+        tests = {"test": {"argv": [venv, "-m", "unittest"], "filter": ["-k", "{filter}"]}}
+        return Suggestion("Python (unittest)", ", ".join(marks) or "tests/", tests)
     tasks: dict[str, dict[str, Any]] = {
-        "test": {"argv": [venv, "-m", "pytest", "-q", "--junitxml={junit}"], "filter": ["-k", "{filter}"]},
+        "test": {"argv": [venv, "-m", "pytest", "-q"], "filter": ["-k", "{filter}"]},
         "test_list": {"argv": [venv, "-m", "pytest", "--collect-only", "-q"]},
         "coverage": {
             "argv": [
@@ -255,6 +259,23 @@ def _python_project(root: Path) -> Suggestion | None:
         "check": {"argv": [venv, "-m", "mypy", "."]},
     }
     return Suggestion("Python (pytest)", ", ".join(marks) or "tests/", tasks)
+
+
+def _uses_pytest(root: Path) -> bool:
+    """Whether the project says it is tested with pytest: its config (pytest.ini,
+    conftest.py, `[tool.pytest…]`, `[tool:pytest]`, tox's `[pytest]`), pytest named in
+    pyproject.toml or the setup files, or pytest installed in its venv."""
+    if any((root / name).is_file() for name in ("pytest.ini", "conftest.py", "tests/conftest.py")):
+        return True
+    for name in ("pyproject.toml", "setup.cfg", "tox.ini", "setup.py", "requirements-dev.txt", "requirements.txt"):
+        try:
+            if b"pytest" in read_beneath(root, name, 1024 * 1024):
+                return True
+        except UserError:
+            continue
+    return any(root.glob(".venv/lib/python3*/site-packages/pytest")) or any(
+        root.glob("venv/lib/python3*/site-packages/pytest")
+    )
 
 
 def _node_project(root: Path) -> Suggestion | None:
