@@ -81,12 +81,14 @@ def _trust(args: argparse.Namespace) -> str:
                 trust.Trust.UNKNOWN: "not trusted (never trusted, or changed since); `simple-brief trust` trusts it",
             }
             return f"{real}: {meaning[verdict]}."
-        named = config.parse(data.decode("utf-8", "replace"), real).programs()
+        parsed = config.parse(data.decode("utf-8", "replace"), real)
         trust.allow(real, data)
     except OSError as exc:
         raise UserError(f"the trust database {trust.database()} cannot be written ({exc.strerror}).") from None
+    named = parsed.programs()
     listed = "; ".join(named) if named else "no programs"
-    return f"{real}: trusted as it is now (a later change needs a new trust); it names {listed}."
+    notes = "".join(f"\nnote: {note}" for note in parsed.notes)
+    return f"{real}: trusted as it is now (a later change needs a new trust); it names {listed}.{notes}"
 
 
 def _shell_path(file: str) -> str:

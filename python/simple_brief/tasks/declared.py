@@ -139,6 +139,22 @@ def parse_task(name: str, value: Any, where: str) -> TaskSpec:
     )
 
 
+def argv_spelling(table: dict[str, Any], key: str, where: str, alias: str) -> tuple[str, str | None]:
+    """Which key of `table` (the `key` table of a config) holds its program and arguments:
+    `argv`, the one spelling of every table that runs a program, or `alias`, the older
+    spelling of this kind of table (`command` for servers, `adapter` for debug adapters),
+    still read; with a note when it is the alias.
+
+    Raises:
+        UserError: both are given.
+    """
+    if "argv" in table and alias in table:
+        raise UserError(f"`{key}` in {where} has both `argv` and `{alias}`; keep `argv` (`{alias}` is its old name).")
+    if alias in table:
+        return alias, f"`{key}.{alias}` in {where} is the old spelling of `argv`, still read; rename it to `argv`."
+    return "argv", None
+
+
 def _argv(value: Any, key: str, where: str) -> tuple[str, ...]:
     if isinstance(value, str):
         raise UserError(
