@@ -132,7 +132,7 @@ def test_counts_that_cannot_be_read_are_said_in_the_first_line(tmp_path: Path) -
     result = call_tool(root, "test_run")
     assert "the test counts could not be read" in result.blocks[0]
     assert "0 passed" not in result.text
-    assert result.data["counts_from"] is None
+    assert result.data["counts_from"] is None and result.data["passed"] is None
     assert "all good, I think" in result.text
 
 
@@ -238,6 +238,9 @@ def test_go_without_json_says_what_its_lines_do_not_count(go_module: Path, tmp_p
     declare(go_module, f'[tasks.test]\nargv = ["go", "test", "-json=false", "./..."]\n{_go_env(tmp_path)}')
     result = call_tool(go_module, "test_run")
     assert result.data["failed"] == 1 and result.data["counts_from"] == "go's summary line"
+    assert result.data["passed"] is None and "passes not counted, 1 failed" in result.blocks[0]
+    assert result.data["timings"]["phases"][0]["argv"] == ["go", "test", "-json=false", "./..."]
+    assert "Not counted: go printed no line per passing test" in result.text
     assert "FAIL\texample.com/calc" in result.text
 
 
@@ -387,3 +390,51 @@ def test_a_python_project_without_pytest_is_detected_as_unittest(tmp_path: Path)
     result = call_tool(root, "test_run")
     assert result.data["detected"]["argv"] == ["python3", "-m", "unittest"]
     assert (result.data["passed"], result.data["failed"], result.data["errors"]) == (1, 1, 1), result.text
+
+
+# ------------------------------------------------------------------- the summary readers, on real output
+
+
+@pytest.mark.parametrize(
+    ("runner", "test_file", "source", "command"),
+    [
+        ("jest", "sums.test.js", JEST_TESTS, ["node_modules/.bin/jest", "--ci"]),
+        ("vitest", "sums.test.mjs", VITEST_TESTS, ["node_modules/.bin/vitest", "run"]),
+        ("mocha", "sums.spec.js", MOCHA_TESTS, ["node_modules/.bin/mocha"]),
+        ("node", "sums.test.js", NODE_TESTS, ["node", "--test", "--test-reporter=tap", "test/"]),
+        ("node", "sums.test.js", NODE_TESTS, ["node", "--test", "--test-reporter=spec", "test/"]),
+    ],
+)
+def test_each_js_summary_reader_counts_the_runners_own_closing_lines(
+    tmp_path: Path, runner: str, test_file: str, source: str, command: list[str]
+) -> None:
+    """The runner's default console output, really printed (colours forced on where it has
+    them), read by its own reader and by the try-every-reader path of an unknown command."""
+    import subprocess
+
+    from simple_brief.tasks.test_summaries import read_summary
+
+    root = _node_project(tmp_path / "sums", runner, test_file, source, "true")
+    env = {**os.environ, "FORCE_COLOR": "1"}
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300, check=False)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0, output
+    for asked in (runner, None):
+        found = read_summary([output], asked)
+        assert found is not None, output
+        assert (found.runner, found.passed, found.failed, found.skipped) == (runner, 1, 1, 1), (asked, output)
+
+
+def test_live_progress_counts_pytest_q_lines(tmp_path: Path) -> None:
+    """`pytest -q` prints `.F   [100%]` with no file name: the live counter reads it too."""
+    import subprocess
+
+    from simple_brief.tasks.runner import Counter
+
+    root = _pytest_project(tmp_path / "app")
+    done = subprocess.run([PY, "-m", "pytest", "-q"], cwd=root, capture_output=True, text=True, timeout=120)
+    counter = Counter()
+    for at in range(0, len(done.stdout), 7):  # as it arrives, in pieces
+        counter.feed(done.stdout[at : at + 7])
+    counter.feed("\n")
+    assert (counter.passed, counter.failed, counter.skipped) == (1, 1, 0), done.stdout

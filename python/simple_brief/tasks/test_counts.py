@@ -36,12 +36,13 @@ class Results:
         """Whether the counts were read."""
         return bool(self.source)
 
-    def counts(self) -> dict[str, int]:
-        """passed, failed, skipped, errors (zeros when not known: check `known`)."""
+    def counts(self) -> dict[str, int | None]:
+        """passed, failed, skipped, errors; None for a count that could not be read."""
         found: Any = self.report if self.report is not None else self.summary
         if found is None:
-            return {"passed": 0, "failed": 0, "skipped": 0, "errors": 0}
-        return {"passed": found.passed, "failed": found.failed, "skipped": found.skipped, "errors": found.errors}
+            return {"passed": None, "failed": None, "skipped": None, "errors": None}
+        passed = None if getattr(found, "passed_unknown", False) else found.passed
+        return {"passed": passed, "failed": found.failed, "skipped": found.skipped, "errors": found.errors}
 
     def text(self) -> str:
         """`1 passed, 1 failed, 0 skipped` (`, 2 errors`), with where they come from when
@@ -49,7 +50,8 @@ class Results:
         if not self.known:
             return "the test counts could not be read"
         counts = self.counts()
-        out = f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped"
+        passed = "passes not counted" if counts["passed"] is None else f"{counts['passed']} passed"
+        out = f"{passed}, {counts['failed']} failed, {counts['skipped']} skipped"
         if counts["errors"]:
             out += f", {counts['errors']} error{'s' * (counts['errors'] != 1)}"
         if self.report is None:

@@ -94,7 +94,7 @@ def recognise(argv: Sequence[str], scripts: Callable[[], Mapping[str, str]] | No
     if program == "cargo":
         return _cargo(words)
     if program == "go" and len(words) > 1 and words[1] == "test":
-        if _names(words, "-json", "-json=true"):
+        if any(w == "-json" or w.startswith("-json=") for w in words):
             return Recognised("go", "go test", declared_reporter=True)
         return Recognised("go", "go test", ("-json",), at=2)
     if program == "node" and "--test" in words:

@@ -41,6 +41,7 @@ class Summary:
         passed, failed, skipped, errors: the counts.
         lines: the lines read, as printed (without colours).
         partial: what the lines do not count, or "" when they count every test.
+        passed_unknown: the lines do not count the passing tests (`go test` without -v).
     """
 
     runner: str
@@ -50,6 +51,7 @@ class Summary:
     errors: int = 0
     lines: tuple[str, ...] = ()
     partial: str = ""
+    passed_unknown: bool = False
 
     def add(self, other: Summary) -> None:
         """Add another command's counts (a task of several commands)."""
@@ -58,6 +60,7 @@ class Summary:
         self.skipped += other.skipped
         self.errors += other.errors
         self.lines += other.lines
+        self.passed_unknown = self.passed_unknown or other.passed_unknown
         if other.partial and other.partial not in self.partial:
             self.partial = f"{self.partial}; {other.partial}" if self.partial else other.partial
 
@@ -164,10 +167,12 @@ def go_summary(text: str) -> Summary | None:
     if not packages:
         return None
     summary = Summary("go", tests.count("PASS"), tests.count("FAIL"), tests.count("SKIP"), lines=tuple(packages))
-    ok = sum(1 for line in packages if line.startswith("ok"))
-    if ok and "PASS" not in tests:
+    if "PASS" not in tests:  # without -v, go prints failures only
+        ok = sum(1 for line in packages if line.startswith("ok"))
+        summary.passed_unknown = True
         summary.partial = (
-            f"go printed no line per passing test ({ok} package{'s' * (ok != 1)} ok); `go test -json` or -v lists them"
+            f"go printed no line per passing test ({ok} of {len(packages)} package{'s' * (len(packages) != 1)} "
+            "ok); `go test -json` or -v lists them"
         )
     not_built = [line for line in packages if line.startswith("FAIL") and "failed]" in line]
     summary.errors = len(not_built)
