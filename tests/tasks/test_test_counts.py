@@ -366,6 +366,9 @@ def test_a_trusted_workspace_with_no_tasks_runs_the_detected_runner(tmp_path: Pa
     assert data["detected"]["argv"] == [".venv/bin/python", "-m", "pytest", "-q"]
     assert result.blocks[1].startswith("No [tasks.test] is declared: ran `.venv/bin/python -m pytest -q`, detected")
     assert "1 passed, 1 failed" in result.blocks[0]
+    listed = call_tool(root, "test_list")
+    assert listed.data["tests"] == ["tests/test_two.py::test_passes", "tests/test_two.py::test_fails"]
+    assert listed.data["detected"]["argv"] == [".venv/bin/python", "-m", "pytest", "--collect-only", "-q"]
 
 
 def test_an_untrusted_workspace_names_the_detected_command_and_runs_nothing(tmp_path: Path) -> None:
