@@ -88,19 +88,25 @@ _PYTEST = re.compile(
 _COUNT = re.compile(r"(\d+) ([a-z]+)")
 
 
-def pytest_summary(text: str) -> Summary | None:
-    found = _last(_PYTEST, text)
+def _from_words(runner: str, pattern: re.Pattern[str], text: str) -> Summary | None:
+    """The counts of the last line `pattern` finds, whose `parts` group is `N word` pairs:
+    `passed` and `xpassed` pass, `skipped`, `xfailed` and `todo` are skipped, `error(s)` errors."""
+    found = _last(pattern, text)
     if found is None:
         return None
     words = _words(_COUNT.findall(found.group("parts")))
     return Summary(
-        "pytest",
+        runner,
         passed=words.get("passed", 0) + words.get("xpassed", 0),
         failed=words.get("failed", 0),
-        skipped=words.get("skipped", 0) + words.get("xfailed", 0),
+        skipped=words.get("skipped", 0) + words.get("xfailed", 0) + words.get("todo", 0),
         errors=words.get("error", 0) + words.get("errors", 0),
         lines=(found.group(0).strip(),),
     )
+
+
+def pytest_summary(text: str) -> Summary | None:
+    return _from_words("pytest", _PYTEST, text)
 
 
 _UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in [\d.]+s$", re.M)
@@ -183,34 +189,14 @@ _JEST = re.compile(r"^Tests:\s+(?P<parts>.*?),?\s*(?P<total>\d+) total\s*$", re.
 
 
 def jest_summary(text: str) -> Summary | None:
-    found = _last(_JEST, text)
-    if found is None:
-        return None
-    words = _words(_COUNT.findall(found.group("parts")))
-    return Summary(
-        "jest",
-        passed=words.get("passed", 0),
-        failed=words.get("failed", 0),
-        skipped=words.get("skipped", 0) + words.get("todo", 0),
-        lines=(found.group(0).strip(),),
-    )
+    return _from_words("jest", _JEST, text)
 
 
 _VITEST = re.compile(r"^\s*Tests\s+(?P<parts>\d+ [a-z]+(?: \| \d+ [a-z]+)*)\s+\((?P<total>\d+)\)\s*$", re.M)
 
 
 def vitest_summary(text: str) -> Summary | None:
-    found = _last(_VITEST, text)
-    if found is None:
-        return None
-    words = _words(_COUNT.findall(found.group("parts")))
-    return Summary(
-        "vitest",
-        passed=words.get("passed", 0),
-        failed=words.get("failed", 0),
-        skipped=words.get("skipped", 0) + words.get("todo", 0),
-        lines=(found.group(0).strip(),),
-    )
+    return _from_words("vitest", _VITEST, text)
 
 
 _NODE = re.compile(r"^(?:# |\N{INFORMATION SOURCE} )(tests|pass|fail|cancelled|skipped|todo) (\d+)\s*$", re.M)
