@@ -112,6 +112,13 @@ def test_unittest_counts_come_from_its_ran_and_failed_lines(tmp_path: Path) -> N
     assert (data["passed"], data["failed"], data["skipped"], data["errors"]) == (1, 1, 1, 1)
     assert data["counts_from"] == "unittest's summary lines"
     assert "FAILED (failures=1, errors=1, skipped=1)" in result.text
+    # Its FAIL/ERROR sections name the failing tests, located in the test file.
+    assert "test_sums.py:9 FAILED test_sums.Sums.test_fails: AssertionError: 2 != 3" in result.text
+    assert "test_sums.py:12 ERROR test_sums.Sums.test_errors: RuntimeError: boom" in result.text
+    assert {r["name"]: r["location"] for r in data["results"]} == {
+        "test_sums.Sums.test_fails": "test_sums.py:9",
+        "test_sums.Sums.test_errors": "test_sums.py:12",
+    }
 
 
 def test_a_make_target_running_pytest_is_counted_from_the_summary_line(tmp_path: Path) -> None:

@@ -6,12 +6,13 @@ says instead of printing zeros.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from typing import Any
 
 from simple_brief.tasks import cargo_tests, go_tests, jest_results, test_results, test_summaries
 from simple_brief.tasks.runner import TaskRun
-from simple_brief.tasks.test_results import TestReport
+from simple_brief.tasks.test_results import TestCase, TestReport, _SourceLines, cut_text, failure_location
 from simple_brief.tasks.test_runners import Recognised
 from simple_brief.tasks.test_summaries import Summary
 
@@ -30,6 +31,8 @@ class Results:
     report: TestReport | None
     summary: Summary | None
     source: str
+    #: Without a report: the failing tests the output named (unittest's FAIL/ERROR sections).
+    failures: list[TestCase] = field(default_factory=list)
 
     @property
     def known(self) -> bool:
@@ -97,8 +100,25 @@ def read_results(run: TaskRun, found: Recognised | None) -> Results:
     if report is not None:
         return Results(report, summary, source)
     if summary is not None:
-        return Results(None, summary, f"{summary.runner}'s summary line{'s' * (len(summary.lines) > 1)}")
+        source = f"{summary.runner}'s summary line{'s' * (len(summary.lines) > 1)}"
+        return Results(None, summary, source, _failures(summary, run))
     return Results(None, None, "")
+
+
+def _failures(summary: Summary, run: TaskRun) -> list[TestCase]:
+    """The failing tests the output names (unittest's sections), at the innermost frame
+    of the project their traceback names."""
+    sources = _SourceLines(run.cwd)
+    cases = []
+    for status, name, text in summary.failures:
+        located = failure_location(text, sources)
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        case = TestCase(name, "", status, 0.0, failure_message=lines[-1] if lines else "", details=cut_text(text))
+        if located is not None:
+            case.path, case.line = located
+            case.path = os.path.relpath(case.path, run.cwd) if os.path.isabs(case.path) else case.path
+        cases.append(case)
+    return cases
 
 
 def summary_total(summary: Summary) -> int:

@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
 
+Failing = Literal["failed", "error"]
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 
@@ -42,6 +44,8 @@ class Summary:
         lines: the lines read, as printed (without colours).
         partial: what the lines do not count, or "" when they count every test.
         passed_unknown: the lines do not count the passing tests (`go test` without -v).
+        failures: the failing tests the output names with their text, as (status
+            `failed`/`error`, name, text) — unittest's `FAIL:`/`ERROR:` sections.
     """
 
     runner: str
@@ -52,6 +56,7 @@ class Summary:
     lines: tuple[str, ...] = ()
     partial: str = ""
     passed_unknown: bool = False
+    failures: list[tuple[Failing, str, str]] = field(default_factory=list)
 
     def add(self, other: Summary) -> None:
         """Add another command's counts (a task of several commands)."""
@@ -61,6 +66,7 @@ class Summary:
         self.errors += other.errors
         self.lines += other.lines
         self.passed_unknown = self.passed_unknown or other.passed_unknown
+        self.failures += other.failures
         if other.partial and other.partial not in self.partial:
             self.partial = f"{self.partial}; {other.partial}" if self.partial else other.partial
 
@@ -132,7 +138,33 @@ def unittest_summary(text: str) -> Summary | None:
     skipped = parts.get("skipped", 0) + parts.get("expected failures", 0)
     total = int(ran.group(1))
     lines = (ran.group(0), end.group(0).strip()) if end else (ran.group(0),)
-    return Summary("unittest", max(total - failed - errors - skipped, 0), failed, skipped, errors, lines)
+    summary = Summary("unittest", max(total - failed - errors - skipped, 0), failed, skipped, errors, lines)
+    summary.failures = _unittest_sections(text[: ran.start()])
+    return summary
+
+
+_UNITTEST_SECTION = re.compile(r"^={20,}\n(FAIL|ERROR): (.+)\n-{20,}\n", re.M)
+
+
+def _unittest_sections(text: str) -> list[tuple[Failing, str, str]]:
+    """unittest's `FAIL: name (module.Class.name)` / `ERROR: …` sections: (status, name, traceback)."""
+    heads = list(_UNITTEST_SECTION.finditer(text))
+    found: list[tuple[Failing, str, str]] = []
+    for i, head in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        body = re.sub(r"\n-{20,}\n?$", "", text[head.end() : end].rstrip("\n")).rstrip()
+        found.append(("failed" if head.group(1) == "FAIL" else "error", _unittest_id(head.group(2).strip()), body))
+    return found
+
+
+def _unittest_id(title: str) -> str:
+    """`test_x (mod.C.test_x) (i=1)` → `mod.C.test_x (i=1)` (Python 3.10 and older: `(mod.C)`)."""
+    found = re.match(r"^(\w+) \(([\w.]+)\)(.*)$", title)
+    if found is None:
+        return title
+    method, where, rest = found.groups()
+    test_id = where if where.endswith("." + method) else f"{where}.{method}"
+    return test_id + rest
 
 
 _CARGO = re.compile(r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;.*$", re.M)

@@ -440,14 +440,8 @@ def test_run(
     data.update(results.counts(), counts_from=results.source or None)
     if detected is not None:
         data["detected"] = detected.json()
-    if results.report is None:
-        blocks.extend(results.without_report())
-        if not run.ok or results.summary is None:
-            blocks.append("output:\n" + output_tail(run.output))
-        data["results"] = []
-        return ToolResult(blocks, data)
-    report = results.report
-    bad = [c for c in report.cases if c.status in ("failed", "error")]
+    cases = results.report.cases if results.report is not None else results.failures
+    bad = [c for c in cases if c.status in ("failed", "error")]
     lines = []
     for case in bad[:MAX_FAILURES_SHOWN]:
         where = f"{case.path}:{case.line}" if case.path and case.line else (case.path or "?")
@@ -457,13 +451,17 @@ def test_run(
         lines.append(f"… {len(bad) - MAX_FAILURES_SHOWN} more (all in the data)")
     if lines:
         blocks.append("\n".join(lines))
+    if results.report is None:
+        blocks.extend(results.without_report())
+        if results.summary is None or (not run.ok and not bad):
+            blocks.append("output:\n" + output_tail(run.output))
     by_file: dict[Path, list[Diagnostic]] = {}
     for case in bad:
         if case.path and case.line:
             by_file.setdefault((run.cwd / case.path).resolve(), []).append(_failure_diagnostic(case))
     show_in_editor(call, "test", by_file)
     data.update(
-        results=[_case_json(c) for c in report.cases],
+        results=[_case_json(c) for c in cases],
         diagnostics={
             call.workspace.display(path): [diagnostic_json(d) for d in diags] for path, diags in by_file.items()
         },
