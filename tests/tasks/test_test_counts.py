@@ -450,3 +450,19 @@ def test_live_progress_counts_pytest_q_lines(tmp_path: Path) -> None:
         counter.feed(done.stdout[at : at + 7])
     counter.feed("\n")
     assert (counter.passed, counter.failed, counter.skipped) == (1, 1, 0), done.stdout
+
+
+def test_pytest_or_unittest_is_told_by_the_test_files_when_nothing_else_says(tmp_path: Path) -> None:
+    from simple_brief.tasks.declared import detect
+
+    def detected(name: str, text: str) -> list[str]:
+        root = tmp_path / name
+        (root / "tests").mkdir(parents=True)
+        (root / "tests" / "test_it.py").write_text(text, encoding="utf-8")
+        return [s.tasks["test"]["argv"] for s in detect(root)]
+
+    assert detected("functions", "def test_it():\n    assert True\n") == [["python3", "-m", "pytest", "-q"]]
+    assert detected("cases", UNITTEST_CASES) == [["python3", "-m", "unittest"]]
+    assert detected("marked", "import pytest\nimport unittest\nclass T(unittest.TestCase): pass\n") == [
+        ["python3", "-m", "pytest", "-q"]
+    ]

@@ -29,6 +29,7 @@ command whose program is a shell is refused when it would run.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -278,20 +279,44 @@ def _python_project(root: Path) -> Suggestion | None:
 
 
 def _uses_pytest(root: Path) -> bool:
-    """Whether the project says it is tested with pytest: its config (pytest.ini,
-    conftest.py, `[tool.pytest…]`, `[tool:pytest]`, tox's `[pytest]`), pytest named in
-    pyproject.toml or the setup files, or pytest installed in its venv."""
+    """Whether the project looks tested with pytest rather than unittest: its config
+    (pytest.ini, conftest.py, `[tool.pytest…]`, `[tool:pytest]`, tox's `[pytest]`), pytest
+    named in pyproject.toml, the setup or requirements files, or installed in its venv; else
+    its test files (`test_*.py` at the root, in tests/ or test/): `import pytest` or
+    module-level `def test_` functions say pytest, `unittest.TestCase` classes alone say
+    unittest; no evidence either way says pytest."""
     if any((root / name).is_file() for name in ("pytest.ini", "conftest.py", "tests/conftest.py")):
         return True
     for name in ("pyproject.toml", "setup.cfg", "tox.ini", "setup.py", "requirements-dev.txt", "requirements.txt"):
-        try:
-            if b"pytest" in read_beneath(root, name, 1024 * 1024):
-                return True
-        except UserError:
-            continue
-    return any(root.glob(".venv/lib/python3*/site-packages/pytest")) or any(
+        if b"pytest" in _head(root, name):
+            return True
+    if any(root.glob(".venv/lib/python3*/site-packages/pytest")) or any(
         root.glob("venv/lib/python3*/site-packages/pytest")
-    )
+    ):
+        return True
+    texts = [_head(root, rel) for rel in _test_files(root)]
+    if any(b"import pytest" in t or re.search(rb"^def test_", t, re.M) for t in texts):
+        return True
+    return not any(b"TestCase" in t for t in texts)
+
+
+def _head(root: Path, rel: str) -> bytes:
+    """The first MB of a file of the project (no link followed), b"" when it cannot be read."""
+    try:
+        return read_beneath(root, rel, 1024 * 1024)
+    except UserError:
+        return b""
+
+
+def _test_files(root: Path, most: int = 20) -> list[str]:
+    found = []
+    for folder in ("", "tests", "test"):
+        try:
+            names = sorted(os.listdir(root / folder)) if folder == "" or (root / folder).is_dir() else []
+        except OSError:
+            continue
+        found += [f"{folder}/{n}" if folder else n for n in names if n.startswith("test_") and n.endswith(".py")]
+    return found[:most]
 
 
 def _node_project(root: Path) -> Suggestion | None:

@@ -77,7 +77,7 @@ def undeclared_answer(call: Call, name: str, untrusted: str | None, detectable: 
     """The answer for a task nobody declared: what the project looks like and the lines to add."""
     tool_name = KNOWN.get(name, name)
     head = f"No `{name}` task is declared, so {tool_name} runs nothing (simple-brief never guesses a command)."
-    if detectable:
+    if detectable and not untrusted:  # (with one, the untrusted sentence below says what to trust)
         head = (
             f"No `{name}` task is declared and this workspace is not trusted, so {tool_name} runs nothing; "
             f"trust it (an empty {config.FILENAME} will do, then `simple-brief trust`) and {tool_name} runs the "
