@@ -466,3 +466,72 @@ def test_pytest_or_unittest_is_told_by_the_test_files_when_nothing_else_says(tmp
     assert detected("marked", "import pytest\nimport unittest\nclass T(unittest.TestCase): pass\n") == [
         ["python3", "-m", "pytest", "-q"]
     ]
+
+
+# ------------------------------------------------------------------- a real suite nobody here wrote
+
+PYTEST_ORACLE = """\
+import json, sys, pytest
+
+class Outcomes:
+    def __init__(self):
+        self.counts = {"passed": 0, "failed": 0, "skipped": 0, "errors": 0}
+
+    def pytest_runtest_logreport(self, report):
+        if report.when == "call":
+            self.counts[report.outcome] += 1
+        elif report.outcome == "skipped":
+            self.counts["skipped"] += 1
+        elif report.outcome == "failed":
+            self.counts["errors"] += 1
+
+outcomes = Outcomes()
+pytest.main(sys.argv[2:], plugins=[outcomes])
+open(sys.argv[1], "w").write(json.dumps(outcomes.counts))
+"""
+
+UNITTEST_ORACLE = """\
+import json, sys, unittest
+
+suite = unittest.defaultTestLoader.discover("pyflakes/test", top_level_dir=".")
+result = unittest.TestResult()
+suite.run(result)
+failed = len(result.failures) + len(result.unexpectedSuccesses)
+skipped = len(result.skipped) + len(result.expectedFailures)
+errors = len(result.errors)
+counts = {"passed": result.testsRun - failed - skipped - errors, "failed": failed, "skipped": skipped, "errors": errors}
+open(sys.argv[1], "w").write(json.dumps(counts))
+"""
+
+
+def test_pyflakes_own_suite_counts_match_what_the_runners_report_in_process(tmp_path: Path) -> None:
+    """pyflakes' test suite (copied from site-packages: 700+ tests, some failing outside its
+    checkout) through test_run, against each runner's own in-process count of outcomes."""
+    import json
+    import subprocess
+
+    import pyflakes
+
+    root = tmp_path / "pf"
+    root.mkdir()
+    shutil.copytree(Path(pyflakes.__file__).parent, root / "pyflakes")
+    oracles = {}
+    for name, script, argv in (
+        ("pytest", PYTEST_ORACLE, ["-q", "-p", "no:cacheprovider", "pyflakes/test"]),
+        ("unittest", UNITTEST_ORACLE, []),
+    ):
+        (tmp_path / f"{name}_oracle.py").write_text(script, encoding="utf-8")
+        out = tmp_path / f"{name}.json"
+        subprocess.run([PY, str(tmp_path / f"{name}_oracle.py"), str(out), *argv], cwd=root, capture_output=True)
+        oracles[name] = json.loads(out.read_text())
+    assert sum(oracles["pytest"].values()) > 700 and oracles["pytest"] == oracles["unittest"]
+    pytest_argv = [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "pyflakes/test"]
+    for argv, counts_from in (
+        (pytest_argv, "JUnit XML"),
+        ([*pytest_argv, "-p", "no:junitxml"], "pytest's summary line"),
+        ([PY, "-m", "unittest", "discover", "-s", "pyflakes/test", "-t", "."], "unittest's summary lines"),
+    ):
+        declare(root, f"[tasks.test]\nargv = {_toml_list(argv)}\ntimeout_s = 300\n")
+        data = call_tool(root, "test_run").data
+        got = {key: data[key] for key in ("passed", "failed", "skipped", "errors")}
+        assert (got, data["counts_from"]) == (oracles["pytest"], counts_from), argv
