@@ -1,12 +1,15 @@
 """The `tasks` toolset: build, check, clean, list and run tests, coverage — the project's own
 commands as the person declared them (`simple_brief.tasks.declared`), run inside limits
-(`simple_brief.tasks.sandbox`), their results read from structured reports. Profiling is
+(`simple_brief.tasks.sandbox`), their results read from structured reports (for tests,
+the reporter `tasks.test_runners` adds, else the runner's summary line). Profiling is
 in `tools.profile`.
 
 Every answer starts with one line saying what ran and how it ended
-(`test (pytest) failed in 3.2 s · 12 passed, 1 failed, 2 skipped`), then the findings;
-`limit_exceeded` (time, memory, output) comes with whatever the run produced before. A
-task nobody declared is never run: the answer is the config lines that would declare it.
+(`test (pytest) failed in 3.2 s · 12 passed, 1 failed, 2 skipped`, or that the counts
+could not be read), then the findings; `limit_exceeded` (time, memory, output) comes with
+whatever the run produced before. A task nobody declared is never run — the answer is the
+config lines that would declare it — except `test`/`test_list` in a workspace the person
+trusted, which run what the project's files suggest and say so.
 In Neovim, build diagnostics and failing tests are shown in the person's buffers too.
 """
 
