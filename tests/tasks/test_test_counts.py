@@ -147,6 +147,9 @@ def test_counts_that_cannot_be_read_are_said_in_the_first_line(tmp_path: Path) -
 
 
 CARGO_LIB = """\
+/// ```
+/// assert_eq!(calc::add(2, 2), 4);
+/// ```
 pub fn add(a: i32, b: i32) -> i32 { a + b }
 
 #[cfg(test)]
@@ -184,14 +187,18 @@ def test_cargo_test_quiet_has_no_per_test_lines_but_its_result_lines_count(crate
     # One lib target with 1 pass, 1 fail, 1 ignored: doc-tests never run (the lib tests failed first).
     assert (data["passed"], data["failed"], data["skipped"]) == (1, 1, 1), result.text
     assert data["counts_from"] == "cargo's summary line"
-    declare(crate, f"[tasks.test]\nargv = {_toml_list([program, 'test'])}\ntimeout_s = 300\n{env}")
+    # --no-fail-fast: the doc-tests run too; their names have spaces.
+    argv = [program, "test", "--no-fail-fast"]
+    declare(crate, f"[tasks.test]\nargv = {_toml_list(argv)}\ntimeout_s = 300\n{env}")
     result = call_tool(crate, "test_run")
     assert result.data["counts_from"] == "cargo's test lines"
     assert {r["name"]: r["status"] for r in result.data["results"]} == {
         "tests::passes": "passed",
         "tests::fails": "failed",
         "tests::later": "skipped",
+        "src/lib.rs - add (line 1)": "passed",
     }
+    assert (result.data["passed"], result.data["failed"], result.data["skipped"]) == (2, 1, 1)
 
 
 GO_TESTS = """\
