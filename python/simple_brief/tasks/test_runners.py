@@ -7,7 +7,7 @@ A runner is recognised from the command's words, through the usual wrappers:
 - pytest: `pytest`, `py.test`, `python -m pytest` (any `python*`, a venv's too), behind
   `uv run`, `poetry run`, `pdm run`, `pipenv run`, `hatch run`; gets `--junitxml={junit}`.
 - unittest: `python -m unittest` (no reporter exists: its summary and FAIL sections are read).
-- cargo: `cargo test` (`cargo +toolchain test`); `cargo nextest run` (its summary line).
+- cargo: `cargo test` (`cargo +toolchain test`).
   Rust's harness has no stable structured output: its lines are read (`tasks.cargo_tests`).
 - go: `go test`; gets `-json` after `test`.
 - jest: `jest`, `npx jest`; gets `--json --outputFile={report}` (jest has no JUnit reporter
@@ -149,8 +149,6 @@ def _cargo(words: list[str]) -> Recognised | None:
     at = 2 if len(words) > 2 and words[1].startswith("+") else 1
     if at < len(words) and words[at] == "test":
         return Recognised("cargo", "cargo test")  # its harness lines are read (tasks.cargo_tests)
-    if at + 1 < len(words) and words[at : at + 2] == ["nextest", "run"]:
-        return Recognised("cargo", "cargo nextest run")
     return None
 
 

@@ -10,7 +10,7 @@ None when the runner's closing lines are not there:
 - unittest: `Ran 3 tests in 0.001s` and `OK (skipped=1)` / `FAILED (failures=1, errors=1)`
   (expected failures count as skipped, unexpected successes as failed).
 - cargo: every `test result: ok. 3 passed; 0 failed; 1 ignored; …` line, added up (one per
-  test binary and doc-tests); `cargo nextest`'s `Summary […] 3 tests run: 2 passed, 1 failed`.
+  test binary and doc-tests).
 - go: the `--- PASS/FAIL/SKIP:` lines (printed for failures, and for every test with -v)
   and the packages' `ok`/`FAIL` lines; without -v the passes are not printed, which the
   summary says (`partial`).
@@ -168,21 +168,9 @@ def _unittest_id(title: str) -> str:
 
 
 _CARGO = re.compile(r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;.*$", re.M)
-_NEXTEST = re.compile(
-    r"^\s*Summary \[[^\]]*\] +\d+ tests? run: (\d+) passed(?: \([^)]*\))?, (\d+) failed(?:, (\d+) skipped)?.*$", re.M
-)
 
 
 def cargo_summary(text: str) -> Summary | None:
-    nextest = _last(_NEXTEST, text)
-    if nextest is not None:
-        return Summary(
-            "cargo",
-            int(nextest.group(1)),
-            int(nextest.group(2)),
-            int(nextest.group(3) or 0),
-            lines=(nextest.group(0).strip(),),
-        )
     results = list(_CARGO.finditer(text))
     if not results:
         return None
