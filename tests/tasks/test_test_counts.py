@@ -82,6 +82,22 @@ def test_when_the_report_is_gone_the_summary_line_still_counts(tmp_path: Path) -
     assert "1 failed, 1 passed in " in result.text
 
 
+def test_a_broken_report_leaves_the_summary_lines_counts_and_says_why(tmp_path: Path) -> None:
+    """A plugin spoils the JUnit file after pytest wrote it: the summary line still counts."""
+    root = _pytest_project(tmp_path / "app")
+    (root / "conftest.py").write_text(
+        "def pytest_unconfigure(config):\n"
+        "    if config.option.xmlpath:\n"
+        "        open(config.option.xmlpath, 'w').write('<testsuites><testcase')\n",
+        encoding="utf-8",
+    )
+    declare(root, f"[tasks.test]\nargv = {_toml_list([PY, '-m', 'pytest', '-q'])}\n")
+    result = call_tool(root, "test_run")
+    assert (result.data["passed"], result.data["failed"]) == (1, 1)
+    assert result.data["counts_from"] == "pytest's summary line"
+    assert "The run's structured results could not be read: " in result.text and "not well-formed XML" in result.text
+
+
 UNITTEST_CASES = """\
 import unittest
 

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from simple_brief.errors import UserError
 from simple_brief.tasks import cargo_tests, go_tests, jest_results, test_results, test_summaries
 from simple_brief.tasks.runner import TaskRun
 from simple_brief.tasks.test_results import TestCase, TestReport, _SourceLines, cut_text, failure_location
@@ -33,6 +34,8 @@ class Results:
     source: str
     #: Without a report: the failing tests the output named (unittest's FAIL/ERROR sections).
     failures: list[TestCase] = field(default_factory=list)
+    #: Why the structured report the run left could not be read, if it could not.
+    unreadable: str = ""
 
     @property
     def known(self) -> bool:
@@ -70,7 +73,8 @@ class Results:
                 "summary line of a runner simple-brief reads (pytest, unittest, cargo, go, jest, vitest, node "
                 "--test, mocha); run one of them in tasks.test, or write JUnit XML to {junit}."
             ]
-        blocks = [f"Not counted: {self.summary.partial}."] if self.summary.partial else []
+        blocks = [f"The run's structured results could not be read: {self.unreadable}"] if self.unreadable else []
+        blocks += [f"Not counted: {self.summary.partial}."] if self.summary.partial else []
         return [*blocks, "summary:\n" + "\n".join(self.summary.lines)]
 
 
@@ -87,21 +91,28 @@ def _structured(run: TaskRun, found: Recognised | None) -> tuple[TestReport | No
 
 
 def read_results(run: TaskRun, found: Recognised | None) -> Results:
-    """The results of a test run (`found`: the runner recognised in its command, if any).
+    """The results of a test run (`found`: the runner recognised in its command, if any);
+    a broken structured report leaves the summary line's counts, with why (`unreadable`).
 
     Raises:
-        UserError: a structured report is there but broken (see its reader).
+        UserError: a structured report is there but broken, and no summary line was printed.
     """
-    report, source = _structured(run, found)
+    try:
+        report, source = _structured(run, found)
+        unreadable = ""
+    except UserError as error:
+        report, source, unreadable = None, "", str(error)
     runner = found.runner if found is not None else None
     summary = test_summaries.read_summary((step.output for step in run.steps), runner)
+    if unreadable and summary is None:
+        raise UserError(unreadable)
     if report is not None and not report.cases and summary is not None and summary_total(summary):
         report = None  # e.g. `cargo test -q`: no per-test lines, but its `test result:` lines count
     if report is not None:
         return Results(report, summary, source)
     if summary is not None:
         source = f"{summary.runner}'s summary line{'s' * (len(summary.lines) > 1)}"
-        return Results(None, summary, source, _failures(summary, run))
+        return Results(None, summary, source, _failures(summary, run), unreadable)
     return Results(None, None, "")
 
 
