@@ -7,7 +7,8 @@ Schema::
                                            # named here (simple_brief.server_discovery);
                                            # false in either file turns that off
     [servers.python]                       # one table per language server, any name
-    command = ["jedi-language-server"]     # argv list (never a shell string); found on PATH
+    argv = ["jedi-language-server"]        # argv list (never a shell string); found on PATH
+                                           # (`command`, its older name, is still read)
     filetypes = ["python"]                 # language names of simple_brief.languages
     init_options = {}                      # optional: the server's initializationOptions
     settings = {}                          # optional: answered to workspace/configuration and
@@ -20,7 +21,7 @@ Schema::
     build = ["make"]                       # with argv and limits (simple_brief.tasks.declared)
 
     [debug.python]                         # debug adapters by name (simple_brief.debug.adapters):
-    adapter = ["python", "-m", "debugpy.adapter"]   # argv list; python's is built in
+    argv = ["python", "-m", "debugpy.adapter"]      # argv list (or `adapter`); python's is built in
     timeout_s = 600                        # a session's time limit; memory_mb, launch = {} too
 
     [limits]
@@ -68,7 +69,7 @@ from simple_brief.debug.adapters import AdapterSpec, parse_adapter
 from simple_brief.errors import UserError
 from simple_brief.positions import ENCODINGS
 from simple_brief.secret_files import DEFAULT_DENY, SecretRules
-from simple_brief.tasks.declared import TaskSpec, parse_task
+from simple_brief.tasks.declared import TaskSpec, argv_spelling, parse_task
 
 #: The config file's name, at the workspace root.
 FILENAME = ".simple-brief.toml"
@@ -87,7 +88,7 @@ MAX_CONFIG_BYTES = 256 * 1024
 DEFAULT_DAEMON_IDLE_MINUTES = 15.0
 
 _TOP_KEYS = ("servers", "tasks", "debug", "limits", "mcp", "docs", "secrets", "daemon")
-_SERVER_KEYS = ("command", "filetypes", "init_options", "settings", "position_encoding")
+_SERVER_KEYS = ("argv", "command", "filetypes", "init_options", "settings", "position_encoding")
 _ENCODINGS = tuple(sorted(ENCODINGS))  # utf-8, utf-16, utf-32: the order messages name them
 _LIMIT_KEYS = ("budget",)
 _MCP_KEYS = ("toolsets",)
@@ -145,6 +146,10 @@ class Config:
     path: Path | None = None
     user_path: Path | None = None
     untrusted: str | None = None
+    #: The workspace's own `.simple-brief.toml` is there and the person trusted it as it is.
+    workspace_trusted: bool = False
+    #: One sentence per older key spelling the files use (`servers.X.command`, `debug.X.adapter`).
+    notes: list[str] = field(default_factory=list)
     #: `daemon.enabled` and `daemon.idle_minutes` (the user's own config only).
     daemon_enabled: bool = True
     daemon_idle_minutes: float = DEFAULT_DAEMON_IDLE_MINUTES
@@ -217,11 +222,15 @@ def load(root: Path) -> Config:
         daemon_enabled=user.daemon_enabled,
         daemon_idle_minutes=user.daemon_idle_minutes,
         discover=user.discover and own.discover,  # turning it off needs no trust
+        notes=[*user.notes, *own.notes],
     )
-    named = own.programs()
-    if raw is None or not named:
+    if raw is None:
         return merged
     verdict = trust.status(path.resolve(), raw)
+    merged.workspace_trusted = verdict is trust.Trust.TRUSTED
+    named = own.programs()
+    if not named:
+        return merged
     if verdict is trust.Trust.TRUSTED:
         merged.servers += own.servers
         merged.tasks.update(own.tasks)
@@ -282,12 +291,14 @@ def parse(text: str, path: Path, user: bool = False) -> Config:
             config.discover = table
             continue
         if not isinstance(table, dict):
-            raise UserError(f"`servers.{name}` in {path} must be a table (`[servers.{name}]` with a `command`).")
-        config.servers.append(_server(name, table, path))
+            raise UserError(f"`servers.{name}` in {path} must be a table (`[servers.{name}]` with an `argv`).")
+        config.servers.append(_server(name, table, path, config.notes))
     for name, value in _table(data, "tasks", path).items():
         config.tasks[name] = parse_task(name, value, str(path))
     for name, value in _table(data, "debug", path).items():
         config.debug[name] = parse_adapter(name, value, str(path))
+        note = argv_spelling(value, f"debug.{name}", str(path), "adapter")[1] if isinstance(value, dict) else None
+        config.notes += [note] if note else []
     limits = _table(data, "limits", path)
     _known(limits, _LIMIT_KEYS, "limits.", path)
     if "budget" in limits:
@@ -360,12 +371,14 @@ def user_settings() -> Config:
     return parse(raw.decode("utf-8", "replace"), path, user=True) if raw is not None else Config()
 
 
-def _server(name: str, table: dict[str, Any], path: Path) -> ServerConfig:
+def _server(name: str, table: dict[str, Any], path: Path, notes: list[str]) -> ServerConfig:
     key = f"servers.{name}"
     _known(table, _SERVER_KEYS, key + ".", path)
-    if "command" not in table:
-        raise UserError(f'`{key}` in {path} has no `command`; add one as a list, e.g. command = ["pylsp"].')
-    command = _argv(table["command"], f"{key}.command", path)
+    spelled, note = argv_spelling(table, key, str(path), "command")
+    if spelled not in table:
+        raise UserError(f'`{key}` in {path} has no `argv`; add one as a list, e.g. argv = ["pylsp"].')
+    notes += [note] if note else []
+    command = _argv(table[spelled], f"{key}.{spelled}", path)
     filetypes = _strings(table.get("filetypes", []), f"{key}.filetypes", path)
     if not filetypes:
         raise UserError(f"`{key}.filetypes` in {path} is missing or empty; list the languages it serves.")

@@ -112,7 +112,7 @@ def test_string_task_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("[servers.py]\nfiletypes = ['python']\n", "has no `command`"),
+        ("[servers.py]\nfiletypes = ['python']\n", "has no `argv`"),
         ("[servers.py]\ncommand = []\nfiletypes = ['python']\n", "`servers.py.command`"),
         ("[servers.py]\ncommand = ['pylsp', 3]\nfiletypes = ['python']\n", "list of strings"),
         ("[servers.py]\ncommand = ['pylsp']\n", "`servers.py.filetypes`"),
@@ -212,3 +212,43 @@ def test_symlinked_workspace_config_is_refused(tmp_path: Path) -> None:
     (root / config.FILENAME).symlink_to(outside)
     with pytest.raises(UserError, match="symlink"):
         config.load(root)
+
+
+def test_argv_is_the_one_spelling_and_the_older_keys_are_read_with_a_note(tmp_path: Path) -> None:
+    """`argv` names the program of a server, a task and a debug adapter alike; a server's
+    `command` and an adapter's `adapter` are still read, each with a one-line note."""
+    new = config.parse(
+        '[servers.jedi]\nargv = ["jedi-language-server"]\nfiletypes = ["python"]\n'
+        '[debug.lldb]\nargv = ["lldb-dap"]\n[tasks.test]\nargv = ["pytest"]\n',
+        tmp_path / "new.toml",
+    )
+    assert new.servers[0].command == ("jedi-language-server",) and new.debug["lldb"].argv == ("lldb-dap",)
+    assert new.notes == []
+    old = config.parse(
+        '[servers.jedi]\ncommand = ["jedi-language-server"]\nfiletypes = ["python"]\n'
+        '[debug.lldb]\nadapter = ["lldb-dap"]\n',
+        tmp_path / "old.toml",
+    )
+    assert old.servers[0].command == ("jedi-language-server",) and old.debug["lldb"].argv == ("lldb-dap",)
+    assert old.notes == [
+        f"`servers.jedi.command` in {tmp_path / 'old.toml'} is the old spelling of `argv`, still read; "
+        "rename it to `argv`.",
+        f"`debug.lldb.adapter` in {tmp_path / 'old.toml'} is the old spelling of `argv`, still read; "
+        "rename it to `argv`.",
+    ]
+    with pytest.raises(UserError, match="has both `argv` and `command`"):
+        config.parse('[servers.x]\nargv = ["a"]\ncommand = ["a"]\nfiletypes = ["python"]\n', tmp_path / "b.toml")
+
+
+def test_server_status_says_which_keys_are_spelled_the_old_way(tmp_path: Path) -> None:
+    from simple_brief import tools as registry
+    from simple_brief.tools import Call
+    from simple_brief.workspace import Workspace
+
+    (tmp_path / config.FILENAME).write_text('[debug.lldb]\nadapter = ["lldb-dap"]\n', encoding="utf-8")
+    call = Call(workspace=Workspace.at(tmp_path))
+    try:
+        result = registry.invoke("server_status", {}, call)
+    finally:
+        call.session.close()
+    assert "config: `debug.lldb.adapter` in " in result.text and "old spelling of `argv`" in result.text

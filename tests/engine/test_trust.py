@@ -62,6 +62,8 @@ def test_untrusted_config_starts_nothing_until_trusted(repo: Path) -> None:
         )
         assert done.returncode == 0, done.stderr
         assert "trusted as it is now" in done.stdout and "servers.evil = ./evil.sh" in done.stdout
+        # The file spells the program `command`, read as `argv` with a one-line note.
+        assert "\nnote: `servers.evil.command` in " in done.stdout and "old spelling of `argv`" in done.stdout
 
         calls_that_may_start_servers(call)  # the same session picks the trusted config up
         assert (repo / "RAN").exists(), "the trusted config's program was not started"

@@ -74,19 +74,21 @@ def _trust(args: argparse.Namespace) -> str:
             trust.deny(real)
             return f"{real}: denied; the programs it names will not run."
         verdict = trust.status(real, data)
-        named = config.parse(data.decode("utf-8", "replace"), real).programs(real.parent)
+        parsed = config.parse(data.decode("utf-8", "replace"), real)
+        named = parsed.programs(real.parent)
         listed = "; ".join(named) if named else "no programs"
+        notes = "".join(f"\nnote: {note}" for note in parsed.notes)
         if args.status:
             meaning = {
                 trust.Trust.TRUSTED: "trusted as it is now",
                 trust.Trust.DENIED: "denied",
                 trust.Trust.UNKNOWN: "not trusted (never trusted, or changed since); `simple-brief trust` trusts it",
             }
-            return f"{real}: {meaning[verdict]}; it names {listed}."
+            return f"{real}: {meaning[verdict]}; it names {listed}.{notes}"
         trust.allow(real, data)
     except OSError as exc:
         raise UserError(f"the trust database {trust.database()} cannot be written ({exc.strerror}).") from None
-    return f"{real}: trusted as it is now (a later change needs a new trust); it names {listed}."
+    return f"{real}: trusted as it is now (a later change needs a new trust); it names {listed}.{notes}"
 
 
 def _shell_path(file: str) -> str:

@@ -1,12 +1,12 @@
 """Debug adapters: the `[debug.NAME]` tables of the configs, and the built-in one for Python.
 
     [debug.python]                              # overrides the built-in default
-    adapter = ["python", "-m", "debugpy.adapter"]
+    argv = ["python", "-m", "debugpy.adapter"]  # (`adapter`, its older name, is still read)
     timeout_s = 600                             # a session's time limit (then every process is killed)
     memory_mb = 4096                            # RLIMIT_AS of the adapter and what it starts (0: none)
 
     [debug.lldb]                                # any other adapter that speaks DAP over stdio
-    adapter = ["lldb-dap"]
+    argv = ["lldb-dap"]
     launch = { stopOnEntry = false }            # extra `launch` arguments, passed as written
     agent_env = ["PYTHONPATH"]                  # code-loading variables an agent may set (none by default)
 
@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simple_brief.errors import UserError
-from simple_brief.tasks.declared import _number
+from simple_brief.tasks.declared import _number, argv_spelling
 
 #: A session's time limit and memory limit when the table does not say.
 DEFAULT_TIMEOUT_S = 600.0
 DEFAULT_MEMORY_MB = 4096
-_KEYS = ("adapter", "launch", "timeout_s", "memory_mb", "agent_env")
+_KEYS = ("argv", "adapter", "launch", "timeout_s", "memory_mb", "agent_env")
 #: What debugpy's `launch` needs besides the program (the program's output comes back as events).
 PYTHON_LAUNCH: dict[str, Any] = {"type": "python", "console": "internalConsole", "redirectOutput": True}
 
@@ -78,19 +78,20 @@ def parse_adapter(name: str, value: Any, where: str) -> AdapterSpec:
     """
     key = f"debug.{name}"
     if not isinstance(value, dict):
-        raise UserError(f"`{key}` in {where} must be a table with an `adapter` argv list.")
+        raise UserError(f"`{key}` in {where} must be a table with an `argv` list (the adapter and its arguments).")
     unknown = sorted(set(value) - set(_KEYS))
     if unknown:
         raise UserError(f"`{key}.{unknown[0]}` in {where} is not a debug setting; use one of {', '.join(_KEYS)}.")
-    argv = value.get("adapter")
+    spelled, _note = argv_spelling(value, key, where, "adapter")
+    argv = value.get(spelled)
     if isinstance(argv, str):
         raise UserError(
-            f"`{key}.adapter` in {where} is one string; give the program and its arguments as a list "
+            f"`{key}.{spelled}` in {where} is one string; give the program and its arguments as a list "
             f"(e.g. {argv.split()!r}): nothing runs through a shell."
         )
     if not isinstance(argv, list) or not argv or not all(isinstance(a, str) and a for a in argv):
         raise UserError(
-            f"`{key}.adapter` in {where} must be a non-empty list of strings: the adapter and its arguments."
+            f"`{key}.{spelled}` in {where} must be a non-empty list of strings: the adapter and its arguments."
         )
     launch = value.get("launch", {})
     if not isinstance(launch, dict):
@@ -122,5 +123,5 @@ def adapter_named(configured: dict[str, AdapterSpec], name: str) -> AdapterSpec:
     known = ", ".join(sorted({"python", *configured}))
     raise UserError(
         f"no debug adapter `{name}` is configured (known: {known}); add `[debug.{name}]` with "
-        f'`adapter = ["program", "arg"]` to your config or a trusted .simple-brief.toml.'
+        f'`argv = ["program", "arg"]` to your config or a trusted .simple-brief.toml.'
     )

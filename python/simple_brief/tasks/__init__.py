@@ -12,7 +12,10 @@ person declared them, inside limits, and reading their results into structured a
   `compiler_lines` (line formats), `compiler_json` (JSON formats), `compiler_python`
   (tracebacks) over `compiler_findings` (the Finding and Fix shapes).
 - `test_results`: JUnit XML (junitparser) as test results, and test lists; `go_tests`
-  (`go test -json`) and `cargo_tests` (cargo's harness lines) into the same shape.
+  (`go test -json`), `cargo_tests` (cargo's harness lines) and `jest_results` (jest's
+  JSON) into the same shape; `test_runners` recognises the runner a command runs and adds
+  its structured reporter, `test_summaries` reads its closing lines (the fallback counts),
+  `test_counts` takes a run's results from the best of these.
 - `coverage_reports`: coverage.py JSON, Cobertura XML and lcov as per-file coverage.
 - `profiles`: cProfile/pstats, collapsed stacks and speedscope JSON as hotspots.
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from simple_brief.tasks.test_results import Status, TestCase, TestReport, cut_text
 
-_CARGO_RESULT = re.compile(r"^test (?P<name>\S+) \.\.\. (?P<word>ok|FAILED|ignored)(?:,.*)?$")
-_CARGO_SECTION = re.compile(r"^---- (?P<name>\S+) std(?:out|err) ----$")
+#: `test name ... ok`; a doc-test's name has spaces: `test src/lib.rs - add (line 3) ... ok`.
+_CARGO_RESULT = re.compile(r"^test (?P<name>\S.*?) \.\.\. (?P<word>ok|FAILED|ignored)(?:,.*)?$")
+_CARGO_SECTION = re.compile(r"^---- (?P<name>\S.*?) std(?:out|err) ----$")
 _CARGO_PANIC = re.compile(r"panicked at (?:'(?P<old>.*)', )?(?P<path>[^\s:]+\.rs):(?P<line>\d+):\d+:?(?P<rest>.*)$")
 
 

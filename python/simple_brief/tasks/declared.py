@@ -30,11 +30,13 @@ through a shell: a command whose program is a shell is refused when it would run
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simple_brief.beneath import read_beneath
 from simple_brief.errors import UserError
 
 #: The tasks the tools run, and what each is for.
@@ -139,6 +141,22 @@ def parse_task(name: str, value: Any, where: str) -> TaskSpec:
     )
 
 
+def argv_spelling(table: dict[str, Any], key: str, where: str, alias: str) -> tuple[str, str | None]:
+    """Which key of `table` (the `key` table of a config) holds its program and arguments:
+    `argv`, the one spelling of every table that runs a program, or `alias`, the older
+    spelling of this kind of table (`command` for servers, `adapter` for debug adapters),
+    still read; with a note when it is the alias.
+
+    Raises:
+        UserError: both are given.
+    """
+    if "argv" in table and alias in table:
+        raise UserError(f"`{key}` in {where} has both `argv` and `{alias}`; keep `argv` (`{alias}` is its old name).")
+    if alias in table:
+        return alias, f"`{key}.{alias}` in {where} is the old spelling of `argv`, still read; rename it to `argv`."
+    return "argv", None
+
+
 def _argv(value: Any, key: str, where: str) -> tuple[str, ...]:
     if isinstance(value, str):
         raise UserError(
@@ -225,7 +243,7 @@ def detect(root: Path) -> list[Suggestion]:
                     "build": {"argv": ["go", "build", "./..."]},
                     "check": {"argv": ["go", "vet", "./..."]},
                     "clean": {"argv": ["go", "clean", "./..."]},
-                    "test": {"argv": ["go", "test", "-json", "./..."], "filter": ["-run", "{filter}"]},
+                    "test": {"argv": ["go", "test", "./..."], "filter": ["-run", "{filter}"]},
                     "test_list": {"argv": ["go", "test", "-list", ".", "./..."]},
                 },
             )
@@ -244,8 +262,11 @@ def _python_project(root: Path) -> Suggestion | None:
     if not marks and not (root / "tests").is_dir():
         return None
     venv = next((f"{d}/bin/python" for d in (".venv", "venv") if (root / d / "bin" / "python").exists()), "python3")
+    if not _uses_pytest(root):
+        tests = {"test": {"argv": [venv, "-m", "unittest"], "filter": ["-k", "{filter}"]}}
+        return Suggestion("Python (unittest)", ", ".join(marks) or "tests/", tests)
     tasks: dict[str, dict[str, Any]] = {
-        "test": {"argv": [venv, "-m", "pytest", "-q", "--junitxml={junit}"], "filter": ["-k", "{filter}"]},
+        "test": {"argv": [venv, "-m", "pytest", "-q"], "filter": ["-k", "{filter}"]},
         "test_list": {"argv": [venv, "-m", "pytest", "--collect-only", "-q"]},
         "coverage": {
             "argv": [
@@ -257,6 +278,47 @@ def _python_project(root: Path) -> Suggestion | None:
         "check": {"argv": [venv, "-m", "mypy", "."]},
     }
     return Suggestion("Python (pytest)", ", ".join(marks) or "tests/", tasks)
+
+
+def _uses_pytest(root: Path) -> bool:
+    """Whether the project looks tested with pytest rather than unittest: its config
+    (pytest.ini, conftest.py, `[tool.pytest…]`, `[tool:pytest]`, tox's `[pytest]`), pytest
+    named in pyproject.toml, the setup or requirements files, or installed in its venv; else
+    its test files (`test_*.py` at the root, in tests/ or test/): `import pytest` or
+    module-level `def test_` functions say pytest, `unittest.TestCase` classes alone say
+    unittest; no evidence either way says pytest."""
+    if any((root / name).is_file() for name in ("pytest.ini", "conftest.py", "tests/conftest.py")):
+        return True
+    for name in ("pyproject.toml", "setup.cfg", "tox.ini", "setup.py", "requirements-dev.txt", "requirements.txt"):
+        if b"pytest" in _head(root, name):
+            return True
+    if any(root.glob(".venv/lib/python3*/site-packages/pytest")) or any(
+        root.glob("venv/lib/python3*/site-packages/pytest")
+    ):
+        return True
+    texts = [_head(root, rel) for rel in _test_files(root)]
+    if any(b"import pytest" in t or re.search(rb"^def test_", t, re.M) for t in texts):
+        return True
+    return not any(b"TestCase" in t for t in texts)
+
+
+def _head(root: Path, rel: str) -> bytes:
+    """The first MB of a file of the project (no link followed), b"" when it cannot be read."""
+    try:
+        return read_beneath(root, rel, 1024 * 1024)
+    except UserError:
+        return b""
+
+
+def _test_files(root: Path, most: int = 20) -> list[str]:
+    found = []
+    for folder in ("", "tests", "test"):
+        try:
+            names = sorted(os.listdir(root / folder)) if folder == "" or (root / folder).is_dir() else []
+        except OSError:
+            continue
+        found += [f"{folder}/{n}" if folder else n for n in names if n.startswith("test_") and n.endswith(".py")]
+    return found[:most]
 
 
 def _node_project(root: Path) -> Suggestion | None:
@@ -291,3 +353,35 @@ def _make_project(root: Path) -> Suggestion | None:
                 tasks[task] = {"argv": ["make", task]}
         return Suggestion("Makefile", f"{name} (targets: {', '.join(sorted(targets)[:8]) or 'none'})", tasks)
     return None
+
+
+@dataclass(frozen=True)
+class Detected:
+    """A task nobody declared, taken from what the project looks like: `spec` is the first
+    suggestion's; `others` the other suggestions that have the task."""
+
+    spec: TaskSpec
+    suggestion: Suggestion
+    others: tuple[Suggestion, ...] = ()
+
+    def note(self) -> str:
+        """The line saying what ran and why."""
+        name = self.spec.name
+        also = f"; also found: {', '.join(s.kind for s in self.others)}" if self.others else ""
+        return (
+            f"No [tasks.{name}] is declared: ran `{' '.join(self.spec.argv)}`, detected from "
+            f"{self.suggestion.evidence} ({self.suggestion.kind}) in this trusted workspace{also}; declare "
+            f"[tasks.{name}] in .simple-brief.toml to run something else."
+        )
+
+    def json(self) -> dict[str, Any]:
+        return {"argv": self.spec.argv, "kind": self.suggestion.kind, "evidence": self.suggestion.evidence}
+
+
+def detect_task(root: Path, name: str) -> Detected | None:
+    """The task `name` as the first suggestion of `detect(root)` that has it, or None."""
+    found = [s for s in detect(root) if name in s.tasks]
+    if not found:
+        return None
+    spec = parse_task(name, found[0].tasks[name], f"{found[0].evidence} (detected)")
+    return Detected(spec, found[0], tuple(found[1:]))

@@ -86,10 +86,10 @@ class TaskRun:
 
 class Counter:
     """Test counts as they arrive, read from the runner's live output (progress only:
-    results come from the structured report): pytest's progress characters, `go test
-    -json` actions, cargo's `test x ... ok` lines."""
+    results come from the structured report): pytest's progress characters (after the
+    file's name, or alone with `-q`), `go test -json` actions, cargo's `test x ... ok` lines."""
 
-    _PYTEST = re.compile(r"^\S+\.py ([.FEsxX]+)", re.M)
+    _PYTEST = re.compile(r"^(?:\S+\.py ([.FEsxX]+)|([.FEsxX]+)\s+\[\s*\d+%\]\s*$)", re.M)
     _CARGO = re.compile(r"^test \S+ \.\.\. (ok|FAILED|ignored)", re.M)
     _GO = re.compile(r'"Action":"(pass|fail|skip)","Package":"[^"]*","Test"')
 
@@ -104,7 +104,8 @@ class Counter:
             self._tail = text[-4096:]
             return
         text, self._tail = text[: cut + 1], text[cut + 1 :][-4096:]
-        for marks in self._PYTEST.findall(text):
+        for named, quiet in self._PYTEST.findall(text):
+            marks = named or quiet
             self.passed += marks.count(".") + marks.count("X")
             self.failed += marks.count("F") + marks.count("E")
             self.skipped += marks.count("s") + marks.count("x")

@@ -229,6 +229,12 @@ _FRAME_FORMS: tuple[tuple[re.Pattern[str], bool], ...] = (
     (re.compile(r"panicked at (?:'.*?', )?(?P<path>[^\s:']+\.rs):(?P<line>\d+):\d+"), False),  # Rust
     (re.compile(r"^\s*at (?:.*? \()?(?P<path>[^\s()]+?):(?P<line>\d+):\d+\)?\s*$", re.M), False),  # JavaScript
     (re.compile(r"^\s+(?P<path>[\w./\-]+\.go):(?P<line>\d+): ", re.M), True),  # go-junit-report: t.Error lines
+    (
+        re.compile(
+            r"^\s*\N{HEAVY RIGHT-POINTING ANGLE QUOTATION MARK ORNAMENT} (?P<path>[^\s:]+):(?P<line>\d+):\d+\s*$", re.M
+        ),
+        False,
+    ),  # vitest
 )
 
 
@@ -317,6 +323,10 @@ def read_junit(paths: Iterable[Path], root: Path) -> TestReport:
         xml = _parse_junit(path)
         for suite in xml:
             _read_suite(suite, sources, report)
+        # node --test's junit reporter puts top-level tests straight under <testsuites>.
+        loose = list(xml.iterchildren(_Case))
+        report.duration_ms += sum(_seconds(case) for case in loose) * 1000
+        _read_cases(loose, sources, report, from_pytest=False)
     return report
 
 
@@ -328,6 +338,10 @@ def _read_suite(suite: junit.TestSuite, sources: _SourceLines, report: TestRepor
     except ValueError:
         suite_time = None
     report.duration_ms += suite_time * 1000 if suite_time is not None else sum(_seconds(case) for case in cases) * 1000
+    _read_cases(cases, sources, report, from_pytest)
+
+
+def _read_cases(cases: list[junit.TestCase], sources: _SourceLines, report: TestReport, from_pytest: bool) -> None:
     for case in cases:
         assert isinstance(case, _Case)
         if not case.name:
@@ -391,6 +405,8 @@ def _definition(
     root = sources.root
     if derived is not None and (path is None or resolve_path(path, root) == resolve_path(derived[0], root)):
         path, classes = derived
+    if path is None and classname and sources.exists(classname):
+        path = classname  # vitest's junit reporter: the classname is the test file
     if path is None:
         return None, None
     line = sources.definition(path, name, classes)

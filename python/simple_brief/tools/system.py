@@ -9,7 +9,7 @@ from collections import deque
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from simple_brief import __version__
+from simple_brief import __version__, config
 from simple_brief.context import ListsEditors
 from simple_brief.errors import UserError
 from simple_brief.tools import Call, Doc, ToolResult, listed, tool
@@ -72,7 +72,19 @@ def server_status(call: Call) -> ToolResult:
         f"budget {call.budget:,} tokens · {len(tools)} tools · up {data['uptime_s']:.0f} s\n"
         + "\n".join(_language_servers(call, data))
     )
+    notes = _config_notes(call)
+    if notes:
+        data["config_notes"] = notes
+        text += "\n" + "\n".join(f"config: {note}" for note in notes)
     return ToolResult([text], data)
+
+
+def _config_notes(call: Call) -> list[str]:
+    """What the configs say in an older spelling (or why they cannot be read)."""
+    try:
+        return list(config.load(call.workspace.root).notes)
+    except UserError as error:
+        return [str(error)]
 
 
 def _language_servers(call: Call, data: dict[str, Any]) -> list[str]:

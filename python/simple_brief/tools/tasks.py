@@ -1,17 +1,21 @@
 """The `tasks` toolset: build, check, clean, list and run tests, coverage — the project's own
 commands as the person declared them (`simple_brief.tasks.declared`), run inside limits
-(`simple_brief.tasks.sandbox`), their results read from structured reports. Profiling is
+(`simple_brief.tasks.sandbox`), their results read from structured reports (for tests,
+the reporter `tasks.test_runners` adds, else the runner's summary line). Profiling is
 in `tools.profile`.
 
 Every answer starts with one line saying what ran and how it ended
-(`test (pytest) failed in 3.2 s · 12 passed, 1 failed, 2 skipped`), then the findings;
-`limit_exceeded` (time, memory, output) comes with whatever the run produced before. A
-task nobody declared is never run: the answer is the config lines that would declare it.
+(`test (pytest) failed in 3.2 s · 12 passed, 1 failed, 2 skipped`, or that the counts
+could not be read), then the findings; `limit_exceeded` (time, memory, output) comes with
+whatever the run produced before. A task nobody declared is never run — the answer is the
+config lines that would declare it — except `test`/`test_list` in a workspace the person
+trusted, which run what the project's files suggest and say so.
 In Neovim, build diagnostics and failing tests are shown in the person's buffers too.
 """
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -22,8 +26,8 @@ from simple_brief.errors import UserError
 from simple_brief.model import Diagnostic, Position, Range, Severity
 from simple_brief.process_limits import stopped_text
 from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
-from simple_brief.tasks import cargo_tests, compiler_output, coverage_reports, go_tests, test_results
-from simple_brief.tasks.declared import KNOWN, TaskSpec, detect
+from simple_brief.tasks import compiler_output, coverage_reports, test_counts, test_results, test_runners
+from simple_brief.tasks.declared import KNOWN, Detected, TaskSpec, detect, detect_task
 from simple_brief.tasks.runner import TaskRun, remove_scratch, run_task
 from simple_brief.tools import Call, Cancelled, Doc, ToolResult, tool
 
@@ -56,10 +60,33 @@ def declared_task(call: Call, name: str) -> TaskSpec:
     raise Undeclared(undeclared_answer(call, name, settings.untrusted))
 
 
-def undeclared_answer(call: Call, name: str, untrusted: str | None) -> ToolResult:
+def task_or_detected(call: Call, name: str) -> tuple[TaskSpec, Detected | None]:
+    """The declared task `name`; with none, in a workspace whose `.simple-brief.toml` the
+    person trusted, the one the project's files suggest (`tasks.declared.detect`).
+
+    Raises:
+        Undeclared: nothing declares it and it cannot run a detected one (the answer says why).
+    """
+    settings = config.load(call.workspace.root)
+    spec = settings.tasks.get(name)
+    if spec is not None:
+        return spec, None
+    detected = detect_task(call.workspace.root, name)
+    if detected is None or not settings.workspace_trusted:
+        raise Undeclared(undeclared_answer(call, name, settings.untrusted, detectable=detected is not None))
+    return detected.spec, detected
+
+
+def undeclared_answer(call: Call, name: str, untrusted: str | None, detectable: bool = False) -> ToolResult:
     """The answer for a task nobody declared: what the project looks like and the lines to add."""
     tool_name = KNOWN.get(name, name)
     head = f"No `{name}` task is declared, so {tool_name} runs nothing (simple-brief never guesses a command)."
+    if detectable and not untrusted:  # (with one, the untrusted sentence below says what to trust)
+        head = (
+            f"No `{name}` task is declared and this workspace is not trusted, so {tool_name} runs nothing; "
+            f"trust it (an empty {config.FILENAME} will do, then `simple-brief trust`) and {tool_name} runs the "
+            "command detected below, or declare one."
+        )
     blocks = [head]
     data: dict[str, Any] = {"declared": False, "task": name, "suggestions": []}
     if untrusted:
@@ -118,12 +145,48 @@ def run_named(
         spec = declared_task(call, name)
     except Undeclared as undeclared:
         return undeclared.result
+    return _run_and_read(call, spec, read, **kwargs)
+
+
+def _run_and_read(
+    call: Call, spec: TaskSpec, read: Callable[[TaskRun], T] | None, **kwargs: Any
+) -> tuple[TaskRun, T | None]:
     scratch = Path(tempfile.mkdtemp(prefix="simple-brief-task-")).resolve()  # (reports are read link-free)
     try:
         run = run_declared(call, spec, scratch, **kwargs)
         return run, read(run) if read is not None else None
     finally:
         remove_scratch(scratch)
+
+
+def run_tests(
+    call: Call, name: str, read: Callable[[TaskRun], T], **kwargs: Any
+) -> ToolResult | tuple[TaskRun, T | None, Detected | None]:
+    """Run the test task `name` — declared, or detected in a trusted workspace — with the
+    structured reporter of its runner added when it names none (`tasks.test_runners`)."""
+    try:
+        spec, detected = task_or_detected(call, name)
+    except Undeclared as undeclared:
+        return undeclared.result
+    if name == "test":
+        spec, _found = test_runners.with_reporter(spec, package_scripts(call, spec))
+    run, result = _run_and_read(call, spec, read, **kwargs)
+    return run, result, detected
+
+
+def package_scripts(call: Call, spec: TaskSpec) -> Callable[[], dict[str, str]]:
+    """The `scripts` of package.json in the task's folder, read when asked ({} when there are none)."""
+
+    def scripts() -> dict[str, str]:
+        try:
+            text = call.workspace.read(task_cwd(call, spec) / "package.json")[1].text
+            data = json.loads(text)
+        except (UserError, ValueError):
+            return {}
+        found = data.get("scripts") if isinstance(data, dict) else None
+        return {k: v for k, v in found.items() if isinstance(v, str)} if isinstance(found, dict) else {}
+
+    return scripts
 
 
 def opening(run: TaskRun, what: str, detail: str = "") -> list[str]:
@@ -326,6 +389,9 @@ def build_clean(call: Call) -> ToolResult:
 
 
 def _runner_of(spec: TaskSpec) -> str:
+    found = test_runners.recognise(spec.steps[-1])
+    if found is not None:
+        return found.runner
     words = " ".join(" ".join(step) for step in spec.steps)
     for runner in ("pytest", "cargo", "go"):
         if runner in words:
@@ -341,22 +407,26 @@ def _runner_of(spec: TaskSpec) -> str:
 )
 def test_list(call: Call) -> ToolResult:
     """Run the `test_list` task and read the names."""
-    outcome = run_named(call, "test_list")
+    outcome = run_tests(call, "test_list", lambda run: None)
     if isinstance(outcome, ToolResult):
         return outcome
-    run, _ = outcome
+    run, _, detected = outcome
     runner = _runner_of(run.spec)
     if runner in ("pytest", "cargo", "go"):
         names = test_results.parse_test_list(run.stdout, runner)
     else:  # another runner: its non-empty lines, as it printed them
         names = [line.strip() for line in run.stdout.splitlines() if line.strip()]
     blocks = opening(run, "test_list", f"{len(names)} test{'s' * (len(names) != 1)}")
+    if detected is not None:
+        blocks.insert(1, detected.note())
     if names:
         blocks.append("\n".join(names))
     elif not run.ok:
         blocks.append("output:\n" + output_tail(run.output))
     data = run_data(run)
     data["tests"] = names
+    if detected is not None:
+        data["detected"] = detected.json()
     return ToolResult(blocks, data)
 
 
@@ -371,21 +441,12 @@ def _failure_diagnostic(case: test_results.TestCase) -> Diagnostic:
     )
 
 
-def _report_of(run: TaskRun) -> test_results.TestReport | None:
-    if run.junit is not None and run.junit.is_file():
-        return test_results.read_junit([run.junit], run.cwd)
-    if '"Action":' in run.stdout:
-        return go_tests.read_go_test_json(run.stdout, run.cwd, "".join(s.stderr for s in run.steps))
-    if cargo_tests.looks_like_cargo_test(run.stdout):
-        return cargo_tests.read_cargo_test(run.stdout, run.cwd)
-    return None
-
-
 @tool(
     "test_run",
     "tasks",
-    "Run the project's tests with its declared `test` task, optionally filtered; results from JUnit XML, "
-    "`go test -json` or cargo's test lines. USE FOR: which tests pass or fail, with failure messages at path:line. "
+    "Run the project's tests with its `test` task, optionally filtered; per-test results from the runner's "
+    "structured reporter (added when the task names none: pytest, go, jest, vitest, node --test, mocha), else "
+    "the counts of its summary line. USE FOR: which tests pass or fail, with failure messages at path:line. "
     "DON'T USE FOR: listing tests (test_list) or coverage (test_coverage).",
     read_only=False,
 )
@@ -394,24 +455,20 @@ def test_run(
     filter: Annotated[str, Doc("Only tests matching this (passed to the runner as the task's `filter` says).")] = "",
 ) -> ToolResult:
     """Run the `test` task and read its results."""
-    outcome = run_named(call, "test", _report_of, filter=filter)
+    outcome = run_tests(call, "test", _results_of(call), filter=filter)
     if isinstance(outcome, ToolResult):
         return outcome
-    run, report = outcome
-    if report is None:
-        seen = f"; {run.counter.text().replace(' so far', '')} (from its output)" if run.counter else ""
-        return missing(
-            run,
-            "test",
-            f"no structured results{seen}",
-            "The run left no JUnit XML and printed no `go test -json` events; put `--junitxml={junit}` (pytest) "
-            "or the runner's JUnit option writing to {junit} in tasks.test's argv.",
-        )
-    counts = f"{report.passed} passed, {report.failed} failed, {report.skipped} skipped"
-    if report.errors:
-        counts += f", {report.errors} errors"
-    blocks = opening(run, "test", counts)
-    bad = [c for c in report.cases if c.status in ("failed", "error")]
+    run, results, detected = outcome
+    assert results is not None
+    blocks = opening(run, "test", results.text())
+    if detected is not None:
+        blocks.insert(1, detected.note())
+    data = run_data(run)
+    data.update(results.counts(), counts_from=results.source or None)
+    if detected is not None:
+        data["detected"] = detected.json()
+    cases = results.report.cases if results.report is not None else results.failures
+    bad = [c for c in cases if c.status in ("failed", "error")]
     lines = []
     for case in bad[:MAX_FAILURES_SHOWN]:
         where = f"{case.path}:{case.line}" if case.path and case.line else (case.path or "?")
@@ -421,23 +478,31 @@ def test_run(
         lines.append(f"… {len(bad) - MAX_FAILURES_SHOWN} more (all in the data)")
     if lines:
         blocks.append("\n".join(lines))
+    if results.report is None:
+        blocks.extend(results.without_report())
+        if results.summary is None or (not run.ok and not bad):
+            blocks.append("output:\n" + output_tail(run.output))
     by_file: dict[Path, list[Diagnostic]] = {}
     for case in bad:
         if case.path and case.line:
             by_file.setdefault((run.cwd / case.path).resolve(), []).append(_failure_diagnostic(case))
     show_in_editor(call, "test", by_file)
-    data = run_data(run)
     data.update(
-        passed=report.passed,
-        failed=report.failed,
-        errors=report.errors,
-        skipped=report.skipped,
-        results=[_case_json(c) for c in report.cases],
+        results=[_case_json(c) for c in cases],
         diagnostics={
             call.workspace.display(path): [diagnostic_json(d) for d in diags] for path, diags in by_file.items()
         },
     )
     return ToolResult(blocks, data)
+
+
+def _results_of(call: Call) -> Callable[[TaskRun], test_counts.Results]:
+    def read(run: TaskRun) -> test_counts.Results:
+        return test_counts.read_results(
+            run, test_runners.recognise(run.spec.steps[-1], package_scripts(call, run.spec))
+        )
+
+    return read
 
 
 def _case_json(case: test_results.TestCase) -> dict[str, Any]:
