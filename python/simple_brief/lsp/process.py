@@ -113,7 +113,7 @@ class Server:
         self.published: dict[Path, list[dict[str, Any]]] = {}
         self._fresh: dict[Path, bool] = {}
         #: Whether the server has found the workspace's files (see `lsp.readiness`).
-        self.workspace_ready = WorkspaceReadiness()
+        self.workspace_ready = WorkspaceReadiness(config.command[0] if config.command else "")
 
     @property
     def name(self) -> str:
@@ -228,6 +228,7 @@ class Server:
         log.info("%s started (%s %s, positions %s)", self.name, info.get("name"), info.get("version"), self.encoding)
         self.workspace_ready.expect(info.get("name"))
         self.notify("initialized", {})
+        self.workspace_ready.initialized()
         if self.config.settings:
             # Servers that never ask workspace/configuration (pylsp) read settings from here.
             self.notify("workspace/didChangeConfiguration", {"settings": self.config.settings})
@@ -404,10 +405,14 @@ class Server:
         elif method in ("window/logMessage", "window/showMessage") and isinstance(params, dict):
             log.debug("%s: %s", self.name, params.get("message"))
             self.workspace_ready.logged(params.get("message"))
+        elif method == "$/progress" and isinstance(params, dict):
+            self.workspace_ready.progressed(params.get("token"), params.get("value"))
 
     def _answer(self, request_id: Any, method: str, params: Any) -> None:
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "result": None}
-        if method == "workspace/configuration":
+        if method == "window/workDoneProgress/create":
+            self.workspace_ready.created((params or {}).get("token") if isinstance(params, dict) else None)
+        elif method == "workspace/configuration":
             items = params.get("items", []) if isinstance(params, dict) else []
             reply["result"] = [_section(self.config.settings, item.get("section")) for item in items]
         elif method == "workspace/workspaceFolders":
@@ -422,7 +427,6 @@ class Server:
                 "failureReason": "simple-brief applies edits only through its tools, never on a server's request",
             }
         elif method not in (
-            "window/workDoneProgress/create",
             "client/unregisterCapability",
             "window/showMessageRequest",
         ):
@@ -452,6 +456,7 @@ class Server:
             if known is None:
                 document = {"uri": uri, "languageId": language_id, "version": version, "text": text}
                 self.notify("textDocument/didOpen", {"textDocument": document})
+                self.workspace_ready.opened()
             else:
                 self.notify(
                     "textDocument/didChange",
