@@ -456,7 +456,7 @@ class Server:
             if known is None:
                 document = {"uri": uri, "languageId": language_id, "version": version, "text": text}
                 self.notify("textDocument/didOpen", {"textDocument": document})
-                self.workspace_ready.opened()
+                self.workspace_ready.opened(path, self.root)
             else:
                 self.notify(
                     "textDocument/didChange",

@@ -15,7 +15,8 @@ until the server has said it is done, from three signs:
   workspace's files but logs "Found N source files" once it has;
 - a quiet period (`SETTLE`) after `initialized`, after the first document was opened, and
   after any of the above: a server that starts loading when a file is opened announces it
-  a moment later.
+  a moment later; one known to announce it later still (typescript-language-server, whose
+  tsserver boots first) is waited for until its progress begins (`LOADS_ON_OPEN`).
 
 A wait that runs out is not paid again for the same work: later requests go at once and
 their answers say the server is still loading, until that work ends.
@@ -79,11 +80,43 @@ LOADING_LOGS: tuple[LoadingLog, ...] = (
     ),
 )
 
+
+@dataclass(frozen=True)
+class LoadsOnOpen:
+    """A server that starts loading a project when the first file of it is opened, and reports
+    that as work-done progress once its helper is up (tsserver takes a second to boot on a
+    busy machine: longer than the quiet period).
+
+    Attributes:
+        names: its `serverInfo.name` or program file name, lowercased.
+        hello: a log line naming it (typescript-language-server sends no `serverInfo`).
+        configs: the project files (in the opened file's folder or one above it, inside the
+            workspace) that make it load a project; without one there is nothing to wait for.
+        what: what it is doing until its progress begins, for the answer's note.
+    """
+
+    names: frozenset[str]
+    hello: re.Pattern[str]
+    configs: tuple[str, ...]
+    what: str
+
+
+#: The servers that load a project on the first file opened.
+LOADS_ON_OPEN: tuple[LoadsOnOpen, ...] = (
+    LoadsOnOpen(
+        frozenset({"typescript-language-server"}),
+        re.compile(r"^Using Typescript version "),
+        ("tsconfig.json", "jsconfig.json"),
+        "starting tsserver",
+    ),
+)
+
 #: Titles of work-done progress that is not loading the workspace (pylsp: "lint: ruff").
 NOT_LOADING = re.compile(r"^lint: ")
 
-#: A pseudo-token: the known log line not logged yet.
+#: Pseudo-tokens: the known log line not logged yet; the progress a project's first file starts.
 _LOG = object()
+_OPEN = object()
 
 
 class WorkspaceReadiness:
@@ -98,6 +131,7 @@ class WorkspaceReadiness:
         self._waited_out: set[Any] = set()
         self._created: set[Any] = set()
         self._log: LoadingLog | None = None
+        self._on_open: LoadsOnOpen | None = None
         self._logged_done: set[LoadingLog] = set()
         #: `time.monotonic()` of the last sign (None: not `initialized` yet).
         self._last_sign: float | None = None
@@ -115,18 +149,24 @@ class WorkspaceReadiness:
         for known in LOADING_LOGS:
             if names & known.names:
                 self._expect_log(known)
+        for loader in LOADS_ON_OPEN:
+            if names & loader.names:
+                self._on_open = self._on_open or loader
 
     def initialized(self) -> None:
         """`initialized` was sent: the quiet period starts."""
         self._sign()
 
-    def opened(self) -> None:
-        """A document was opened: the first one (and any, for a server that reports its
-        loading) may start loading a project."""
+    def opened(self, path: Path | None = None, root: Path | None = None) -> None:
+        """The document at `path` was opened: the first one (and any, for a server that
+        reports its loading) may start loading a project."""
         with self._state:
             if self._opened and not self._reports_progress:
                 return
-            self._opened = True
+            first, self._opened = not self._opened, True
+            loader = self._on_open
+            if first and loader is not None and not self._reports_progress and _has_config(path, root, loader):
+                self._loading[_OPEN] = loader.what
         self._sign()
 
     def logged(self, message: object) -> None:
@@ -134,6 +174,10 @@ class WorkspaceReadiness:
         if not isinstance(message, str):
             return
         text = message.strip()
+        for loader in LOADS_ON_OPEN:
+            if loader.hello.match(text):
+                with self._state:
+                    self._on_open = self._on_open or loader
         for known in LOADING_LOGS:
             if known.hello.match(text):
                 self._expect_log(known)
@@ -147,6 +191,7 @@ class WorkspaceReadiness:
         """`window/workDoneProgress/create`: loading may begin on `token`."""
         with self._state:
             self._reports_progress = True
+            self._end(_OPEN)
             if len(self._created) < 10_000:
                 self._created.add(_key(token))
         self._sign()
@@ -160,6 +205,7 @@ class WorkspaceReadiness:
         with self._state:
             if kind == "begin":
                 self._reports_progress = True
+                self._end(_OPEN)
                 title = str(value.get("title") or "loading")
                 if not NOT_LOADING.match(title) and len(self._loading) < 1000:
                     self._loading[key] = title
@@ -192,6 +238,7 @@ class WorkspaceReadiness:
                     self._last_sign = None if self._last_sign is None else min(self._last_sign, now - SETTLE)
                     # A log line that never came (its log level turned down?) is not awaited again.
                     self._loading.pop(_LOG, None)
+                    self._loading.pop(_OPEN, None)
                     return still
                 titles = [self._loading[k] for k in waiting] or ["settling after start"]
                 until = min(deadline, next_tick if tick is not None else deadline)
@@ -228,6 +275,18 @@ class WorkspaceReadiness:
         with self._state:
             self._last_sign = time.monotonic()
             self._state.notify_all()
+
+
+def _has_config(path: Path | None, root: Path | None, loader: LoadsOnOpen) -> bool:
+    """Whether a project file of `loader` is in `path`'s folder or one above it, up to `root`."""
+    if path is None or root is None:
+        return False
+    for folder in path.parents:
+        if any((folder / name).is_file() for name in loader.configs):
+            return True
+        if folder == root or root not in folder.parents:
+            return False
+    return False
 
 
 def _key(token: object) -> Any:
