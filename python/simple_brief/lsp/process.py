@@ -36,6 +36,7 @@ from simple_brief.lsp.framing import MalformedMessage, Outbox, encode, read_mess
 from simple_brief.lsp.readiness import WorkspaceReadiness
 from simple_brief.positions import ENCODINGS
 from simple_brief.protocol import path_to_uri, uri_to_path
+from simple_brief.server_discovery import start_error_advice
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +215,11 @@ class Server:
             self.failure = self.gone_note()
             return
         if "error" in reply:
-            self.failure = f"the language server `{self.name}` refused `initialize`: {error_text(reply['error'])}"
+            why = error_text(reply["error"])
+            advice = start_error_advice(why)
+            self.failure = f"the language server `{self.name}` refused `initialize`: {why}" + (
+                f"; {advice}" if advice else ""
+            )
             self.kill()
             return
         result = reply.get("result") or {}
