@@ -50,6 +50,9 @@ READY_WAIT = 10.0
 SETTLE = 0.5
 #: Seconds between two progress reports while a request waits.
 TICK = 0.5
+#: Seconds after a wait ran out on a known log line (or a first progress) that never came
+#: until answers stop saying the server is loading (its log level may hide the line).
+GIVE_UP = 30.0
 
 
 @dataclass(frozen=True)
@@ -127,8 +130,8 @@ class WorkspaceReadiness:
         self._state = threading.Condition()
         #: What is loading: progress token (or `_LOG`) -> its title.
         self._loading: dict[Any, str] = {}
-        #: Loading waited for until a wait ran out (later requests do not wait again for it).
-        self._waited_out: set[Any] = set()
+        #: Loading waited for until a wait ran out, and when (later requests do not wait again for it).
+        self._waited_out: dict[Any, float] = {}
         self._created: set[Any] = set()
         self._log: LoadingLog | None = None
         self._on_open: LoadsOnOpen | None = None
@@ -228,18 +231,18 @@ class WorkspaceReadiness:
         while True:
             with self._state:
                 now = time.monotonic()
+                for pseudo in (_LOG, _OPEN):
+                    if now - self._waited_out.get(pseudo, now) > GIVE_UP:
+                        self._loading.pop(pseudo, None)
+                        self._waited_out.pop(pseudo, None)
                 waiting = [k for k in self._loading if k not in self._waited_out]
                 quiet_at = now if self._last_sign is None else self._last_sign + SETTLE
                 if not waiting and now >= quiet_at:
                     return list(self._loading.values())
                 if now >= deadline:
-                    still = list(self._loading.values())
-                    self._waited_out.update(self._loading)
+                    self._waited_out.update({k: now for k in self._loading if k not in self._waited_out})
                     self._last_sign = None if self._last_sign is None else min(self._last_sign, now - SETTLE)
-                    # A log line that never came (its log level turned down?) is not awaited again.
-                    self._loading.pop(_LOG, None)
-                    self._loading.pop(_OPEN, None)
-                    return still
+                    return list(self._loading.values())
                 titles = [self._loading[k] for k in waiting] or ["settling after start"]
                 until = min(deadline, next_tick if tick is not None else deadline)
                 until = until if waiting else min(until, quiet_at)
@@ -267,7 +270,7 @@ class WorkspaceReadiness:
     def _end(self, key: Any) -> None:
         """Loading on `key` ended (under the lock)."""
         if self._loading.pop(key, None) is not None:
-            self._waited_out.discard(key)
+            self._waited_out.pop(key, None)
             self._last_sign = time.monotonic()
             self._state.notify_all()
 
