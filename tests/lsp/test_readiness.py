@@ -51,7 +51,7 @@ def test_work_done_progress_is_loading_until_its_end() -> None:
     ready.initialized()
     assert ready.loading() == []
     ready.opened()
-    ready.created("52461d1f")
+    ready.created()
     ready.progressed("52461d1f", {"kind": "begin", "title": "Initializing JS/TS language features…"})
     ready.progressed("52461d1f", {"kind": "report", "message": "1/3"})
     assert ready.loading() == ["Initializing JS/TS language features…"]
@@ -133,6 +133,6 @@ def test_typescript_language_server_is_awaited_until_its_first_progress_when_the
         ready.expect(None)
         ready.opened(tmp_path / folder / "a.ts", root)
         assert ready.loading() == expected, folder
-    ready.created("t")
+    ready.created()
     ready.progressed("t", {"kind": "begin", "title": "Initializing JS/TS language features…"})
     assert ready.loading() == ["Initializing JS/TS language features…"]

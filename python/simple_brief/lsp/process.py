@@ -416,7 +416,7 @@ class Server:
     def _answer(self, request_id: Any, method: str, params: Any) -> None:
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "result": None}
         if method == "window/workDoneProgress/create":
-            self.workspace_ready.created((params or {}).get("token") if isinstance(params, dict) else None)
+            self.workspace_ready.created()
         elif method == "workspace/configuration":
             items = params.get("items", []) if isinstance(params, dict) else []
             reply["result"] = [_section(self.config.settings, item.get("section")) for item in items]

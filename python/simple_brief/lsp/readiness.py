@@ -132,7 +132,6 @@ class WorkspaceReadiness:
         self._loading: dict[Any, str] = {}
         #: Loading waited for until a wait ran out, and when (later requests do not wait again for it).
         self._waited_out: dict[Any, float] = {}
-        self._created: set[Any] = set()
         self._log: LoadingLog | None = None
         self._on_open: LoadsOnOpen | None = None
         self._logged_done: set[LoadingLog] = set()
@@ -190,13 +189,11 @@ class WorkspaceReadiness:
                     if self._log is known:
                         self._end(_LOG)
 
-    def created(self, token: object) -> None:
-        """`window/workDoneProgress/create`: loading may begin on `token`."""
+    def created(self) -> None:
+        """`window/workDoneProgress/create`: loading may begin (on the token it names)."""
         with self._state:
             self._reports_progress = True
             self._end(_OPEN)
-            if len(self._created) < 10_000:
-                self._created.add(_key(token))
         self._sign()
 
     def progressed(self, token: object, value: object) -> None:
@@ -213,7 +210,6 @@ class WorkspaceReadiness:
                 if not NOT_LOADING.match(title) and len(self._loading) < 1000:
                     self._loading[key] = title
             elif kind == "end":
-                self._created.discard(key)
                 self._end(key)
             else:
                 return
