@@ -142,6 +142,7 @@ class ServerPool:
                 )
                 reply, _ = _await(server, server.send_request(method, sent), deadline, timeout)
             if server.name in unready and reply.error is None:
+                log.info("%s answered %s still loading the workspace: %s", server.name, method, unready[server.name])
                 reply.note = loading_note(unready[server.name])
             replies[server.name] = reply
         only = (params.get("context") or {}).get("only") if method == "textDocument/codeAction" else None
