@@ -2,9 +2,11 @@
 brings it, and every LSP tool then failed "Could not find a valid TypeScript installation".
 The answer says in one sentence which TypeScript versions work and how to install one.
 
-The TypeScript 7 here is the real package from npm (package.json installs it as
-`typescript-7`); the server is the real typescript-language-server, copied so that Node
-resolves `typescript` beside it to that TypeScript 7, as in a fresh `npm i`.
+The TypeScript 7 here is the real package from npm, installed by `make test` in
+tests/lsp/typescript7 (a package of its own that the root package.json names, so its `tsc`
+does not replace TypeScript 5's in node_modules/.bin); the server is the real
+typescript-language-server, copied so that Node resolves `typescript` beside it to that
+TypeScript 7, as in a fresh `npm i typescript-language-server typescript`.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ ADVICE = (
 def install_with_typescript7(folder: Path) -> Path:
     """`folder/node_modules` as `npm i typescript-language-server typescript` leaves it today;
     the server's program in its `.bin`."""
-    typescript7 = MODULES / "typescript-7"
+    typescript7 = Path(__file__).parent / "typescript7" / "node_modules" / "typescript"
     assert (typescript7 / "package.json").is_file(), "TypeScript 7 is missing: run `make test` (npm install)"
     assert '"version": "7.' in (typescript7 / "package.json").read_text()
     assert not (typescript7 / "lib" / "tsserver.js").exists()
