@@ -51,7 +51,7 @@ test: $(VENV)/.installed-dev $(NODE_TOOLS) $(WHEELHOUSE)/.done ## install dev de
 	@command -v busted >/dev/null || echo "make test: busted is not installed, the Lua specs are skipped (apt-get install lua-busted)"
 	$(PY) -m pytest -q
 
-node_modules/.installed: package.json
+node_modules/.installed: package.json package-lock.json tests/lsp/typescript7/package.json
 	npm install --no-audit --no-fund
 	@touch $@
 

@@ -20,7 +20,10 @@ Where they are looked for, in this order:
    lookup tasks, debug adapters and configured servers use too).
 
 A rustup proxy (`~/.cargo/bin/rust-analyzer` without the component installed) only
-prints an error: it is reported as found but not usable.
+prints an error: it is reported as found but not usable. So is a typescript-language-server
+whose TypeScript has no tsserver (TypeScript 7, the native port, has none: `npm i
+typescript-language-server typescript` brings it) when the workspace has no TypeScript of
+its own with one; `TSSERVER_ADVICE` says which versions work.
 
 Configured servers always win: a language that `[servers]` names (in a file that counts)
 is not looked up, and `[servers] discover = false` in either config turns discovery off
@@ -30,6 +33,7 @@ each request's language and starts what it chose like a configured server.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +85,19 @@ KNOWN: tuple[KnownServer, ...] = (
     KnownServer("clangd", "clangd", (), ("c", "cpp")),
     KnownServer("lua-language-server", "lua-language-server", (), ("lua",)),
 )
+
+#: Which TypeScript versions typescript-language-server can run, and how to install one.
+TSSERVER_ADVICE = (
+    "typescript-language-server runs only a TypeScript that has tsserver, 5.x or an earlier one it supports "
+    "(TypeScript 7 has none): install one in the workspace with `npm i -D typescript@5`"
+)
+#: How typescript-language-server refuses `initialize` when its TypeScript has no tsserver.
+NO_TSSERVER_ERROR = "Could not find a valid TypeScript installation"
+
+
+def start_error_advice(message: str) -> str | None:
+    """What to do about a server's known refusal to start (`message`), or None."""
+    return TSSERVER_ADVICE if NO_TSSERVER_ERROR in message else None
 
 
 def known_for(filetype: str) -> list[KnownServer]:
@@ -231,7 +248,7 @@ def discover(filetype: str, root: Path, settings: config.Config, path_env: str |
     for server in known:
         program = on_path(server.program, root, path_env)
         if program is not None:
-            result.found.append(Found(server, program, "PATH", _proxy_without_program(program)))
+            result.found.append(Found(server, program, "PATH", _cannot_run(server, program, root)))
     taken = {s.name for s in settings.servers}
     for found in result.found:
         if found.unusable is None:
@@ -262,6 +279,45 @@ def workspace_trust(root: Path) -> str | None:
     if verdict is trust.Trust.DENIED:
         return f"you denied the workspace's {config.FILENAME}"
     return f"the workspace's {config.FILENAME} is not trusted (or changed since)"
+
+
+def _cannot_run(server: KnownServer, program: Path, root: Path) -> str | None:
+    """Why a server found on PATH cannot answer (a proxy without its program, a TypeScript
+    without tsserver), or None."""
+    if server.program == "typescript-language-server":
+        return _typescript_without_tsserver(program, root)
+    return _proxy_without_program(program)
+
+
+def _typescript_without_tsserver(program: Path, root: Path) -> str | None:
+    """Why typescript-language-server at `program` cannot start, or None: the workspace has no
+    TypeScript with tsserver (it would be preferred) and the one the server resolves from its
+    own folders (as Node would) has none. Read from package files, nothing run."""
+    if _is_file(root / "node_modules" / "typescript" / "lib" / "tsserver.js"):
+        return None
+    try:
+        real = program.resolve()
+    except (OSError, RuntimeError):
+        return None
+    for folder in real.parents:
+        typescript = folder / "node_modules" / "typescript"
+        if not _is_file(typescript / "package.json"):
+            continue
+        if _is_file(typescript / "lib" / "tsserver.js"):
+            return None
+        try:
+            version = json.loads((typescript / "package.json").read_text(encoding="utf-8")).get("version")
+        except (OSError, ValueError, AttributeError):
+            version = None
+        return f"its TypeScript {version or ''} ({typescript}) has no tsserver; {TSSERVER_ADVICE}".replace("  ", " ")
+    return None
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _proxy_without_program(path: Path) -> str | None:

@@ -273,14 +273,17 @@ def test_references_asked_before_basedpyright_found_the_files_say_they_may_be_in
     workspace: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A server that has not said it found the workspace's files within the wait (here no
-    wait at all) is asked anyway, and the answer says what may be missing; the wait is
-    not paid again."""
+    wait at all) is asked anyway, and the answer's first line says it may be incomplete
+    and how to get the rest; the wait is not paid again while the answers still say so."""
     monkeypatch.setattr(pool_module, "READY_WAIT", 0.0)
     monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "basedpyright-langserver")))
     first = run(workspace, "analyze_references", path="helpers.py", line=1, col=5)
-    assert first.blocks[-1] == (
-        "[basedpyright: it had not found the workspace's files within 0 s of starting; files it had not read "
-        "yet may be missing: ask again]"
+    notice = (
+        "[basedpyright had not finished loading the workspace (finding the workspace's source files) after "
+        "waiting up to 0 s, so this answer may be incomplete; ask the same again in a few seconds for the "
+        "whole answer.]"
     )
+    assert first.blocks[0].splitlines()[0] == notice, first.blocks
+    assert first.data["incomplete"] == notice
     again = run(workspace, "analyze_references", path="helpers.py", line=1, col=5)
-    assert not again.blocks[-1].startswith("[basedpyright:"), again.blocks
+    assert again.blocks[0].splitlines()[0] == notice or again.data["total"] == 3, again.blocks

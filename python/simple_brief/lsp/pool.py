@@ -8,8 +8,10 @@ root as rootUri and the only workspace folder; one that died is started again on
 request the file's current text (`Workspace.read`: overlays first) is synced to every
 server of its language, and request positions are converted from code points to each
 server's negotiated encoding. A request about the whole workspace (references, calls,
-rename) first waits, once per server, until it has found the workspace's files
-(`simple_brief.lsp.readiness`). The protocol itself lives in `simple_brief.lsp.process`.
+rename) first waits, bounded, until the server has loaded the workspace
+(`simple_brief.lsp.readiness`); `settle` does that wait ahead with progress reports, and
+an answer given while the server was still loading carries a note saying so. The protocol
+itself lives in `simple_brief.lsp.process`.
 
 A server that did not answer `initialize` within `START_TIMEOUT` is not started (and
 waited for) again on every call: the failure is remembered for `START_FAILURE_COOLDOWN`
@@ -34,6 +36,7 @@ from simple_brief.errors import UserError
 from simple_brief.intel import DEFAULT_TIMEOUT, LspReply
 from simple_brief.lsp.process import Server, ServerGone, error_text, find_executable
 from simple_brief.lsp.readiness import READY_WAIT, WORKSPACE_WIDE
+from simple_brief.model import ProgressFn
 from simple_brief.protocol import encode_positions, path_to_uri, uri_to_path
 from simple_brief.server_discovery import Discovery, discover
 from simple_brief.workspace import Workspace
@@ -109,7 +112,8 @@ class ServerPool:
         targets = [s for s in self._running(real) if s.failure is not None or s.supports(method)]
         replies: dict[str, LspReply] = {}
         waiting: list[tuple[Server, dict[str, Any], Future[dict[str, Any]]]] = []
-        unready: set[str] = set()
+        unready: dict[str, list[str]] = {}
+        ready_by = time.monotonic() + READY_WAIT
         for server in targets:
             if server.failure is not None:
                 replies[server.name] = LspReply(server.name, server.encoding, error=server.failure)
@@ -119,8 +123,10 @@ class ServerPool:
                 sent["textDocument"] = {"uri": path_to_uri(real)}
             try:
                 server.sync(real, source.text, _language_id(real))
-                if method in WORKSPACE_WIDE and not server.workspace_ready.wait(READY_WAIT):
-                    unready.add(server.name)
+                if method in WORKSPACE_WIDE:
+                    loading = server.workspace_ready.wait(ready_by - time.monotonic())
+                    if loading:
+                        unready[server.name] = loading
                 waiting.append((server, sent, server.send_request(method, sent)))
             except ServerGone as exc:
                 replies[server.name] = LspReply(server.name, server.encoding, error=str(exc))
@@ -136,16 +142,48 @@ class ServerPool:
                 )
                 reply, _ = _await(server, server.send_request(method, sent), deadline, timeout)
             if server.name in unready and reply.error is None:
-                reply.note = (
-                    f"it had not found the workspace's files within {READY_WAIT:g} s of starting; files it had not "
-                    "read yet may be missing: ask again"
-                )
+                log.info("%s answered %s still loading the workspace: %s", server.name, method, unready[server.name])
+                reply.note = loading_note(unready[server.name])
             replies[server.name] = reply
         only = (params.get("context") or {}).get("only") if method == "textDocument/codeAction" else None
         if only:
             for reply in replies.values():
                 reply.result = _only_kinds(reply.result, only)
         return [replies[s.name] for s in targets]
+
+    def settle(self, path: Path, method: str, report: ProgressFn | None = None) -> None:
+        """Before a workspace-wide `method` about `path`: open the file in its servers and
+        wait (at most `READY_WAIT` in all) until they have loaded the workspace, calling
+        `report(waited, READY_WAIT, what)` about every half second meanwhile (which may
+        raise to abandon the wait). Other methods return at once; `request` then sends
+        at once and notes what is still loading.
+
+        Raises:
+            UserError: the file cannot be read, or a configured server's program is missing.
+        """
+        if method not in WORKSPACE_WIDE:
+            return
+        real, source = self.workspace.read(path)
+        deadline = time.monotonic() + READY_WAIT
+        for server in self._running(real):
+            if server.failure is not None or not server.supports(method):
+                continue
+            try:
+                server.sync(real, source.text, _language_id(real))
+            except ServerGone:
+                continue
+            waited = READY_WAIT - (deadline - time.monotonic())
+
+            def tick(loading: list[str], more: float, server: Server = server, waited: float = waited) -> None:
+                if report is not None:
+                    what = ", ".join(dict.fromkeys(loading))
+                    report(
+                        round(waited + more, 1),
+                        READY_WAIT,
+                        f"waiting for {server.name} to load the workspace ({what}); up to {READY_WAIT:g} s",
+                    )
+
+            server.workspace_ready.wait(deadline - time.monotonic(), tick)
 
     def diagnostics(self, path: Path, timeout: float = DEFAULT_TIMEOUT) -> list[LspReply]:
         """What each server of `path`'s language published for its current text, waiting up
@@ -220,6 +258,7 @@ class ServerPool:
                 "pid": s.proc.pid if s.proc is not None else None,
                 "encoding": s.encoding,
                 "failure": s.failure,
+                "loading": s.workspace_ready.loading(),
             }
             for s in servers
         ]
@@ -378,6 +417,15 @@ def _duration(seconds: float) -> str:
     if seconds >= 60 and minutes == int(minutes):
         return f"{int(minutes)} minute{'s' if minutes != 1 else ''}"
     return f"{seconds:g}s"
+
+
+def loading_note(loading: list[str]) -> str:
+    """The caveat on an answer a server gave while still loading the workspace."""
+    what = ", ".join(dict.fromkeys(loading))
+    return (
+        f"had not finished loading the workspace ({what}) after waiting up to {READY_WAIT:g} s, so this answer "
+        "may be incomplete; ask the same again in a few seconds for the whole answer"
+    )
 
 
 def _await(server: Server, future: Future[dict[str, Any]], deadline: float, timeout: float) -> tuple[LspReply, bool]:

@@ -35,6 +35,7 @@ from simple_brief.lsp.framing import MalformedMessage, Outbox, encode, read_mess
 from simple_brief.lsp.readiness import WorkspaceReadiness
 from simple_brief.positions import ENCODINGS
 from simple_brief.protocol import path_to_uri, uri_to_path
+from simple_brief.server_discovery import start_error_advice
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +109,7 @@ class Server:
         self.published: dict[Path, list[dict[str, Any]]] = {}
         self._fresh: dict[Path, bool] = {}
         #: Whether the server has found the workspace's files (see `lsp.readiness`).
-        self.workspace_ready = WorkspaceReadiness()
+        self.workspace_ready = WorkspaceReadiness(config.command[0] if config.command else "")
 
     @property
     def name(self) -> str:
@@ -209,7 +210,11 @@ class Server:
             self.failure = self.gone_note()
             return
         if "error" in reply:
-            self.failure = f"the language server `{self.name}` refused `initialize`: {error_text(reply['error'])}"
+            why = error_text(reply["error"])
+            advice = start_error_advice(why)
+            self.failure = f"the language server `{self.name}` refused `initialize`: {why}" + (
+                f"; {advice}" if advice else ""
+            )
             self.kill()
             return
         result = reply.get("result") or {}
@@ -223,6 +228,7 @@ class Server:
         log.info("%s started (%s %s, positions %s)", self.name, info.get("name"), info.get("version"), self.encoding)
         self.workspace_ready.expect(info.get("name"))
         self.notify("initialized", {})
+        self.workspace_ready.initialized()
         if self.config.settings:
             # Servers that never ask workspace/configuration (pylsp) read settings from here.
             self.notify("workspace/didChangeConfiguration", {"settings": self.config.settings})
@@ -399,10 +405,14 @@ class Server:
         elif method in ("window/logMessage", "window/showMessage") and isinstance(params, dict):
             log.debug("%s: %s", self.name, params.get("message"))
             self.workspace_ready.logged(params.get("message"))
+        elif method == "$/progress" and isinstance(params, dict):
+            self.workspace_ready.progressed(params.get("token"), params.get("value"))
 
     def _answer(self, request_id: Any, method: str, params: Any) -> None:
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "result": None}
-        if method == "workspace/configuration":
+        if method == "window/workDoneProgress/create":
+            self.workspace_ready.created()
+        elif method == "workspace/configuration":
             items = params.get("items", []) if isinstance(params, dict) else []
             reply["result"] = [_section(self.config.settings, item.get("section")) for item in items]
         elif method == "workspace/workspaceFolders":
@@ -417,7 +427,6 @@ class Server:
                 "failureReason": "simple-brief applies edits only through its tools, never on a server's request",
             }
         elif method not in (
-            "window/workDoneProgress/create",
             "client/unregisterCapability",
             "window/showMessageRequest",
         ):
@@ -447,6 +456,7 @@ class Server:
             if known is None:
                 document = {"uri": uri, "languageId": language_id, "version": version, "text": text}
                 self.notify("textDocument/didOpen", {"textDocument": document})
+                self.workspace_ready.opened(path, self.root)
             else:
                 self.notify(
                     "textDocument/didChange",

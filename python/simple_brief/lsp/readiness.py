@@ -1,18 +1,36 @@
-"""When a started language server has its whole workspace in view.
+"""When a started language server knows its whole workspace.
 
-A question about every use of a symbol (references, call hierarchy, rename) asked the
-moment a server has started can get an answer from the open files only: pyright and
-basedpyright find the workspace's source files only after `initialized` and the settings,
-and answer `textDocument/references` meanwhile from what they have (the first call in a
-workspace missed every use in the other files). Such requests wait, once per server and a
-bounded time, for the server's own word that it has found them. A server with no known
-word is taken as ready at once.
+A question about every use of a symbol (references, call hierarchy, rename) asked while a
+server is still loading gets an answer from what it has read so far: pyright answered
+from the open file alone until it had found the workspace's files (1 of 62 uses of
+flask's `current_app`), typescript-language-server from the open file until tsserver had
+loaded the project (12 of 115 uses of rxjs's `Subscription`). Such requests wait, bounded,
+until the server has said it is done, from three signs:
+
+- work-done progress (`$/progress` begin ... end on a token, announced by
+  `window/workDoneProgress/create`): typescript-language-server, rust-analyzer, gopls,
+  clangd report their loading and indexing this way; work that is not loading (pylsp's
+  linting) is listed in `NOT_LOADING`;
+- known log lines (`LOADING_LOGS`): (based)pyright reports no progress while it finds the
+  workspace's files but logs "Found N source files" once it has;
+- a quiet period (`SETTLE`) after `initialized`, after the first document was opened, and
+  after any of the above: a server that starts loading when a file is opened announces it
+  a moment later; one known to announce it later still (typescript-language-server, whose
+  tsserver boots first) is waited for until its progress begins (`LOADS_ON_OPEN`).
+
+A wait that runs out is not paid again for the same work: later requests go at once and
+their answers say the server is still loading, until that work ends.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 #: Requests whose answer covers the whole workspace, not only the file asked about.
 WORKSPACE_WIDE = frozenset(
@@ -26,41 +44,250 @@ WORKSPACE_WIDE = frozenset(
         "workspace/symbol",
     }
 )
-#: Seconds a workspace-wide request waits for the server's word, at most (once: a server
-#: whose word never comes is then taken as ready).
+#: Seconds a workspace-wide request waits for a loading server, at most.
 READY_WAIT = 10.0
+#: Seconds without a sign of loading after which a server counts as settled.
+SETTLE = 0.5
+#: Seconds between two progress reports while a request waits.
+TICK = 0.5
+#: Seconds after a wait ran out on a known log line (or a first progress) that never came
+#: until answers stop saying the server is loading (its log level may hide the line).
+GIVE_UP = 30.0
 
-#: The log message (`window/logMessage`) with which a server (by `serverInfo.name`,
-#: lowercased) says it has found the workspace's files; pyright's analyzer service logs it
-#: after enumerating them ("Found 12 source files", "No source files found.").
-_PYRIGHT_FOUND = re.compile(r"^(?:Found \d+ source files?\b|No source files found)")
-_READY_LOGS = {"pyright": _PYRIGHT_FOUND, "basedpyright": _PYRIGHT_FOUND}
+
+@dataclass(frozen=True)
+class LoadingLog:
+    """A server that logs (`window/logMessage`) when it has found the workspace's files.
+
+    Attributes:
+        names: its `serverInfo.name` or program file name, lowercased.
+        hello: the log line it starts with (pyright sends no `serverInfo`).
+        done: the log line saying it has found the files.
+        what: what it is doing until then, for the answer's note.
+    """
+
+    names: frozenset[str]
+    hello: re.Pattern[str]
+    done: re.Pattern[str]
+    what: str
+
+
+#: The servers whose log says when they know the workspace.
+LOADING_LOGS: tuple[LoadingLog, ...] = (
+    LoadingLog(
+        frozenset({"pyright", "basedpyright", "pyright-langserver", "basedpyright-langserver"}),
+        re.compile(r"^(?:based)?pyright language server \S+ starting", re.IGNORECASE),
+        # pyright's analyzer service, after enumerating them: "Found 12 source files".
+        re.compile(r"^(?:Found \d+ source files?\b|No source files found)"),
+        "finding the workspace's source files",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class LoadsOnOpen:
+    """A server that starts loading a project when the first file of it is opened, and reports
+    that as work-done progress once its helper is up (tsserver takes a second to boot on a
+    busy machine: longer than the quiet period).
+
+    Attributes:
+        names: its `serverInfo.name` or program file name, lowercased.
+        hello: a log line naming it (typescript-language-server sends no `serverInfo`).
+        configs: the project files (in the opened file's folder or one above it, inside the
+            workspace) that make it load a project; without one there is nothing to wait for.
+        what: what it is doing until its progress begins, for the answer's note.
+    """
+
+    names: frozenset[str]
+    hello: re.Pattern[str]
+    configs: tuple[str, ...]
+    what: str
+
+
+#: The servers that load a project on the first file opened.
+LOADS_ON_OPEN: tuple[LoadsOnOpen, ...] = (
+    LoadsOnOpen(
+        frozenset({"typescript-language-server"}),
+        re.compile(r"^Using Typescript version "),
+        ("tsconfig.json", "jsconfig.json"),
+        "starting tsserver",
+    ),
+)
+
+#: Titles of work-done progress that is not loading the workspace (pylsp: "lint: ruff").
+NOT_LOADING = re.compile(r"^lint: ")
+
+#: Pseudo-tokens: the known log line not logged yet; the progress a project's first file starts.
+_LOG = object()
+_OPEN = object()
 
 
 class WorkspaceReadiness:
-    """Whether a server has said it has found the workspace's files."""
+    """Whether a server is still loading its workspace, from its progress and its log."""
 
-    def __init__(self) -> None:
-        self._ready = threading.Event()
-        self._word: re.Pattern[str] | None = None
+    def __init__(self, program: str = "") -> None:
+        self._program = Path(program).name.lower()
+        self._state = threading.Condition()
+        #: What is loading: progress token (or `_LOG`) -> its title.
+        self._loading: dict[Any, str] = {}
+        #: Loading waited for until a wait ran out, and when (later requests do not wait again for it).
+        self._waited_out: dict[Any, float] = {}
+        self._log: LoadingLog | None = None
+        self._on_open: LoadsOnOpen | None = None
+        self._logged_done: set[LoadingLog] = set()
+        #: `time.monotonic()` of the last sign (None: not `initialized` yet).
+        self._last_sign: float | None = None
+        self._opened = False
+        self._reports_progress = False
+
+    # --- what the connection sees ------------------------------------------------
 
     def expect(self, server_name: object) -> None:
-        """After `initialize`: the word to wait for from this server (none known: ready)."""
-        word = _READY_LOGS.get(server_name.lower()) if isinstance(server_name, str) else None
-        if word is None:
-            self._ready.set()
-        else:
-            self._word = word
+        """After `initialize`: the server's `serverInfo.name` (or its program) may name a
+        known log line to wait for."""
+        names = {self._program}
+        if isinstance(server_name, str):
+            names.add(server_name.lower())
+        for known in LOADING_LOGS:
+            if names & known.names:
+                self._expect_log(known)
+        for loader in LOADS_ON_OPEN:
+            if names & loader.names:
+                self._on_open = self._on_open or loader
+
+    def initialized(self) -> None:
+        """`initialized` was sent: the quiet period starts."""
+        self._sign()
+
+    def opened(self, path: Path | None = None, root: Path | None = None) -> None:
+        """The document at `path` was opened: the first one (and any, for a server that
+        reports its loading) may start loading a project."""
+        with self._state:
+            if self._opened and not self._reports_progress:
+                return
+            first, self._opened = not self._opened, True
+            loader = self._on_open
+            if first and loader is not None and not self._reports_progress and _has_config(path, root, loader):
+                self._loading[_OPEN] = loader.what
+        self._sign()
 
     def logged(self, message: object) -> None:
         """A `window/logMessage` of the server."""
-        if self._word is not None and isinstance(message, str) and self._word.match(message.strip()):
-            self._ready.set()
+        if not isinstance(message, str):
+            return
+        text = message.strip()
+        for loader in LOADS_ON_OPEN:
+            if loader.hello.match(text):
+                with self._state:
+                    self._on_open = self._on_open or loader
+        for known in LOADING_LOGS:
+            if known.hello.match(text):
+                self._expect_log(known)
+            elif known.done.match(text):
+                with self._state:
+                    self._logged_done.add(known)
+                    if self._log is known:
+                        self._end(_LOG)
 
-    def wait(self, timeout: float) -> bool:
-        """Wait up to `timeout` seconds for the word; whether it came. After a wait that ran
-        out the server counts as ready, so no later request waits again."""
-        if self._ready.wait(max(timeout, 0.0)):
-            return True
-        self._ready.set()
+    def created(self) -> None:
+        """`window/workDoneProgress/create`: loading may begin (on the token it names)."""
+        with self._state:
+            self._reports_progress = True
+            self._end(_OPEN)
+        self._sign()
+
+    def progressed(self, token: object, value: object) -> None:
+        """`$/progress` on `token` (begin, report or end)."""
+        if not isinstance(value, dict):
+            return
+        key = _key(token)
+        kind = value.get("kind")
+        with self._state:
+            if kind == "begin":
+                self._reports_progress = True
+                self._end(_OPEN)
+                title = str(value.get("title") or "loading")
+                if not NOT_LOADING.match(title) and len(self._loading) < 1000:
+                    self._loading[key] = title
+            elif kind == "end":
+                self._end(key)
+            else:
+                return
+        self._sign()
+
+    # --- what a request asks --------------------------------------------------------
+
+    def wait(self, timeout: float, tick: Callable[[list[str], float], None] | None = None) -> list[str]:
+        """Wait up to `timeout` seconds for the server to settle; what it is still loading
+        (empty: settled). `tick(loading, waited)` is called about every `TICK` seconds
+        meanwhile. Loading still going on when the wait runs out is not waited for again."""
+        start = time.monotonic()
+        deadline = start + max(timeout, 0.0)
+        next_tick = start
+        while True:
+            with self._state:
+                now = time.monotonic()
+                for pseudo in (_LOG, _OPEN):
+                    if now - self._waited_out.get(pseudo, now) > GIVE_UP:
+                        self._loading.pop(pseudo, None)
+                        self._waited_out.pop(pseudo, None)
+                waiting = [k for k in self._loading if k not in self._waited_out]
+                quiet_at = now if self._last_sign is None else self._last_sign + SETTLE
+                if not waiting and now >= quiet_at:
+                    return list(self._loading.values())
+                if now >= deadline:
+                    self._waited_out.update({k: now for k in self._loading if k not in self._waited_out})
+                    self._last_sign = None if self._last_sign is None else min(self._last_sign, now - SETTLE)
+                    return list(self._loading.values())
+                titles = [self._loading[k] for k in waiting] or ["settling after start"]
+                until = min(deadline, next_tick if tick is not None else deadline)
+                until = until if waiting else min(until, quiet_at)
+                self._state.wait(max(until - now, 0.0))
+            now = time.monotonic()
+            if tick is not None and now >= next_tick and now < deadline:
+                next_tick = now + TICK
+                tick(titles, now - start)
+
+    def loading(self) -> list[str]:
+        """What the server is loading now (titles), without waiting."""
+        with self._state:
+            return list(self._loading.values())
+
+    # --- inside ---------------------------------------------------------------------
+
+    def _expect_log(self, known: LoadingLog) -> None:
+        with self._state:
+            if self._log is None:
+                self._log = known
+                if known not in self._logged_done:
+                    self._loading[_LOG] = known.what
+                    self._state.notify_all()
+
+    def _end(self, key: Any) -> None:
+        """Loading on `key` ended (under the lock)."""
+        if self._loading.pop(key, None) is not None:
+            self._waited_out.pop(key, None)
+            self._last_sign = time.monotonic()
+            self._state.notify_all()
+
+    def _sign(self) -> None:
+        with self._state:
+            self._last_sign = time.monotonic()
+            self._state.notify_all()
+
+
+def _has_config(path: Path | None, root: Path | None, loader: LoadsOnOpen) -> bool:
+    """Whether a project file of `loader` is in `path`'s folder or one above it, up to `root`."""
+    if path is None or root is None:
         return False
+    for folder in path.parents:
+        if any((folder / name).is_file() for name in loader.configs):
+            return True
+        if folder == root or root not in folder.parents:
+            return False
+    return False
+
+
+def _key(token: object) -> Any:
+    """A progress token as a dict key (LSP tokens are integers or strings)."""
+    return token if isinstance(token, (int, str)) else repr(token)

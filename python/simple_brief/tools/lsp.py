@@ -36,10 +36,12 @@ from simple_brief.tools.servers import (
     add_fixits,
     ask,
     error_notes,
+    first_line_notice,
     locate,
     no_server_hint,
     provider,
     server_diagnostics,
+    settle,
     text_reader,
 )
 
@@ -252,7 +254,6 @@ def analyze_references(
     note = view.page_note(offset, len(page), total, next_offset)
     if note:
         head += f"\n{note}"
-    blocks = [*view.render_references(head, places, files), *error_notes(replies)]
     data: dict[str, Any] = {
         "path": shown,
         "position": pos,
@@ -263,6 +264,8 @@ def analyze_references(
         "next_offset": next_offset,
         "references": {},
     }
+    head = first_line_notice(head, data, replies)
+    blocks = [*view.render_references(head, places, files), *error_notes(replies)]
     for place, (_, rng) in zip(places, page, strict=True):
         data["references"].setdefault(place.path, []).append({"range": rng.to_lsp(), "symbol": place.symbol})
     kept, left = view.fit(blocks, call.budget, _smaller(limit))
@@ -316,6 +319,7 @@ def analyze_calls(
     word = view.word_at(source, pos)
     prepare = "textDocument/prepareCallHierarchy"
     intel = provider(call, real, prepare, shown)
+    settle(call, intel, real, prepare)
     replies = intel.request(real, prepare, {"position": pos}, TIMEOUT)
     offered = [r for r in replies if not _unsupported(r)]
     if not offered:
@@ -404,6 +408,7 @@ def analyze_calls(
         "next_offset": next_offset,
         "calls": data_rows,
     }
+    blocks[0] = first_line_notice(blocks[0], data, [*replies, *answers])
     kept, left = view.fit([*blocks, *notes], call.budget, _smaller(limit))
     if left:
         data["truncated"] = left

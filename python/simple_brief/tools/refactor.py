@@ -30,7 +30,7 @@ from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
 from simple_brief.scan import scan
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 from simple_brief.tools.lsp import Col, FilePath, Line
-from simple_brief.tools.servers import ask, error_notes, locate, server_diagnostics
+from simple_brief.tools.servers import ask, error_notes, first_line_notice, locate, server_diagnostics
 
 #: Files an applied edit checks for diagnostics (the others are counted, not checked).
 CHECKED_AFTER_EDIT = 5
@@ -194,6 +194,9 @@ def refactor_rename(
         f"{view.plural(len(changed), 'file')}"
     )
     data: dict[str, Any] = {"server": chosen.server, "old_name": old_name, "new_name": new_name}
+    head = first_line_notice(head, data, replies)
+    if apply and "incomplete" in data:
+        raise UserError(f"{data['incomplete'][1:-2]}: the rename was not applied; preview it again in a few seconds.")
     return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, write)
 
 

@@ -128,12 +128,21 @@ def text_reader(call: Call, intel: LanguageIntel) -> Any:
     return text_of
 
 
+def settle(call: Call, intel: LanguageIntel, real: Path, method: str) -> None:
+    """Before a request about the whole workspace: wait (bounded, reporting progress) for the
+    session's servers still loading it; the editor's clients are asked at once."""
+    wait = getattr(intel, "settle", None)
+    if wait is not None:
+        wait(real, method, call.report)
+
+
 def ask(
     call: Call, real: Path, shown: str, method: str, params: dict[str, Any], timeout: float = TIMEOUT
 ) -> tuple[LanguageIntel, list[LspReply]]:
     """Send a request through the provider; replies with positions in code points. Raises a
     UserError when every server failed (their errors named)."""
     intel = provider(call, real, method, shown)
+    settle(call, intel, real, method)
     replies = intel.request(real, method, params, timeout)
     text_of = text_reader(call, intel)
     uri = path_to_uri(real)
@@ -162,9 +171,24 @@ def locate(call: Call, path: str, line: int, col: int) -> tuple[Path, str, Sourc
 
 
 def error_notes(replies: list[LspReply]) -> list[str]:
-    """One `[server: error]` note per server that failed, or whose answer carries a caveat
-    (shown after the answer)."""
-    return [f"[{r.server}: {r.error or r.note}]" for r in replies if r.error is not None or r.note]
+    """One `[server: error]` note per server that failed (shown after the answer)."""
+    return [f"[{r.server}: {r.error}]" for r in replies if r.error is not None]
+
+
+def incomplete_notice(replies: list[LspReply]) -> str | None:
+    """The line that opens an answer some server gave with a caveat (it was still loading
+    the workspace: the answer may be incomplete), or None."""
+    notes = [f"{r.server} {r.note}" for r in replies if r.error is None and r.note]
+    return f"[{'; '.join(notes)}.]" if notes else None
+
+
+def first_line_notice(head: str, data: dict[str, Any], replies: list[LspReply]) -> str:
+    """`head` opened by the replies' `incomplete_notice` (also put in `data["incomplete"]`)."""
+    notice = incomplete_notice(replies)
+    if notice is None:
+        return head
+    data["incomplete"] = notice
+    return f"{notice}\n{head}"
 
 
 def server_diagnostics(call: Call, real: Path) -> tuple[list[tuple[Diagnostic, dict[str, Any]]], list[str], list[str]]:

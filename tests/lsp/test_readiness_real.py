@@ -1,0 +1,125 @@
+"""The first references call of a just-started language server answers the same sites as a
+call made once it has settled (issue 26): the real servers from PyPI and npm on real code
+nobody here wrote, whose references span packages and files.
+
+- Python: the MCP SDK's `mcp` package copied from site-packages (client, server, shared
+  and types packages), `MCPError` of mcp/shared/exceptions.py; basedpyright (PyPI) and
+  pyright (npm: it sends no `serverInfo`, so the old rule never waited for it).
+- TypeScript: rxjs's own sources (npm, pinned in package.json) with a tsconfig.json,
+  `Subscription` of src/internal/Subscription.ts; typescript-language-server (npm, pinned)
+  loads the project after the first file is opened, reporting work-done progress. And a
+  small solution-style monorepo (a root tsconfig.json referencing two composite projects,
+  the shape of vscode-languageserver-node, where the issue saw 37 of 57 sites): written
+  here, as no npm package ships one.
+
+The settled answer is the oracle: the same question asked again, once per second, until
+two answers in a row agree.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from simple_brief.tools import Call, Session, ToolResult, invoke
+from simple_brief.workspace import Workspace
+
+REPO = Path(__file__).resolve().parents[2]
+NODE_BIN = REPO / "node_modules" / ".bin"
+SITE_MCP = Path(__import__("mcp").__file__).parent
+RXJS_SRC = REPO / "node_modules" / "rxjs" / "src"
+TSCONFIG = '{"compilerOptions": {"strict": true, "target": "es2017", "lib": ["es2018", "dom"], "noEmit": true}}\n'
+#: server program -> (where it is, project kind, file, line, col of the symbol asked about)
+CASES = {
+    "basedpyright-langserver": (Path(sys.executable).parent, "python", "mcp/shared/exceptions.py", 19, 7),
+    "pyright-langserver": (NODE_BIN, "python", "mcp/shared/exceptions.py", 19, 7),
+    "typescript-language-server": (NODE_BIN, "typescript", "src/internal/Subscription.ts", 16, 14),
+    "typescript-language-server+references": (NODE_BIN, "monorepo", "a/src/conn.ts", 1, 18),
+}
+MONOREPO = {
+    "tsconfig.json": '{"files": [], "references": [{"path": "./a"}, {"path": "./b"}]}',
+    "a/tsconfig.json": '{"compilerOptions": {"composite": true, "rootDir": "src", "strict": true}, "include": ["src"]}',
+    "b/tsconfig.json": (
+        '{"compilerOptions": {"composite": true, "rootDir": "src", "strict": true}, "include": ["src"], '
+        '"references": [{"path": "../a"}]}'
+    ),
+    "a/src/conn.ts": (
+        "export interface Conn { send(x: string): void }\nexport function make(): Conn { return { send() {} }; }\n"
+    ),
+    "a/src/use.ts": 'import { Conn } from "./conn";\nexport function use(c: Conn): void { c.send("a"); }\n',
+    **{
+        f"b/src/m{n}.ts": (
+            f'import {{ Conn }} from "../../a/src/conn";\nexport function f{n}(c: Conn): Conn {{ return c; }}\n'
+        )
+        for n in range(8)
+    },
+}
+
+
+def project(kind: str, root: Path) -> Path:
+    root.mkdir()
+    if kind == "python":
+        shutil.copytree(SITE_MCP, root / "mcp", ignore=shutil.ignore_patterns("__pycache__"))
+    elif kind == "monorepo":
+        for name, text in MONOREPO.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+    else:
+        assert RXJS_SRC.is_dir(), "rxjs's sources are missing: run `make test` (npm install, package.json)"
+        shutil.copytree(RXJS_SRC, root / "src")
+        (root / "tsconfig.json").write_text(TSCONFIG)
+    return root
+
+
+@pytest.fixture(params=sorted(CASES))
+def fresh(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[Call, Any]]:
+    """A session on a copied project whose PATH holds only the server (and node), not started yet."""
+    folder, kind, path, line, col = CASES[request.param]
+    program = str(request.param).split("+")[0]
+    assert (folder / program).is_file(), f"{folder / program} is missing: run `make test` (it installs it)"
+    links = tmp_path / "bin"
+    links.mkdir()
+    (links / program).symlink_to(folder / program)
+    node = shutil.which("node")
+    assert node is not None, "node is needed for pyright and typescript-language-server (apt-get install nodejs)"
+    monkeypatch.setenv("PATH", f"{links}:{Path(node).parent}")
+    call = Call(workspace=Workspace.at(project(kind, tmp_path / "project")), session=Session())
+    try:
+        yield call, {"path": path, "line": line, "col": col, "limit": 1000}
+    finally:
+        call.session.close()
+
+
+def sites(result: ToolResult) -> set[tuple[str, int, int]]:
+    return {
+        (path, ref["range"]["start"]["line"], ref["range"]["start"]["character"])
+        for path, refs in result.data["references"].items()
+        for ref in refs
+    }
+
+
+def test_the_first_call_of_a_fresh_server_answers_the_settled_sites(fresh: tuple[Call, Any]) -> None:
+    call, args = fresh
+    reported: list[str] = []
+    call.progress = lambda done, total, message: reported.append(message)
+    first = invoke("analyze_references", args, call)
+    settled, previous = None, None
+    for _ in range(30):
+        settled = sites(invoke("analyze_references", args, call))
+        if settled == previous:
+            break
+        previous = settled
+        time.sleep(1)
+    assert settled is not None and len(settled) > 15 and len({p for p, _, _ in settled}) > 5, settled
+    assert sites(first) == settled, (len(sites(first)), len(settled), first.blocks[0])
+    assert not first.blocks[0].startswith("["), first.blocks[0]  # it finished loading within the bound
+    server = call.session.language_servers.status()[0]["name"]  # type: ignore[union-attr]
+    assert reported and all(m.startswith(f"waiting for {server} to load the workspace") for m in reported), reported
