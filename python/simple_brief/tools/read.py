@@ -18,7 +18,7 @@ from simple_brief.render.names import render_names
 from simple_brief.render.search import render_search
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline
-from simple_brief.tools import Call, Doc, ToolResult, hints, name_of, tool
+from simple_brief.tools import Call, Doc, ToolResult, hints, name_of, symbol_pages, tool
 from simple_brief.tools.servers import add_fixits, server_diagnostics
 
 ReadPath = Annotated[str, Doc("File.")]
@@ -220,8 +220,13 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
     Raises:
         UserError: nothing there, or an ambiguous name (the candidates are listed).
     """
+    return find_symbol_in(outline.symbols, selector, shown)
+
+
+def find_symbol_in(symbols: list[Symbol], selector: str, shown: str) -> Symbol:
+    """`find_symbol` over a forest of symbols (the outline's, or an editor's language server's)."""
     sel = selector.strip()
-    named = qualified_names(outline.symbols)
+    named = qualified_names(symbols)
     if sel.lower().startswith("line:"):
         try:
             line = int(sel[5:]) - 1
@@ -229,13 +234,13 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
             raise UserError(f"{name_of(selector)} is not a line selector; write line:N with N a line number.") from None
         inside = [s for s, _ in named if s.range.contains_line(line)]
         if not inside:
-            starts = ", ".join(f"line:{s.range.start.line + 1}" for s in outline.symbols[:8])
+            starts = ", ".join(f"line:{s.range.start.line + 1}" for s in symbols[:8])
             raise UserError(f"no definition contains line {line + 1} of {shown}; definitions start at {starts}.")
         return max(inside, key=lambda s: (s.range.start, -s.range.end.line))
     # A full name wins: `run` is the top-level run even when Job.run exists.
     exact = [s for s, q in named if q == sel] or [s for s, q in named if s.name == sel]
     if not exact:
-        exact = _heading_matches(outline.symbols, named, sel)
+        exact = _heading_matches(symbols, named, sel)
     if not exact:
         exact = [s for s, q in named if q.endswith("." + sel) or s.name.lower() == sel.lower()]
     if len(exact) == 1:
@@ -245,12 +250,10 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
         if len(blocks) == 1:
             return blocks[0]
         qual = dict((id(s), q) for s, q in named)
-        shown_names = [
-            _heading_path(outline.symbols, s) if s.kind == SymbolKind.String else qual[id(s)] for s in exact[:10]
-        ]
+        shown_names = [_heading_path(symbols, s) if s.kind == SymbolKind.String else qual[id(s)] for s in exact[:10]]
         options = "; ".join(f"{n} (line:{s.range.start.line + 1})" for n, s in zip(shown_names, exact, strict=False))
         raise UserError(f"{name_of(sel)} names {len(exact)} symbols in {shown}: {options}; ask for one of those.")
-    headings = _heading_paths(outline.symbols)
+    headings = _heading_paths(symbols)
     names = sorted(
         {" > ".join(headings[id(s)][-2:]) if id(s) in headings else q for s, q in named}
         | {heading_text(s.name) if id(s) in headings else s.name for s, _ in named}
@@ -402,19 +405,30 @@ def document_symbols(
     ] = "auto",
     include_hover: Annotated[bool, Doc("Add each symbol's signature and doc.")] = True,
     filetype: Filetype = None,
+    under: Annotated[str | None, Doc("Only this symbol's members (Name or Class.method).")] = None,
+    offset: Annotated[int | None, Doc("Page through the rows from this one (0: the first).")] = None,
 ) -> ToolResult:
-    """The seed 003 table or LSP JSON of a file's symbols."""
+    """The seed 003 table or LSP JSON of a file's symbols, within the budget (symbol_pages)."""
+    if offset is not None and offset < 0:
+        raise UserError("parameter `offset` must be 0 (the first row) or more.")
     real, outline = call.workspace.outline(path, filetype)
     shown = call.workspace.display(real)
     rc: table.ReturnChildren = return_children
     # The editor's language servers know more (types, locals) when one is attached.
     symbols = call.editor.symbols(real) or outline.symbols
-    json_symbols = table.document_symbols_json(symbols, rc)
-    data: dict[str, Any] = {"path": shown, "format": format, "symbols": json_symbols}
-    if format == "standard":
-        return ToolResult([table.render_standard(symbols, rc)], data)
-    head = f"{shown} symbols (positions 1-based line:col)"
-    return _within_budget(call, [head + "\n" + table.render_table(symbols, rc, include_hover)], data, "")
+    if under is not None:
+        holder = find_symbol_in(symbols, under, shown)
+        rows = [(s, p if p is not None else holder) for s, p in table.select_rows(holder.children, rc)]
+    else:
+        rows = table.select_rows(symbols, rc)
+    if offset is not None and offset >= max(len(rows), 1):
+        raise UserError(f"offset={offset} is past the last of the {len(rows):,} rows; ask for a smaller offset.")
+    head = f"{shown} symbols (positions 1-based line:col)" + (f" under {under}" if under else "")
+    listing = symbol_pages.Listing(
+        rows, offset or 0, offset is not None, shown, format, include_hover, return_children, under, head
+    )
+    blocks, fitted = symbol_pages.fit(listing, call.budget)
+    return ToolResult(blocks, {"path": shown, "format": format, **fitted})
 
 
 @tool(
