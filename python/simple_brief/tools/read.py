@@ -418,7 +418,9 @@ def document_symbols(
     symbols = call.editor.symbols(real) or outline.symbols
     if under is not None:
         holder = find_symbol_in(symbols, under, shown)
-        rows = [(s, p if p is not None else holder) for s, p in table.select_rows(holder.children, rc)]
+        rows: list[tuple[Symbol, Symbol | None]] = [
+            (s, p if p is not None else holder) for s, p in table.select_rows(holder.children, rc)
+        ]
     else:
         rows = table.select_rows(symbols, rc)
     if offset is not None and offset >= max(len(rows), 1):
