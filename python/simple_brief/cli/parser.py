@@ -128,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--context",
         action="store_true",
-        help="also the file's outline, the enclosing class headers and the imports the symbol uses",
+        help="also its class headers, fields, nearby signatures and the imports it uses (not the file's outline)",
     )
     p.add_argument("--filetype", help="read the file as this language (Neovim filetype)")
     _common(p)

@@ -18,7 +18,7 @@ from simple_brief.render.names import render_names
 from simple_brief.render.search import render_search
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline
-from simple_brief.tools import Call, Doc, ToolResult, hints, name_of, symbol_pages, tool
+from simple_brief.tools import Call, Doc, ToolResult, hints, name_of, surroundings, symbol_pages, tool
 from simple_brief.tools.servers import add_fixits, server_diagnostics
 
 ReadPath = Annotated[str, Doc("File.")]
@@ -282,14 +282,16 @@ def expand_at(
         Doc("signature: mark line and doc; body: its lines; all: both."),
     ] = "all",
     filetype: Filetype = None,
-    context: Annotated[bool, Doc("Also its class headers, imports used and the file's outline.")] = False,
+    context: Annotated[
+        bool, Doc("Also its class headers, fields, nearby signatures and the imports it uses (not the file).")
+    ] = False,
 ) -> ToolResult:
     """One symbol's signature, body or source (with its surroundings when asked)."""
     real, outline = call.workspace.outline(path, filetype)
     shown = call.workspace.display(real)
     sym = find_symbol(outline, selector, shown)
     if context:
-        return _with_surroundings(call, real, outline, sym)
+        return surroundings.with_surroundings(call, shown, outline, sym)
     text = blockmarks.render_expanded(outline, sym, what)
     diags = [d for d in outline.diagnostics if sym.range.contains_line(d.range.start.line)]
     if diags and what != "signature":
@@ -312,81 +314,6 @@ def expand_at(
         )
         result = ToolResult([note, blockmarks.render_expanded(outline, sym, "signature")], data)
     return result
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def used_imports(outline: Outline, sym: Symbol) -> list[int]:
-    """0-based lines of the file's import statements that name a word the symbol's text
-    uses (a continuation line brings its statement's first line)."""
-    lines = outline.source.lines
-    first, last = sym.range.start.line, sym.range.end.line
-    words = set(_WORD.findall("\n".join(lines[first : last + 1])))
-    kept: set[int] = set()
-    for row in sorted(outline.import_lines):
-        if row >= len(lines) or first <= row <= last:
-            continue
-        named = set(_WORD.findall(lines[row])) - {"import", "from", "as", "require", "use", "using", "include"}
-        if not named & words:
-            continue
-        kept.add(row)
-        head = row
-        while head > 0 and head - 1 in outline.import_lines and lines[head][:1] in (" ", "\t", ")", "}"):
-            head -= 1
-            kept.add(head)
-    return sorted(kept)
-
-
-def _with_surroundings(call: Call, real: Path, outline: Outline, sym: Symbol) -> ToolResult:
-    """`expand_at context=true`: the symbol's source under the headers of the symbols that
-    contain it, the imports it uses, and the file's outline — what an agent otherwise reads
-    the file around a symbol for. Parts that do not fit the budget go first: the outline
-    shrinks to the top level, then goes."""
-    shown = call.workspace.display(real)
-    lines = outline.source.lines
-    chain = [parent for parent, _ in _ancestors(outline.symbols, sym)]
-    source = blockmarks.render_expanded(outline, sym, "all")
-    headers = [blockmarks.mark_line(parent, open_=True) for parent in chain]
-    symbol_block = "\n".join([*headers, source])
-    rows = used_imports(outline, sym)
-    imports = "imports it uses:\n" + "\n".join(f"{r + 1}: {lines[r]}" for r in rows) if rows else ""
-    head = f"{shown}: {sym.name} with its surroundings ({outline.language.name}, {outline.source.line_count} lines)"
-    data: dict[str, Any] = {
-        "path": shown,
-        "name": sym.name,
-        "kind": int(sym.kind),
-        "range": sym.range.to_lsp(),
-        "containers": [parent.name for parent in chain],
-        "imports": [r + 1 for r in rows],
-    }
-    fixed = [head, *([imports] if imports else []), symbol_block]
-    room = call.budget - sum(approx_tokens(b) for b in fixed)
-    for depth in (None, 1):
-        view = "outline:\n" + blockmarks.render_outline(outline, outline.diagnostics, "outline", depth)
-        if approx_tokens(view) <= room:
-            data["outline_depth"] = depth or 0
-            return ToolResult([head, view, *fixed[1:]], data)
-    data["outline_depth"] = None
-    note = f"[the file's outline did not fit the {call.budget:,}-token budget; {hints.command('simple_read', shown)}]"
-    return _within_budget(call, [*fixed, note], data, "raise the budget")
-
-
-def _ancestors(symbols: list[Symbol], target: Symbol) -> list[tuple[Symbol, int]]:
-    """The symbols containing `target`, outermost first (with their depth)."""
-    chain: list[tuple[Symbol, int]] = []
-    level = symbols
-    depth = 0
-    while True:
-        holder = next((s for s in level if s is not target and _holds(s, target)), None)
-        if holder is None:
-            return chain
-        chain.append((holder, depth))
-        level, depth = holder.children, depth + 1
-
-
-def _holds(outer: Symbol, inner: Symbol) -> bool:
-    return any(child is inner or _holds(child, inner) for child in outer.children)
 
 
 @tool(
