@@ -12,7 +12,7 @@ from simple_brief.errors import UserError
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, walk_with_parent
 from simple_brief.protocol import diagnostic_to_lsp
 from simple_brief.render import blockmarks, table
-from simple_brief.render.budget import approx_tokens
+from simple_brief.render.budget import approx_tokens, fit_blocks
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, render_diagnostics
 from simple_brief.render.names import render_names
 from simple_brief.render.search import render_search
@@ -124,18 +124,13 @@ def _kind_counts(symbols: list[Symbol]) -> str:
 
 
 def _within_budget(call: Call, blocks: list[str], data: dict[str, Any], hint: str) -> ToolResult:
-    """Keep whole blocks while they fit; say how many were left out and how to get them."""
-    kept: list[str] = []
-    used = 0
-    for block in blocks:
-        cost = approx_tokens(block)
-        if kept and used + cost > call.budget:
-            left = len(blocks) - len(kept)
-            kept.append(f"[{left} more blocks left out to stay within the {call.budget:,}-token budget; {hint}.]")
-            data["truncated"] = left
-            break
-        kept.append(block)
-        used += cost
+    """Keep whole blocks while they fit (a first block too big alone is cut at a line); the
+    first line then says how much was left out and how to get it."""
+    kept, blocks_left, lines_left = fit_blocks(blocks, call.budget, hint)
+    if blocks_left or lines_left:
+        data["truncated"] = blocks_left or 1
+    if lines_left:
+        data["truncated_lines"] = lines_left
     return ToolResult(kept, data)
 
 
