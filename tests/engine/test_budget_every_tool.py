@@ -7,7 +7,9 @@ diagnostics (the file, `only=parse`), search, workspace_symbols, files_apply_ove
 
 The files: for each language, the largest file of its extensions found among what `make
 test` installs — the standard library (without site-packages), the venv's site-packages,
-node_modules, /usr/include — up to `REAL_BYTES_MAX` (bigger ones cost parse time, not
+node_modules, /usr/include — and of the conformance corpus (`bench/conformance_corpus.py`:
+its system folders, and its npm and PyPI packages once `make conformance` fetched them), up
+to `REAL_BYTES_MAX` (bigger ones cost parse time, not
 coverage: the cut is the same shape). Where that file is under `BIG_TOKENS`, or there is
 none, the language's own fixture `tests/fixtures/outline/<ft>.*` repeated past
 `BIG_TOKENS` stands in (JSON as one array of the fixture); binary files are passed over. Each test's first assertion
@@ -18,6 +20,7 @@ message names which one it used. Tokens are counted as the engine does
 from __future__ import annotations
 
 import os
+import sys
 import sysconfig
 from functools import cache
 from pathlib import Path
@@ -72,7 +75,27 @@ def _largest_real_files() -> dict[str, Path]:
                 bigger = best.get(ft, (0, ""))[0] < size <= REAL_BYTES_MAX
                 if bigger and os.path.isfile(path) and not os.path.islink(path):
                     best[ft] = (size, path)
+    for ft, path in _largest_conformance_files().items():
+        size = path.stat().st_size
+        if best.get(ft, (0, ""))[0] < size <= REAL_BYTES_MAX:
+            best[ft] = (size, str(path))
     return {ft: Path(path) for ft, (_, path) in best.items()}
+
+
+def _largest_conformance_files() -> dict[str, Path]:
+    """The largest file per language of `make conformance`'s corpus (`bench/conformance_corpus.py`):
+    what of it is present — its system folders always, its npm and PyPI packages once fetched."""
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import conformance_corpus as corpus
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+    out: dict[str, Path] = {}
+    for ft, src in corpus.sources().items():
+        files = [f for f in corpus.files_of(ft, src) if f.stat().st_size <= REAL_BYTES_MAX]
+        if files:
+            out[ft] = max(files, key=lambda f: f.stat().st_size)
+    return out
 
 
 def _synthesized(ft: str) -> tuple[str, str]:
