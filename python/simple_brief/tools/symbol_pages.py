@@ -16,7 +16,7 @@ from typing import Any
 from simple_brief.model import Symbol
 from simple_brief.protocol import document_symbol
 from simple_brief.render import table
-from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
+from simple_brief.render.budget import CHARS_PER_TOKEN, TABLE_CHARS_PER_TOKEN, approx_tokens
 from simple_brief.tools import hints
 
 Row = tuple[Symbol, Symbol | None]
@@ -56,9 +56,9 @@ def fit(listing: Listing, budget: int) -> tuple[list[str], dict[str, Any]]:
     rows = listing.rows[listing.offset :]
     asked = _render(listing, rows, detail=listing.hover, nested=False)
     tried = [asked]
-    if approx_tokens(asked.text) <= budget:
+    asked_tokens = _tokens(listing, asked.text)
+    if asked_tokens <= budget:
         return [asked.text], {"symbols": asked.symbols, "rows": len(rows), "total_rows": total}
-    asked_tokens = approx_tokens(asked.text)
     if listing.hover:
         bare = _render(listing, rows, detail=False, nested=False)
         bare.cut = "HOVER_INFO left out" if listing.format == "table" else "`detail` left out"
@@ -73,7 +73,7 @@ def fit(listing: Listing, budget: int) -> tuple[list[str], dict[str, Any]]:
             top.next_call = _more(listing, under=name) + f" for one symbol's members, or {_page_call(listing, 0)}"
             tried.append(top)
     for view in tried[1:]:
-        if approx_tokens(view.text) <= budget:
+        if _tokens(listing, view.text) + NOTE_TOKENS <= budget:
             return _noted(view, asked_tokens, budget, len(rows), total)
     page = _page(listing, rows, budget)
     return _noted(page, asked_tokens, budget, len(page.symbols), total)
@@ -89,7 +89,7 @@ def _holder(listing: Listing) -> Symbol | None:
 
 def _page(listing: Listing, rows: list[Row], budget: int) -> View:
     """As many rows from the offset as fit (at least one), without hover."""
-    room = (budget - approx_tokens(listing.head) - NOTE_TOKENS) * CHARS_PER_TOKEN
+    room = (budget - NOTE_TOKENS) * _chars_per_token(listing) - len(listing.head) - len(table.HEADER)
     used = 0
     count = 0
     for row in rows:
@@ -98,7 +98,7 @@ def _page(listing: Listing, rows: list[Row], budget: int) -> View:
             break
         count += 1
     view = _render(listing, rows[:count], detail=False, nested=False)
-    while count > 1 and approx_tokens(view.text) + NOTE_TOKENS > budget:
+    while count > 1 and _tokens(listing, view.text) + NOTE_TOKENS > budget:
         count = max(1, count * 9 // 10)
         view = _render(listing, rows[:count], detail=False, nested=False)
     end = listing.offset + count
@@ -111,6 +111,15 @@ def _bare_row(listing: Listing, row: Row) -> str:
     if listing.format == "table":
         return table.render_rows([row], "none").partition("\n")[2]
     return json.dumps(_entry(row[0], False), separators=(",", ":"), ensure_ascii=False)
+
+
+def _chars_per_token(listing: Listing) -> float:
+    return TABLE_CHARS_PER_TOKEN if listing.format == "table" else CHARS_PER_TOKEN
+
+
+def _tokens(listing: Listing, text: str) -> int:
+    """Estimated tokens of a view: the table's rows count denser than other text."""
+    return approx_tokens(text, _chars_per_token(listing))
 
 
 def _page_call(listing: Listing, offset: int) -> str:
