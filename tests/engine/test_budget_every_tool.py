@@ -187,3 +187,13 @@ def test_files_apply_overlay_of_a_big_file_holds_the_budget(ft: str, tmp_path: P
         Call(workspace=Workspace.at(tmp_path), budget=BUDGET),
     )
     assert approx_tokens(answer.text) <= BUDGET, (origin, answer.text[:300])
+
+
+@pytest.mark.parametrize("tool", ["search", "workspace_symbols"])
+def test_an_answer_cut_to_whole_blocks_says_so_in_its_first_line(tool: str, tmp_path: Path) -> None:
+    for n in range(40):
+        (tmp_path / f"mod{n}.py").write_text(f"def handler_{n}(event):\n    return event\n", encoding="utf-8")
+    answer = invoke(tool, {"query": "handler", "limit": 200}, Call(workspace=Workspace.at(tmp_path), budget=300))
+    first = answer.text.split("\n", 1)[0]
+    assert first.startswith("[") and "left out to stay within the 300-token budget" in first, first
+    assert approx_tokens(answer.text) <= 300
