@@ -80,6 +80,14 @@ def test_a_file_with_one_namespace_shows_it_with_its_count_and_under_opens_it(ro
     assert rows[0].startswith("server | 3 | ")
 
 
+def test_the_json_top_level_says_it_has_no_children(root: Path) -> None:
+    answer = _ask(root, path="typescript.d.ts", format="standard")
+    total = answer.data["total_rows"]
+    assert f"showing only the 1 top-level of {total:,} rows, without their children." in answer.blocks[0]
+    assert [s["name"] for s in json.loads(answer.blocks[1])] == ["ts"]
+    assert "children" not in json.loads(answer.blocks[1])[0]
+
+
 def test_the_json_page_is_lsp_document_symbols(root: Path) -> None:
     answer = _ask(root, path="typescript.d.ts", format="standard", under="ts", offset=10)
     assert approx_tokens(answer.text) <= BUDGET

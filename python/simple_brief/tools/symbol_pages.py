@@ -68,7 +68,8 @@ def fit(listing: Listing, budget: int) -> tuple[list[str], dict[str, Any]]:
         tops = [row for row in rows if row[1] is None or row[1] is _holder(listing)]
         if len(tops) < len(rows):
             top = _render(listing, tops, detail=False, nested=True)
-            top.cut = f"only the {len(tops):,} top-level of {total:,} rows, each with how many nest under it"
+            each = "each with how many nest under it" if listing.format == "table" else "without their children"
+            top.cut = f"only the {len(tops):,} top-level of {total:,} rows, {each}"
             name = _qualified(listing, tops[0][0]) if len(tops) == 1 else "NAME"
             top.next_call = _more(listing, under=name) + f" for one symbol's members, or {_page_call(listing, 0)}"
             tried.append(top)
