@@ -94,6 +94,15 @@ def test_the_json_page_is_lsp_document_symbols(root: Path) -> None:
     symbols = json.loads(answer.blocks[1])
     assert symbols == answer.data["symbols"]
     assert all({"name", "kind", "range", "selectionRange"} <= set(s) for s in symbols)
+    nested = _ask(root, path="typescript.d.ts", format="standard", under="ts", return_children="yes", offset=0)
+    forest = json.loads(nested.blocks[1])
+    assert len(forest) < nested.data["rows"]  # rows under a listed parent sit in its children
+
+    def count(entries: list[dict[str, object]]) -> int:
+        return sum(1 + count(e.get("children", [])) for e in entries)  # type: ignore[arg-type]
+
+    assert count(forest) == nested.data["rows"]
+    assert f"showing rows 1-{nested.data['rows']:,} of " in nested.blocks[0]
 
 
 def test_a_small_file_is_whole_and_says_nothing(root: Path) -> None:

@@ -46,8 +46,9 @@ class View:
 
     text: str
     symbols: list[dict[str, Any]]
-    cut: str
-    next_call: str
+    rows: int
+    cut: str = ""
+    next_call: str = ""
 
 
 def fit(listing: Listing, budget: int) -> tuple[list[str], dict[str, Any]]:
@@ -75,9 +76,8 @@ def fit(listing: Listing, budget: int) -> tuple[list[str], dict[str, Any]]:
             tried.append(top)
     for view in tried[1:]:
         if _tokens(listing, view.text) + NOTE_TOKENS <= budget:
-            return _noted(view, asked_tokens, budget, len(rows), total)
-    page = _page(listing, rows, budget)
-    return _noted(page, asked_tokens, budget, len(page.symbols), total)
+            return _noted(view, asked_tokens, budget, total)
+    return _noted(_page(listing, rows, budget), asked_tokens, budget, total)
 
 
 def _qualified(listing: Listing, sym: Symbol) -> str:
@@ -127,12 +127,12 @@ def _page_call(listing: Listing, offset: int) -> str:
     return _more(listing, include_hover="false", offset=offset)
 
 
-def _noted(view: View, asked_tokens: int, budget: int, rows: int, total: int) -> tuple[list[str], dict[str, Any]]:
+def _noted(view: View, asked_tokens: int, budget: int, total: int) -> tuple[list[str], dict[str, Any]]:
     note = (
         f"[the symbols as asked are ~{asked_tokens:,} tokens, over the {budget:,}-token budget: showing {view.cut}. "
         f"The rest: {view.next_call}.]"
     )
-    return [note, view.text], {"symbols": view.symbols, "rows": rows, "total_rows": total, "cut": view.cut}
+    return [note, view.text], {"symbols": view.symbols, "rows": view.rows, "total_rows": total, "cut": view.cut}
 
 
 def _more(listing: Listing, **params: object) -> str:
@@ -172,4 +172,4 @@ def _render(listing: Listing, rows: list[Row], detail: bool, nested: bool) -> Vi
             holder.setdefault("children", []).append(entry)
     if listing.format != "table":
         text = json.dumps(forest, separators=(",", ":"), ensure_ascii=False)
-    return View(text, forest, "", "")
+    return View(text, forest, len(rows))
