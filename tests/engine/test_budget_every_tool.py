@@ -32,7 +32,7 @@ from simple_brief import languages
 from simple_brief.errors import UserError
 from simple_brief.model import Symbol, walk_all
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
-from simple_brief.tools import Call, invoke
+from simple_brief.tools import Call, Session, invoke
 from simple_brief.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[2]
@@ -197,3 +197,18 @@ def test_an_answer_cut_to_whole_blocks_says_so_in_its_first_line(tool: str, tmp_
     first = answer.text.split("\n", 1)[0]
     assert first.startswith("[") and "left out to stay within the 300-token budget" in first, first
     assert approx_tokens(answer.text) <= 300
+
+
+@pytest.mark.parametrize("ft", ["python", "typescript", "c"])
+def test_the_docs_tools_on_a_big_file_hold_the_budget(ft: str, tmp_path: Path) -> None:
+    name, origin = _big_file(ft, tmp_path)
+    session = Session()
+    try:
+        call = Call(workspace=Workspace.at(tmp_path), budget=BUDGET, session=session)
+        found = invoke("docs_search", {"query": "get", "limit": 100}, call)
+        assert approx_tokens(found.text) <= BUDGET, origin
+        answers = [found, invoke("docs_list", {"module": Path(name).stem}, call)]
+        answers += [invoke("docs_get", {"id": hit["id"]}, call) for hit in found.data["results"][:3]]
+    finally:
+        session.close()
+    assert all(approx_tokens(a.text) <= BUDGET for a in answers), origin
