@@ -3,7 +3,8 @@ biggest file, and an answer that had to be cut says so in its first line (issue 
 Asked without a language server (the `lsp` tools' answers are the servers' and are paged by
 their own `offset`/`limit`): simple_read (every mode), expand_at (the biggest symbol and a
 nested one, every `what`, `context=true`), document_symbols (both formats, all rows, a page),
-diagnostics (the file, `only=parse`), search, workspace_symbols, files_apply_overlay.
+diagnostics (the file, `only=parse`), search, workspace_symbols, files_apply_overlay, and on
+three of the files the docs tools (docs_search, docs_list, docs_get).
 
 The files: for each language, the largest file of its extensions found among what `make
 test` installs — the standard library (without site-packages), the venv's site-packages,
