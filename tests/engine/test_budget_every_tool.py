@@ -10,12 +10,11 @@ The files: for each language, the largest file of its extensions found among wha
 test` installs — the standard library (without site-packages), the venv's site-packages,
 node_modules, /usr/include — and of the conformance corpus (`bench/conformance_corpus.py`:
 its system folders, and its npm and PyPI packages once `make conformance` fetched them), up
-to `REAL_BYTES_MAX` (bigger ones cost parse time, not
-coverage: the cut is the same shape). Where that file is under `BIG_TOKENS`, or there is
-none, the language's own fixture `tests/fixtures/outline/<ft>.*` repeated past
-`BIG_TOKENS` stands in (JSON as one array of the fixture); binary files are passed over. Each test's first assertion
-message names which one it used. Tokens are counted as the engine does
-(`render.budget.approx_tokens`).
+to `REAL_BYTES_MAX` (bigger ones cost parse time, not coverage: the cut is the same shape).
+Where that file is under `BIG_TOKENS`, or there is none, the language's own fixture
+`tests/fixtures/outline/<ft>.*` repeated past `BIG_TOKENS` stands in (JSON as one array of
+the fixture); binary files are passed over. Each test's assertion message names which one it
+used. Tokens are counted as the engine does (`render.budget.approx_tokens`).
 """
 
 from __future__ import annotations
