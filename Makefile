@@ -72,6 +72,7 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 	$(PIP) install -e '.[bench]'
 	$(PY) bench/run.py
 	$(PY) bench/query_cost.py
+	$(PY) bench/surroundings.py  # expand_at context=true against the symbol alone, outline + symbol, the file
 	nice -n 10 $(PY) bench/symbol_index.py  # the symbol index on the stdlib + site-packages tree
 	nice -n 10 $(PY) bench/daemon.py  # a CLI call through the daemon vs standalone; its memory on that tree
 	$(PY) bench/first_run.py

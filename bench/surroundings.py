@@ -1,12 +1,13 @@
-"""A symbol with its surroundings in one call (`expand_at context=true`) against what an
-agent does otherwise: the file's outline and the symbol as two calls (`simple_read
-mode=outline` + `expand_at`), and reading the whole file (its source: what 42 of 52
-reads in the study the issue cites did). Same symbols, same run: methods of
-classes in the standard library, tokens (o200k) and calls per symbol.
+"""A symbol with its surroundings in one call (`expand_at context=true`) against the symbol
+alone (`expand_at`), what an agent does otherwise (the file's outline and the symbol: two
+calls), and reading the whole file. Real files nobody here wrote: the standard library and
+TypeScript's own declaration files in node_modules (`lib.dom.d.ts`, `typescript.d.ts`).
+Tokens are o200k; the surroundings (class headers, fields, nearby siblings, imports used)
+are bounded by `tools/surroundings.SURROUNDINGS_TOKENS`.
 
     .venv/bin/python bench/surroundings.py
 
-Prints a markdown table and writes it between markers into bench/results/latest.md.
+Prints markdown tables and writes them between markers into bench/results/latest.md.
 """
 
 from __future__ import annotations
@@ -29,52 +30,63 @@ from simple_brief.workspace import Workspace  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
-#: (file under the standard library, Class.method): real methods agents read.
+TS_LIB = ROOT / "node_modules" / "typescript" / "lib"
+#: (folder, file under it, selector): real symbols agents read.
 SYMBOLS = (
-    ("http/server.py", "SimpleHTTPRequestHandler.translate_path"),
-    ("http/server.py", "BaseHTTPRequestHandler.parse_request"),
-    ("json/decoder.py", "JSONDecoder.raw_decode"),
-    ("logging/__init__.py", "Logger.callHandlers"),
-    ("argparse.py", "ArgumentParser.parse_known_args"),
-    ("pathlib.py", "Path.resolve"),
-    ("shutil.py", "copytree"),
-    ("subprocess.py", "Popen.communicate"),
-    ("email/message.py", "Message.get_content_type"),
-    ("asyncio/queues.py", "Queue.get"),
+    (STDLIB, "http/server.py", "SimpleHTTPRequestHandler.translate_path"),
+    (STDLIB, "http/server.py", "BaseHTTPRequestHandler.parse_request"),
+    (STDLIB, "json/decoder.py", "JSONDecoder.raw_decode"),
+    (STDLIB, "asyncio/base_events.py", "BaseEventLoop.create_connection"),
+    (STDLIB, "logging/__init__.py", "Logger.callHandlers"),
+    (STDLIB, "argparse.py", "ArgumentParser.parse_known_args"),
+    (STDLIB, "shutil.py", "copytree"),
+    (STDLIB, "subprocess.py", "Popen.communicate"),
+    (STDLIB, "email/message.py", "Message.get_content_type"),
+    (STDLIB, "asyncio/queues.py", "Queue.get"),
+    (TS_LIB, "lib.dom.d.ts", "AbortController.abort"),
+    (TS_LIB, "typescript.d.ts", "ts.server.ScriptInfo.getLatestVersion"),
 )
+BUDGET = 10_000
 
 
 def main() -> int:
     count = Tokenizer().count
-    one, two, full = [], [], []
+    rows = []
+    one, alone, two, full = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        for rel, selector in SYMBOLS:
-            source = STDLIB / rel
+        for folder, rel, selector in SYMBOLS:
+            source = folder / rel
             if not source.is_file():
+                print(f"skipped: {source} is missing", file=sys.stderr)
                 continue
             target = root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(source, target)
-            call = Call(workspace=Workspace.at(root), budget=20_000)
-            surroundings = invoke("expand_at", {"path": rel, "selector": selector, "context": True}, call).text
-            outline = invoke("simple_read", {"path": rel, "mode": "outline"}, call).text
-            symbol = invoke("expand_at", {"path": rel, "selector": selector}, call).text
-            whole = source.read_text(encoding="utf-8")
-            one.append(count(surroundings))
-            two.append(count(outline) + count(symbol))
-            full.append(count(whole))
-    m1, m2, m3 = (statistics.median(x) for x in (one, two, full))
-    rows = [
-        (f"`expand_at context=true` ({len(one)} stdlib methods)", f"{m1:,.0f} tokens, 1 call", "—"),
+            call = Call(workspace=Workspace.at(root), budget=BUDGET)
+            surroundings = count(invoke("expand_at", {"path": rel, "selector": selector, "context": True}, call).text)
+            outline = count(invoke("simple_read", {"path": rel, "mode": "outline"}, call).text)
+            symbol = count(invoke("expand_at", {"path": rel, "selector": selector}, call).text)
+            whole = count(source.read_text(encoding="utf-8"))
+            one.append(surroundings)
+            alone.append(symbol)
+            two.append(outline + symbol)
+            full.append(whole)
+            rows.append((f"`{rel}` `{selector}`", f"{symbol:,}", f"{surroundings:,}", f"+{surroundings - symbol:,}"))
+    m1, m0, m2, m3 = (statistics.median(x) for x in (one, alone, two, full))
+    summary = [
+        (f"`expand_at context=true` ({len(one)} symbols)", f"{m1:,.0f} tokens, 1 call", "—"),
+        ("`expand_at` alone", f"{m0:,.0f} tokens, 1 call", f"{m1 / m0:.2f}x the tokens"),
         ("`simple_read mode=outline` + `expand_at`", f"{m2:,.0f} tokens, 2 calls", f"{m1 / m2:.2f}x the tokens"),
         ("reading the whole file (its source)", f"{m3:,.0f} tokens, 1 call", f"{m1 / m3:.2f}x the tokens"),
     ]
     table = "\n".join(
         [
-            "## A symbol with its surroundings (`bench/surroundings.py`, medians)",
+            f"## A symbol with its surroundings (`bench/surroundings.py`, medians, budget {BUDGET:,})",
             "",
-            markdown_table(("Way", "Cost", "surroundings vs it"), rows),
+            markdown_table(("Way", "Cost", "surroundings vs it"), summary),
+            "",
+            markdown_table(("Symbol", "`expand_at`", "`context=true`", "surroundings"), rows),
         ]
     )
     print(table)

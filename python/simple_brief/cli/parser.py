@@ -128,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--context",
         action="store_true",
-        help="also the file's outline, the enclosing class headers and the imports the symbol uses",
+        help="also its class headers, fields, nearby signatures and the imports it uses (not the file's outline)",
     )
     p.add_argument("--filetype", help="read the file as this language (Neovim filetype)")
     _common(p)
@@ -142,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", default="table", choices=("table", "standard"))
     p.add_argument("--return-children", default="auto", choices=("yes", "no", "auto"))
     p.add_argument("--no-hover", action="store_true", help="leave HOVER_INFO empty")
+    p.add_argument("--under", help="only this symbol's members (Name or Class.method)")
+    p.add_argument("--offset", type=int, help="page through the rows from this one (0: the first)")
     p.add_argument("--filetype", help="read the file as this language (Neovim filetype)")
     _common(p)
 

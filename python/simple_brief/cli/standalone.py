@@ -142,6 +142,8 @@ def _tool_call(args: argparse.Namespace) -> tuple[str, dict[str, Any], str | Non
                 "return_children": args.return_children,
                 "include_hover": not args.no_hover,
                 "filetype": args.filetype,
+                "under": args.under,
+                "offset": args.offset,
             },
             args.file,
         )

@@ -84,9 +84,29 @@ def select_rows(symbols: list[Symbol], return_children: ReturnChildren) -> list[
 
 def render_table(symbols: list[Symbol], return_children: ReturnChildren = "auto", include_hover: bool = True) -> str:
     """The seed 003 table, one `<<<`-terminated row per symbol, parents before children."""
+    return render_rows(select_rows(symbols, return_children), "hover" if include_hover else "none")
+
+
+#: What a row's HOVER_INFO cell holds: the hover, nothing, or how many symbols nest under it.
+HoverCell = Literal["hover", "none", "nested"]
+
+
+def nested_count(sym: Symbol) -> int:
+    """How many symbols nest under `sym`, at every depth."""
+    return sum(1 for _ in _walk_with_parent(sym.children))
+
+
+def render_rows(rows: list[tuple[Symbol, Symbol | None]], hover_cell: HoverCell = "hover") -> str:
+    """The table's header and one row per (symbol, parent); HOVER_INFO as `hover_cell` says
+    (`nested`: `N nested` when symbols nest under it, the budget's top-level view)."""
     lines = [HEADER]
-    for sym, parent in select_rows(symbols, return_children):
-        hover = hover_info(sym) if include_hover else ""
+    for sym, parent in rows:
+        if hover_cell == "hover":
+            hover = hover_info(sym)
+        elif hover_cell == "nested" and sym.children:
+            hover = f"{nested_count(sym)} nested"
+        else:
+            hover = ""
         lines.append(
             f"{cell(sym.name)} | {int(sym.kind)} | {format_range(sym.range)} | "
             f"{format_range(sym.selection_range)} | {cell(parent.name) if parent else ''} | {hover} | {ROW_END}"

@@ -28,6 +28,8 @@ _CLI = {
 }
 #: Parameters the CLI leaves out when they have these values (its defaults).
 _CLI_DEFAULTS = {("simple_read", "mode"): "outline"}
+#: Parameters the CLI spells as a flag of its own.
+_CLI_FLAGS = {("document_symbols", "include_hover", "false"): "--no-hover"}
 
 
 def command(tool: str, *args: str, **params: object) -> str:
@@ -48,6 +50,8 @@ def command(tool: str, *args: str, **params: object) -> str:
     for key, value in params.items():
         if key in positional[len(args) :]:
             words.append(str(value))
+        elif flag := _CLI_FLAGS.get((tool, key, str(value))):
+            words.append(flag)
         elif _CLI_DEFAULTS.get((tool, key)) != value:
             words += [f"--{key.replace('_', '-')}", str(value)]
     return " ".join(w if w in ("…", "NAME") or w.startswith("line:") else shlex.quote(w) for w in words)

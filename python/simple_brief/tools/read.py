@@ -12,13 +12,13 @@ from simple_brief.errors import UserError
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, walk_with_parent
 from simple_brief.protocol import diagnostic_to_lsp
 from simple_brief.render import blockmarks, table
-from simple_brief.render.budget import approx_tokens
+from simple_brief.render.budget import approx_tokens, fit_blocks
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, render_diagnostics
 from simple_brief.render.names import render_names
 from simple_brief.render.search import render_search
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline
-from simple_brief.tools import Call, Doc, ToolResult, hints, name_of, tool
+from simple_brief.tools import Call, Doc, ToolResult, hints, name_of, surroundings, symbol_pages, tool
 from simple_brief.tools.servers import add_fixits, server_diagnostics
 
 ReadPath = Annotated[str, Doc("File.")]
@@ -124,18 +124,13 @@ def _kind_counts(symbols: list[Symbol]) -> str:
 
 
 def _within_budget(call: Call, blocks: list[str], data: dict[str, Any], hint: str) -> ToolResult:
-    """Keep whole blocks while they fit; say how many were left out and how to get them."""
-    kept: list[str] = []
-    used = 0
-    for block in blocks:
-        cost = approx_tokens(block)
-        if kept and used + cost > call.budget:
-            left = len(blocks) - len(kept)
-            kept.append(f"[{left} more blocks left out to stay within the {call.budget:,}-token budget; {hint}.]")
-            data["truncated"] = left
-            break
-        kept.append(block)
-        used += cost
+    """Keep whole blocks while they fit (a first block too big alone is cut at a line); the
+    first line then says how much was left out and how to get it."""
+    kept, blocks_left, lines_left = fit_blocks(blocks, call.budget, hint)
+    if blocks_left or lines_left:
+        data["truncated"] = blocks_left or 1
+    if lines_left:
+        data["truncated_lines"] = lines_left
     return ToolResult(kept, data)
 
 
@@ -220,8 +215,13 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
     Raises:
         UserError: nothing there, or an ambiguous name (the candidates are listed).
     """
+    return find_symbol_in(outline.symbols, selector, shown)
+
+
+def find_symbol_in(symbols: list[Symbol], selector: str, shown: str) -> Symbol:
+    """`find_symbol` over a forest of symbols (the outline's, or an editor's language server's)."""
     sel = selector.strip()
-    named = qualified_names(outline.symbols)
+    named = qualified_names(symbols)
     if sel.lower().startswith("line:"):
         try:
             line = int(sel[5:]) - 1
@@ -229,13 +229,13 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
             raise UserError(f"{name_of(selector)} is not a line selector; write line:N with N a line number.") from None
         inside = [s for s, _ in named if s.range.contains_line(line)]
         if not inside:
-            starts = ", ".join(f"line:{s.range.start.line + 1}" for s in outline.symbols[:8])
+            starts = ", ".join(f"line:{s.range.start.line + 1}" for s in symbols[:8])
             raise UserError(f"no definition contains line {line + 1} of {shown}; definitions start at {starts}.")
         return max(inside, key=lambda s: (s.range.start, -s.range.end.line))
     # A full name wins: `run` is the top-level run even when Job.run exists.
     exact = [s for s, q in named if q == sel] or [s for s, q in named if s.name == sel]
     if not exact:
-        exact = _heading_matches(outline.symbols, named, sel)
+        exact = _heading_matches(symbols, named, sel)
     if not exact:
         exact = [s for s, q in named if q.endswith("." + sel) or s.name.lower() == sel.lower()]
     if len(exact) == 1:
@@ -245,12 +245,10 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
         if len(blocks) == 1:
             return blocks[0]
         qual = dict((id(s), q) for s, q in named)
-        shown_names = [
-            _heading_path(outline.symbols, s) if s.kind == SymbolKind.String else qual[id(s)] for s in exact[:10]
-        ]
+        shown_names = [_heading_path(symbols, s) if s.kind == SymbolKind.String else qual[id(s)] for s in exact[:10]]
         options = "; ".join(f"{n} (line:{s.range.start.line + 1})" for n, s in zip(shown_names, exact, strict=False))
         raise UserError(f"{name_of(sel)} names {len(exact)} symbols in {shown}: {options}; ask for one of those.")
-    headings = _heading_paths(outline.symbols)
+    headings = _heading_paths(symbols)
     names = sorted(
         {" > ".join(headings[id(s)][-2:]) if id(s) in headings else q for s, q in named}
         | {heading_text(s.name) if id(s) in headings else s.name for s, _ in named}
@@ -279,14 +277,16 @@ def expand_at(
         Doc("signature: mark line and doc; body: its lines; all: both."),
     ] = "all",
     filetype: Filetype = None,
-    context: Annotated[bool, Doc("Also its class headers, imports used and the file's outline.")] = False,
+    context: Annotated[
+        bool, Doc("Also its class headers, fields, nearby signatures and the imports it uses (not the file).")
+    ] = False,
 ) -> ToolResult:
     """One symbol's signature, body or source (with its surroundings when asked)."""
     real, outline = call.workspace.outline(path, filetype)
     shown = call.workspace.display(real)
     sym = find_symbol(outline, selector, shown)
     if context:
-        return _with_surroundings(call, real, outline, sym)
+        return surroundings.with_surroundings(call, shown, outline, sym)
     text = blockmarks.render_expanded(outline, sym, what)
     diags = [d for d in outline.diagnostics if sym.range.contains_line(d.range.start.line)]
     if diags and what != "signature":
@@ -311,81 +311,6 @@ def expand_at(
     return result
 
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def used_imports(outline: Outline, sym: Symbol) -> list[int]:
-    """0-based lines of the file's import statements that name a word the symbol's text
-    uses (a continuation line brings its statement's first line)."""
-    lines = outline.source.lines
-    first, last = sym.range.start.line, sym.range.end.line
-    words = set(_WORD.findall("\n".join(lines[first : last + 1])))
-    kept: set[int] = set()
-    for row in sorted(outline.import_lines):
-        if row >= len(lines) or first <= row <= last:
-            continue
-        named = set(_WORD.findall(lines[row])) - {"import", "from", "as", "require", "use", "using", "include"}
-        if not named & words:
-            continue
-        kept.add(row)
-        head = row
-        while head > 0 and head - 1 in outline.import_lines and lines[head][:1] in (" ", "\t", ")", "}"):
-            head -= 1
-            kept.add(head)
-    return sorted(kept)
-
-
-def _with_surroundings(call: Call, real: Path, outline: Outline, sym: Symbol) -> ToolResult:
-    """`expand_at context=true`: the symbol's source under the headers of the symbols that
-    contain it, the imports it uses, and the file's outline — what an agent otherwise reads
-    the file around a symbol for. Parts that do not fit the budget go first: the outline
-    shrinks to the top level, then goes."""
-    shown = call.workspace.display(real)
-    lines = outline.source.lines
-    chain = [parent for parent, _ in _ancestors(outline.symbols, sym)]
-    source = blockmarks.render_expanded(outline, sym, "all")
-    headers = [blockmarks.mark_line(parent, open_=True) for parent in chain]
-    symbol_block = "\n".join([*headers, source])
-    rows = used_imports(outline, sym)
-    imports = "imports it uses:\n" + "\n".join(f"{r + 1}: {lines[r]}" for r in rows) if rows else ""
-    head = f"{shown}: {sym.name} with its surroundings ({outline.language.name}, {outline.source.line_count} lines)"
-    data: dict[str, Any] = {
-        "path": shown,
-        "name": sym.name,
-        "kind": int(sym.kind),
-        "range": sym.range.to_lsp(),
-        "containers": [parent.name for parent in chain],
-        "imports": [r + 1 for r in rows],
-    }
-    fixed = [head, *([imports] if imports else []), symbol_block]
-    room = call.budget - sum(approx_tokens(b) for b in fixed)
-    for depth in (None, 1):
-        view = "outline:\n" + blockmarks.render_outline(outline, outline.diagnostics, "outline", depth)
-        if approx_tokens(view) <= room:
-            data["outline_depth"] = depth or 0
-            return ToolResult([head, view, *fixed[1:]], data)
-    data["outline_depth"] = None
-    note = f"[the file's outline did not fit the {call.budget:,}-token budget; {hints.command('simple_read', shown)}]"
-    return _within_budget(call, [*fixed, note], data, "raise the budget")
-
-
-def _ancestors(symbols: list[Symbol], target: Symbol) -> list[tuple[Symbol, int]]:
-    """The symbols containing `target`, outermost first (with their depth)."""
-    chain: list[tuple[Symbol, int]] = []
-    level = symbols
-    depth = 0
-    while True:
-        holder = next((s for s in level if s is not target and _holds(s, target)), None)
-        if holder is None:
-            return chain
-        chain.append((holder, depth))
-        level, depth = holder.children, depth + 1
-
-
-def _holds(outer: Symbol, inner: Symbol) -> bool:
-    return any(child is inner or _holds(child, inner) for child in outer.children)
-
-
 @tool(
     "document_symbols",
     "read",
@@ -402,19 +327,32 @@ def document_symbols(
     ] = "auto",
     include_hover: Annotated[bool, Doc("Add each symbol's signature and doc.")] = True,
     filetype: Filetype = None,
+    under: Annotated[str | None, Doc("Only this symbol's members (Name or Class.method).")] = None,
+    offset: Annotated[int | None, Doc("Page through the rows from this one (0: the first).")] = None,
 ) -> ToolResult:
-    """The seed 003 table or LSP JSON of a file's symbols."""
+    """The seed 003 table or LSP JSON of a file's symbols, within the budget (symbol_pages)."""
+    if offset is not None and offset < 0:
+        raise UserError("parameter `offset` must be 0 (the first row) or more.")
     real, outline = call.workspace.outline(path, filetype)
     shown = call.workspace.display(real)
     rc: table.ReturnChildren = return_children
     # The editor's language servers know more (types, locals) when one is attached.
     symbols = call.editor.symbols(real) or outline.symbols
-    json_symbols = table.document_symbols_json(symbols, rc)
-    data: dict[str, Any] = {"path": shown, "format": format, "symbols": json_symbols}
-    if format == "standard":
-        return ToolResult([table.render_standard(symbols, rc)], data)
-    head = f"{shown} symbols (positions 1-based line:col)"
-    return _within_budget(call, [head + "\n" + table.render_table(symbols, rc, include_hover)], data, "")
+    if under is not None:
+        holder = find_symbol_in(symbols, under, shown)
+        rows: list[tuple[Symbol, Symbol | None]] = [
+            (s, p if p is not None else holder) for s, p in table.select_rows(holder.children, rc)
+        ]
+    else:
+        rows = table.select_rows(symbols, rc)
+    if offset is not None and offset >= max(len(rows), 1):
+        raise UserError(f"offset={offset} is past the last of the {len(rows):,} rows; ask for a smaller offset.")
+    head = f"{shown} symbols (positions 1-based line:col)" + (f" under {under}" if under else "")
+    listing = symbol_pages.Listing(
+        rows, offset or 0, offset is not None, shown, format, include_hover, return_children, under, head
+    )
+    blocks, fitted = symbol_pages.fit(listing, call.budget)
+    return ToolResult(blocks, {"path": shown, "format": format, **fitted})
 
 
 @tool(

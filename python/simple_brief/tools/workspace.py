@@ -27,7 +27,7 @@ from simple_brief.beneath import shown_path
 from simple_brief.errors import UserError
 from simple_brief.index.answer import find_symbols, skip_note
 from simple_brief.model import Diagnostic, Position, Range, Severity, SymbolKind
-from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
+from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens, fit_blocks
 from simple_brief.render.diagnostics import diagnostic_line, render_diagnostics
 from simple_brief.render.search import render_search
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
@@ -46,21 +46,10 @@ WorkspaceId = Annotated[
 
 
 def _fit(call: Call, blocks: list[str], data: dict[str, Any], hint: str) -> ToolResult:
-    """Whole blocks while they fit the budget, then one note saying how many were left and how to get them."""
-    kept: list[str] = []
-    used = 0
-    for i, block in enumerate(blocks):
-        cost = approx_tokens(block)
-        if kept and used + cost > call.budget:
-            left = len(blocks) - i
-            kept.append(
-                f"[{left} more block{'s' if left != 1 else ''} left out to stay within the "
-                f"{call.budget:,}-token budget; {hint}.]"
-            )
-            data["truncated"] = left
-            break
-        kept.append(block)
-        used += cost
+    """Whole blocks while they fit the budget; the first line then says how many were left and how to get them."""
+    kept, blocks_left, lines_left = fit_blocks(blocks, call.budget, hint)
+    if blocks_left or lines_left:
+        data["truncated"] = blocks_left or 1
     return ToolResult(kept, data)
 
 
