@@ -229,8 +229,8 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
             raise UserError(f"{name_of(selector)} is not a line selector; write line:N with N a line number.") from None
         inside = [s for s, _ in named if s.range.contains_line(line)]
         if not inside:
-            starts = ", ".join(f"line:{s.range.start.line + 1}" for s in outline.symbols[:8])
-            raise UserError(f"no definition contains line {line + 1} of {shown}; definitions start at {starts}.")
+            starts = ", ".join(f"line:{s.selection_range.start.line + 1}" for s in outline.symbols[:8])
+            raise UserError(f"no definition contains line {line + 1} of {shown}; definitions are at {starts}.")
         return max(inside, key=lambda s: (s.range.start, -s.range.end.line))
     # A full name wins: `run` is the top-level run even when Job.run exists.
     exact = [s for s, q in named if q == sel] or [s for s, q in named if s.name == sel]
@@ -248,7 +248,9 @@ def find_symbol(outline: Outline, selector: str, shown: str) -> Symbol:
         shown_names = [
             _heading_path(outline.symbols, s) if s.kind == SymbolKind.String else qual[id(s)] for s in exact[:10]
         ]
-        options = "; ".join(f"{n} (line:{s.range.start.line + 1})" for n, s in zip(shown_names, exact, strict=False))
+        options = "; ".join(
+            f"{n} (line:{s.selection_range.start.line + 1})" for n, s in zip(shown_names, exact, strict=False)
+        )
         raise UserError(f"{name_of(sel)} names {len(exact)} symbols in {shown}: {options}; ask for one of those.")
     headings = _heading_paths(outline.symbols)
     names = sorted(
@@ -300,7 +302,7 @@ def expand_at(
     }
     result = _within_budget(call, [text], data, "")
     if approx_tokens(text) > call.budget:
-        kids = ", ".join(f"{c.name} (line:{c.range.start.line + 1})" for c in sym.children[:20])
+        kids = ", ".join(f"{c.name} (line:{c.selection_range.start.line + 1})" for c in sym.children[:20])
         note = (
             f"[{sym.name} is ~{approx_tokens(text):,} tokens, over the {call.budget:,}-token budget: showing its "
             f"signature. Open a part with {hints.command('expand_at', shown, 'line:N')}"
@@ -389,8 +391,8 @@ def _holds(outer: Symbol, inner: Symbol) -> bool:
 @tool(
     "document_symbols",
     "read",
-    "A file's symbols as a table (name, kind, range, parent, hover) or LSP JSON. USE FOR: exact ranges and "
-    "parents. DON'T USE FOR: reading code (simple_read).",
+    "A file's symbols as a table (name, kind, range with its doc comment, name position, parent, hover) or LSP "
+    "JSON. USE FOR: exact ranges and parents. DON'T USE FOR: reading code (simple_read).",
 )
 def document_symbols(
     call: Call,
@@ -413,7 +415,7 @@ def document_symbols(
     data: dict[str, Any] = {"path": shown, "format": format, "symbols": json_symbols}
     if format == "standard":
         return ToolResult([table.render_standard(symbols, rc)], data)
-    head = f"{shown} symbols (positions 1-based line:col)"
+    head = f"{shown} symbols (positions 1-based line:col; {table.RANGE_NOTE})"
     return _within_budget(call, [head + "\n" + table.render_table(symbols, rc, include_hover)], data, "")
 
 
