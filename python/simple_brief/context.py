@@ -45,8 +45,9 @@ WITHHELD = "Content withheld: the file matches the secrets rule `{rule}`"
 
 #: Kinds that are a scope even on a single line (`def f(): return 1`, `class A: pass`).
 #: Other kinds (variables, fields, constants, imports reported as modules...) count only
-#: when their range spans several lines, so a one-line statement at module level is
-#: top level (AC8) while a multi-line declaration block is a scope (AC6).
+#: when they span several lines from their name's line on, so a one-line statement at
+#: module level is top level (AC8), even under a doc comment, while a multi-line
+#: declaration block is a scope (AC6).
 SCOPE_KINDS = FUNCTION_KINDS | frozenset(
     {
         SymbolKind.Class,
@@ -301,8 +302,8 @@ def _scopes_around(
             stack.append((sym.children, 0, end_row))
         if row < start_row or row > end_row:
             continue
-        if not heading and sym.kind not in SCOPE_KINDS and start_row == end_row:
-            continue
+        if not heading and sym.kind not in SCOPE_KINDS and max(start_row, sym.selection_range.start.line) >= end_row:
+            continue  # one line from its name on: a doc comment above does not make it a block
         if row == start_row and col < start_col and not _blank(line_text()[:start_col]):
             continue
         if row == end_row and 0 <= end_col < col and not _blank(line_text()[end_col:]):
