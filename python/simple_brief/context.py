@@ -260,16 +260,20 @@ def enclosing_scopes(symbols: list[Symbol], line: int, character: int, text: str
     place sits (a reference's `in Loop.doActions`) agrees with it. `text` is the
     position's line ("" when unknown: a position on a symbol's first or last line then
     counts as inside it)."""
-    return [sym for _, _, sym in _scopes_around(symbols, (line, character), lambda: text, False, 1 << 62)[1]]
+    return [sym for _, _, sym in _scopes_around(symbols, (line, character), lambda: text)[1]]
 
 
 def _scopes_around(
-    symbols: list[Symbol], at: tuple[int, int], line_text: Callable[[], str], markdown: bool, last_row: int
+    symbols: list[Symbol],
+    at: tuple[int, int],
+    line_text: Callable[[], str],
+    markdown: bool = False,
+    last_row: int = 0,
 ) -> tuple[int, list[tuple[int, int, Symbol]]]:
     """Every symbol counted, and the scopes around `at` (0-based row and column) with
-    their first and last rows, outermost first. Scopes are SCOPE_KINDS, Markdown
-    sections (reaching to the next heading of the same or a higher level, or
-    `last_row`) and any symbol spanning several lines; the text of the row
+    their first and last rows, outermost first. Scopes are SCOPE_KINDS, symbols spanning
+    several lines from their name on and, with `markdown`, sections (reaching to the next
+    heading of the same or a higher level, or `last_row`); the text of the row
     (`line_text`) decides at a symbol's first and last columns."""
     row, col = at
     found: list[tuple[int, int, int, int, int, Symbol]] = []

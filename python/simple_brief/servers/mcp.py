@@ -57,8 +57,9 @@ INSTRUCTIONS = (
     "L3-5 = 1-based lines, from the doc comment or decorators above); "
     "expand_at opens one symbol; search finds names across the workspace; document_symbols gives exact "
     "ranges. Paths are relative to the workspace root; lines and columns are 1-based, columns count "
-    "characters; a definition's position (search's @line:col, line:N lists) is its name's. When an editor is attached, every answer starts with an `editor:` line (file, cursor, "
-    "enclosing symbols) and unsaved buffer text wins over the disk."
+    "characters; a definition's position (search's @line:col, line:N lists) is its name's. When an editor "
+    "is attached, every answer starts with an `editor:` line (file, cursor, enclosing symbols) and unsaved "
+    "buffer text wins over the disk."
 )
 
 ASGIApp = Callable[
