@@ -193,7 +193,8 @@ function M.find(symbols, selector, cursor_line)
   if #matches > 1 then
     local names = {}
     for _, s in ipairs(matches) do
-      names[#names + 1] = ('%s (line:%d)'):format(H.display(symbols, s) or s.qualified, s.start)
+      -- The name's line, as the engine's answers give it (not the doc comment's above).
+      names[#names + 1] = ('%s (line:%d)'):format(H.display(symbols, s) or s.qualified, s.sel or s.start)
     end
     return nil, ('%s names %d symbols: %s; ask for one of those'):format(selector, #matches, table.concat(names, ', '))
   end

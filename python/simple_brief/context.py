@@ -30,6 +30,7 @@ when it gives one).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -44,8 +45,9 @@ WITHHELD = "Content withheld: the file matches the secrets rule `{rule}`"
 
 #: Kinds that are a scope even on a single line (`def f(): return 1`, `class A: pass`).
 #: Other kinds (variables, fields, constants, imports reported as modules...) count only
-#: when their range spans several lines, so a one-line statement at module level is
-#: top level (AC8) while a multi-line declaration block is a scope (AC6).
+#: when they span several lines from their name's line on, so a one-line statement at
+#: module level is top level (AC8), even under a doc comment, while a multi-line
+#: declaration block is a scope (AC6).
 SCOPE_KINDS = FUNCTION_KINDS | frozenset(
     {
         SymbolKind.Class,
@@ -232,11 +234,48 @@ def _containing_scopes(snapshot: Snapshot, symbols: list[Symbol]) -> tuple[int, 
     Returns:
         (symbols in the document, scope objects outermost first).
     """
-    row = snapshot.cursor[0] - 1
-    col = snapshot.cursor[1] - 1
-    markdown = (snapshot.filetype or "").split(".")[0] in MARKDOWN_FILETYPES
-    last_row = max(snapshot.line_count - 1, 0)
     cursor_line: list[str] = []  # the cursor's line, read lazily for boundary columns
+    row = snapshot.cursor[0] - 1
+    total, found = _scopes_around(
+        symbols,
+        (row, snapshot.cursor[1] - 1),
+        lambda: _line(snapshot, row, cursor_line),
+        (snapshot.filetype or "").split(".")[0] in MARKDOWN_FILETYPES,
+        max(snapshot.line_count - 1, 0),
+    )
+    scopes = [
+        {
+            "name": sym.name,
+            "kind": _KIND_NAMES.get(sym.kind, str(sym.kind)),
+            "range": {"start": start + 1, "end": end + 1, "length": end - start + 1},
+        }
+        for start, end, sym in found
+    ]
+    return total, scopes
+
+
+def enclosing_scopes(symbols: list[Symbol], line: int, character: int, text: str = "") -> list[Symbol]:
+    """The symbols around a 0-based position, outermost first: the scope chain the editor
+    context gives for a cursor there (`containingScopes`), so an answer naming where a
+    place sits (a reference's `in Loop.doActions`) agrees with it. `text` is the
+    position's line ("" when unknown: a position on a symbol's first or last line then
+    counts as inside it)."""
+    return [sym for _, _, sym in _scopes_around(symbols, (line, character), lambda: text)[1]]
+
+
+def _scopes_around(
+    symbols: list[Symbol],
+    at: tuple[int, int],
+    line_text: Callable[[], str],
+    markdown: bool = False,
+    last_row: int = 0,
+) -> tuple[int, list[tuple[int, int, Symbol]]]:
+    """Every symbol counted, and the scopes around `at` (0-based row and column) with
+    their first and last rows, outermost first. Scopes are SCOPE_KINDS, symbols spanning
+    several lines from their name on and, with `markdown`, sections (reaching to the next
+    heading of the same or a higher level, or `last_row`); the text of the row
+    (`line_text`) decides at a symbol's first and last columns."""
+    row, col = at
     found: list[tuple[int, int, int, int, int, Symbol]] = []
     total = 0
     order = 0
@@ -267,24 +306,16 @@ def _containing_scopes(snapshot: Snapshot, symbols: list[Symbol]) -> tuple[int, 
             stack.append((sym.children, 0, end_row))
         if row < start_row or row > end_row:
             continue
-        if not heading and sym.kind not in SCOPE_KINDS and start_row == end_row:
+        if not heading and sym.kind not in SCOPE_KINDS and max(start_row, sym.selection_range.start.line) >= end_row:
+            continue  # one line from its name on: a doc comment above does not make it a block
+        if row == start_row and col < start_col and not _blank(line_text()[:start_col]):
             continue
-        if row == start_row and col < start_col and not _blank(_line(snapshot, row, cursor_line)[:start_col]):
-            continue
-        if row == end_row and 0 <= end_col < col and not _blank(_line(snapshot, row, cursor_line)[end_col:]):
+        if row == end_row and 0 <= end_col < col and not _blank(line_text()[end_col:]):
             continue
         found.append((start_row, start_col, -end_row, order, end_row, sym))
         order += 1
     found.sort(key=lambda item: (item[0], item[1], item[2], item[3]))
-    scopes = [
-        {
-            "name": sym.name,
-            "kind": _KIND_NAMES.get(sym.kind, str(sym.kind)),
-            "range": {"start": start + 1, "end": end + 1, "length": end - start + 1},
-        }
-        for start, _, _, _, end, sym in found
-    ]
-    return total, scopes
+    return total, [(start, end, sym) for start, _, _, _, end, sym in found]
 
 
 def _line(snapshot: Snapshot, row: int, memo: list[str]) -> str:

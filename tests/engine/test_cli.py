@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from simple_brief.render.table import RANGE_NOTE
+
 APP = '''\
 """App module."""
 
@@ -209,7 +211,7 @@ def test_symbols_table_is_1_based(ws: Path) -> None:
     result = run(ws, "symbols", "app.py")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.rstrip("\n").split("\n")
-    assert lines[0] == "app.py symbols (positions 1-based line:col)"
+    assert lines[0] == f"app.py symbols (positions 1-based line:col; {RANGE_NOTE})"
     assert lines[1] == "NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | EOL"
     rows = {line.split(" | ")[0] + "@" + line.split(" | ")[4]: line for line in lines[2:]}
     assert rows["User@"] == "User | 5 | 6:1-15:32 | 6:7-10 |  | class User - A user. | <<<"

@@ -23,4 +23,4 @@ def test_within_a_file_the_best_match_comes_first(tmp_path: Path) -> None:
     block = result.blocks[1].splitlines()
     assert block[0] == "config.py (2 results)"
     rows = [line.strip() for line in block if line.startswith("  @")]
-    assert rows == ["@5:1 Function - parse", "@1:1 Function - parse_settings_from_environment"]
+    assert rows == ["@5:5 Function - parse", "@1:5 Function - parse_settings_from_environment"]

@@ -138,9 +138,11 @@ def test_seed_002_search_layout(tmp_path: Path) -> None:
     (tmp_path / "other.py").write_text("def unrelated():\n    pass\n")
     result = invoke("search", {"query": "create"}, Call(Workspace.at(tmp_path)))
     assert result.blocks[0] == 'Found 1 matches for query "create" across 1 file'
+    # The seed's example shows @120:1, the declaration's start; issue 26 asks for the name's
+    # position (LSP's selectionRange): reading or editing there lands on the name.
     assert result.blocks[1] == (
         "src/tools/enrichment.ts (1 result)\n"
-        "  @120:1 Function - createCodePreview\n"
+        "  @120:17 Function - createCodePreview\n"
         "    `export function createCodePreview(codeSnippet: string, maxLines: number = 0): string { // Trim...`"
     )
 
@@ -153,11 +155,11 @@ def test_seed_002_symbols_view_summary_and_containers() -> None:
     outline = outline_of(src, "python")
     blocks = render_symbols_view(outline, "mcp.py")
     assert blocks[0] == "Found 4 symbols in file: mcp.py (max depth 99)\nSymbol breakdown: 2 methods, 1 class, 1 field"
-    assert blocks[1].splitlines() == [
-        "@1:1 Class - McpServer",
+    assert blocks[1].splitlines() == [  # positions: the names' (issue 26), not the declarations' starts
+        "@1:7 Class - McpServer",
         "  @2:5 Field - server [McpServer, Class]",
-        "  @4:5 Method - connect [McpServer, Class]",
-        "  @7:5 Method - close [McpServer, Class]",
+        "  @4:9 Method - connect [McpServer, Class]",
+        "  @7:9 Method - close [McpServer, Class]",
     ]
 
 

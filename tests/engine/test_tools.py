@@ -10,6 +10,7 @@ import pytest
 from simple_brief import languages
 from simple_brief import tools as registry
 from simple_brief.errors import UserError
+from simple_brief.render.table import RANGE_NOTE
 from simple_brief.scan import scan
 from simple_brief.tools import Call, Doc, ToolResult, invoke, load, tool
 from simple_brief.workspace import Workspace
@@ -72,7 +73,7 @@ def test_expand_by_dotted_name_and_by_line(ws: Workspace) -> None:
 
 
 def test_expand_line_outside_every_definition_says_where_they_are(ws: Workspace) -> None:
-    with pytest.raises(UserError, match=r"no definition contains line 2 of app.py; definitions start at line:4"):
+    with pytest.raises(UserError, match=r"no definition contains line 2 of app.py; definitions are at line:4"):
         run(ws, "expand_at", path="app.py", selector="line:2")
 
 
@@ -138,7 +139,7 @@ def test_parameters_are_checked_with_one_sentence(ws: Workspace) -> None:
 
 def test_document_symbols_table_says_its_positions_are_one_based(ws: Workspace) -> None:
     text, data = run(ws, "document_symbols", path="app.py")
-    assert text.splitlines()[0] == "app.py symbols (positions 1-based line:col)"
+    assert text.splitlines()[0] == f"app.py symbols (positions 1-based line:col; {RANGE_NOTE})"
     assert "get_user | 12 | 25:1-26:15 | 25:5-12 |  | def get_user(name) | <<<" in text
     assert data["symbols"][-1]["range"]["start"] == {"line": 24, "character": 0}
 

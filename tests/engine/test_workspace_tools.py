@@ -404,7 +404,7 @@ def test_workspace_symbols_by_name_kind_and_workspace(ws: Workspace) -> None:
     scoped = invoke("workspace_symbols", {"query": "", "kind": "classes", "id": "ws1"}, call)
     assert sorted(m["name"] for m in scoped.data["matches"]) == ["Group", "User"]
     assert "(kind Class; in ws1)" in scoped.blocks[0]
-    assert "pkg/models.py (2 results)\n  @1:1 Class - User" in scoped.text
+    assert "pkg/models.py (2 results)\n  @1:7 Class - User" in scoped.text
     methods = invoke("workspace_symbols", {"query": "find", "kind": "method,6"}, call)
     assert [m["name"] for m in methods.data["matches"]] == ["find_user"]
     with pytest.raises(UserError, match=r"^`klass` is not a symbol kind; use one of class, function"):

@@ -102,6 +102,15 @@ describe('expand.find', function()
     assert.are.equal('method names 2 symbols: Outer.method (line:3), Other.method (line:24); ask for one of those', why)
   end)
 
+  it('lists an ambiguous name at its name line, not its doc comment', function()
+    local documented = {
+      { name = 'Searcher', qualified = 'Searcher', start = 589, stop = 620, sel = 597, block = true },
+      { name = 'Searcher', qualified = 'Searcher', start = 622, stop = 640, sel = 623, block = true },
+    }
+    local _, why = expand.find(documented, 'Searcher', 1)
+    assert.are.equal('Searcher names 2 symbols: Searcher (line:597), Searcher (line:623); ask for one of those', why)
+  end)
+
   it('says how to list the names of an unknown symbol', function()
     local s, why = expand.find(symbols, 'missing', 1)
     assert.is_nil(s)

@@ -224,7 +224,7 @@ async def test_stdio_server_lists_and_calls(tmp_path: Path) -> None:
             names = {t.name for t in (await client.list_tools()).tools}
             result = await client.call_tool("search", {"query": "find_user"})
     assert "simple_read" in names
-    assert "app.py (1 result)\n  @4:5 Method - find_user" in text_of(result)
+    assert "app.py (1 result)\n  @4:9 Method - find_user" in text_of(result)  # the name, not `def`
 
 
 @pytest.mark.anyio

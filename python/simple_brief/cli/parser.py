@@ -16,7 +16,10 @@ EXIT_USER_ERROR = 2
 _EPILOG = """\
 Positions in text output are 1-based line:col; --format standard JSON is 0-based (LSP).
 Block marks: F> function, C> class, S> struct, E> enum (`_` instead of `>` = open),
-V* a diagnostic line. Each mark ends with its line span, e.g. L3-5: `expand FILE line:3`.
+V* a diagnostic line. Each mark ends with its line span, e.g. L3-5: `expand FILE line:3`;
+a span (the folding range, RANGE in `symbols`) includes the doc comment and decorators
+above the name. Every other position of a definition (search's @line:col, SELECTION,
+`name (line:N)` lists) is the name's own.
 """
 
 
@@ -136,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "symbols",
         help="the symbol table of a file (document_symbols)",
-        description="Print NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | <<< rows.",
+        description="Print NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | <<< rows. RANGE is the "
+        "whole definition, its doc comment and decorators included; SELECTION is the name.",
     )
     p.add_argument("file")
     p.add_argument("--format", default="table", choices=("table", "standard"))

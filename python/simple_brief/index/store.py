@@ -24,7 +24,7 @@ from simple_brief.docs import db, storage
 log = logging.getLogger(__name__)
 
 #: Bump when the schema or the rows change: older files are rebuilt.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: What `meta` names this file as (a docs database in its place is foreign).
 KIND = "symbols"
 

@@ -2,11 +2,35 @@
 ;
 ; Only package-level declarations are listed: types, constants and variables
 ; declared inside function bodies (and anonymous struct/interface types) are
-; locals. The blank identifier `_` names nothing.
+; locals. A function literal given a name inside a body is listed, nested in its
+; function (`doActions := func(...) {...}`), as JavaScript's arrow functions are:
+; a line in it is in `Loop.doActions`. The blank identifier `_` names nothing.
 
 (function_declaration
   name: (identifier) @name
   body: (block) @body) @definition.function
+
+; A function literal named inside a body: `f := func(...) {...}`,
+; `var f = func(...) {...}`, and `f = func(...) {...}` (the recursive closure
+; declared first with `var f func(...)`). One name for one literal only.
+(statement_list
+  (short_var_declaration
+    left: (expression_list . (identifier) @name .)
+    right: (expression_list . (func_literal body: (block) @body) .)) @definition.function
+  (#not-eq? @name "_"))
+
+(statement_list
+  (var_declaration
+    (var_spec
+      name: (identifier) @name .
+      value: (expression_list . (func_literal body: (block) @body) .))) @definition.function
+  (#not-eq? @name "_"))
+
+(statement_list
+  (assignment_statement
+    left: (expression_list . (identifier) @name .)
+    right: (expression_list . (func_literal body: (block) @body) .)) @definition.function
+  (#not-eq? @name "_"))
 
 ; Assembly-backed functions have no body.
 (function_declaration

@@ -1,6 +1,7 @@
 """The `names` tier of an outline: every top-level definition as `name:line`, its members
 that are definitions too (methods, nested types, enum members) on the same line — what a
-depth-1 symbol overview gives, with the line to open each by (`expand_at FILE line:N`).
+depth-1 symbol overview gives, with the line to open each by (`expand_at FILE line:N`): the
+name's line, not the doc comment's above it.
 Data members (fields, properties, attributes, variables inside a type) are left to the
 outline; module-level variables and constants are top-level definitions and stay.
 
@@ -22,9 +23,9 @@ def render_names(symbols: list[Symbol], members: bool = True) -> str:
     are not data) unless `members` is False."""
     lines = []
     for sym in symbols:
-        line = f"{sym.name}:{sym.range.start.line + 1}"
+        line = f"{sym.name}:{sym.selection_range.start.line + 1}"
         kids = [kid for kid in sym.children if kid.kind not in DATA_MEMBERS] if members else []
         if kids:
-            line += ": " + " ".join(f"{kid.name}:{kid.range.start.line + 1}" for kid in kids)
+            line += ": " + " ".join(f"{kid.name}:{kid.selection_range.start.line + 1}" for kid in kids)
         lines.append(line)
     return "\n".join(lines)

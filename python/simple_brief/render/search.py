@@ -3,8 +3,11 @@
 Found 3 matches for query "user" across 2 files
 
 src/user.py (2 results)
-  @7:1 Class - User
+  @7:7 Class - User
     `class User(Base): kind = "x" def __init__(self, name, age): self.name = name ...`
+
+`@line:char` is where the name is (LSP's selectionRange), not the start of the doc
+comment or decorators above it: an agent opening or editing there lands on the declaration.
 """
 
 from __future__ import annotations
@@ -30,13 +33,14 @@ class Match:
     preview: str = ""
 
     def to_json(self, with_score: bool = True) -> dict[str, Any]:
-        """The match as structured data: path, name, kind, 1-based line and character, preview."""
+        """The match as structured data: path, name, kind, the name's 1-based line and
+        character, preview."""
         data: dict[str, Any] = {
             "path": self.path,
             "name": self.symbol.name,
             "kind": int(self.symbol.kind),
-            "line": self.symbol.range.start.line + 1,
-            "character": self.symbol.range.start.character + 1,
+            "line": self.symbol.selection_range.start.line + 1,
+            "character": self.symbol.selection_range.start.character + 1,
             "preview": self.preview,
         }
         if with_score:
@@ -77,7 +81,7 @@ def render_search(query: str, matches: list[Match], total: int, files_total: int
         noun = "result" if len(items) == 1 else "results"
         out = [f"{path} ({len(items)} {noun})"]
         for m in items:
-            out.append(f"  @{m.symbol.range.start.one_based()} {m.symbol.kind.name} - {m.symbol.name}")
+            out.append(f"  @{m.symbol.selection_range.start.one_based()} {m.symbol.kind.name} - {m.symbol.name}")
             if m.preview:
                 out.append(f"    `{m.preview}`")
         blocks.append("\n".join(out))

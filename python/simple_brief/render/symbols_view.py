@@ -3,11 +3,12 @@
     Found 5 symbols in file: src/user.py (max depth 99)
     Symbol breakdown: 2 methods, 2 fields, 1 class
 
-    @7:1 Class - User
-      @12:5 Method - __init__ [User, Class]
+    @7:7 Class - User
+      @12:9 Method - __init__ [User, Class]
         `def __init__(self, name, age)`
 
-One block per root-level symbol; positions 1-based; no descent into function bodies
+One block per root-level symbol; positions 1-based, each the name's (not the doc comment's
+or decorator's above it); no descent into function bodies
 (no locals, no callbacks); `preview` adds signatures, or code for leaf symbols only.
 """
 
@@ -84,7 +85,7 @@ def render_symbols_view(
         for sym, depth, parent in group:
             pad = "  " * (depth - 1)
             where = f" [{parent.name}, {parent.kind.name}]" if parent else ""
-            out.append(f"{pad}@{sym.range.start.one_based()} {kind_name(sym.kind)} - {sym.name}{where}")
+            out.append(f"{pad}@{sym.selection_range.start.one_based()} {kind_name(sym.kind)} - {sym.name}{where}")
             if preview == "signature" and sym.signature:
                 out.append(f"{pad}  `{sym.signature}`")
             elif preview == "expanded":

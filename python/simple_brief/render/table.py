@@ -5,6 +5,9 @@
 
 Text positions are 1-based `line:col` (SPEC "Positions"; the seed's table was
 0-based). A column range is inclusive: `3:5-10` is characters 5 through 10 of line 3.
+RANGE is the whole definition, from the doc comment and decorators above it (what folds
+and what `expand_at` shows); SELECTION is the name (LSP's selectionRange), the position
+every other answer gives for the definition.
 JSON (`format=standard`) keeps LSP's 0-based positions with an exclusive end.
 """
 
@@ -19,6 +22,8 @@ from simple_brief.model import Range, Symbol
 from simple_brief.protocol import document_symbol
 
 HEADER = "NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | EOL"
+#: What the two position columns are, said where the table is printed.
+RANGE_NOTE = "RANGE includes the doc comment and decorators above, SELECTION is the name"
 ROW_END = "<<<"
 HOVER_CHARS = 200
 #: With `return_children=auto`, descendants are listed while the whole table stays this small.

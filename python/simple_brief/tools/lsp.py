@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 from simple_brief import explain as catalogue
 from simple_brief import protocol
-from simple_brief.context import SCOPE_KINDS
+from simple_brief.context import enclosing_scopes
 from simple_brief.errors import UserError
 from simple_brief.intel import LspReply
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol
@@ -111,7 +111,7 @@ def _places(call: Call, found: list[tuple[Path, Range]], named: bool = False) ->
         if lines is not None and text is None:
             text = ""
         symbols = read[1] if read is not None else None
-        symbol = enclosing(symbols, rng.start) if symbols is not None else None
+        symbol = enclosing(symbols, rng.start, text or "") if symbols is not None else None
         out.append(view.Place(call.workspace.display(path), rng.start, text, symbol))
     return out
 
@@ -127,19 +127,11 @@ def _file_lines(call: Call, path: Path, named: bool) -> tuple[list[str], list[Sy
         return None
 
 
-def enclosing(symbols: list[Symbol], at: Position) -> str:
-    """The dotted name of the innermost definition (function, method, class ...: the editor
-    context's scope kinds) whose range holds `at`; `<module>` at the file's top level."""
-    names: list[str] = []
-    items = symbols
-    while items:
-        inner = next((s for s in items if s.range.start <= at < s.range.end), None)
-        if inner is None:
-            break
-        if inner.kind in SCOPE_KINDS:
-            names.append(inner.name)
-        items = inner.children
-    return ".".join(names) or view.MODULE_LEVEL
+def enclosing(symbols: list[Symbol], at: Position, text: str = "") -> str:
+    """The dotted name of the definitions around `at` (`Loop.doActions`), outermost first:
+    the editor context's scope chain there (`context.enclosing_scopes`; `text` is the
+    line of `at`); `<module>` at the file's top level."""
+    return ".".join(s.name for s in enclosing_scopes(symbols, at.line, at.character, text)) or view.MODULE_LEVEL
 
 
 def _unique_locations(replies: list[LspReply]) -> list[tuple[Path, Range]]:
@@ -291,7 +283,8 @@ def _row_name(call: Call, path: Path, start: Position, item: dict[str, Any]) -> 
     read = _file_lines(call, path, True)
     if read is None or read[1] is None:
         return name
-    qualified = enclosing(read[1], start)
+    lines = read[0]
+    qualified = enclosing(read[1], start, lines[start.line] if start.line < len(lines) else "")
     return qualified if qualified.split(".")[-1] == name else name
 
 

@@ -229,8 +229,8 @@ def find_symbol_in(symbols: list[Symbol], selector: str, shown: str) -> Symbol:
             raise UserError(f"{name_of(selector)} is not a line selector; write line:N with N a line number.") from None
         inside = [s for s, _ in named if s.range.contains_line(line)]
         if not inside:
-            starts = ", ".join(f"line:{s.range.start.line + 1}" for s in symbols[:8])
-            raise UserError(f"no definition contains line {line + 1} of {shown}; definitions start at {starts}.")
+            starts = ", ".join(f"line:{s.selection_range.start.line + 1}" for s in symbols[:8])
+            raise UserError(f"no definition contains line {line + 1} of {shown}; definitions are at {starts}.")
         return max(inside, key=lambda s: (s.range.start, -s.range.end.line))
     # A full name wins: `run` is the top-level run even when Job.run exists.
     exact = [s for s, q in named if q == sel] or [s for s, q in named if s.name == sel]
@@ -245,8 +245,12 @@ def find_symbol_in(symbols: list[Symbol], selector: str, shown: str) -> Symbol:
         if len(blocks) == 1:
             return blocks[0]
         qual = dict((id(s), q) for s, q in named)
-        shown_names = [_heading_path(symbols, s) if s.kind == SymbolKind.String else qual[id(s)] for s in exact[:10]]
-        options = "; ".join(f"{n} (line:{s.range.start.line + 1})" for n, s in zip(shown_names, exact, strict=False))
+        shown_names = [
+            _heading_path(symbols, s) if s.kind == SymbolKind.String else qual[id(s)] for s in exact[:10]
+        ]
+        options = "; ".join(
+            f"{n} (line:{s.selection_range.start.line + 1})" for n, s in zip(shown_names, exact, strict=False)
+        )
         raise UserError(f"{name_of(sel)} names {len(exact)} symbols in {shown}: {options}; ask for one of those.")
     headings = _heading_paths(symbols)
     names = sorted(
@@ -300,7 +304,7 @@ def expand_at(
     }
     result = _within_budget(call, [text], data, "")
     if approx_tokens(text) > call.budget:
-        kids = ", ".join(f"{c.name} (line:{c.range.start.line + 1})" for c in sym.children[:20])
+        kids = ", ".join(f"{c.name} (line:{c.selection_range.start.line + 1})" for c in sym.children[:20])
         note = (
             f"[{sym.name} is ~{approx_tokens(text):,} tokens, over the {call.budget:,}-token budget: showing its "
             f"signature. Open a part with {hints.command('expand_at', shown, 'line:N')}"
@@ -314,8 +318,8 @@ def expand_at(
 @tool(
     "document_symbols",
     "read",
-    "A file's symbols as a table (name, kind, range, parent, hover) or LSP JSON. USE FOR: exact ranges and "
-    "parents. DON'T USE FOR: reading code (simple_read).",
+    "A file's symbols as a table (name, kind, range with its doc comment, name position, parent, hover) or LSP "
+    "JSON. USE FOR: exact ranges and parents. DON'T USE FOR: reading code (simple_read).",
 )
 def document_symbols(
     call: Call,
@@ -347,7 +351,7 @@ def document_symbols(
         rows = table.select_rows(symbols, rc)
     if offset is not None and offset >= max(len(rows), 1):
         raise UserError(f"offset={offset} is past the last of the {len(rows):,} rows; ask for a smaller offset.")
-    head = f"{shown} symbols (positions 1-based line:col)" + (f" under {under}" if under else "")
+    head = f"{shown} symbols (positions 1-based line:col; {table.RANGE_NOTE})" + (f" under {under}" if under else "")
     listing = symbol_pages.Listing(
         rows, offset or 0, offset is not None, shown, format, include_hover, return_children, under, head
     )
