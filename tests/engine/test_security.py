@@ -32,7 +32,11 @@ PACKAGE = Path(__file__).resolve().parents[2] / "python" / "simple_brief"
 #: Modules that may start programs: language servers from `.simple-brief.toml`, argv lists only.
 #: A module that runs the user's declared tasks joins this list, under the same argv-only rule.
 #: Modules that start programs: language servers, and the declared tasks (the sandbox).
-MAY_START_PROGRAMS = frozenset({"lsp/pool.py", "lsp/process.py", "tasks/sandbox.py", "debug/client.py"})
+MAY_START_PROGRAMS = frozenset(
+    {"lsp/pool.py", "lsp/process.py", "tasks/sandbox.py", "debug/client.py", "process_limits.py"}
+)
+#: The keeper execs the program it keeps (a resolved path and an argv list, after its fork).
+MAY_EXEC_ARGV = frozenset({"process_keeper.py"})
 
 
 @pytest.fixture
@@ -334,7 +338,10 @@ def test_no_module_runs_a_shell() -> None:
             if not isinstance(node, ast.Call):
                 continue
             name = _call_name(node)
-            if name in FORBIDDEN_CALLS or name.startswith(FORBIDDEN_PREFIXES):
+            execs_argv = name == "os.execv" and rel in MAY_EXEC_ARGV
+            if execs_argv and any(isinstance(a, ast.Constant | ast.JoinedStr | ast.BinOp) for a in node.args):
+                problems.append(f"{rel}:{node.lineno} gives os.execv a written path or command, not the program's")
+            if (name in FORBIDDEN_CALLS or name.startswith(FORBIDDEN_PREFIXES)) and not execs_argv:
                 problems.append(f"{rel}:{node.lineno} calls {name}")
             for kw in node.keywords:
                 if kw.arg == "shell" and not (isinstance(kw.value, ast.Constant) and kw.value.value is False):

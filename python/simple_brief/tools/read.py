@@ -245,9 +245,7 @@ def find_symbol_in(symbols: list[Symbol], selector: str, shown: str) -> Symbol:
         if len(blocks) == 1:
             return blocks[0]
         qual = dict((id(s), q) for s, q in named)
-        shown_names = [
-            _heading_path(symbols, s) if s.kind == SymbolKind.String else qual[id(s)] for s in exact[:10]
-        ]
+        shown_names = [_heading_path(symbols, s) if s.kind == SymbolKind.String else qual[id(s)] for s in exact[:10]]
         options = "; ".join(
             f"{n} (line:{s.selection_range.start.line + 1})" for n, s in zip(shown_names, exact, strict=False)
         )
