@@ -1,0 +1,265 @@
+"""File names are data (issue 26 §6): a workspace of hostile names — bytes that are not
+UTF-8, a newline, a tab, ESC and other control characters, `|` and backticks, a name
+that looks like an option, a 4,000-character path, a symlink leading out — walked
+through every tool of the registry over stdio MCP with the SDK's real `Client`, and
+through the CLI. Before the fix one such name made `search` fail ("surrogates not
+allowed") and killed the whole MCP server with the first answer that held it.
+
+A name is shown escaped as `ls -b` would (`bad\\xff.py`, `new\\nline.py`), and the agent
+may pass it back in that form.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from simple_brief import tools as registry
+from simple_brief.config import KNOWN_TOOLSETS
+
+BODY = "def {name}():\n    return 1\n\n\nclass {name}_kind:\n    def method(self):\n        return {name}()\n"
+#: Names on disk (bytes), the function each file defines, and the form every answer shows.
+HOSTILE: list[tuple[bytes, str, str]] = [
+    (b"bad\xff.py", "bad_func", "bad\\xff.py"),
+    (b"new\nline.py", "newline_func", "new\\nline.py"),
+    (b"tab\tname.py", "tab_func", "tab\\tname.py"),
+    (b"esc\x1b[31mred.py", "esc_func", "esc\\x1b[31mred.py"),
+    (b"ctl\x01\x7f\xc2\x85.py", "ctl_func", "ctl\\x01\\x7f\\xc2\\x85.py"),
+    (b"pipe|`tick`.py", "pipe_func", "pipe|`tick`.py"),
+    (b"-rf.py", "option_func", "-rf.py"),
+    ("café_中.py".encode(), "cafe_func", "café_中.py"),
+    (b"dir\xfe/inner.py", "inner_func", "dir\\xfe/inner.py"),
+]
+#: 16 folders of 250 characters: a path of 4,000-odd characters below the root.
+DEEP_PARTS = [f"{i:02d}" + "d" * 248 for i in range(16)]
+DEEP_FILE = "/".join([*DEEP_PARTS, "deep.py"])
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def hostile_tree(base: Path) -> Path:
+    """The workspace (and, beside it, the folder its symlink leads to)."""
+    root = base / "ws"
+    root.mkdir()
+    (root / "ok.py").write_text(BODY.format(name="ok_func"))
+    for raw, func, _shown in HOSTILE:
+        path = os.path.join(os.fsencode(root), raw)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as handle:
+            handle.write(BODY.format(name=func))
+    # Deeper than PATH_MAX from /: made one folder at a time, relative to the last.
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in DEEP_PARTS:
+            os.mkdir(part, dir_fd=fd)
+            inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        with open(os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as handle:
+            handle.write(BODY.format(name="deep_func"))
+    finally:
+        os.close(fd)
+    outside = base / "outside"
+    outside.mkdir()
+    (outside / "leak.py").write_text(BODY.format(name="leak_func"))
+    (root / "link\x1b.py").symlink_to(outside / "leak.py")
+    return root
+
+
+def raw_characters(text: str, newlines: bool) -> list[str]:
+    """Control characters (other than the lines' own newlines) and lone surrogates in `text`."""
+    return sorted(
+        {
+            repr(char)
+            for char in text
+            if (unicodedata.category(char) in ("Cc", "Cs") and not (newlines and char == "\n"))
+        }
+    )
+
+
+def strings_in(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for key, item in value.items() for s in (*strings_in(key), *strings_in(item))]
+    if isinstance(value, list):
+        return [s for item in value for s in strings_in(item)]
+    return []
+
+
+def server_env() -> dict[str, str]:
+    """The isolated user folders of the test session (conftest), not the SDK's bare default."""
+    names = ("SIMPLE_BRIEF_CACHE_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME")
+    return {"NVIM": "", **{name: os.environ[name] for name in names if name in os.environ}}
+
+
+def calls_for(tool: str, shown: str, func: str) -> list[dict[str, Any]]:
+    """Sensible arguments for `tool` about the file shown as `shown` that defines `func`."""
+    at = {"path": shown, "line": 1, "col": 5}
+    table: dict[str, list[dict[str, Any]]] = {
+        "simple_read": [{"path": shown}, {"path": shown, "mode": "outline"}, {"path": shown, "mode": "names"}],
+        "expand_at": [{"path": shown, "selector": func}, {"path": shown, "selector": "line:1"}],
+        "document_symbols": [{"path": shown}, {"path": shown, "format": "standard"}],
+        "diagnostics": [{"path": shown}],
+        "analyze_hover": [at],
+        "analyze_definition": [at],
+        "analyze_references": [at],
+        "analyze_calls": [at],
+        "analyze_completion": [at],
+        "refactor_rename": [{**at, "new_name": "renamed"}],
+        "format_document": [{"path": shown}],
+        "refactor_extract": [
+            {"path": shown, "start_line": 2, "start_col": 12, "end_line": 2, "end_col": 13, "new_name": "one"}
+        ],
+        "files_apply_overlay": [{"path": shown, "content": BODY.format(name=func + "_overlay")}],
+        "files_remove_overlay": [{"path": shown}],
+        "test_coverage": [{"path": shown}],
+        "profile_run": [{"file": shown}],
+        "debug_launch": [{"program": shown, "wait_s": 5, "timeout_s": 20}],
+        "debug_breakpoints": [{"action": "set", "location": f"{shown}:2"}],
+    }
+    return table.get(tool, [])
+
+
+#: Tools taking no file: their calls once per session.
+ONCE: dict[str, list[dict[str, Any]]] = {
+    "search": [{"query": "func"}, {"query": "func", "path": "dir\\xfe"}, {"query": "deep_func"}],
+    "diagnostics": [{}],
+    "diagnostic_explain": [{"code": "E999"}],
+    "docs_search": [{"query": "func"}],
+    "docs_get": [{"id": "bad\\xff.bad_func"}],
+    "docs_list": [{}],
+    "docs_resolve": [{"symbol": "bad_func"}],
+    "docs_index": [{}],
+    "workspace_open": [{"path": "dir\\xfe"}],
+    "workspace_close": [{"id": "nope"}],
+    "workspace_files": [{}, {"all_files": True}, {"under": "dir\\xfe"}, {"pattern": "*.py"}],
+    "workspace_symbols": [{"query": "func"}],
+    "build_compile": [{}],
+    "build_check": [{}],
+    "build_clean": [{}],
+    "test_list": [{}],
+    "test_run": [{}],
+    "profile_report": [{"report_id": "nope"}],
+    "profile_hotspots": [{}],
+    "debug_breakpoints": [{"action": "list"}],
+    "debug_continue": [{}],
+    "debug_step": [{}],
+    "debug_pause": [{}],
+    "debug_stack": [{}],
+    "debug_variables": [{}],
+    "debug_evaluate": [{"expression": "1"}],
+    "debug_terminate": [{}],
+    "debug_sessions": [{}],
+    "server_status": [{}],
+    "logs": [{"level": "debug"}],
+    "editor_get_context": [{}],
+}
+
+
+def every_call() -> list[tuple[str, dict[str, Any]]]:
+    """(tool, arguments) for every tool of the registry: the file tools on every hostile
+    file (named as shown), the rest once."""
+    files = [("ok.py", "ok_func"), *((shown, func) for _raw, func, shown in HOSTILE), (DEEP_FILE, "deep_func")]
+    files.append(("link\\x1b.py", "leak_func"))
+    out: list[tuple[str, dict[str, Any]]] = []
+    for tool in registry.listed(KNOWN_TOOLSETS):
+        per_file = [args for shown, func in files for args in calls_for(tool.name, shown, func)]
+        once = ONCE.get(tool.name, [])
+        assert per_file or once, f"no arguments for {tool.name}: add them to the table"
+        out += [(tool.name, args) for args in [*once, *per_file]]
+    return out
+
+
+@pytest.mark.anyio
+async def test_every_tool_survives_a_tree_of_hostile_names_over_stdio(tmp_path: Path) -> None:
+    root = hostile_tree(tmp_path)
+    toolsets = ",".join(KNOWN_TOOLSETS)
+    args = ["-m", "simple_brief", "mcp", "--root", str(root), "--toolsets", toolsets]
+    params = StdioServerParameters(command=sys.executable, args=args, env=server_env())
+    bad: list[str] = []
+    texts: dict[str, str] = {}
+    async with Client(params) as client:
+        for tool, arguments in every_call():
+            with anyio.fail_after(120):
+                # A protocol-level error (the server gone: "Connection closed") raises here.
+                result = await client.call_tool(tool, arguments)
+            text = "\n\n".join(block.text for block in result.content if hasattr(block, "text"))
+            assert text.strip(), f"{tool}({arguments}) answered nothing"
+            if "Error executing tool" in text or "could not be encoded" in text:
+                bad.append(f"{tool}({arguments}) failed: {text[:300]!r}")
+            texts[f"{tool} {json.dumps(arguments)}"] = text
+            found = raw_characters(text, newlines=True)
+            data = json.dumps(result.structured_content, ensure_ascii=False) if result.structured_content else ""
+            found += [f"data:{c}" for s in strings_in(result.structured_content) for c in raw_characters(s, False)]
+            if found:
+                bad.append(f"{tool}({arguments}): {found} in {(text + data)[:300]!r}")
+        with anyio.fail_after(30):
+            final = await client.call_tool("search", {"query": "ok_func"})
+    assert not bad, "\n".join(bad)
+    assert "ok.py (2 results)" in "\n".join(block.text for block in final.content)  # type: ignore[union-attr]
+    # The names were shown escaped, and passed back in that form they named the files.
+    listing = texts['workspace_files {"all_files": true}']
+    for _raw, _func, shown in HOSTILE:
+        folder, _, name = shown.rpartition("/")
+        assert (f"{folder}/: {name}" if folder else f" {name}") in listing, (shown, listing[-1000:])
+    found = texts['search {"query": "func"}']
+    for _raw, func, shown in HOSTILE:
+        assert shown in found and func in found, (shown, found[:3000])
+    for _raw, func, shown in HOSTILE:
+        opened = texts[f"expand_at {json.dumps({'path': shown, 'selector': func})}"]
+        assert f"def {func}():" in opened, opened
+    assert "def deep_func():" in texts[f"expand_at {json.dumps({'path': DEEP_FILE, 'selector': 'deep_func'})}"]
+    link = json.dumps({"path": "link\\x1b.py"})
+    assert "leak_func" not in texts[f"simple_read {link}"]
+
+
+def run_cli(root: Path, *argv: str | bytes) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "SIMPLE_BRIEF_DAEMON": "0", "PYTHONIOENCODING": "utf-8"}
+    command = [sys.executable, "-m", "simple_brief", *argv]
+    return subprocess.run(command, cwd=root, env=env, capture_output=True, timeout=120, check=False)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("search", "func"),
+        ("search", "func", "--json"),
+        ("diagnostics",),
+        ("diagnostics", "--json"),
+        ("outline", b"bad\xff.py"),
+        ("outline", "bad\\xff.py"),
+        ("outline", "new\\nline.py"),
+        ("outline", "--", "-rf.py"),
+        ("diagnostics", "esc\\x1b[31mred.py"),
+        ("expand", "dir\\xfe/inner.py", "inner_func"),
+    ],
+    ids=lambda argv: " ".join(os.fsdecode(a) for a in argv).encode("ascii", "backslashreplace").decode(),
+)
+def test_the_cli_shows_hostile_names_escaped_and_never_crashes(tmp_path: Path, argv: tuple[str | bytes, ...]) -> None:
+    root = hostile_tree(tmp_path)
+    done = run_cli(root, *argv)
+    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+    assert done.returncode in (0, 2), (done.returncode, err[-2000:])
+    assert "Traceback" not in err, err[-2000:]
+    assert not raw_characters(out, newlines=True), out[:2000]
+    assert not raw_characters(err, newlines=True), err[:2000]
+    if done.returncode == 2:
+        assert len(err.strip().splitlines()) == 1, err
+    if argv[0] == "search":
+        for _raw, _func, shown in HOSTILE:
+            assert shown in out.replace("\\\\", "\\"), (shown, out[:3000])
+    if argv[0] in ("outline", "expand"):
+        assert done.returncode == 0, err
