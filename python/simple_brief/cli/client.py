@@ -21,6 +21,7 @@ answers costs an interpreter start, one socket round trip and the answer's bytes
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import sys
@@ -36,6 +37,7 @@ _OFF = ("0", "off", "false", "no")
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The `simple-brief` script; returns the exit code."""
+    escape_unencodable()
     args = list(sys.argv[1:] if argv is None else argv)
     if uses_daemon(args):
         try:
@@ -45,6 +47,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if code is not None:
             return code
     return standalone(args)
+
+
+def escape_unencodable() -> None:
+    """Have stdout and stderr write what they cannot encode (a lone surrogate: a file name
+    or an argument that is not UTF-8) as a backslash escape instead of ending the command
+    with a traceback; a stream that already copes (`surrogateescape` in the C locale) stays."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict":
+            # (AttributeError: not a text stream of ours, the daemon's or a test's: it does not encode)
+            with contextlib.suppress(AttributeError, ValueError, OSError):
+                stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
 
 def standalone(args: list[str]) -> int:
