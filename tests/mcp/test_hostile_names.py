@@ -25,6 +25,10 @@ from mcp import Client, StdioServerParameters
 
 from simple_brief import tools as registry
 from simple_brief.config import KNOWN_TOOLSETS
+from simple_brief.servers import mcp as mcp_server
+from simple_brief.servers.envelope import Answer, ServerState
+from simple_brief.servers.mcp import build_server
+from simple_brief.workspace import Workspace
 
 BODY = "def {name}():\n    return 1\n\n\nclass {name}_kind:\n    def method(self):\n        return {name}()\n"
 #: Names on disk (bytes), the function each file defines, and the form every answer shows.
@@ -264,3 +268,21 @@ def test_the_cli_shows_hostile_names_escaped_and_never_crashes(tmp_path: Path, a
             assert shown in out.replace("\\\\", "\\"), (shown, out[:3000])
     if argv[0] in ("outline", "expand"):
         assert done.returncode == 0, err
+
+
+@pytest.mark.anyio
+async def test_an_answer_that_would_not_encode_goes_out_escaped_and_the_session_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The adapter's own guard, behind the tools': a tool that let a raw name through (a
+    lone surrogate, which the stdio writer cannot encode: it ended the server) is answered
+    with the name escaped."""
+    (tmp_path / "ok.py").write_text(BODY.format(name="ok_func"))
+    leaked = Answer(blocks=["bad\udcff.py (python, 7 lines)"], data={"path": "bad\udcff.py", "bad\udcfe": 1})
+    monkeypatch.setattr(mcp_server, "answer", lambda *args: leaked)
+    async with Client(build_server(ServerState(Workspace.at(tmp_path)))) as client:
+        with anyio.fail_after(30):
+            result = await client.call_tool("simple_read", {"path": "ok.py"})
+    assert [block.text for block in result.content] == ["bad\\xff.py (python, 7 lines)"]  # type: ignore[union-attr]
+    assert result.structured_content == {"path": "bad\\xff.py", "bad\\xfe": 1}
+    result.model_dump_json()  # what the stdio writer does
