@@ -321,6 +321,8 @@ class SymbolIndex:
         with self.lock:
             if self._watcher is not None and self._watcher.alive:
                 return True
+            if self._watcher is not None and self._watcher.lasting_failure:
+                return False
             try:
                 from simple_brief.index.watch import Watcher  # only long-lived processes watch
 
