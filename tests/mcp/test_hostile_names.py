@@ -131,8 +131,7 @@ def calls_for(tool: str, shown: str, func: str) -> list[dict[str, Any]]:
         "files_remove_overlay": [{"path": shown}],
         "test_coverage": [{"path": shown}],
         "profile_run": [{"file": shown}],
-        "debug_launch": [{"program": shown, "wait_s": 5, "timeout_s": 20}],
-        "debug_breakpoints": [{"action": "set", "location": f"{shown}:2"}],
+        "debug_launch": [{"program": shown, "wait_s": 10, "timeout_s": 30}],
     }
     return table.get(tool, [])
 
@@ -144,7 +143,7 @@ ONCE: dict[str, list[dict[str, Any]]] = {
     "diagnostic_explain": [{"code": "E999"}],
     "docs_search": [{"query": "func"}],
     "docs_get": [{"id": "bad\\xff.bad_func"}],
-    "docs_list": [{}],
+    "docs_list": [{"module": "bad\\xff"}],
     "docs_resolve": [{"symbol": "bad_func"}],
     "docs_index": [{}],
     "workspace_open": [{"path": "dir\\xfe"}],
@@ -157,15 +156,20 @@ ONCE: dict[str, list[dict[str, Any]]] = {
     "test_list": [{}],
     "test_run": [{}],
     "profile_report": [{"report_id": "nope"}],
-    "profile_hotspots": [{}],
-    "debug_breakpoints": [{"action": "list"}],
-    "debug_continue": [{}],
-    "debug_step": [{}],
-    "debug_pause": [{}],
-    "debug_stack": [{}],
-    "debug_variables": [{}],
-    "debug_evaluate": [{"expression": "1"}],
-    "debug_terminate": [{}],
+    "profile_hotspots": [{"report_id": "nope"}],
+    # d1: the program named `bad\xff.py`, stopped on entry (launched before the other files).
+    "debug_launch": [{"program": "bad\\xff.py", "stop_on_entry": True, "wait_s": 20, "timeout_s": 60}],
+    "debug_breakpoints": [
+        {"session_id": "d1", "action": "set", "location": "bad\\xff.py:2"},
+        {"session_id": "d1", "action": "list"},
+    ],
+    "debug_step": [{"session_id": "d1", "wait_s": 10}],
+    "debug_stack": [{"session_id": "d1"}],
+    "debug_variables": [{"session_id": "d1"}],
+    "debug_evaluate": [{"session_id": "d1", "expression": "__file__"}],
+    "debug_pause": [{"session_id": "d1", "wait_s": 2}],
+    "debug_continue": [{"session_id": "d1", "wait_s": 10}],
+    "debug_terminate": [{"session_id": "d1"}],
     "debug_sessions": [{}],
     "server_status": [{}],
     "logs": [{"level": "debug"}],
@@ -179,7 +183,9 @@ def every_call() -> list[tuple[str, dict[str, Any]]]:
     files = [("ok.py", "ok_func"), *((shown, func) for _raw, func, shown in HOSTILE), (DEEP_FILE, "deep_func")]
     files.append(("link\\x1b.py", "leak_func"))
     out: list[tuple[str, dict[str, Any]]] = []
-    for tool in registry.listed(KNOWN_TOOLSETS):
+    # The session stopped on entry is looked at before it is let go.
+    last = ("debug_continue", "debug_terminate")
+    for tool in sorted(registry.listed(KNOWN_TOOLSETS), key=lambda tool: tool.name in last):
         per_file = [args for shown, func in files for args in calls_for(tool.name, shown, func)]
         once = ONCE.get(tool.name, [])
         assert per_file or once, f"no arguments for {tool.name}: add them to the table"
