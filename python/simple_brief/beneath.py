@@ -20,10 +20,13 @@ from simple_brief.source import BINARY_SNIFF, human_size
 
 
 def shown_path(path: str | os.PathLike[str]) -> str:
-    """A path as given, made safe for a one-line message: control characters (a newline,
-    an escape) and bytes that are not UTF-8 escaped (`path_escapes.escape_path`, the form
-    listings show); a long one is cut."""
-    text = escape_path(os.fspath(path))
+    """A path as given, made safe for a one-line message: one with control characters (a
+    newline, an escape) or bytes that are not UTF-8 is quoted with them escaped
+    (`path_escapes.escape_path`, the form listings show); a long one is cut."""
+    given = os.fspath(path)
+    text = escape_path(given)
+    if text != given:
+        text = f"'{text}'"
     return text if len(text) <= 160 else text[:80] + "…" + text[-40:]
 
 

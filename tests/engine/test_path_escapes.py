@@ -65,7 +65,7 @@ def test_the_workspace_shows_names_escaped_and_resolves_the_escaped_form(tmp_pat
     assert ws.resolve("bad\\xff.py") == tmp_path / "bad\udcff.py"
     assert ws.resolve("new\\nline.py") == tmp_path / "new\nline.py"
     assert ws.read("bad\\xff.py")[1].text.startswith("def bad_func")
-    with pytest.raises(UserError, match=r"nope\\\\x01\.py does not exist"):
+    with pytest.raises(UserError, match=r"'nope\\\\x01\.py' does not exist"):
         ws.read("nope\\x01.py")
 
 
