@@ -21,13 +21,13 @@ answers costs an interpreter start, one socket round trip and the answer's bytes
 
 from __future__ import annotations
 
-import contextlib
 import os
 import socket
 import sys
 from collections.abc import Sequence
 
 from simple_brief.cli import detach
+from simple_brief.cli.streams import escape_unencodable
 from simple_brief.daemon import protocol
 
 #: Kept equal to `parser.DAEMON_COMMANDS` (tests/daemon checks it; importing parser costs argparse).
@@ -47,17 +47,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if code is not None:
             return code
     return standalone(args)
-
-
-def escape_unencodable() -> None:
-    """Have stdout and stderr write what they cannot encode (a lone surrogate: a file name
-    or an argument that is not UTF-8) as a backslash escape instead of ending the command
-    with a traceback; a stream that already copes (`surrogateescape` in the C locale) stays."""
-    for stream in (sys.stdout, sys.stderr):
-        if getattr(stream, "errors", None) == "strict":
-            # (AttributeError: not a text stream of ours, the daemon's or a test's: it does not encode)
-            with contextlib.suppress(AttributeError, ValueError, OSError):
-                stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
 
 def standalone(args: list[str]) -> int:

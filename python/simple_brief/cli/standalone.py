@@ -31,8 +31,8 @@ from simple_brief import config, trust
 from simple_brief import lsp as _disk_servers  # noqa: F401  (registers the disk-mode language servers)
 from simple_brief import tools as registry
 from simple_brief.beneath import shown_path
-from simple_brief.cli.client import escape_unencodable
 from simple_brief.cli.parser import EXIT_USER_ERROR, build_parser
+from simple_brief.cli.streams import escape_unencodable
 from simple_brief.errors import UserError
 from simple_brief.tools import hints
 from simple_brief.workspace import Workspace
