@@ -38,11 +38,12 @@ def path_to_uri(path: Path) -> str:
 
 
 def uri_to_path(uri: str) -> Path | None:
-    """The path of a `file://` URI (percent-decoded); None for other schemes."""
+    """The path of a `file://` URI (percent-decoded, bytes that are not UTF-8 as Python
+    reads them from disk: `%FF` is the file `path_to_uri` named); None for other schemes."""
     parsed = urlparse(uri)
     if parsed.scheme != "file":
         return None
-    return Path(unquote(parsed.path))
+    return Path(unquote(parsed.path, errors="surrogateescape"))
 
 
 # --- positions in LSP JSON -----------------------------------------------------------------

@@ -14,6 +14,7 @@ from simple_brief.errors import UserError
 from simple_brief.index import symbol_index
 from simple_brief.index.answer import find_symbols
 from simple_brief.path_escapes import escape_path, escape_surrogates, escape_surrogates_in, unescape_path
+from simple_brief.protocol import path_to_uri, uri_to_path
 from simple_brief.workspace import Workspace
 
 #: (name as Python reads it from disk, as shown)
@@ -114,3 +115,10 @@ def test_the_editor_context_shows_the_file_escaped(tmp_path: Path) -> None:
     ctx = build_context(snap, [])
     assert ctx["file"]["path"] == escape_path(str(tmp_path)) + "/bad\\xff\\n.py"
     assert context_line(ctx, tmp_path).startswith("editor: bad\\xff\\n.py:1:1")
+
+
+def test_a_language_server_uri_names_the_file_that_is_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "bad\udcff é.py"
+    uri = path_to_uri(path)
+    assert uri.endswith("/bad%FF%20%C3%A9.py")
+    assert uri_to_path(uri) == path
