@@ -122,3 +122,13 @@ def test_a_language_server_uri_names_the_file_that_is_not_utf8(tmp_path: Path) -
     uri = path_to_uri(path)
     assert uri.endswith("/bad%FF%20%C3%A9.py")
     assert uri_to_path(uri) == path
+
+
+def test_a_name_a_language_server_sent_back_double_encoded_is_the_file(tmp_path: Path) -> None:
+    """vscode-uri (basedpyright, pyright) cannot decode `%FF` and escapes its `%`."""
+    path = tmp_path / "bad\udcff.py"
+    path.write_text("x = 1\n")
+    (tmp_path / "100%25.py").write_text("y = 1\n")
+    assert uri_to_path(path_to_uri(path).replace("%FF", "%25FF")) == path
+    assert uri_to_path(path_to_uri(tmp_path / "100%25.py")) == tmp_path / "100%25.py"
+    assert uri_to_path(path_to_uri(tmp_path / "gone%41.py")) == tmp_path / "gone%41.py"

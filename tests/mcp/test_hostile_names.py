@@ -292,3 +292,35 @@ async def test_an_answer_that_would_not_encode_goes_out_escaped_and_the_session_
     assert [block.text for block in result.content] == ["bad\\xff.py (python, 7 lines)"]  # type: ignore[union-attr]
     assert result.structured_content == {"path": "bad\\xff.py", "bad\\xfe": 1}
     result.model_dump_json()  # what the stdio writer does
+
+
+#: A program using the function of the file named `bad\xff.py` (a module name nothing can import:
+#: the language server still resolves the definition in the file itself).
+LSP_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("analyze_hover", {"path": "bad\\xff.py", "line": 7, "col": 16}),
+    ("analyze_definition", {"path": "bad\\xff.py", "line": 7, "col": 16}),
+    ("analyze_references", {"path": "bad\\xff.py", "line": 1, "col": 5}),
+    ("refactor_rename", {"path": "new\\nline.py", "line": 1, "col": 5, "new_name": "renamed"}),
+    ("diagnostics", {"path": "esc\\x1b[31mred.py"}),
+]
+
+
+@pytest.mark.anyio
+async def test_a_real_language_server_answers_about_hostile_names(tmp_path: Path) -> None:
+    """basedpyright (installed with the dev extras) gets the files by URI (`bad%FF.py`) and
+    its answers name them back: shown escaped, never as another file."""
+    root = hostile_tree(tmp_path)
+    env = {**server_env(), "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    args = ["-m", "simple_brief", "mcp", "--root", str(root), "--toolsets", "read,lsp"]
+    answers: dict[str, str] = {}
+    async with Client(StdioServerParameters(command=sys.executable, args=args, env=env)) as client:
+        for tool, arguments in LSP_CALLS:
+            with anyio.fail_after(120):
+                result = await client.call_tool(tool, arguments)
+            text = "\n".join(block.text for block in result.content if hasattr(block, "text"))
+            assert not result.is_error, (tool, text)
+            assert not raw_characters(text, newlines=True), (tool, text)
+            answers[tool] = text
+    assert "bad\\xff.py:1" in answers["analyze_definition"], answers["analyze_definition"]
+    assert "bad\\xff.py" in answers["analyze_references"], answers["analyze_references"]
+    assert "new\\nline.py" in answers["refactor_rename"] and "renamed" in answers["refactor_rename"]
