@@ -228,6 +228,7 @@ async def test_every_tool_survives_a_tree_of_hostile_names_over_stdio(tmp_path: 
     found = texts['search {"query": "func"}']
     for _raw, func, shown in HOSTILE:
         assert shown in found and func in found, (shown, found[:3000])
+    assert "dir\\xfe/inner.py (2 results)" in texts['search {"query": "func", "path": "dir\\\\xfe"}']
     for _raw, func, shown in HOSTILE:
         opened = texts[f"expand_at {json.dumps({'path': shown, 'selector': func})}"]
         assert f"def {func}():" in opened, opened
