@@ -15,15 +15,18 @@ from collections.abc import Iterator
 from pathlib import Path, PurePath
 
 from simple_brief.errors import UserError
+from simple_brief.path_escapes import escape_path
 from simple_brief.source import BINARY_SNIFF, human_size
 
 
 def shown_path(path: str | os.PathLike[str]) -> str:
-    """A path as given, made safe for a one-line message: one with control characters
-    (a newline, an escape) is quoted with them escaped; a long one is cut."""
-    text = os.fspath(path)
-    if not text.isprintable():
-        text = repr(text)
+    """A path as given, made safe for a one-line message: one with control characters (a
+    newline, an escape) or bytes that are not UTF-8 is quoted with them escaped
+    (`path_escapes.escape_path`, the form listings show); a long one is cut."""
+    given = os.fspath(path)
+    text = escape_path(given)
+    if text != given:
+        text = f"'{text}'"
     return text if len(text) <= 160 else text[:80] + "…" + text[-40:]
 
 

@@ -36,6 +36,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from simple_brief.editor import Snapshot
 from simple_brief.model import FUNCTION_KINDS, Symbol, SymbolKind
+from simple_brief.path_escapes import escape_path
 
 #: The warning of AC10: the document has no symbol provider at all.
 NO_SYMBOL_PROVIDER = "No symbol provider registered for this language"
@@ -125,7 +126,7 @@ def build_context(snapshot: Snapshot, symbols: list[Symbol] | None, warning: str
         symbols, warning = None, warning or WITHHELD.format(rule=withheld)
     context: dict[str, Any] = {
         "file": {
-            "path": str(snapshot.path) if snapshot.path is not None else None,
+            "path": escape_path(str(snapshot.path)) if snapshot.path is not None else None,
             "languageId": snapshot.filetype or "plaintext",
             "lineCount": snapshot.line_count,
             "isDirty": snapshot.modified,

@@ -42,8 +42,13 @@ class MalformedMessage(Exception):
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    """`message` as one frame: header and UTF-8 JSON body."""
-    body = json.dumps(message, ensure_ascii=False).encode("utf-8")
+    """`message` as one frame: header and UTF-8 JSON body (ASCII with `\\u` escapes when it
+    holds a lone surrogate: a file name that is not UTF-8, which the other side reads back)."""
+    text = json.dumps(message, ensure_ascii=False)
+    try:
+        body = text.encode("utf-8")
+    except UnicodeEncodeError:
+        body = json.dumps(message).encode("ascii")
     return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
 
 

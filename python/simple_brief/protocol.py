@@ -19,6 +19,7 @@ Positions here count code points unless a function says otherwise.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -38,11 +39,21 @@ def path_to_uri(path: Path) -> str:
 
 
 def uri_to_path(uri: str) -> Path | None:
-    """The path of a `file://` URI (percent-decoded); None for other schemes."""
+    """The path of a `file://` URI (percent-decoded, bytes that are not UTF-8 as Python
+    reads them from disk: `%FF` is the file `path_to_uri` named); None for other schemes.
+
+    A server that cannot decode such a name (vscode-uri: basedpyright, pyright) sends it
+    back with its `%` escaped (`bad%25FF.py`): when no file has the name decoded once and
+    one has it decoded twice, that one is meant."""
     parsed = urlparse(uri)
     if parsed.scheme != "file":
         return None
-    return Path(unquote(parsed.path))
+    path = unquote(parsed.path, errors="surrogateescape")
+    if "%" in path and not os.path.lexists(path):
+        twice = unquote(path, errors="surrogateescape")
+        if twice != path and os.path.lexists(twice):
+            return Path(twice)
+    return Path(path)
 
 
 # --- positions in LSP JSON -----------------------------------------------------------------

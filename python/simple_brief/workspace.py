@@ -34,6 +34,7 @@ import pathspec
 from simple_brief import config, languages
 from simple_brief.beneath import DIR_FLAGS, file_kind, folder_beneath, read_at, read_beneath, shown_path
 from simple_brief.errors import UserError
+from simple_brief.path_escapes import escape_path, unescape_path
 from simple_brief.scan import Outline, scan
 from simple_brief.secret_files import SecretRules
 from simple_brief.source import BINARY_SNIFF, DEFAULT_MAX_BYTES, Source, human_size
@@ -229,7 +230,7 @@ class Workspace:
             UserError: a NUL byte or an over-long path, a symlink loop, a path that leaves
                 the workspace (directly or through a symlink), or one into /proc or /sys.
         """
-        text = os.fspath(path)
+        text = self._named(os.fspath(path))
         shown = shown_path(text)
         if "\0" in text:
             raise UserError(f"the path {shown} contains a NUL byte; give a plain file path.")
@@ -269,6 +270,16 @@ class Workspace:
             self.secrets.check(shown, lexical.relative_to(self.root).as_posix())
         return real
 
+    def _named(self, text: str) -> str:
+        """The name on disk `text` stands for: itself, or, when no file has that name and
+        the name it shows escaped (`bad\\xff.py`, as `display` wrote it) exists, that one."""
+        if "\\" not in text:
+            return text
+        name = unescape_path(text)
+        if name == text or os.path.lexists(os.path.join(self.root, text)):
+            return text
+        return name if os.path.lexists(os.path.join(self.root, name)) else text
+
     def is_secret(self, path: Path) -> bool:
         """Whether a path inside the root matches a secrets rule (listings skip it)."""
         try:
@@ -278,11 +289,13 @@ class Workspace:
         return self.secrets.rule_for(rel) is not None
 
     def display(self, path: Path) -> str:
-        """Workspace-relative path for output; absolute when outside (seed 002 path rules)."""
+        """Workspace-relative path for output; absolute when outside (seed 002 path rules).
+        A name that is not printable text is escaped (`escape_path`: `bad\\xff.py`);
+        `resolve` takes that form back."""
         try:
-            return path.relative_to(self.root).as_posix() or "."
+            return escape_path(path.relative_to(self.root).as_posix() or ".")
         except ValueError:
-            return str(path)
+            return escape_path(str(path))
 
     def read(self, path: str | os.PathLike[str]) -> tuple[Path, Source]:
         """The resolved path and decoded text of a file; overlays first.

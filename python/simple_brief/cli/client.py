@@ -27,6 +27,7 @@ import sys
 from collections.abc import Sequence
 
 from simple_brief.cli import detach
+from simple_brief.cli.streams import escape_unencodable
 from simple_brief.daemon import protocol
 
 #: Kept equal to `parser.DAEMON_COMMANDS` (tests/daemon checks it; importing parser costs argparse).
@@ -36,6 +37,7 @@ _OFF = ("0", "off", "false", "no")
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The `simple-brief` script; returns the exit code."""
+    escape_unencodable()
     args = list(sys.argv[1:] if argv is None else argv)
     if uses_daemon(args):
         try:

@@ -32,6 +32,7 @@ from simple_brief import lsp as _disk_servers  # noqa: F401  (registers the disk
 from simple_brief import tools as registry
 from simple_brief.beneath import shown_path
 from simple_brief.cli.parser import EXIT_USER_ERROR, build_parser
+from simple_brief.cli.streams import escape_unencodable
 from simple_brief.errors import UserError
 from simple_brief.tools import hints
 from simple_brief.workspace import Workspace
@@ -328,6 +329,7 @@ def _end_session(ws: Workspace, session: registry.Session) -> None:
 def main(argv: Sequence[str] | None = None, cancelled: threading.Event | None = None) -> int:
     """Run the command line; return the exit code. Once `cancelled` is set (the daemon's
     client went away), a running tool stops at its next check."""
+    escape_unencodable()
     try:
         return _main(argv, cancelled or threading.Event())
     except BrokenPipeError:

@@ -363,7 +363,7 @@ def _log_to_file(path: Path) -> None:
         if path.stat().st_size > _LOG_LIMIT:
             os.unlink(path)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW, FILE_MODE)
-    handler = logging.StreamHandler(os.fdopen(fd, "a", encoding="utf-8"))
+    handler = logging.StreamHandler(os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace"))
     handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s"))
     log.handlers[:] = [handler]
     log.setLevel(logging.INFO)

@@ -55,6 +55,7 @@ from simple_brief.docs.model import Item
 from simple_brief.docs.queries import Hit, ModuleListing, Related
 from simple_brief.errors import UserError
 from simple_brief.model import ProgressFn
+from simple_brief.path_escapes import escape_path
 from simple_brief.private_files import private_dir
 from simple_brief.workspace import Workspace
 
@@ -347,7 +348,7 @@ class DocsIndex:
 
     def _rel(self, path: Path) -> str:
         try:
-            return Path(path).relative_to(self.workspace.root).as_posix()
+            return escape_path(Path(path).relative_to(self.workspace.root).as_posix())
         except ValueError:
             return ""
 

@@ -15,7 +15,9 @@ what is stored is skipped.
 
 Files are read only through the door (`simple_brief.workspace`): workspace files through
 `Workspace.read_bytes` (confined, secrets refused; overlays first), library files through
-`libraries.read` (beneath the library root, no symlink followed).
+`libraries.read` (beneath the library root, no symlink followed). A file is known by its
+path relative to its root as `path_escapes.escape_path` shows it (SQLite takes no name
+that is not UTF-8), and read by the name that stands for.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from simple_brief.docs import libraries as libs
 from simple_brief.docs.items import FileDocs, extract
 from simple_brief.errors import UserError
 from simple_brief.model import ProgressFn
+from simple_brief.path_escapes import escape_path, unescape_path
 from simple_brief.scan import scan
 from simple_brief.secret_files import SecretRules
 from simple_brief.source import Source
@@ -137,12 +140,12 @@ class Origin:
 
         def stat_of(rel: str) -> os.stat_result | None:
             try:
-                info = (root / rel).stat()
+                info = (root / unescape_path(rel)).stat()
             except OSError:
                 return None
             return info if stat.S_ISREG(info.st_mode) else None
 
-        return cls(libs.WORKSPACE, root, stat_of, lambda rel: workspace.read_bytes(root / rel)[1])
+        return cls(libs.WORKSPACE, root, stat_of, lambda rel: workspace.read_bytes(root / unescape_path(rel))[1])
 
     @classmethod
     def of_library(cls, library: libs.Library) -> Origin:
@@ -150,12 +153,12 @@ class Origin:
 
         def stat_of(rel: str) -> os.stat_result | None:
             try:
-                info = os.lstat(library.root / rel)
+                info = os.lstat(library.root / unescape_path(rel))
             except OSError:
                 return None
             return info if stat.S_ISREG(info.st_mode) else None
 
-        return cls(library.name, library.root, stat_of, lambda rel: libs.read(library, rel))
+        return cls(library.name, library.root, stat_of, lambda rel: libs.read(library, unescape_path(rel)))
 
 
 @dataclass
@@ -205,7 +208,7 @@ def workspace_changes(
         except ValueError:
             continue
         if languages.documented(real) and workspace.secrets.rule_for(rel) is None:
-            overlays[rel] = text
+            overlays[escape_path(rel)] = text
     todo: list[Todo] = []
     for rel, text in overlays.items():
         old = known.get(rel)
@@ -221,7 +224,7 @@ def workspace_changes(
             if budget is not None and count % 256 == 255 and budget.late():
                 complete = False
                 break
-            rel = path.relative_to(root).as_posix()
+            rel = escape_path(path.relative_to(root).as_posix())
             if rel in overlays or not languages.documented(rel):
                 continue
             seen.add(rel)
@@ -264,7 +267,7 @@ def index_library(
         if count % 256 == 255 and budget.late():
             complete = False
             break
-        todo.append((rel, None, info))
+        todo.append((escape_path(rel), None, info))
     stats.files_seen = len(todo)
     seen = {rel for rel, _t, _i in todo}
     removed = [rel for rel in known if rel not in seen and (complete or secrets.rule_for(rel) is not None)]

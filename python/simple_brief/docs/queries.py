@@ -13,6 +13,7 @@ from pathlib import Path
 
 from simple_brief.docs import db, ranking
 from simple_brief.docs.model import Item
+from simple_brief.path_escapes import escape_path
 
 #: Added to the best bm25 score for an item whose name (or id) is what was asked for.
 NAME_BOOST = 1000.0
@@ -123,11 +124,11 @@ def context_of(conn: sqlite3.Connection, context: str | None, root: Path) -> tup
     """The module id of `context` (a module id, or a file path) and the modules its file(s) import."""
     if not context:
         return None, set()
-    rel = context
+    rel = context if context.isprintable() else escape_path(context)
     try:
         path = Path(context)
         if path.is_absolute():
-            rel = path.resolve().relative_to(root).as_posix()
+            rel = escape_path(path.resolve().relative_to(root).as_posix())
     except (ValueError, OSError):
         pass
     row = conn.execute("SELECT module, imports FROM files WHERE path = ? LIMIT 1", (rel,)).fetchone()

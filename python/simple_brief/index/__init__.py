@@ -51,6 +51,7 @@ from simple_brief.index.parse import (
     worker_count,
 )
 from simple_brief.model import Diagnostic, ProgressFn
+from simple_brief.path_escapes import escape_path, unescape_path
 from simple_brief.private_files import private_dir
 from simple_brief.workspace import ALWAYS_SKIPPED, SKIP_UNREADABLE, Workspace
 
@@ -160,7 +161,7 @@ class SymbolIndex:
     def _load_files(self) -> None:
         self._version = self._conn.execute("PRAGMA data_version").fetchone()[0]
         rows = self._conn.execute("SELECT path, id, mtime_ns, size, hash, skipped FROM files")
-        self._files = {r[0]: FileState(*r[1:]) for r in rows}
+        self._files = {unescape_path(r[0]): FileState(*r[1:]) for r in rows}
         self._skipped = None
         self._names = None
 
@@ -320,6 +321,8 @@ class SymbolIndex:
         with self.lock:
             if self._watcher is not None and self._watcher.alive:
                 return True
+            if self._watcher is not None and self._watcher.lasting_failure:
+                return False
             try:
                 from simple_brief.index.watch import Watcher  # only long-lived processes watch
 
@@ -452,12 +455,12 @@ class SymbolIndex:
         cur = conn.execute(
             "INSERT INTO files(path, mtime_ns, size, hash, language) VALUES(?, 0, 0, '', '')"
             " ON CONFLICT(path) DO NOTHING",
-            (rel,),
+            (escape_path(rel),),
         )
         if cur.rowcount == 1 and cur.lastrowid is not None:
             return cur.lastrowid, False
         # Another process added it meanwhile.
-        return int(conn.execute("SELECT id FROM files WHERE path = ?", (rel,)).fetchone()[0]), True
+        return int(conn.execute("SELECT id FROM files WHERE path = ?", (escape_path(rel),)).fetchone()[0]), True
 
     def _store(self, parsed: list[Parsed], stats: RefreshStats) -> None:
         def body(conn: sqlite3.Connection) -> None:

@@ -26,6 +26,7 @@ from simple_brief import languages
 from simple_brief.errors import UserError
 from simple_brief.index.parse import qualified, symbol_of
 from simple_brief.model import Symbol, SymbolKind, walk_with_parent
+from simple_brief.path_escapes import escape_path, unescape_path
 from simple_brief.render.search import Match, signature_preview
 from simple_brief.symbol_search import INNER_BEST, KIND_BONUS, rank_symbols, score
 from simple_brief.workspace import Workspace
@@ -127,7 +128,8 @@ def _scope(under: str | None, replaced: set[int], kinds: set[SymbolKind] | None)
     params: list[Any] = []
     if under is not None:
         conds.append("s.file IN (SELECT id FROM files WHERE path >= ? AND path < ?)")
-        params += [under, under[:-1] + chr(ord(under[-1]) + 1)]
+        stored = escape_path(under)
+        params += [stored, stored[:-1] + chr(ord(stored[-1]) + 1)]
     if replaced:
         conds.append("s.file NOT IN (SELECT value FROM json_each(?))")
         params.append(json.dumps(sorted(replaced)))
@@ -141,7 +143,7 @@ def _match(row: tuple[Any, ...], s: float, root: Path, display: Callable[[Path],
     rel = row[11]
     path = shown.get(rel)
     if path is None:
-        path = shown[rel] = display(root / rel)
+        path = shown[rel] = display(root / unescape_path(rel))
     return Match(path, symbol_of(*row[:10]), s, row[10])
 
 

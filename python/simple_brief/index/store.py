@@ -8,7 +8,8 @@ is damaged, was made by another program or has another schema version is set asi
 (`<name>.corrupt`) and created afresh, with one warning (`docs.storage`, `docs.db`).
 
 Tables: `meta` (schema version, root), `files` (one row per listed file: id, path
-relative to the root, stat, content hash, language, why it was skipped if it was, and
+relative to the root as `path_escapes.escape_path` writes it (SQLite
+takes no name that is not UTF-8), stat, content hash, language, why it was skipped if it was, and
 the scan's own diagnostics as JSON),
 `symbols` (one row per definition, `index.parse.Row`).
 """
@@ -20,11 +21,12 @@ import sqlite3
 from pathlib import Path
 
 from simple_brief.docs import db, storage
+from simple_brief.path_escapes import escape_path
 
 log = logging.getLogger(__name__)
 
 #: Bump when the schema or the rows change: older files are rebuilt.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: What `meta` names this file as (a docs database in its place is foreign).
 KIND = "symbols"
 
@@ -78,7 +80,7 @@ def _schema_problem(conn: sqlite3.Connection, root: Path) -> str | None:
     version = rows.get("schema_version")
     if version != str(SCHEMA_VERSION):
         return f"its schema version {version} is not the current {SCHEMA_VERSION}"
-    if rows.get("root") != str(root):
+    if rows.get("root") != escape_path(str(root)):
         return f"it indexes another folder ({rows.get('root')})"
     return None
 
@@ -98,7 +100,7 @@ def drop_indexes(conn: sqlite3.Connection) -> None:
 def _create(conn: sqlite3.Connection, root: Path) -> None:
     conn.executescript(_SCHEMA)
     create_indexes(conn)
-    values = {"kind": KIND, "schema_version": str(SCHEMA_VERSION), "root": str(root)}
+    values = {"kind": KIND, "schema_version": str(SCHEMA_VERSION), "root": escape_path(str(root))}
     conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", list(values.items()))
 
 

@@ -27,6 +27,8 @@ STEP_MS = 5
 DEBOUNCE_MS = 50
 #: How often the thread looks at its stop flag while nothing happens.
 TIMEOUT_MS = 500
+#: watchfiles' words for a file name that is not UTF-8: it fails on every start while the name is there.
+UNDECODABLE = "Unable to decode path"
 
 
 class Watcher:
@@ -37,6 +39,8 @@ class Watcher:
         from watchfiles._rust_notify import RustNotify  # only long-lived processes watch
 
         self._changed = changed
+        #: Why the watcher stopped by itself, if it did.
+        self.failure: str | None = None
         self._stop = threading.Event()
         self._notify = RustNotify([str(root)], False, False, 300, True, True)
         self._thread = threading.Thread(target=self._run, name=f"simple-brief watch {root.name}", daemon=True)
@@ -47,11 +51,18 @@ class Watcher:
             try:
                 got = self._notify.watch(DEBOUNCE_MS, STEP_MS, TIMEOUT_MS, self._stop)
             except Exception as exc:  # any failure: walk again, stop watching
+                self.failure = str(exc)
                 log.warning("file watcher stopped (%s); the index walks the tree on each query", exc)
                 self._changed(None)
                 return
             if isinstance(got, set):
                 self._changed({path for _, path in got})
+
+    @property
+    def lasting_failure(self) -> bool:
+        """Whether it stopped for a reason a new watcher would meet again at once (a file
+        name it cannot decode): the index then walks instead of starting one per query."""
+        return self.failure is not None and UNDECODABLE in self.failure
 
     @property
     def alive(self) -> bool:

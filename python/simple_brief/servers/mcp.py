@@ -38,6 +38,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, ContentBlock, InputRequiredResult, TextContent, ToolAnnotations
 from mcp.types import Tool as MCPTool
 from pydantic import Field, ValidationError
+from pydantic_core import PydanticSerializationError
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from simple_brief import __version__
@@ -45,6 +46,7 @@ from simple_brief import tools as registry
 from simple_brief.config import KNOWN_TOOLSETS
 from simple_brief.errors import UserError
 from simple_brief.index.watch import keep_watching
+from simple_brief.path_escapes import escape_surrogates, escape_surrogates_in
 from simple_brief.private_files import write_private
 from simple_brief.servers.envelope import ServerState, answer, error_text
 
@@ -135,7 +137,7 @@ def _adapter(state: ServerState, tool: registry.Tool) -> Callable[..., Awaitable
         def progress(done: float, total: float | None, message: str) -> None:
             # Called from the worker thread: hop to the event loop for the notification.
             if ctx is not None:
-                anyio.from_thread.run(partial(ctx.report_progress, done, total, message))
+                anyio.from_thread.run(partial(ctx.report_progress, done, total, escape_surrogates(message)))
 
         def work() -> CallToolResult:
             try:
@@ -183,9 +185,22 @@ class BriefServer(MCPServer):
     ) -> CallToolResult | InputRequiredResult:
         """Check the tool name and arguments, then let the SDK run the tool with them.
 
+        The answer is checked to encode (`sendable`), and so is an error's message: one
+        answer the transport cannot write must not end the session.
+
         Raises:
             ToolError: an unknown tool or a bad argument (one sentence), or what the SDK raises.
         """
+        try:
+            result = await self._checked_call(name, arguments, context)
+        except ToolError as err:
+            err.args = tuple(escape_surrogates(a) if isinstance(a, str) else a for a in err.args)
+            raise
+        return sendable(result, name) if isinstance(result, CallToolResult) else result
+
+    async def _checked_call(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None
+    ) -> CallToolResult | InputRequiredResult:
         try:
             tool = registry.get(name, self.state.toolsets)
             checked = registry.check_arguments(tool, arguments)
@@ -202,6 +217,38 @@ class BriefServer(MCPServer):
             where = ".".join(str(part) for part in first["loc"]) or "arguments"
             message = f"parameter `{where}` is not valid ({first['msg'].lower()}); see the tool's input schema."
             raise ToolError(error_text(message, arguments)) from None
+
+
+def sendable(result: CallToolResult, tool: str = "") -> CallToolResult:
+    """`result` as the transport can write it: itself when it encodes as JSON; else with
+    the lone surrogates of its text and data escaped (`escape_surrogates`: a file name
+    that is not UTF-8 which a tool left unescaped); else one error sentence."""
+    problem = _json_problem(result)
+    if problem is None:
+        return result
+    log.warning("an answer of %s did not encode (%s); sending it with its surrogates escaped", tool, problem)
+    content = [
+        block.model_copy(update={"text": escape_surrogates(block.text)}) if isinstance(block, TextContent) else block
+        for block in result.content
+    ]
+    escaped = result.model_copy(
+        update={"content": content, "structured_content": escape_surrogates_in(result.structured_content)}
+    )
+    problem = _json_problem(escaped)
+    if problem is None:
+        return escaped
+    log.error("an answer of %s did not encode even escaped: %s", tool, problem)
+    text = f"the answer could not be encoded as JSON ({escape_surrogates(problem)}); see `logs`, and try another call."
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+
+
+def _json_problem(result: CallToolResult) -> str | None:
+    """Why `result` cannot be written as the transport writes it, or None."""
+    try:
+        result.model_dump_json(by_alias=True, exclude_unset=True)
+    except (PydanticSerializationError, ValueError, TypeError) as exc:
+        return str(exc)
+    return None
 
 
 def lean_schema(node: Any) -> Any:

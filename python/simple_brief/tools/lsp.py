@@ -337,7 +337,7 @@ def analyze_calls(
         )
     server, item = items[0]
     item_path = protocol.uri_to_path(str(item.get("uri", ""))) or real
-    asked_path = item_path if call.workspace.display(item_path) != str(item_path) else real
+    asked_path = item_path if item_path.is_relative_to(call.workspace.root) else real
     method = f"callHierarchy/{direction}Calls"
     answers = [r for r in intel.request(asked_path, method, {"item": item}, TIMEOUT) if r.server == server]
     rows: list[tuple[dict[str, Any], list[Range]]] = []

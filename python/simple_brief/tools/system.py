@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from simple_brief import __version__, config
 from simple_brief.context import ListsEditors
 from simple_brief.errors import UserError
+from simple_brief.path_escapes import escape_path
 from simple_brief.tools import Call, Doc, ToolResult, listed, tool
 
 #: Log records kept in memory for the `logs` tool.
@@ -151,7 +152,14 @@ def editor_get_context(
         editors = call.editor.editors() if isinstance(call.editor, ListsEditors) else []
         blocks.append(_editors_text(editors, call.workspace.root))
         # Not their addresses: a Neovim's server address lets anyone drive it.
-        data["editors"] = [{k: v for k, v in item.items() if k != "address"} for item in editors]
+        data["editors"] = [
+            {
+                k: escape_path(v) if k in ("cwd", "file") and isinstance(v, str) else v
+                for k, v in item.items()
+                if k != "address"
+            }
+            for item in editors
+        ]
     return ToolResult(blocks, data)
 
 
@@ -176,12 +184,12 @@ def _editors_text(editors: list[dict[str, Any]], root: Path) -> str:
 
 
 def _shown(path: str, root: Path) -> str:
-    """A path relative to the workspace root when inside it (`.` for the root itself)."""
+    """A path relative to the workspace root when inside it (`.` for the root itself), escaped."""
     for base in (root, root.resolve()):
         try:
             rel = os.path.relpath(path, base)
         except ValueError:
             continue
         if rel != ".." and not rel.startswith(".." + os.sep):
-            return Path(rel).as_posix()
-    return path
+            return escape_path(Path(rel).as_posix())
+    return escape_path(path)

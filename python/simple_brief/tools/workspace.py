@@ -27,6 +27,7 @@ from simple_brief.beneath import shown_path
 from simple_brief.errors import UserError
 from simple_brief.index.answer import find_symbols, skip_note
 from simple_brief.model import Diagnostic, Position, Range, Severity, SymbolKind
+from simple_brief.path_escapes import escape_path
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens, fit_blocks
 from simple_brief.render.diagnostics import diagnostic_line, render_diagnostics
 from simple_brief.render.search import render_search
@@ -177,7 +178,9 @@ def _next_id(call: Call) -> str:
 
 
 def _quoted(name: str) -> str:
-    return f'"{name}"' if any(ch.isspace() for ch in name) or '"' in name else name
+    """A file name in a listing line: escaped (`escape_path`), quoted when it holds a space or a quote."""
+    name = escape_path(name)
+    return f'"{name}"' if " " in name or '"' in name else name
 
 
 def _folder_order(path: Path) -> tuple[tuple[str, ...], str]:
