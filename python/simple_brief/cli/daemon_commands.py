@@ -143,10 +143,15 @@ def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
 
     try:
         code = server.serve(
-            served, warm.roots, idle_minutes * 60, prepare=_warm_up, after=lambda: warm.settle(server.rss_bytes)
+            served,
+            warm.roots,
+            idle_minutes * 60,
+            prepare=_warm_up,
+            after=lambda: warm.settle(server.rss_bytes),
+            close=warm.close,  # language servers and watchers stop with the daemon, before its lock goes
         )
     finally:
-        warm.close()  # language servers and watchers stop with the daemon
+        warm.close()  # (nothing left when `serve` stopped them; it did not when it raised)
     if code:
         print(f"simple-brief: a daemon already runs (the lock {protocol.lock_path()} is held).", file=sys.stderr)
     return code

@@ -7,7 +7,11 @@ checked (SO_PEERCRED: this user only); the socket is 0600 in a 0700 folder.
 Requests run one at a time on one worker thread (the engine's SQLite connections belong
 to the thread that opened them, and a call sets the process's working directory and
 environment to the client's), while each connection's own thread tells its client the
-daemon is still working. After `idle_seconds` without a request it stops by itself.
+daemon is still working. After `idle_seconds` without a request it stops by itself: only
+a command it runs counts as a request (`status`, `stop`, a client of another installation
+or a connection that never says anything do not keep it up), and the idle time is read on
+a clock that runs while the machine sleeps. When it stops, it stops what it started (the
+warm workspaces' language servers and watchers) before it lets go of its lock.
 """
 
 from __future__ import annotations
@@ -50,6 +54,17 @@ RELEASE_AFTER = 0.5
 CLIENT_CHECK = 0.1
 
 
+def now() -> float:
+    """Seconds on the daemon's clock: monotonic, and counting the time the machine was
+    suspended (CLOCK_BOOTTIME, Linux), as the person's clock does: a daemon whose laptop slept
+    through its idle period stops at the first look after it wakes."""
+    boottime = getattr(time, "CLOCK_BOOTTIME", None)
+    if boottime is not None:
+        with contextlib.suppress(OSError):
+            return time.clock_gettime(boottime)
+    return time.monotonic()
+
+
 def release_memory() -> None:
     """Collect garbage and give the C heap's free pages back to the system (glibc's
     malloc_trim): a long call (an index build) leaves a heap far bigger than what stays."""
@@ -87,6 +102,8 @@ class Job:
     request: dict[str, Any]
     done: threading.Event = field(default_factory=threading.Event)
     gone: bool = False
+    #: Set once the exit code is sent: the client closing after that is no cancellation.
+    answered: bool = False
     #: Set when the client went away (Ctrl-C, killed): the command stops at its next check.
     cancelled: threading.Event = field(default_factory=threading.Event)
     _send_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -106,7 +123,9 @@ class Job:
         if not self.gone:
             self.gone = True
             self.cancelled.set()
-            log.info("the client of `%s` went away: cancelling it", " ".join(map(str, self.request.get("argv", []))))
+            if not self.answered:
+                command = " ".join(map(str, self.request.get("argv", [])))
+                log.info("the client of `%s` went away: cancelling it", command)
 
     def client_left(self, timeout: float) -> bool:
         """Wait up to `timeout` seconds for the client to close its end (it sends nothing
@@ -168,18 +187,34 @@ class Daemon:
         self.after = after
         self.workspaces = workspaces
         self.idle = idle
-        self.started = time.monotonic()
+        self.started = now()
         self.last_request = self.started
         self.requests = 0
         self.busy = False
+        #: Open connections: one whose request is not read yet may be a command on its way.
+        self.open_connections = 0
+        self._pending_lock = threading.Lock()
         self.jobs: queue.Queue[Job | None] = queue.Queue()
         self.stopping = threading.Event()
         self.socket_path = protocol.socket_path()
 
     # --- connections ------------------------------------------------------------------
 
+    def accepted(self) -> None:
+        """A connection came (the accepting thread): no idle stop while it is open. It does
+        not count as a request: only a command to run does (`_run`)."""
+        with self._pending_lock:
+            self.open_connections += 1
+
     def handle(self, conn: socket.socket) -> None:
-        """Answer one connection (its own thread)."""
+        """Answer one connection (its own thread; `accepted()` was called for it)."""
+        try:
+            self._handle(conn)
+        finally:
+            with self._pending_lock:
+                self.open_connections -= 1
+
+    def _handle(self, conn: socket.socket) -> None:
         with conn:
             try:
                 uid = protocol.peer_uid(conn)
@@ -217,16 +252,16 @@ class Daemon:
                 self.stopping.set()  # the same installation with newer code: make way for it
             return
         job = Job(conn, request)
-        self.last_request = time.monotonic()
+        self.last_request = now()  # a command to run: the one thing that keeps the daemon up
         self.jobs.put(job)
-        beat = time.monotonic() + protocol.HEARTBEAT
+        beat = now() + protocol.HEARTBEAT
         while not job.done.is_set():
-            if job.client_left(min(CLIENT_CHECK, max(0.0, beat - time.monotonic()))):
+            if job.client_left(min(CLIENT_CHECK, max(0.0, beat - now()))):
                 job.abandon()  # Ctrl-C or a killed client: the worker stops at its next check
                 break
-            if time.monotonic() >= beat and not job.done.is_set():
+            if now() >= beat and not job.done.is_set():
                 job.send({"hb": 1})
-                beat = time.monotonic() + protocol.HEARTBEAT
+                beat = now() + protocol.HEARTBEAT
         job.done.wait()  # the connection stays open until the worker is done with it
 
     # --- the worker ---------------------------------------------------------------------
@@ -238,23 +273,24 @@ class Daemon:
             # Counted before its answer goes out: a client that reads `status` right after its
             # answer sees its own request (counted after, a loaded machine showed the old count).
             self.requests += 1
-            began = time.monotonic()
+            began = now()
             try:
                 if not job.gone:
                     code = self._execute(job)
                     if job.cancelled.is_set():
                         log.info("stopped a call after its client went away (exit %d)", code)
+                    job.answered = True
                     job.send({"x": code})
                 if self.after is not None:
                     self.after()  # the client has its answer; what follows is the daemon's own work
-                if time.monotonic() - began > RELEASE_AFTER:
+                if now() - began > RELEASE_AFTER:
                     release_memory()
             except Exception:
                 log.exception("a request failed inside the daemon")
                 job.send({"fail": "the daemon failed; see its log"})
             finally:
                 self.busy = False
-                self.last_request = time.monotonic()
+                self.last_request = now()
                 job.done.set()
 
     def _execute(self, job: Job) -> int:
@@ -298,9 +334,9 @@ class Daemon:
         """What `simple-brief daemon status` prints."""
         return {
             "pid": os.getpid(),
-            "uptime": time.monotonic() - self.started,
+            "uptime": now() - self.started,
             "idle_seconds": self.idle,
-            "since_last_request": time.monotonic() - self.last_request,
+            "since_last_request": now() - self.last_request,
             "requests": self.requests,
             "busy": self.busy,
             "rss": rss_bytes(),
@@ -310,8 +346,10 @@ class Daemon:
         }
 
     def idle_expired(self) -> bool:
-        """Whether it is time to stop: nothing ran or waited for the idle period."""
-        return not self.busy and self.jobs.empty() and time.monotonic() - self.last_request > self.idle
+        """Whether it is time to stop: no command ran, waited or was on its way for the idle period."""
+        with self._pending_lock:
+            connected = self.open_connections > 0
+        return not self.busy and not connected and self.jobs.empty() and now() - self.last_request > self.idle
 
 
 def _exit_code(code: object, err: Stream) -> int:
@@ -375,6 +413,7 @@ def serve(
     idle_seconds: float,
     prepare: Callable[[], None] | None = None,
     after: Callable[[], None] | None = None,
+    close: Callable[[], None] | None = None,
 ) -> int:
     """Be the daemon until stopped or idle; 0, or 1 when another daemon already runs.
 
@@ -385,6 +424,8 @@ def serve(
         idle_seconds: stop after this long without a request.
         prepare: called once the lock is ours, before the socket listens (imports to warm).
         after: called after each request, once its client has the answer.
+        close: called when the daemon stops, before it lets go of its lock (so a new daemon,
+            or `daemon stop` waiting for the lock, finds everything it started stopped).
     """
     folder = private_dir(protocol.daemon_dir())
     _log_to_file(protocol.log_path())
@@ -418,7 +459,7 @@ def serve(
             if selector.select(timeout=0.2):
                 with contextlib.suppress(OSError):
                     conn, _ = listener.accept()
-                    daemon.last_request = time.monotonic()  # a request on its way keeps us up
+                    daemon.accepted()  # a command on its way keeps us up, a `status` does not
                     threading.Thread(target=daemon.handle, args=(conn,), daemon=True).start()
             elif daemon.idle_expired():
                 log.info("stopping after %.0f s without a request", daemon.idle)
@@ -433,6 +474,11 @@ def serve(
                 os.unlink(daemon.socket_path)
         daemon.jobs.put(None)
         worker.join(timeout=5)
+        if close is not None:
+            try:
+                close()
+            except Exception:
+                log.exception("stopping what the daemon started failed")
         log.info("stopped after %d requests", daemon.requests)
         os.close(lock)
     return 0
