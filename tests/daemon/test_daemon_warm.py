@@ -3,12 +3,20 @@ its config changes; nothing a call laid over it reaches the next call."""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from daemon_home import Home, home_fixture  # noqa: F401  (the `home` fixture)
 
 from simple_brief.daemon.warm import WarmWorkspaces
 from simple_brief.errors import UserError
+from simple_brief.index import watch
+from simple_brief.index.answer import find_symbols
+from simple_brief.workspace import Workspace
 
 
 def test_the_same_root_is_the_same_workspace(tmp_path: Path) -> None:
@@ -81,3 +89,60 @@ def test_after_a_call_indexes_watch_or_are_closed_over_the_memory_limit(tmp_path
     assert not again.closed and again.watching
     warm.settle(lambda: 5000, limit=100)  # grown far beyond: closed again
     assert again.closed
+
+
+def _names(found: Any) -> list[str]:
+    return [match.symbol.name for match in found.matches]
+
+
+@pytest.fixture
+def long_lived(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This test's process is long-lived, as the daemon is (`watch.long_lived`), for this test only."""
+    monkeypatch.setattr(watch, "_long_lived", threading.Event())
+    watch.long_lived()
+
+
+def test_a_warm_index_walks_its_tree_once(tmp_path: Path, long_lived: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daemon's calls: the first walks the tree, the next ones do not (the watcher
+    started after the first walk made the second call walk again: 7 s at 100,000 files)."""
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "first.py").write_text("def first_function():\n    pass\n", encoding="utf-8")
+    walks: list[Path] = []
+    listing = Workspace.files
+
+    def counted(self: Workspace, *args: Any, **kwargs: Any) -> Iterator[Path]:
+        if not args or args[0] is None:  # the whole tree (a changed folder lists only itself)
+            walks.append(self.root)
+        return listing(self, *args, **kwargs)
+
+    monkeypatch.setattr(Workspace, "files", counted)
+    warm = WarmWorkspaces()
+    try:
+        for query in ("first_function", "first", "function"):
+            ws = warm.at(str(tree))
+            assert _names(find_symbols(ws, query)) == ["first_function"]
+            warm.settle()
+        assert len(walks) == 1
+        (tree / "pkg" / "second.py").write_text("def second_function():\n    pass\n", encoding="utf-8")
+        deadline = time.monotonic() + 10  # the kernel's event arrives on the watcher's thread
+        while time.monotonic() < deadline and not find_symbols(warm.at(str(tree)), "second_function").matches:
+            time.sleep(0.02)
+        assert _names(find_symbols(warm.at(str(tree)), "second_function")) == ["second_function"]
+        assert len(walks) == 1, "a change on disk reached the index as an event, not by walking"
+    finally:
+        warm.close()
+
+
+def test_the_daemon_walks_a_tree_on_its_first_search_only(home: Home, tmp_path: Path) -> None:
+    """The real daemon (`daemon start` makes it long-lived): `-v` says when a call walked."""
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "first.py").write_text("def first_function():\n    pass\n", encoding="utf-8")
+    home.start()
+    home.wait_running()
+    calls = [home.sb(tree, "-v", "search", "first_function") for _ in range(3)]
+    assert [call.returncode for call in calls] == [0, 0, 0]
+    assert calls[0].stdout == calls[1].stdout == calls[2].stdout and "first_function" in calls[0].stdout
+    assert "walked 1 files of" in calls[0].stderr, calls[0].stderr
+    assert "walked" not in calls[1].stderr + calls[2].stderr, (calls[1].stderr, calls[2].stderr)

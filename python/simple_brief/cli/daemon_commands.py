@@ -17,6 +17,7 @@ from simple_brief.cli.parser import DAEMON_COMMANDS, EXIT_USER_ERROR
 from simple_brief.daemon import protocol, server
 from simple_brief.daemon.warm import WarmWorkspaces
 from simple_brief.errors import UserError
+from simple_brief.index import watch
 from simple_brief.workspace import Workspace
 
 #: Runs one command line; stops at its next check once the event is set (its client left).
@@ -128,6 +129,7 @@ def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
     """Be the daemon in this process until stopped or idle."""
     if idle_minutes is None:
         idle_minutes = config.user_settings().daemon_idle_minutes
+    watch.long_lived()  # indexes watch their trees from before their first walk: one walk each
     warm = WarmWorkspaces()
     command_line = become(warm.at)
 
