@@ -129,6 +129,7 @@ def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
     """Be the daemon in this process until stopped or idle."""
     if idle_minutes is None:
         idle_minutes = config.user_settings().daemon_idle_minutes
+    protocol.identity()  # the engine's fingerprint read now, before the imports of the first calls
     watch.long_lived()  # indexes watch their trees from before their first walk: one walk each
     warm = WarmWorkspaces()
     command_line = become(warm.at)

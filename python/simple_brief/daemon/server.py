@@ -197,6 +197,8 @@ class Daemon:
         self.jobs: queue.Queue[Job | None] = queue.Queue()
         self.stopping = threading.Event()
         self.socket_path = protocol.socket_path()
+        #: Read once, at the start: the code this daemon loads is the code as it was then.
+        self.identity = protocol.identity()
 
     # --- connections ------------------------------------------------------------------
 
@@ -244,12 +246,17 @@ class Daemon:
             conn.sendall(protocol.encode(message))
 
     def _run(self, conn: socket.socket, request: dict[str, Any]) -> None:
-        mine, theirs = protocol.identity(), request.get("identity")
+        mine, theirs = self.identity, request.get("identity")
         if theirs != mine:
-            self._reply(conn, {"mismatch": f"this daemon runs {mine}, the command is {theirs}"})
+            reason = f"this daemon runs {mine}, the command is {theirs}"
             if isinstance(theirs, dict) and theirs.get("home") == mine["home"]:
-                log.info("stopping: simple-brief was upgraded (%s)", theirs)
-                self.stopping.set()  # the same installation with newer code: make way for it
+                # The same installation with other code (upgraded, or an engine file edited):
+                # make way for a daemon that loads it; the client starts one and asks it.
+                log.info("stopping: simple-brief's code changed (%s)", theirs)
+                self.stopping.set()
+                self._reply(conn, {"mismatch": reason, "restart": True})
+            else:
+                self._reply(conn, {"mismatch": reason})  # another installation: it works without us
             return
         job = Job(conn, request)
         self.last_request = now()  # a command to run: the one thing that keeps the daemon up
@@ -342,7 +349,7 @@ class Daemon:
             "rss": rss_bytes(),
             "workspaces": self.workspaces(),
             "socket": str(self.socket_path),
-            **protocol.identity(),
+            **self.identity,
         }
 
     def idle_expired(self) -> bool:
