@@ -243,7 +243,9 @@ _DAEMON_DESCRIPTION = """\
 The per-user daemon keeps parsed files, compiled queries and indexes warm between calls.
 The `simple-brief` command starts it when none runs and uses it for outline, expand,
 symbols, search, diagnostics, docs, run and tools (same answers, faster); it stops by
-itself after an idle period. `--no-daemon`, `[daemon] enabled = false` in
+itself, with the language servers and watchers it started, after an idle period without
+a command (`status` does not count), and makes way for a new daemon when simple-brief's
+own files changed since it started. `--no-daemon`, `[daemon] enabled = false` in
 ~/.config/simple-brief/config.toml or SIMPLE_BRIEF_DAEMON=0 work without it.
 It listens on a Unix socket only this user can open: <state>/daemon/daemon.sock
 ($SIMPLE_BRIEF_STATE_DIR overrides <state>); it logs to daemon.log beside it.
