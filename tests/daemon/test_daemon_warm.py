@@ -146,3 +146,26 @@ def test_the_daemon_walks_a_tree_on_its_first_search_only(home: Home, tmp_path: 
     assert calls[0].stdout == calls[1].stdout == calls[2].stdout and "first_function" in calls[0].stdout
     assert "walked 1 files of" in calls[0].stderr, calls[0].stderr
     assert "walked" not in calls[1].stderr + calls[2].stderr, (calls[1].stderr, calls[2].stderr)
+
+
+def test_the_search_that_starts_the_daemon_leaves_its_tree_walked(home: Home, tmp_path: Path) -> None:
+    """The first `search` works standalone and starts the daemon; the daemon watches that
+    root at once and walks it when the first command is done, so the second `search` (the
+    daemon's first) does not walk: it walked 100,000 files for 7 s."""
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "first.py").write_text("def first_function():\n    pass\n", encoding="utf-8")
+    first = home.sb(tree, "search", "first_function")
+    assert first.returncode == 0 and "first_function" in first.stdout, first
+    home.wait_running()
+    deadline = time.monotonic() + 60  # the daemon's warm-up ends once the first command's process left
+    while (status := home.status()) is not None and status["busy"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (tree / "pkg" / "second.py").write_text("def second_function():\n    pass\n", encoding="utf-8")
+    found = ""
+    while time.monotonic() < deadline and "second_function" not in found:  # (the watcher's event)
+        second = home.sb(tree, "-v", "search", "second_function")
+        assert second.returncode == 0 and "walked" not in second.stderr, second.stderr
+        found = second.stdout
+    assert "second_function" in found
+    assert home.wait_running()["workspaces"] == [str(tree.resolve())]

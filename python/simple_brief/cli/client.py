@@ -104,15 +104,38 @@ def _say(reason: str) -> None:
     print(f"simple-brief: the daemon did not answer ({reason}); working without it", file=sys.stderr, flush=True)
 
 
-def _start_daemon(after_failure: bool = False) -> None:
+def _start_daemon(after_failure: bool = False, args: list[str] | None = None) -> None:
     """Start a daemon unless one holds the lock (running, or starting). After a failure the
     lock may still be held by the dying daemon: start one anyway, it waits for the lock
-    (`server.LOCK_WAIT`) and gives up quietly if a live daemon has it."""
+    (`server.LOCK_WAIT`) and gives up quietly if a live daemon has it. For a `search` (`args`)
+    the daemon watches its root at once and walks it once this process left, so the next
+    search does not walk."""
+    argv = ["daemon", "start", "--foreground"]
+    root = _searched_root(args or [])
+    if root is not None:
+        argv += ["--warm", root, "--after-pid", str(os.getpid())]
     try:
         if after_failure or not protocol.lock_is_held():
-            detach.spawn(lambda: standalone(["daemon", "start", "--foreground"]))
+            detach.spawn(lambda: standalone(argv))
     except OSError:
         pass  # the next call tries again; this one works standalone either way
+
+
+def _searched_root(args: list[str]) -> str | None:
+    """The absolute root a `search` command line works in (`--root`, else the current folder)."""
+    words = args[: args.index("--")] if "--" in args else args
+    if next((word for word in words if not word.startswith("-")), None) != "search":
+        return None
+    root = "."
+    for i, word in enumerate(words):
+        if word == "--root" and i + 1 < len(words):
+            root = words[i + 1]
+        elif word.startswith("--root="):
+            root = word.split("=", 1)[1]
+    try:
+        return os.path.abspath(os.path.expanduser(root))
+    except OSError:
+        return None  # the current folder is gone
 
 
 class _Restart(Exception):
@@ -162,12 +185,12 @@ def _through_daemon(args: list[str]) -> int | None:
         if os.path.lexists(path.parent):
             _say(problem)  # never talk through a folder others can write to
             return None
-        _start_daemon()
+        _start_daemon(args=args)
         return None
     try:
         sock = protocol.connect(path)
     except FileNotFoundError:
-        _start_daemon()
+        _start_daemon(args=args)
         return None
     except OSError as exc:
         _say(f"{path}: {exc.strerror or exc}")

@@ -5,10 +5,12 @@ workspaces."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from simple_brief import config
@@ -39,6 +41,8 @@ def run(args: argparse.Namespace, become: BecomeDaemon) -> int:
         return EXIT_USER_ERROR
     try:
         if action == "start":
+            if args.foreground and args.warm:
+                return serve(args.idle_minutes, become, Warming(args.warm, args.after_pid))
             return _start(args.idle_minutes, args.foreground, become)
         if action == "stop":
             return _stop()
@@ -125,8 +129,42 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600} h {seconds // 60 % 60} min"
 
 
-def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
-    """Be the daemon in this process until stopped or idle."""
+@dataclass
+class Warming:
+    """The root the command that started the daemon searched: the daemon opens its index and
+    watches it at once, then walks it once that command's process (`after_pid`) left (it was
+    building or walking the same index), so the next search does not walk."""
+
+    root: str
+    after_pid: int | None = None
+
+    def __call__(self, warm: WarmWorkspaces, waiting: Callable[[], bool]) -> None:
+        """Run on the daemon's worker thread before its first request (`waiting()`: one came)."""
+        from simple_brief.index import symbol_index
+
+        try:
+            index = symbol_index(warm.at(self.root))
+            if not index.watch():
+                return  # no watcher: each search walks anyway
+            while self.after_pid and _alive(self.after_pid) and not waiting():
+                time.sleep(0.1)
+            index.ensure_fresh()
+        except Exception as exc:  # a root gone or unreadable: the first search says so itself
+            server.log.info("did not warm %s: %s", self.root, exc)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def serve(idle_minutes: float | None, become: BecomeDaemon, warming: Warming | None = None) -> int:
+    """Be the daemon in this process until stopped or idle (`warming`: a root to make ready)."""
     if idle_minutes is None:
         idle_minutes = config.user_settings().daemon_idle_minutes
     protocol.identity()  # the engine's fingerprint read now, before the imports of the first calls
@@ -152,6 +190,7 @@ def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
             prepare=_warm_up,
             after=lambda: warm.settle(server.rss_bytes),
             close=warm.close,  # language servers and watchers stop with the daemon, before its lock goes
+            first=None if warming is None else lambda waiting: warming(warm, waiting),
         )
     finally:
         warm.close()  # (nothing left when `serve` stopped them; it did not when it raised)

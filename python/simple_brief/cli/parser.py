@@ -274,6 +274,9 @@ def _daemon_parser(sub: Any) -> None:
         f"(default: `daemon.idle_minutes` in the user's config, else {config.DEFAULT_DAEMON_IDLE_MINUTES:g})",
     )
     p.add_argument("--foreground", action="store_true", help="serve in this process until stopped or idle")
+    # Set by the command that starts the daemon: the root it searched, walked once its process left.
+    p.add_argument("--warm", metavar="ROOT", help=argparse.SUPPRESS)
+    p.add_argument("--after-pid", type=int, help=argparse.SUPPRESS)
     actions.add_parser("stop", help="stop the daemon", description="Stop this user's daemon and wait until it is gone.")
     actions.add_parser(
         "status",

@@ -182,9 +182,11 @@ class Daemon:
         workspaces: Callable[[], list[str]],
         idle: float,
         after: Callable[[], None] | None = None,
+        first: Callable[[Callable[[], bool]], None] | None = None,
     ) -> None:
         self.run = run
         self.after = after
+        self.first = first
         self.workspaces = workspaces
         self.idle = idle
         self.started = now()
@@ -275,6 +277,15 @@ class Daemon:
 
     def work(self) -> None:
         """Run the requests one after another (the worker thread)."""
+        if self.first is not None:
+            self.busy = True
+            try:
+                self.first(lambda: not self.jobs.empty())
+            except Exception:
+                log.exception("the daemon's first work failed")
+            finally:
+                self.busy = False
+                self.last_request = now()
         while (job := self.jobs.get()) is not None:
             self.busy = True
             # Counted before its answer goes out: a client that reads `status` right after its
@@ -421,6 +432,7 @@ def serve(
     prepare: Callable[[], None] | None = None,
     after: Callable[[], None] | None = None,
     close: Callable[[], None] | None = None,
+    first: Callable[[Callable[[], bool]], None] | None = None,
 ) -> int:
     """Be the daemon until stopped or idle; 0, or 1 when another daemon already runs.
 
@@ -433,6 +445,8 @@ def serve(
         after: called after each request, once its client has the answer.
         close: called when the daemon stops, before it lets go of its lock (so a new daemon,
             or `daemon stop` waiting for the lock, finds everything it started stopped).
+        first: run on the worker thread before the first request, given a function telling
+            whether a request waits (the work the command that started the daemon asked for).
     """
     folder = private_dir(protocol.daemon_dir())
     _log_to_file(protocol.log_path())
@@ -440,7 +454,7 @@ def serve(
     if lock is None:
         log.info("another daemon holds %s; not starting", protocol.lock_path())
         return 1
-    daemon = Daemon(run, workspaces, idle_seconds, after)
+    daemon = Daemon(run, workspaces, idle_seconds, after, first)
     try:
         if prepare is not None:
             prepare()
