@@ -133,7 +133,8 @@ def _duration(seconds: float) -> str:
 class Warming:
     """The root the command that started the daemon searched: the daemon opens its index and
     watches it at once, then walks it once that command's process (`after_pid`) left (it was
-    building or walking the same index), so the next search does not walk."""
+    building or walking the same index) and loads its name table, so the next search does
+    neither."""
 
     root: str
     after_pid: int | None = None
@@ -149,17 +150,17 @@ class Warming:
             while self.after_pid and _alive(self.after_pid) and not waiting():
                 time.sleep(0.1)
             index.ensure_fresh()
+            index.names()  # the in-memory name table searches read (~1.5 s at 100,000 files)
         except Exception as exc:  # a root gone or unreadable: the first search says so itself
             server.log.info("did not warm %s: %s", self.root, exc)
 
 
 def _alive(pid: int) -> bool:
+    """Whether our own process `pid` still runs (signal 0 checks without sending)."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
     except OSError:
-        return True
+        return False
     return True
 
 
