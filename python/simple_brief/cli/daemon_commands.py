@@ -131,10 +131,9 @@ def _duration(seconds: float) -> str:
 
 @dataclass
 class Warming:
-    """The root the command that started the daemon searched: the daemon opens its index and
-    watches it at once, then walks it once that command's process (`after_pid`) left (it was
-    building or walking the same index) and loads its name table, so the next search does
-    neither."""
+    """The root the command that started the daemon searched: once that command's process
+    (`after_pid`) left (it was building or walking the same index), the daemon watches the
+    tree, walks it and loads its name table, so the next search does neither."""
 
     root: str
     after_pid: int | None = None
@@ -144,12 +143,13 @@ class Warming:
         from simple_brief.index import symbol_index
 
         try:
-            index = symbol_index(warm.at(self.root))
+            ws = warm.at(self.root)
+            while self.after_pid and _alive(self.after_pid) and not waiting():
+                time.sleep(0.1)  # (its walk, or its build, and ours would share the machine's cores)
+            index = symbol_index(ws)
             if not index.watch():
                 return  # no watcher: each search walks anyway
-            while self.after_pid and _alive(self.after_pid) and not waiting():
-                time.sleep(0.1)
-            index.ensure_fresh()
+            index.ensure_fresh()  # (after the watcher started: what changes from now on comes as events)
             index.names()  # the in-memory name table searches read (~1.5 s at 100,000 files)
         except Exception as exc:  # a root gone or unreadable: the first search says so itself
             server.log.info("did not warm %s: %s", self.root, exc)
