@@ -3,6 +3,7 @@ its config changes; nothing a call laid over it reaches the next call."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -169,3 +170,26 @@ def test_the_search_that_starts_the_daemon_leaves_its_tree_walked(home: Home, tm
         found = second.stdout
     assert "second_function" in found
     assert home.wait_running()["workspaces"] == [str(tree.resolve())]
+
+
+def test_the_warm_up_does_not_wait_forever_for_a_process_that_lives_on(
+    tmp_path: Path, long_lived: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--after-pid` of a process that does not end (here: this one) delays the warm-up by
+    `AFTER_PID_WAIT` at most: the daemon is busy meanwhile, and busy it never stops."""
+    from simple_brief.cli import daemon_commands
+
+    monkeypatch.setattr(daemon_commands, "AFTER_PID_WAIT", 0.3)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "app.py").write_text("def warmed_up():\n    pass\n", encoding="utf-8")
+    warm = WarmWorkspaces()
+    warming = daemon_commands.Warming(str(tree), after_pid=os.getpid())
+    worker = threading.Thread(target=warming, args=(warm, lambda: False), daemon=True)
+    try:
+        worker.start()
+        worker.join(timeout=60)
+        assert not worker.is_alive(), "the warm-up still waits for a process that lives on"
+        assert _names(find_symbols(warm.at(str(tree)), "warmed_up")) == ["warmed_up"]
+    finally:
+        warm.close()

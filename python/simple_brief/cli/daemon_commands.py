@@ -31,6 +31,9 @@ BecomeDaemon = Callable[[Callable[[str | None], Workspace]], CommandLine]
 EXIT_NOT_RUNNING = 3
 #: Seconds `start` waits for the new daemon to listen, and `stop` for the old one to go.
 WAIT = 15.0
+#: Seconds the warm-up waits for the command that started the daemon to end (the daemon is
+#: busy meanwhile: a process that lives on must not keep it from its idle stop).
+AFTER_PID_WAIT = 120.0
 
 
 def run(args: argparse.Namespace, become: BecomeDaemon) -> int:
@@ -144,7 +147,8 @@ class Warming:
 
         try:
             ws = warm.at(self.root)
-            while self.after_pid and _alive(self.after_pid) and not waiting():
+            deadline = time.monotonic() + AFTER_PID_WAIT
+            while self.after_pid and _alive(self.after_pid) and not waiting() and time.monotonic() < deadline:
                 time.sleep(0.1)  # (its walk, or its build, and ours would share the machine's cores)
             index = symbol_index(ws)
             if not index.watch():
