@@ -8,11 +8,17 @@ daemon's memory after serving a large tree.
 - `search` over the bench tree (the standard library plus site-packages, hard-linked by
   bench/symbol_index.py; `--quick`: four stdlib packages): the first call (the daemon
   builds the symbol index), then warm calls through the daemon and standalone;
-- the daemon's RSS (and peak, VmHWM) at start, after the outlines, after the tree.
+- the daemon's RSS (and peak, VmHWM) at start, after the outlines, after the tree;
+- `search` over a generated tree of 100,000 small files (bench/generated_tree.py, in a
+  temporary folder; `--files N`): the index's build, a cold CLI search (standalone, the
+  index on disk: a stat walk), a search with no daemon running (it starts one, which
+  walks the tree once that search is done), then warm CLI searches through it (`-v` says
+  which calls walked: none should), against `find TREE -type f` and `grep -rn
+  --include=*.py` over the same tree.
 
 Every daemon figure comes from a daemon of its own (a temporary state directory).
 
-    .venv/bin/python bench/daemon.py [--runs 15] [--quick]
+    .venv/bin/python bench/daemon.py [--runs 15] [--quick] [--files 100000]
 
 Prints a markdown table and writes it between markers into bench/results/latest.md.
 """
@@ -33,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "latest.md"
 START, END = "<!-- daemon:start -->", "<!-- daemon:end -->"
+GENERATED = ("<!-- daemon-generated:start -->", "<!-- daemon-generated:end -->")
 FILES = {"python": ROOT / "tests/fixtures/outline/python.py", "cpp": ROOT / "tests/fixtures/outline/cpp.cpp"}
 QUERIES = ("parse", "JSONDecoder", "read_text", "getLogger", "open_connection", "make_archive", "Request", "walk")
 
@@ -97,11 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=15, help="runs of each file each way (default: %(default)s)")
     parser.add_argument("--quick", action="store_true", help="a small tree (four stdlib packages)")
+    parser.add_argument("--files", type=int, default=100_000, help="files of the generated tree (0: none)")
+    parser.add_argument("--generated-only", action="store_true", help="only the generated tree's rows")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "bench"))
     from symbol_index import build_tree
 
-    tree = build_tree(args.quick)
     cli = script()
     state = Path(tempfile.mkdtemp(prefix="sbb-"))
     base = {**os.environ, "SIMPLE_BRIEF_STATE_DIR": str(state), "SIMPLE_BRIEF_CACHE_DIR": str(state / "cache")}
@@ -109,17 +117,34 @@ def main(argv: list[str] | None = None) -> int:
     alone = {**base, "SIMPLE_BRIEF_DAEMON": "0"}
     served = {**base, "SIMPLE_BRIEF_DAEMON": "1"}
     rows: list[tuple[str, str, str, str, str]] = []
+    big: list[tuple[str, str, str, str, str]] = []
     try:
-        rows += outlines(cli, alone, served, args.runs)
-        rows += big_tree(cli, alone, served, tree, args.quick)
+        if not args.generated_only:
+            rows += outlines(cli, alone, served, args.runs)
+            rows += big_tree(cli, alone, served, build_tree(args.quick), args.quick)
+        if args.files:
+            big = generated(cli, alone, served, args.files)
     finally:
         subprocess.run([*cli, "daemon", "stop"], env=served, capture_output=True, check=False)
         shutil.rmtree(state, ignore_errors=True)
+    if rows:
+        intro = f"{args.runs} runs of each file each way, alternating; `{' '.join(Path(c).name for c in cli)}`."
+        publish("## Daemon (`bench/daemon.py`)", intro, rows, (START, END))
+    if big:
+        intro = (
+            "`search` as CLI processes over a generated tree (bench/generated_tree.py: small Python, TypeScript,"
+            " Go, Rust and Markdown files, ~10 a folder, 4-6 levels), against `find` and `grep` over the same tree."
+        )
+        publish(f"## Daemon: search over {args.files:,} files (`bench/daemon.py`)", intro, big, GENERATED)
+    return 0
+
+
+def publish(title: str, intro: str, rows: list[tuple[str, str, str, str, str]], markers: tuple[str, str]) -> None:
     table = "\n".join(
         [
-            "## Daemon (`bench/daemon.py`)",
+            title,
             "",
-            f"{args.runs} runs of each file each way, alternating; `{' '.join(Path(c).name for c in cli)}`.",
+            intro,
             "",
             "| Measure | Value | Baseline | Target | Result |",
             "| --- | --- | --- | --- | --- |",
@@ -127,8 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         ]
     )
     print(table)
-    write(table)
-    return 0
+    write(table, markers)
 
 
 def outlines(
@@ -231,13 +255,87 @@ def big_tree(
     ]
 
 
-def write(table: str) -> None:
+def generated(
+    cli: list[str], alone: dict[str, str], served: dict[str, str], count: int
+) -> list[tuple[str, str, str, str, str]]:
+    """Search over a generated tree of `count` files: build, cold (standalone), warm (daemon)."""
+    from generated_tree import make_tree
+
+    folder = Path(tempfile.mkdtemp(prefix="sb-tree-"))
+    try:
+        tree = folder / "tree"
+        progress(f"writing {count:,} files into {tree}")
+        made = make_tree(tree, count)
+        names = ("fetch_user", "BillingAccount", "sendMessage", "parse_invoice", "LedgerService", "load_cache")
+        search = [*cli, "search", "--root", str(tree)]
+        progress("building its index (standalone)")
+        build, _ = timed([*search, names[0]], alone)
+        progress("cold searches: standalone, the index on disk")
+        cold = [timed([*search, name], alone)[0] for name in names[:3]]
+        subprocess.run([*cli, "daemon", "stop"], env=served, check=True, capture_output=True)
+        progress("a search with no daemon running (it starts one), then searches through it")
+        starting, _ = timed([*search, names[0]], served)
+        while not (state := status_or_none(served)) or state.get("busy"):
+            time.sleep(0.1)  # the new daemon walks the tree once the first search's process left
+        first, walked = verbose_search(cli, served, tree, names[1])
+        warm, walks = [], 0
+        for name in names * 3:
+            wall, did = verbose_search(cli, served, tree, name)
+            warm.append(wall)
+            walks += did
+        find = [timed(["find", str(tree), "-type", "f"], alone)[0] for _ in range(3)]
+        grep = [timed(["grep", "-rn", "--include=*.py", "def fetch_user", str(tree)], alone)[0] for _ in range(3)]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    p50, find50, grep50, cold50 = pct(warm, 0.5), pct(find, 0.5), pct(grep, 0.5), pct(cold, 0.5)
+    return [
+        (f"generated tree ({made:,} files): first `search`, standalone", f"{build:.1f} s (builds it)", "—", "—", "—"),
+        (
+            "cold `search` (standalone CLI, the index on disk)",
+            f"p50 {cold50:.1f} s ({len(cold)} calls; a stat walk and the name table each time)",
+            f"`find -type f` p50 {ms(find50)}: {cold50 / find50:.0f}x",
+            "—",
+            "—",
+        ),
+        (
+            "warm `search` through the daemon, same tree",
+            f"the search starting it {starting:.1f} s (standalone); the daemon's first {ms(first)} "
+            f"({'walked' if walked else 'no walk'}); then p50 {ms(p50)}, "
+            f"p90 {ms(pct(warm, 0.9))} ({len(warm)} calls, {walks} walked); {cold50 / p50:.0f}x faster than cold",
+            f"`find -type f` p50 {ms(find50)} ({p50 / find50:.2f}x); `grep -rn --include=*.py` p50 {ms(grep50)}"
+            f" ({p50 / grep50:.2f}x)",
+            "no walk after the call that started it",
+            "pass" if walks == 0 and not walked else "**FAIL**",
+        ),
+    ]
+
+
+def status_or_none(env: dict[str, str]) -> dict[str, object] | None:
+    """The daemon's status, or None while none listens."""
+    try:
+        return status([], env)
+    except subprocess.CalledProcessError:
+        return None
+
+
+def verbose_search(cli: list[str], env: dict[str, str], tree: Path, name: str) -> tuple[float, bool]:
+    """One `-v search` through the daemon: its wall time and whether it walked the tree."""
+    start = time.perf_counter()
+    done = subprocess.run([*cli, "-v", "search", "--root", str(tree), name], env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"search {name} failed ({done.returncode}): {done.stderr}")
+    return wall, "INFO walked " in done.stderr
+
+
+def write(table: str, markers: tuple[str, str]) -> None:
+    start, end = markers
     text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
-    if START in text and END in text:
-        before, _, rest = text.partition(START)
-        _, _, after = rest.partition(END)
+    if start in text and end in text:
+        before, _, rest = text.partition(start)
+        _, _, after = rest.partition(end)
         text = before.rstrip() + "\n\n" + after.lstrip()
-    RESULTS.write_text(f"{text.rstrip()}\n\n{START}\n{table}\n{END}\n", encoding="utf-8")
+    RESULTS.write_text(f"{text.rstrip()}\n\n{start}\n{table}\n{end}\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

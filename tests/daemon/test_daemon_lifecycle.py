@@ -142,6 +142,50 @@ def test_idle_stop_from_the_users_config(home: Home, ws: Path, tmp_path: Path) -
     assert "stopping after 1 s without a request" in home.log()
 
 
+def test_only_commands_keep_the_daemon_up(home: Home, ws: Path, tmp_path: Path) -> None:
+    """`make demo`'s calls (outline, symbols, expand, search: a watcher starts), then what
+    looks at a daemon without asking it to work: `daemon status` and a client of another
+    installation (answered `mismatch`, it works standalone). Those came every 0.3 s, and
+    each one reset the idle timer: the daemon never stopped (one left by `make demo` was
+    seen running 20 min 49 s after its last request). (What it started stops with it:
+    test_daemon_servers.)"""
+    user_config = tmp_path / "user.toml"
+    user_config.write_text("[daemon]\nidle_minutes = 0.04\n", encoding="utf-8")  # 2.4 s
+    home.env["SIMPLE_BRIEF_CONFIG"] = str(user_config)
+    home.start()
+    home.wait_running()
+    demo = (
+        ["outline", "app.py"],
+        ["symbols", "app.py", "--return-children", "no"],
+        ["expand", "app.py", "User.greeting"],
+        ["search", "User", "--limit", "8"],
+    )
+    for argv in demo:
+        done = home.sb(ws, *argv)
+        assert done.returncode == 0 and done.stderr == "", (argv, done.stderr)
+    foreign = {**protocol.identity(), "home": str(tmp_path / "another" / "simple_brief")}
+    since: list[float] = []
+    deadline = time.monotonic() + 40  # the idle period is 2.4 s; today's code never stops
+    with home.environment():
+        while protocol.lock_is_held() and time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                reply = protocol.ask({"op": "status"}, timeout=2)
+                if reply and "status" in reply:
+                    since.append(reply["status"]["since_last_request"])
+            with contextlib.suppress(OSError):
+                reply = protocol.ask({"op": "run", "argv": ["outline", "x.py"], "identity": foreign}, timeout=2)
+                assert reply is None or "mismatch" in reply, reply
+            time.sleep(0.3)
+    assert not protocol_lock_held(home), f"still running after 40 s of status calls; since: {since[-3:]}"
+    assert since and max(since) > 1.0, since  # `status` shows the time since the last command, not since itself
+    assert "stopping after 2 s without a request" in home.log()
+
+
+def protocol_lock_held(home: Home) -> bool:
+    with home.environment():
+        return protocol.lock_is_held()
+
+
 def test_socket_and_folder_are_private(home: Home) -> None:
     home.start()
     home.wait_running()

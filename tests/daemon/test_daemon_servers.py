@@ -72,3 +72,25 @@ def test_language_servers_stay_warm_between_calls_and_stop_with_the_daemon(home:
     while any(_alive(pid) for pid in started) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_alive(pid) for pid in started), "the language server outlived the daemon"
+
+
+def test_an_idle_stop_stops_the_language_servers_before_the_lock_goes(home: Home, tmp_path: Path) -> None:
+    """The daemon stopping by itself (idle) stops its servers, and only then lets go of its
+    lock: whoever sees the lock free (`daemon stop`, a new daemon) finds nothing of it left."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "app.py").write_text(APP, encoding="utf-8")
+    (root / ".simple-brief.toml").write_text(CONFIG, encoding="utf-8")
+    assert home.sb(root, "trust").returncode == 0
+    user_config = tmp_path / "user.toml"
+    user_config.write_text("[daemon]\nidle_minutes = 0.04\n", encoding="utf-8")  # 2.4 s
+    home.env["SIMPLE_BRIEF_CONFIG"] = str(user_config)
+    home.start()
+    daemon = int(home.wait_running()["pid"])
+    hover = home.sb(root, "run", "analyze_hover", *_at("app.py", 5, 7))
+    assert hover.returncode == 0 and "greet" in hover.stdout, hover.stderr
+    started = _servers(daemon)
+    assert len(started) == 1, _children(daemon)
+    home.wait_stopped(timeout=60)
+    assert not any(_alive(pid) for pid in started), "the language server still ran when the lock was free"
+    assert "stopping after 2 s without a request" in home.log()

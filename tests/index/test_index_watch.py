@@ -80,3 +80,18 @@ def test_watching_stops_with_close_and_a_query_without_it_walks(tree: Path) -> N
     assert index.ensure_fresh().listed == 0
     index.close()
     assert index._watcher is None
+
+
+def test_an_event_on_the_root_itself_walks_once(tree: Path) -> None:
+    """The root's own change (or the kernel's overflow, reported on the watched root) says
+    nothing of what changed below it: the next query walks, once."""
+    ws = _watched(tree)
+    index = symbol_index(ws)
+    try:
+        assert index.ensure_fresh().listed == 0
+        tree.chmod(0o750)  # the root's own attributes: an event whose path is the root
+        assert _eventually(lambda: index._lost)
+        assert index.ensure_fresh().listed > 5
+        assert index.ensure_fresh().listed == 0
+    finally:
+        index.close()

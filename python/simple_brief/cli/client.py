@@ -15,6 +15,9 @@ answers costs an interpreter start, one socket round trip and the answer's bytes
   goes silent mid-request): one line on stderr, a fresh daemon started, and the command
   runs standalone. The client waits as long as the daemon says it is working (a heartbeat
   every second), never more than `protocol.SILENCE_LIMIT` seconds of silence.
+- A daemon of this installation running other code (an upgrade, an engine file edited
+  since it started: `protocol.identity`) stops when asked; the command waits for it, starts
+  a new daemon and asks that one (bounded by `RESTART_WAIT`).
 - What the daemon writes is replayed here in order, after the exit code came (so a daemon
   dying mid-request leaves no half answer); progress on a terminal's stderr is shown live.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import time
 from collections.abc import Sequence
 
 from simple_brief.cli import detach
@@ -33,6 +37,8 @@ from simple_brief.daemon import protocol
 #: Kept equal to `parser.DAEMON_COMMANDS` (tests/daemon checks it; importing parser costs argparse).
 DAEMON_COMMANDS = frozenset(("outline", "expand", "symbols", "search", "diagnostics", "docs", "run", "tools"))
 _OFF = ("0", "off", "false", "no")
+#: Seconds a command waits for a daemon running changed code to stop and a new one to listen.
+RESTART_WAIT = 20.0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -100,31 +106,93 @@ def _say(reason: str) -> None:
     print(f"simple-brief: the daemon did not answer ({reason}); working without it", file=sys.stderr, flush=True)
 
 
-def _start_daemon(after_failure: bool = False) -> None:
+def _start_daemon(after_failure: bool = False, args: list[str] | None = None) -> None:
     """Start a daemon unless one holds the lock (running, or starting). After a failure the
     lock may still be held by the dying daemon: start one anyway, it waits for the lock
-    (`server.LOCK_WAIT`) and gives up quietly if a live daemon has it."""
+    (`server.LOCK_WAIT`) and gives up quietly if a live daemon has it. For a `search` (`args`)
+    the daemon watches its root at once and walks it once this process left, so the next
+    search does not walk."""
+    argv = ["daemon", "start", "--foreground"]
+    root = _searched_root(args or [])
+    if root is not None:
+        argv += ["--warm", root, "--after-pid", str(os.getpid())]
     try:
         if after_failure or not protocol.lock_is_held():
-            detach.spawn(lambda: standalone(["daemon", "start", "--foreground"]))
+            detach.spawn(lambda: standalone(argv))
     except OSError:
         pass  # the next call tries again; this one works standalone either way
 
 
+def _searched_root(args: list[str]) -> str | None:
+    """The absolute root a `search` command line works in (`--root`, else the current folder)."""
+    words = args[: args.index("--")] if "--" in args else args
+    if next((word for word in words if not word.startswith("-")), None) != "search":
+        return None
+    root = "."
+    for i, word in enumerate(words):
+        if word == "--root" and i + 1 < len(words):
+            root = words[i + 1]
+        elif word.startswith("--root="):
+            root = word.split("=", 1)[1]
+    try:
+        return os.path.abspath(os.path.expanduser(root))
+    except OSError:
+        return None  # the current folder is gone
+
+
+class _Restart(Exception):
+    """The daemon runs other code of this installation (an upgrade, an edited engine file):
+    it is stopping, and the command goes to a new one."""
+
+
 def through_daemon(args: list[str]) -> int | None:
     """Run the command in the daemon; its exit code, or None to work standalone."""
+    try:
+        return _through_daemon(args)
+    except _Restart:
+        pass
+    if not _restarted():
+        return None
+    try:
+        return _through_daemon(args)
+    except _Restart:
+        _say("a new daemon runs other code than this command again")
+        return None
+
+
+def _restarted() -> bool:
+    """Wait for the old daemon to stop, start a new one and wait until it listens; whether
+    it does (else one line says why and the command works standalone)."""
+    deadline = time.monotonic() + RESTART_WAIT
+    while protocol.lock_is_held():
+        if time.monotonic() > deadline:
+            _say(f"the old daemon did not stop within {RESTART_WAIT:g} s after its code changed")
+            return False
+        time.sleep(0.02)
+    _start_daemon()
+    while time.monotonic() < deadline:
+        try:
+            protocol.connect(protocol.socket_path()).close()
+            return True
+        except OSError:
+            time.sleep(0.02)
+    _say(f"a new daemon did not start within {RESTART_WAIT:g} s after the engine's code changed")
+    return False
+
+
+def _through_daemon(args: list[str]) -> int | None:
     path = protocol.socket_path()
     problem = protocol.private_folder_problem(path.parent)
     if problem is not None:
         if os.path.lexists(path.parent):
             _say(problem)  # never talk through a folder others can write to
             return None
-        _start_daemon()
+        _start_daemon(args=args)
         return None
     try:
         sock = protocol.connect(path)
     except FileNotFoundError:
-        _start_daemon()
+        _start_daemon(args=args)
         return None
     except OSError as exc:
         _say(f"{path}: {exc.strerror or exc}")
@@ -205,7 +273,9 @@ def _answer(sock: socket.socket) -> int | None:
             else:
                 held.append(("e", str(frame["e"])))
         elif "mismatch" in frame:
-            return None  # another version or installation: its answers could differ
+            if frame.get("restart"):
+                raise _Restart  # this installation's code changed: the daemon stops for a new one
+            return None  # another installation: its answers could differ
         elif "fail" in frame:
             _say(str(frame["fail"]))
             return None

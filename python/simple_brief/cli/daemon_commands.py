@@ -5,10 +5,12 @@ workspaces."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from simple_brief import config
@@ -17,6 +19,7 @@ from simple_brief.cli.parser import DAEMON_COMMANDS, EXIT_USER_ERROR
 from simple_brief.daemon import protocol, server
 from simple_brief.daemon.warm import WarmWorkspaces
 from simple_brief.errors import UserError
+from simple_brief.index import watch
 from simple_brief.workspace import Workspace
 
 #: Runs one command line; stops at its next check once the event is set (its client left).
@@ -28,6 +31,9 @@ BecomeDaemon = Callable[[Callable[[str | None], Workspace]], CommandLine]
 EXIT_NOT_RUNNING = 3
 #: Seconds `start` waits for the new daemon to listen, and `stop` for the old one to go.
 WAIT = 15.0
+#: Seconds the warm-up waits for the command that started the daemon to end (the daemon is
+#: busy meanwhile: a process that lives on must not keep it from its idle stop).
+AFTER_PID_WAIT = 120.0
 
 
 def run(args: argparse.Namespace, become: BecomeDaemon) -> int:
@@ -38,6 +44,8 @@ def run(args: argparse.Namespace, become: BecomeDaemon) -> int:
         return EXIT_USER_ERROR
     try:
         if action == "start":
+            if args.foreground and args.warm:
+                return serve(args.idle_minutes, become, Warming(args.warm, args.after_pid))
             return _start(args.idle_minutes, args.foreground, become)
         if action == "stop":
             return _stop()
@@ -124,10 +132,48 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600} h {seconds // 60 % 60} min"
 
 
-def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
-    """Be the daemon in this process until stopped or idle."""
+@dataclass
+class Warming:
+    """The root the command that started the daemon searched: once that command's process
+    (`after_pid`) left (it was building or walking the same index), the daemon watches the
+    tree, walks it and loads its name table, so the next search does neither."""
+
+    root: str
+    after_pid: int | None = None
+
+    def __call__(self, warm: WarmWorkspaces, waiting: Callable[[], bool]) -> None:
+        """Run on the daemon's worker thread before its first request (`waiting()`: one came)."""
+        from simple_brief.index import symbol_index
+
+        try:
+            ws = warm.at(self.root)
+            deadline = time.monotonic() + AFTER_PID_WAIT
+            while self.after_pid and _alive(self.after_pid) and not waiting() and time.monotonic() < deadline:
+                time.sleep(0.1)  # (its walk, or its build, and ours would share the machine's cores)
+            index = symbol_index(ws)
+            if not index.watch():
+                return  # no watcher: each search walks anyway
+            index.ensure_fresh()  # (after the watcher started: what changes from now on comes as events)
+            index.names()  # the in-memory name table searches read (~1.5 s at 100,000 files)
+        except Exception as exc:  # a root gone or unreadable: the first search says so itself
+            server.log.info("did not warm %s: %s", self.root, exc)
+
+
+def _alive(pid: int) -> bool:
+    """Whether our own process `pid` still runs (signal 0 checks without sending)."""
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
+
+
+def serve(idle_minutes: float | None, become: BecomeDaemon, warming: Warming | None = None) -> int:
+    """Be the daemon in this process until stopped or idle (`warming`: a root to make ready)."""
     if idle_minutes is None:
         idle_minutes = config.user_settings().daemon_idle_minutes
+    protocol.identity()  # the engine's fingerprint read now, before the imports of the first calls
+    watch.long_lived()  # indexes watch their trees from before their first walk: one walk each
     warm = WarmWorkspaces()
     command_line = become(warm.at)
 
@@ -143,10 +189,16 @@ def serve(idle_minutes: float | None, become: BecomeDaemon) -> int:
 
     try:
         code = server.serve(
-            served, warm.roots, idle_minutes * 60, prepare=_warm_up, after=lambda: warm.settle(server.rss_bytes)
+            served,
+            warm.roots,
+            idle_minutes * 60,
+            prepare=_warm_up,
+            after=lambda: warm.settle(server.rss_bytes),
+            close=warm.close,  # language servers and watchers stop with the daemon, before its lock goes
+            first=None if warming is None else lambda waiting: warming(warm, waiting),
         )
     finally:
-        warm.close()  # language servers and watchers stop with the daemon
+        warm.close()  # (nothing left when `serve` stopped them; it did not when it raised)
     if code:
         print(f"simple-brief: a daemon already runs (the lock {protocol.lock_path()} is held).", file=sys.stderr)
     return code

@@ -249,7 +249,9 @@ _DAEMON_DESCRIPTION = """\
 The per-user daemon keeps parsed files, compiled queries and indexes warm between calls.
 The `simple-brief` command starts it when none runs and uses it for outline, expand,
 symbols, search, diagnostics, docs, run and tools (same answers, faster); it stops by
-itself after an idle period. `--no-daemon`, `[daemon] enabled = false` in
+itself, with the language servers and watchers it started, after an idle period without
+a command (`status` does not count), and makes way for a new daemon when simple-brief's
+own files changed since it started. `--no-daemon`, `[daemon] enabled = false` in
 ~/.config/simple-brief/config.toml or SIMPLE_BRIEF_DAEMON=0 work without it.
 It listens on a Unix socket only this user can open: <state>/daemon/daemon.sock
 ($SIMPLE_BRIEF_STATE_DIR overrides <state>); it logs to daemon.log beside it.
@@ -278,6 +280,9 @@ def _daemon_parser(sub: Any) -> None:
         f"(default: `daemon.idle_minutes` in the user's config, else {config.DEFAULT_DAEMON_IDLE_MINUTES:g})",
     )
     p.add_argument("--foreground", action="store_true", help="serve in this process until stopped or idle")
+    # Set by the command that starts the daemon: the root it searched, walked once its process left.
+    p.add_argument("--warm", metavar="ROOT", help=argparse.SUPPRESS)
+    p.add_argument("--after-pid", type=int, help=argparse.SUPPRESS)
     actions.add_parser("stop", help="stop the daemon", description="Stop this user's daemon and wait until it is gone.")
     actions.add_parser(
         "status",

@@ -7,7 +7,11 @@ checked (SO_PEERCRED: this user only); the socket is 0600 in a 0700 folder.
 Requests run one at a time on one worker thread (the engine's SQLite connections belong
 to the thread that opened them, and a call sets the process's working directory and
 environment to the client's), while each connection's own thread tells its client the
-daemon is still working. After `idle_seconds` without a request it stops by itself.
+daemon is still working. After `idle_seconds` without a request it stops by itself: only
+a command it runs counts as a request (`status`, `stop`, a client of another installation
+or a connection that never says anything do not keep it up), and the idle time is read on
+a clock that runs while the machine sleeps. When it stops, it stops what it started (the
+warm workspaces' language servers and watchers) before it lets go of its lock.
 """
 
 from __future__ import annotations
@@ -50,6 +54,17 @@ RELEASE_AFTER = 0.5
 CLIENT_CHECK = 0.1
 
 
+def now() -> float:
+    """Seconds on the daemon's clock: monotonic, and counting the time the machine was
+    suspended (CLOCK_BOOTTIME, Linux), as the person's clock does: a daemon whose laptop slept
+    through its idle period stops at the first look after it wakes."""
+    boottime = getattr(time, "CLOCK_BOOTTIME", None)
+    if boottime is not None:
+        with contextlib.suppress(OSError):
+            return time.clock_gettime(boottime)
+    return time.monotonic()
+
+
 def release_memory() -> None:
     """Collect garbage and give the C heap's free pages back to the system (glibc's
     malloc_trim): a long call (an index build) leaves a heap far bigger than what stays."""
@@ -87,6 +102,8 @@ class Job:
     request: dict[str, Any]
     done: threading.Event = field(default_factory=threading.Event)
     gone: bool = False
+    #: Set once the exit code is sent: the client closing after that is no cancellation.
+    answered: bool = False
     #: Set when the client went away (Ctrl-C, killed): the command stops at its next check.
     cancelled: threading.Event = field(default_factory=threading.Event)
     _send_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -106,7 +123,9 @@ class Job:
         if not self.gone:
             self.gone = True
             self.cancelled.set()
-            log.info("the client of `%s` went away: cancelling it", " ".join(map(str, self.request.get("argv", []))))
+            if not self.answered:
+                command = " ".join(map(str, self.request.get("argv", [])))
+                log.info("the client of `%s` went away: cancelling it", command)
 
     def client_left(self, timeout: float) -> bool:
         """Wait up to `timeout` seconds for the client to close its end (it sends nothing
@@ -163,23 +182,43 @@ class Daemon:
         workspaces: Callable[[], list[str]],
         idle: float,
         after: Callable[[], None] | None = None,
+        first: Callable[[Callable[[], bool]], None] | None = None,
     ) -> None:
         self.run = run
         self.after = after
+        self.first = first
         self.workspaces = workspaces
         self.idle = idle
-        self.started = time.monotonic()
+        self.started = now()
         self.last_request = self.started
         self.requests = 0
         self.busy = False
+        #: Open connections: one whose request is not read yet may be a command on its way.
+        self.open_connections = 0
+        self._pending_lock = threading.Lock()
         self.jobs: queue.Queue[Job | None] = queue.Queue()
         self.stopping = threading.Event()
         self.socket_path = protocol.socket_path()
+        #: Read once, at the start: the code this daemon loads is the code as it was then.
+        self.identity = protocol.identity()
 
     # --- connections ------------------------------------------------------------------
 
+    def accepted(self) -> None:
+        """A connection came (the accepting thread): no idle stop while it is open. It does
+        not count as a request: only a command to run does (`_run`)."""
+        with self._pending_lock:
+            self.open_connections += 1
+
     def handle(self, conn: socket.socket) -> None:
-        """Answer one connection (its own thread)."""
+        """Answer one connection (its own thread; `accepted()` was called for it)."""
+        try:
+            self._handle(conn)
+        finally:
+            with self._pending_lock:
+                self.open_connections -= 1
+
+    def _handle(self, conn: socket.socket) -> None:
         with conn:
             try:
                 uid = protocol.peer_uid(conn)
@@ -209,52 +248,67 @@ class Daemon:
             conn.sendall(protocol.encode(message))
 
     def _run(self, conn: socket.socket, request: dict[str, Any]) -> None:
-        mine, theirs = protocol.identity(), request.get("identity")
+        mine, theirs = self.identity, request.get("identity")
         if theirs != mine:
-            self._reply(conn, {"mismatch": f"this daemon runs {mine}, the command is {theirs}"})
+            reason = f"this daemon runs {mine}, the command is {theirs}"
             if isinstance(theirs, dict) and theirs.get("home") == mine["home"]:
-                log.info("stopping: simple-brief was upgraded (%s)", theirs)
-                self.stopping.set()  # the same installation with newer code: make way for it
+                # The same installation with other code (upgraded, or an engine file edited):
+                # make way for a daemon that loads it; the client starts one and asks it.
+                log.info("stopping: simple-brief's code changed (%s)", theirs)
+                self.stopping.set()
+                self._reply(conn, {"mismatch": reason, "restart": True})
+            else:
+                self._reply(conn, {"mismatch": reason})  # another installation: it works without us
             return
         job = Job(conn, request)
-        self.last_request = time.monotonic()
+        self.last_request = now()  # a command to run: the one thing that keeps the daemon up
         self.jobs.put(job)
-        beat = time.monotonic() + protocol.HEARTBEAT
+        beat = now() + protocol.HEARTBEAT
         while not job.done.is_set():
-            if job.client_left(min(CLIENT_CHECK, max(0.0, beat - time.monotonic()))):
+            if job.client_left(min(CLIENT_CHECK, max(0.0, beat - now()))):
                 job.abandon()  # Ctrl-C or a killed client: the worker stops at its next check
                 break
-            if time.monotonic() >= beat and not job.done.is_set():
+            if now() >= beat and not job.done.is_set():
                 job.send({"hb": 1})
-                beat = time.monotonic() + protocol.HEARTBEAT
+                beat = now() + protocol.HEARTBEAT
         job.done.wait()  # the connection stays open until the worker is done with it
 
     # --- the worker ---------------------------------------------------------------------
 
     def work(self) -> None:
         """Run the requests one after another (the worker thread)."""
+        if self.first is not None:
+            self.busy = True
+            try:
+                self.first(lambda: not self.jobs.empty())
+            except Exception:
+                log.exception("the daemon's first work failed")
+            finally:
+                self.busy = False
+                self.last_request = now()
         while (job := self.jobs.get()) is not None:
             self.busy = True
             # Counted before its answer goes out: a client that reads `status` right after its
             # answer sees its own request (counted after, a loaded machine showed the old count).
             self.requests += 1
-            began = time.monotonic()
+            began = now()
             try:
                 if not job.gone:
                     code = self._execute(job)
                     if job.cancelled.is_set():
                         log.info("stopped a call after its client went away (exit %d)", code)
+                    job.answered = True
                     job.send({"x": code})
                 if self.after is not None:
                     self.after()  # the client has its answer; what follows is the daemon's own work
-                if time.monotonic() - began > RELEASE_AFTER:
+                if now() - began > RELEASE_AFTER:
                     release_memory()
             except Exception:
                 log.exception("a request failed inside the daemon")
                 job.send({"fail": "the daemon failed; see its log"})
             finally:
                 self.busy = False
-                self.last_request = time.monotonic()
+                self.last_request = now()
                 job.done.set()
 
     def _execute(self, job: Job) -> int:
@@ -298,20 +352,22 @@ class Daemon:
         """What `simple-brief daemon status` prints."""
         return {
             "pid": os.getpid(),
-            "uptime": time.monotonic() - self.started,
+            "uptime": now() - self.started,
             "idle_seconds": self.idle,
-            "since_last_request": time.monotonic() - self.last_request,
+            "since_last_request": now() - self.last_request,
             "requests": self.requests,
             "busy": self.busy,
             "rss": rss_bytes(),
             "workspaces": self.workspaces(),
             "socket": str(self.socket_path),
-            **protocol.identity(),
+            **self.identity,
         }
 
     def idle_expired(self) -> bool:
-        """Whether it is time to stop: nothing ran or waited for the idle period."""
-        return not self.busy and self.jobs.empty() and time.monotonic() - self.last_request > self.idle
+        """Whether it is time to stop: no command ran, waited or was on its way for the idle period."""
+        with self._pending_lock:
+            connected = self.open_connections > 0
+        return not self.busy and not connected and self.jobs.empty() and now() - self.last_request > self.idle
 
 
 def _exit_code(code: object, err: Stream) -> int:
@@ -375,6 +431,8 @@ def serve(
     idle_seconds: float,
     prepare: Callable[[], None] | None = None,
     after: Callable[[], None] | None = None,
+    close: Callable[[], None] | None = None,
+    first: Callable[[Callable[[], bool]], None] | None = None,
 ) -> int:
     """Be the daemon until stopped or idle; 0, or 1 when another daemon already runs.
 
@@ -385,6 +443,10 @@ def serve(
         idle_seconds: stop after this long without a request.
         prepare: called once the lock is ours, before the socket listens (imports to warm).
         after: called after each request, once its client has the answer.
+        close: called when the daemon stops, before it lets go of its lock (so a new daemon,
+            or `daemon stop` waiting for the lock, finds everything it started stopped).
+        first: run on the worker thread before the first request, given a function telling
+            whether a request waits (the work the command that started the daemon asked for).
     """
     folder = private_dir(protocol.daemon_dir())
     _log_to_file(protocol.log_path())
@@ -392,7 +454,7 @@ def serve(
     if lock is None:
         log.info("another daemon holds %s; not starting", protocol.lock_path())
         return 1
-    daemon = Daemon(run, workspaces, idle_seconds, after)
+    daemon = Daemon(run, workspaces, idle_seconds, after, first)
     try:
         if prepare is not None:
             prepare()
@@ -418,7 +480,7 @@ def serve(
             if selector.select(timeout=0.2):
                 with contextlib.suppress(OSError):
                     conn, _ = listener.accept()
-                    daemon.last_request = time.monotonic()  # a request on its way keeps us up
+                    daemon.accepted()  # a command on its way keeps us up, a `status` does not
                     threading.Thread(target=daemon.handle, args=(conn,), daemon=True).start()
             elif daemon.idle_expired():
                 log.info("stopping after %.0f s without a request", daemon.idle)
@@ -433,6 +495,11 @@ def serve(
                 os.unlink(daemon.socket_path)
         daemon.jobs.put(None)
         worker.join(timeout=5)
+        if close is not None:
+            try:
+                close()
+            except Exception:
+                log.exception("stopping what the daemon started failed")
         log.info("stopped after %d requests", daemon.requests)
         os.close(lock)
     return 0

@@ -352,15 +352,25 @@ class SymbolIndex:
     def ensure_fresh(self, progress: ProgressFn | None = None) -> RefreshStats:
         """Make the next query see every change: a full `refresh` (a stat walk) unless
         `watch()` is on, then only the paths the kernel reported (a change reaches queries
-        a few milliseconds after it is written: the events arrive on their own thread)."""
+        a few milliseconds after it is written: the events arrive on their own thread). In
+        a long-lived process (`watch.long_lived`) the watcher starts before the first walk,
+        so that walk is the last one while it keeps watching."""
         with self.lock:
             self.sync()
+            if self._watcher is None or not self._watcher.alive:
+                from simple_brief.index.watch import is_long_lived
+
+                if is_long_lived():
+                    self.watch()  # before the walk: what changes during it or after it comes as events
             with self._dirty_lock:
                 dirty, self._dirty = self._dirty, set()
                 lost, self._lost = self._lost, False
-            if self._watcher is None or not self._watcher.alive or lost or not self._walked:
+            watching = self._watcher is not None and self._watcher.alive
+            if not watching or lost or not self._walked:
                 stats = self.refresh(progress)
                 self._walked = True
+                why = "nothing watches it" if not watching else "its watcher started or lost track"
+                log.info("walked %d files of %s in %.1f s (%s)", stats.listed, self.workspace.root, stats.seconds, why)
                 return stats
             return self._apply(dirty, progress)
 

@@ -5,7 +5,14 @@ of walking the tree.
 The watches are in place when `Watcher` returns (the Rust side adds them in its
 constructor); a change is reported within `STEP_MS` of the last event of a burst.
 When the watcher fails (too many folders for the inotify limit, a folder it cannot
-read, the root removed) it reports `None`: the index walks the whole tree again.
+read, the root removed) or reports the root itself (the root's own change, or the
+kernel's queue overflowing, reported on the watched root) it reports `None`: the index
+walks the whole tree again, once.
+
+In a long-lived process (`long_lived()`: the daemon, the MCP server) an index starts its
+watcher before its first walk, so that walk is the only one: what changes during it or
+after it arrives as events (a watcher started after the walk would have to walk once more
+for the changes made in between: the daemon's second call walked 100,000 files again).
 """
 
 from __future__ import annotations
@@ -30,6 +37,20 @@ TIMEOUT_MS = 500
 #: watchfiles' words for a file name that is not UTF-8: it fails on every start while the name is there.
 UNDECODABLE = "Unable to decode path"
 
+_long_lived = threading.Event()
+
+
+def long_lived() -> None:
+    """This process serves many calls (the daemon, the MCP server): from now on every symbol
+    index watches its tree from before its first walk, and starts a watcher again (then
+    walks once) when one stopped."""
+    _long_lived.set()
+
+
+def is_long_lived() -> bool:
+    """Whether `long_lived()` was called in this process."""
+    return _long_lived.is_set()
+
 
 class Watcher:
     """Reports changed paths below `root` to `changed` (a set of absolute paths, or None
@@ -41,6 +62,7 @@ class Watcher:
         self._changed = changed
         #: Why the watcher stopped by itself, if it did.
         self.failure: str | None = None
+        self._root = str(root)
         self._stop = threading.Event()
         self._notify = RustNotify([str(root)], False, False, 300, True, True)
         self._thread = threading.Thread(target=self._run, name=f"simple-brief watch {root.name}", daemon=True)
@@ -56,7 +78,10 @@ class Watcher:
                 self._changed(None)
                 return
             if isinstance(got, set):
-                self._changed({path for _, path in got})
+                paths = {path for _, path in got}
+                # The root's own event: it was moved, removed or changed, or the kernel's queue
+                # overflowed (reported on the watched root): what changed is unknown.
+                self._changed(None if self._root in paths else paths)
 
     @property
     def lasting_failure(self) -> bool:
