@@ -5,13 +5,24 @@ not a walk of every file); stopping the server closes it. A one-shot answer (the
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
 from simple_brief import tools as registry
 from simple_brief.index import symbol_index
 from simple_brief.servers.envelope import ServerState
 from simple_brief.servers.mcp import run_tool
 from simple_brief.workspace import Workspace
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
 
 
 def _tree(root: Path) -> Workspace:
@@ -44,3 +55,25 @@ def test_a_one_shot_answer_walks_and_starts_no_watcher(tmp_path: Path) -> None:
     assert index.ensure_fresh().listed == 5  # every call walks the tree
     state.close()
     assert index.closed
+
+
+@pytest.mark.anyio
+async def test_the_mcp_server_walks_the_tree_on_its_first_search_only(tmp_path: Path) -> None:
+    """The real `simple-brief mcp` is long-lived from its start (`watch.long_lived`): the
+    watcher starts before the first walk, so the second and third searches walk nothing
+    (they walked the whole tree again before: 6 s at 100,000 files). `-v` says when a call
+    walked."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    _tree(root)
+    log = tmp_path / "stderr.log"
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "simple_brief", "-v", "mcp", "--root", str(root)], env={"NVIM": ""}
+    )
+    with log.open("w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog), raise_exceptions=True) as client:
+            with anyio.fail_after(60):
+                answers = [await client.call_tool("search", {"query": f"handler_{i}"}) for i in range(3)]
+    assert all(not a.is_error for a in answers)
+    walks = [line for line in log.read_text().splitlines() if "walked" in line]
+    assert len(walks) == 1 and "walked 5 files of" in walks[0], log.read_text()

@@ -256,10 +256,12 @@ def _run_with_editor(
 
 
 def _serve_mcp(args: argparse.Namespace) -> int:
+    from simple_brief.index import watch
     from simple_brief.private_files import state_dir
     from simple_brief.servers import envelope
     from simple_brief.servers import mcp as mcp_server
 
+    watch.long_lived()  # indexes watch their trees from before their first walk: one walk each
     workspace = Workspace.at(args.root)
     settings = config.load(workspace.root)
     state = envelope.ServerState(
