@@ -182,6 +182,8 @@ class Session:
         workspaces: workspaces opened with `workspace_open`, by id.
         workspaces_issued: ids handed out so far (`ws1`, `ws2`, …; never reused).
         debug: debug sessions (`simple_brief.debug.sessions.Sessions`), each with its processes.
+        lock: held while one of these is made, replaced or closed: calls run on worker
+            threads at once, and two of them must not each start the session's servers.
     """
 
     docs: Any = None
@@ -191,16 +193,19 @@ class Session:
     debug: Any = None
     #: Why the workspace config's programs are not used (`config.Config.untrusted`), if so.
     untrusted: str | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     def close(self) -> None:
         """Stop what the session started (debug sessions and their processes, language
         servers) and close the docs index."""
-        for thing in (self.debug, self.language_servers, self.docs):
+        with self.lock:
+            things = (self.debug, self.language_servers, self.docs)
+            self.debug = None
+            self.language_servers = None
+            self.docs = None
+        for thing in things:
             if thing is not None:
                 thing.close()
-        self.debug = None
-        self.language_servers = None
-        self.docs = None
 
 
 @dataclass

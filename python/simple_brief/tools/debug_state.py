@@ -37,9 +37,10 @@ FrameIndex = Annotated[int, Doc("Frame index from debug_stack (0: the innermost,
 
 def sessions(call: Call) -> Sessions:
     """The server's debug sessions (created on first use)."""
-    if call.session.debug is None:
-        call.session.debug = Sessions()
-    found: Sessions = call.session.debug
+    with call.session.lock:
+        if call.session.debug is None:
+            call.session.debug = Sessions()
+        found: Sessions = call.session.debug
     return found
 
 

@@ -50,15 +50,16 @@ def session_pool(call: Call) -> LanguageIntel:
     start = server_pool_factory()
     if start is None:
         return _NO_SERVERS
-    current = call.session.language_servers
-    if current is not None and (
-        current.config.servers != settings.servers or current.config.discover != settings.discover
-    ):
-        current.close()
-        current = None
-    if current is None:
-        current = call.session.language_servers = start(call.workspace, settings)
-    pool: LanguageIntel = current
+    with call.session.lock:
+        current = call.session.language_servers
+        if current is not None and (
+            current.config.servers != settings.servers or current.config.discover != settings.discover
+        ):
+            current.close()
+            current = None
+        if current is None:
+            current = call.session.language_servers = start(call.workspace, settings)
+        pool: LanguageIntel = current
     return pool
 
 
