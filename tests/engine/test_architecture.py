@@ -13,12 +13,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / "python"
 PACKAGE = ROOT / "simple_brief"
-#: The adapters: our LSP client, the Neovim backend, what we serve, the command line.
+#: The adapters: our LSP client, the Neovim backend, what we serve, the command line and its daemon.
 ADAPTERS = (
     "simple_brief.lsp",
     "simple_brief.nvim",
     "simple_brief.servers",
     "simple_brief.cli",
+    "simple_brief.daemon",
     "simple_brief.__main__",
 )
 #: Libraries only adapters may import.
