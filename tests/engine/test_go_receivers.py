@@ -233,3 +233,15 @@ def test_expand_at_finds_a_real_method_by_its_receiver(tmp_path: Path) -> None:
     assert result.data["range"]["start"]["line"] <= line <= result.data["range"]["end"]["line"]
     assert "func (srv *Server) Close() error {" in close.text
 
+
+def test_docs_ids_of_real_methods_name_their_receiver() -> None:
+    """The docs index names a method `pkg.Type.Method` from the same scope; an unnamed
+    receiver (`func (boolType) String()`) is no exception."""
+    from simple_brief.docs.items import extract
+
+    path = _real("database/sql/driver/types.go")
+    outline = scan(path.read_text(encoding="utf-8"), languages.by_name("go"))  # type: ignore[arg-type]
+    ids = {item.id for item in extract(outline, "database/sql/driver/types.go").items}
+    expected = {f"driver.{receiver}.{name}" for _, name, receiver in _ctags_receivers(path)}
+    assert "driver.boolType.String" in expected
+    assert expected <= ids, sorted(expected - ids)[:10]
