@@ -12,7 +12,8 @@ seed 001 AC1, with its exact field names::
     }
 
 Each scope is `{"name", "kind", "range": {"start", "end", "length"}}` with 1-based lines
-and `kind` the LSP SymbolKind name ("Class", "Method", "String" for Markdown headings).
+and `kind` the LSP SymbolKind name ("Class", "Method", "String" for Markdown headings);
+a symbol's scope qualifies its name (a Go method: `Method:Terminal.Loop`).
 `context_line` gives the agent the same in one short line of text. Nothing here talks to
 an editor: backends (`simple_brief.editor`) capture the snapshot, this module reads it.
 
@@ -246,7 +247,7 @@ def _containing_scopes(snapshot: Snapshot, symbols: list[Symbol]) -> tuple[int, 
     )
     scopes = [
         {
-            "name": sym.name,
+            "name": sym.scoped_name,
             "kind": _KIND_NAMES.get(sym.kind, str(sym.kind)),
             "range": {"start": start + 1, "end": end + 1, "length": end - start + 1},
         }
@@ -258,7 +259,7 @@ def _containing_scopes(snapshot: Snapshot, symbols: list[Symbol]) -> tuple[int, 
 def enclosing_scopes(symbols: list[Symbol], line: int, character: int, text: str = "") -> list[Symbol]:
     """The symbols around a 0-based position, outermost first: the scope chain the editor
     context gives for a cursor there (`containingScopes`), so an answer naming where a
-    place sits (a reference's `in Loop.doActions`) agrees with it. `text` is the
+    place sits (a reference's `in Terminal.Loop.doActions`) agrees with it. `text` is the
     position's line ("" when unknown: a position on a symbol's first or last line then
     counts as inside it)."""
     return [sym for _, _, sym in _scopes_around(symbols, (line, character), lambda: text)[1]]

@@ -105,7 +105,10 @@ class Symbol:
 
     `range` covers the whole definition (decorators and leading doc comments of
     the declaration included), `selection_range` the name, `body` the part that
-    folds away in an outline (None for one-line members such as fields).
+    folds away in an outline (None for one-line members such as fields). `scope` is
+    the type it belongs to when written outside it (a Go method's receiver type:
+    `Terminal` for `func (t *Terminal) Loop()`), "" otherwise; it qualifies the name
+    (`scoped_name`) without nesting the symbol, so its range and folds stay its own.
     """
 
     name: str
@@ -116,6 +119,12 @@ class Symbol:
     doc: str = ""
     body: Range | None = None
     children: list[Symbol] = field(default_factory=list)
+    scope: str = ""
+
+    @property
+    def scoped_name(self) -> str:
+        """The name as dotted paths show it: `Terminal.Loop` with a scope, else the name."""
+        return f"{self.scope}.{self.name}" if self.scope else self.name
 
     def walk(self) -> Iterator[Symbol]:
         """This symbol and every descendant, depth first, in document order."""
@@ -133,6 +142,24 @@ def walk_all(symbols: list[Symbol]) -> Iterator[Symbol]:
     """Every symbol of a forest, depth first, in document order."""
     for sym in symbols:
         yield from sym.walk()
+
+
+def qualified(symbols: list[Symbol]) -> list[tuple[Symbol, str, str]]:
+    """Each symbol with its dotted path and its container's, by start (the order `search`
+    ranks them in). A symbol's scope is part of both (a Go method: `Terminal.Loop`, in
+    `Terminal`)."""
+    out: list[tuple[Symbol, str, str]] = []
+    stack: list[tuple[list[Symbol], str]] = [(symbols, "")]
+    while stack:
+        items, prefix = stack.pop()
+        for sym in items:
+            container = f"{prefix}.{sym.scope}" if prefix and sym.scope else prefix or sym.scope
+            qual = f"{container}.{sym.name}" if container else sym.name
+            out.append((sym, qual, container))
+            if sym.children:
+                stack.append((sym.children, qual))
+    out.sort(key=lambda t: (t[0].range.start.line, t[0].range.start.character))
+    return out
 
 
 def walk_with_parent(symbols: list[Symbol], parent: Symbol | None = None) -> Iterator[tuple[Symbol, Symbol | None]]:

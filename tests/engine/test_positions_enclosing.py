@@ -1,4 +1,4 @@
-"""A place's enclosing symbol (the `in Loop.doActions:` of a reference, a call-hierarchy
+"""A place's enclosing symbol (the `in Terminal.Loop.doActions:` of a reference, a call-hierarchy
 row's qualified name) is the editor context's scope chain there (issue 26, section 5):
 named down to a function literal assigned to a name — Go's `doActions := func(...)`,
 JavaScript/TypeScript arrow functions, Lua local functions — and the same as the context's
@@ -95,10 +95,10 @@ def _context_chain(text: str, filetype: str, symbols: list[Symbol], line: int, c
 @pytest.mark.parametrize(
     ("text", "filetype", "needle", "expected"),
     [
-        (GO, "go", "t.x = len(actions)", "Loop.doActions"),
-        (GO, "go", "visit(n - 1)", "Loop.visit"),
-        (GO, "go", "visit(1)", "Loop.other"),
-        (GO, "go", "doActions(nil)", "Loop"),
+        (GO, "go", "t.x = len(actions)", "Terminal.Loop.doActions"),
+        (GO, "go", "visit(n - 1)", "Terminal.Loop.visit"),
+        (GO, "go", "visit(1)", "Terminal.Loop.other"),
+        (GO, "go", "doActions(nil)", "Terminal.Loop"),
         (TS, "typescript", "console.log(e)", "run.onEvent"),
         (TS, "typescript", "onEvent(null)", "run.handler"),
         (TS, "typescript", "run();", "top"),

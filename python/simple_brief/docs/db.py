@@ -38,7 +38,7 @@ from simple_brief.docs.model import DocComment, Item
 log = logging.getLogger(__name__)
 
 #: Bump when the schema or the way items are derived changes: old files are rebuilt.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: How long a writer waits for another writer's transaction before it gives up.
 BUSY_TIMEOUT_MS = 1500
 #: bm25 weights of the FTS columns: name > signature > summary > body; the id's words weigh little.

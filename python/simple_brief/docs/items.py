@@ -271,9 +271,8 @@ class _Builder:
             return parent and sym.name[:1].isupper()
 
         for sym in self.outline.symbols:
-            receiver = re.match(r"func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)", sym.signature)
-            if sym.kind == SymbolKind.Method and receiver:
-                owner = receiver.group(1)
+            if sym.kind == SymbolKind.Method and sym.scope:
+                owner = sym.scope
                 pub = visible(sym, owner[:1].isupper())
                 self.add(sym, f"{self.module}.{owner}.{sym.name}", sym.name, "method", pub)
                 continue

@@ -4,7 +4,7 @@ A row holds everything `search` and `workspace_symbols` show and rank by, so a q
 never parses: the name, its qualified path (`User.greet`), the container, the kind, the
 range and selection range, and the signature preview (`render.search.signature_preview`).
 Rows keep two orders of the file's symbols: `seq`, the order `search` ranks them in
-(`tools.read.qualified_names`: by start), and `walk`, depth first (`workspace_symbols`
+(`model.qualified`: by start), and `walk`, depth first (`workspace_symbols`
 with an empty query).
 """
 
@@ -20,7 +20,16 @@ from simple_brief import languages
 from simple_brief.beneath import read_beneath
 from simple_brief.docs.db import content_hash
 from simple_brief.errors import UserError
-from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, walk_with_parent
+from simple_brief.model import (
+    Diagnostic,
+    Position,
+    Range,
+    Severity,
+    Symbol,
+    SymbolKind,
+    qualified,
+    walk_with_parent,
+)
 from simple_brief.render.search import signature_preview
 from simple_brief.scan import Outline, scan
 from simple_brief.source import Source
@@ -45,22 +54,6 @@ class Parsed:
     skipped: str | None = None
     same: bool = False
     diagnostics: str | None = None
-
-
-def qualified(symbols: list[Symbol]) -> list[tuple[Symbol, str, str]]:
-    """Each symbol with its dotted path and its container's, in the order `search` ranks
-    them (by start, as `tools.read.qualified_names`)."""
-    out: list[tuple[Symbol, str, str]] = []
-    stack: list[tuple[list[Symbol], str]] = [(symbols, "")]
-    while stack:
-        items, prefix = stack.pop()
-        for sym in items:
-            qual = f"{prefix}.{sym.name}" if prefix else sym.name
-            out.append((sym, qual, prefix))
-            if sym.children:
-                stack.append((sym.children, qual))
-    out.sort(key=lambda t: (t[0].range.start.line, t[0].range.start.character))
-    return out
 
 
 def rows_of(outline: Outline) -> list[Row]:

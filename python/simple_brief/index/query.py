@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from simple_brief import languages
 from simple_brief.errors import UserError
-from simple_brief.index.parse import qualified, symbol_of
-from simple_brief.model import Symbol, SymbolKind, walk_with_parent
+from simple_brief.index.parse import symbol_of
+from simple_brief.model import Symbol, SymbolKind, qualified, walk_with_parent
 from simple_brief.path_escapes import escape_path, unescape_path
 from simple_brief.render.search import Match, signature_preview
 from simple_brief.symbol_search import INNER_BEST, KIND_BONUS, rank_symbols, score

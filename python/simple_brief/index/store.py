@@ -26,7 +26,7 @@ from simple_brief.path_escapes import escape_path
 log = logging.getLogger(__name__)
 
 #: Bump when the schema or the rows change: older files are rebuilt.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: What `meta` names this file as (a docs database in its place is foreign).
 KIND = "symbols"
 

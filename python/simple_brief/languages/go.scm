@@ -4,7 +4,7 @@
 ; declared inside function bodies (and anonymous struct/interface types) are
 ; locals. A function literal given a name inside a body is listed, nested in its
 ; function (`doActions := func(...) {...}`), as JavaScript's arrow functions are:
-; a line in it is in `Loop.doActions`. The blank identifier `_` names nothing.
+; a line in it is in `Terminal.Loop.doActions`. The blank identifier `_` names nothing.
 
 (function_declaration
   name: (identifier) @name
@@ -37,14 +37,27 @@
   name: (identifier) @name
   !body) @definition.function
 
-; Methods are top-level in Go; the receiver stays in the signature.
+; Methods are top-level in Go; the receiver stays in the signature. The
+; receiver's type is the method's scope (`Terminal` for `(t *Terminal)`,
+; `List` for `(l *List[T])`): it is named `Terminal.Loop`, not nested in the
+; type. A receiver of another shape is caught by the second pattern, unscoped.
 (method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [
+        (type_identifier) @scope
+        (pointer_type (type_identifier) @scope)
+        (generic_type type: (type_identifier) @scope)
+        (pointer_type (generic_type type: (type_identifier) @scope))
+        (parenthesized_type (type_identifier) @scope)
+        (parenthesized_type (pointer_type (type_identifier) @scope))
+      ]))
   name: (field_identifier) @name
-  body: (block) @body) @definition.method
+  body: (block)? @body) @definition.method
 
 (method_declaration
   name: (field_identifier) @name
-  !body) @definition.method
+  body: (block)? @body) @definition.method
 
 ; `(_ name: type:)` in a type_declaration is a type_spec or a type_alias (`type X = Y`).
 ; A lone `type Point struct { ... }` is the whole declaration (the doc comment

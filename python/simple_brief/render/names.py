@@ -19,11 +19,11 @@ DATA_MEMBERS = frozenset({SymbolKind.Field, SymbolKind.Property, SymbolKind.Vari
 
 
 def render_names(symbols: list[Symbol], members: bool = True) -> str:
-    """One line per top-level symbol: `name:line`, then `: member:line …` (its members that
-    are not data) unless `members` is False."""
+    """One line per top-level symbol: `name:line` (a Go method `Terminal.Loop:line`), then
+    `: member:line …` (its members that are not data) unless `members` is False."""
     lines = []
     for sym in symbols:
-        line = f"{sym.name}:{sym.selection_range.start.line + 1}"
+        line = f"{sym.scoped_name}:{sym.selection_range.start.line + 1}"
         kids = [kid for kid in sym.children if kid.kind not in DATA_MEMBERS] if members else []
         if kids:
             line += ": " + " ".join(f"{kid.name}:{kid.selection_range.start.line + 1}" for kid in kids)

@@ -84,7 +84,7 @@ def render_symbols_view(
         out: list[str] = []
         for sym, depth, parent in group:
             pad = "  " * (depth - 1)
-            where = f" [{parent.name}, {parent.kind.name}]" if parent else ""
+            where = f" [{parent.scoped_name}, {parent.kind.name}]" if parent else f" [{sym.scope}]" if sym.scope else ""
             out.append(f"{pad}@{sym.selection_range.start.one_based()} {kind_name(sym.kind)} - {sym.name}{where}")
             if preview == "signature" and sym.signature:
                 out.append(f"{pad}  `{sym.signature}`")

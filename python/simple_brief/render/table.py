@@ -112,9 +112,10 @@ def render_rows(rows: list[tuple[Symbol, Symbol | None]], hover_cell: HoverCell 
             hover = f"{nested_count(sym)} nested"
         else:
             hover = ""
+        owner = parent.scoped_name if parent else sym.scope
         lines.append(
             f"{cell(sym.name)} | {int(sym.kind)} | {format_range(sym.range)} | "
-            f"{format_range(sym.selection_range)} | {cell(parent.name) if parent else ''} | {hover} | {ROW_END}"
+            f"{format_range(sym.selection_range)} | {cell(owner)} | {hover} | {ROW_END}"
         )
     return "\n".join(lines)
 

@@ -6,6 +6,8 @@ in one capture vocabulary, documented in `languages/README.md`:
 - `@definition.<kind>` the whole definition node (`function`, `method`, `class`, ...)
 - `@name` the node(s) naming it; several are joined by the text between them
 - `@body` the part that folds away in an outline
+- `@scope` the type a definition written outside it belongs to (a Go method's receiver
+  type): `Symbol.scope`, which qualifies its name without nesting it
 - `@import` an import statement (summarised in outlines, folded as a block)
 
 Nesting is not written in queries: symbols nest by range containment (`nesting.nest`).
@@ -351,8 +353,10 @@ def _symbol_from_match(
     docstrings = language.docs.docstrings
     lead_start, lead_comments = leading(outer, family, docstrings, language.docs.doc_attribute)
     whole = columns.range(lead_start or outer.start_point, end_point)
+    scope = caps.get("scope")
+    scope_name = source.slice_bytes(scope[0].start_byte, scope[0].end_byte) if scope else ""
     if lean:
-        sym = Symbol(name=name, kind=kind, range=whole, selection_range=clamp(selection, whole))
+        sym = Symbol(name=name, kind=kind, range=whole, selection_range=clamp(selection, whole), scope=scope_name)
         # Whether the full symbol has a body: it spans lines, or is a heading (below).
         return sym, kind == SymbolKind.String or end_point[0] > node.start_point[0]
     sig_node = node
@@ -368,6 +372,7 @@ def _symbol_from_match(
         signature=_signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node)
         + (" …" if source.data[sig_end:header_end].strip() else ""),
         doc=doc_text(source, lead_comments, body, docstrings),
+        scope=scope_name,
     )
     if body is not None and end_point[0] > node.start_point[0]:
         sym.body = columns.range(header_point, end_point)

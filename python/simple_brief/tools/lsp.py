@@ -25,7 +25,7 @@ from simple_brief import protocol
 from simple_brief.context import enclosing_scopes
 from simple_brief.errors import UserError
 from simple_brief.intel import LspReply
-from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol
+from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, qualified
 from simple_brief.model import SymbolKind as K
 from simple_brief.render import lsp as view
 from simple_brief.render.budget import approx_tokens
@@ -128,10 +128,11 @@ def _file_lines(call: Call, path: Path, named: bool) -> tuple[list[str], list[Sy
 
 
 def enclosing(symbols: list[Symbol], at: Position, text: str = "") -> str:
-    """The dotted name of the definitions around `at` (`Loop.doActions`), outermost first:
-    the editor context's scope chain there (`context.enclosing_scopes`; `text` is the
-    line of `at`); `<module>` at the file's top level."""
-    return ".".join(s.name for s in enclosing_scopes(symbols, at.line, at.character, text)) or view.MODULE_LEVEL
+    """The dotted name of the definitions around `at` (`Terminal.Loop.doActions`: a Go
+    method's receiver type qualifies it), outermost first: the editor context's scope
+    chain there (`context.enclosing_scopes`; `text` is the line of `at`); `<module>` at
+    the file's top level."""
+    return ".".join(s.scoped_name for s in enclosing_scopes(symbols, at.line, at.character, text)) or view.MODULE_LEVEL
 
 
 def _unique_locations(replies: list[LspReply]) -> list[tuple[Path, Range]]:
@@ -490,10 +491,6 @@ def only_report(call: Call, path: str | None, only: str, fixits: bool | None) ->
 
 def parse_report(call: Call, path: str) -> ToolResult:
     """Syntax check and AST summary from the engine's scan (`diagnostics only=parse`)."""
-    # The index's dotted names (the order of `tools.read.qualified_names`): tools.read
-    # imports this module for `diagnostics only=`, so this module does not import it back.
-    from simple_brief.index.parse import qualified
-
     real, outline = call.workspace.outline(path)
     shown = call.workspace.display(real)
     errors = [d for d in outline.diagnostics if d.severity == Severity.Error]

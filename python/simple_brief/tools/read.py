@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from rapidfuzz import process
 
 from simple_brief.errors import UserError
-from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, walk_with_parent
+from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, qualified, walk_with_parent
 from simple_brief.protocol import diagnostic_to_lsp
 from simple_brief.render import blockmarks, table
 from simple_brief.render.budget import approx_tokens, fit_blocks
@@ -135,18 +135,8 @@ def _within_budget(call: Call, blocks: list[str], data: dict[str, Any], hint: st
 
 
 def qualified_names(symbols: list[Symbol]) -> list[tuple[Symbol, str]]:
-    """Each symbol with its dotted path (`User.greet`)."""
-    out: list[tuple[Symbol, str]] = []
-    stack: list[tuple[list[Symbol], str]] = [(symbols, "")]
-    while stack:
-        items, prefix = stack.pop()
-        for sym in items:
-            qual = f"{prefix}.{sym.name}" if prefix else sym.name
-            out.append((sym, qual))
-            if sym.children:
-                stack.append((sym.children, qual))
-    out.sort(key=lambda pair: pair[0].range.start)
-    return out
+    """Each symbol with its dotted path (`User.greet`, a Go method's `Terminal.Loop`), by start."""
+    return [(sym, qual) for sym, qual, _ in qualified(symbols)]
 
 
 _HASHES = re.compile(r"^#{1,6}(?:\s+|$)|\s+#+\s*$")

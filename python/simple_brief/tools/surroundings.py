@@ -137,7 +137,7 @@ def with_surroundings(call: Call, shown: str, outline: Outline, sym: Symbol) -> 
         "name": sym.name,
         "kind": int(sym.kind),
         "range": sym.range.to_lsp(),
-        "containers": [p.name for p in chain],
+        "containers": [p.scoped_name for p in chain],
         "imports": [row + 1 for row, _ in kept.lines.get("imports", [])],
         "fields": len(kept.lines.get("fields", [])),
         "siblings": len(kept.lines.get("siblings", [])),
@@ -150,7 +150,9 @@ def with_surroundings(call: Call, shown: str, outline: Outline, sym: Symbol) -> 
 
 
 def _first_line(call: Call, shown: str, outline: Outline, sym: Symbol, kept: _Kept, too_big: bool) -> str:
-    head = f"{shown}: {sym.name} with its surroundings ({outline.language.name}, {outline.source.line_count} lines)"
+    head = (
+        f"{shown}: {sym.scoped_name} with its surroundings ({outline.language.name}, {outline.source.line_count} lines)"
+    )
     left = [f"{n} {_PART_NAMES[part]}" for part, n in kept.left.items() if n]
     cut = f"surroundings kept within ~{kept.room:,} tokens, left out: {', '.join(left)}; " if left else ""
     note = f"[{cut}the file's outline: {hints.command('simple_read', shown, mode='outline')}"
