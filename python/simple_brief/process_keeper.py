@@ -1,5 +1,6 @@
 """The keeper of a task's or a debug adapter's processes: run as its own small program
-(`python -I -S process_keeper.py REPORT_FD MEMORY_BYTES PATH ARGV...`), never imported.
+(`python -I -S process_keeper.py REPORT_FD MEMORY_BYTES LEAF PATH ARGV...`); the engine
+imports only its helpers (`descendants`, the `leaf_*` functions).
 
 It becomes a child subreaper (`PR_SET_CHILD_SUBREAPER`), so every process the program
 starts stays its descendant even when it leaves with `setsid`, `setpgid` or a double
@@ -8,12 +9,19 @@ fork (an orphan is re-parented to the keeper, not to init). It starts the progra
 descendant still running is stopped (SIGTERM, then SIGKILL after a grace period) and
 reaped, and its pid and name go into the report.
 
+LEAF (`-`: none) is a cgroup v2 leaf the engine made for this program (`task_cgroup`):
+the keeper's child joins it before `exec`, so every process the program starts is in it
+whatever its parent; the processes stopped are the descendants and the leaf's members,
+the last signal is the leaf's `cgroup.kill`, and the leaf, empty, is removed at the end
+(its `memory.events` `oom_kill` count goes into the report first).
+
 Stop: SIGTERM, SIGINT or SIGHUP to the keeper, `stop` written on REPORT_FD, or that
 socket's other end closing (the engine ended, however it ended) stops the whole tree:
 SIGINT (test runners then write the results they have), SIGTERM, then SIGKILL.
 
 Report: one JSON line on REPORT_FD (-1: none) before it exits: `{"left": [[pid, name],
-…], "error": "…"}` (`error`: the program could not be started). Its exit status is the
+…], "error": "…", "oom_kill": N}` (`error`: the program could not be started; `oom_kill`:
+processes the leaf's memory.max killed). Its exit status is the
 program's: the same code, or the same signal.
 
 Only the standard library: it runs with `-I -S`, before and apart from the engine.
@@ -36,6 +44,74 @@ PR_SET_CHILD_SUBREAPER = 36
 #: Seconds a stopped process gets between one signal and the next.
 GRACE = 2.0
 STOPPING = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def leaf_members(leaf: str | None) -> dict[int, str]:
+    """The processes in cgroup `leaf` (none: no leaf, or it is gone), each with its name."""
+    if not leaf:
+        return {}
+    try:
+        with open(os.path.join(leaf, "cgroup.procs"), "rb") as handle:
+            pids = [int(word) for word in handle.read().split()]
+    except (OSError, ValueError):
+        return {}
+    found: dict[int, str] = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/comm", "rb") as handle:
+                found[pid] = handle.read().decode("utf-8", "replace").strip()
+        except OSError:
+            continue
+    return found
+
+
+def leaf_kill(leaf: str) -> bool:
+    """Kill every process in cgroup `leaf` at once (`cgroup.kill`, Linux 5.14); whether it
+    could (else the caller sends SIGKILL to each member)."""
+    try:
+        with open(os.path.join(leaf, "cgroup.kill"), "w", encoding="ascii") as handle:
+            handle.write("1")
+    except OSError:
+        return False
+    return True
+
+
+def leaf_oom_kills(leaf: str) -> int:
+    """How many of the leaf's processes its memory.max killed (0: none, or no memory controller)."""
+    try:
+        with open(os.path.join(leaf, "memory.events"), encoding="ascii") as handle:
+            for line in handle:
+                key, _, value = line.partition(" ")
+                if key == "oom_kill":
+                    return int(value)
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def leaf_remove(leaf: str, wait: float = GRACE) -> bool:
+    """Remove the (emptied) cgroup `leaf`, retrying while its last processes finish exiting;
+    whether it is gone."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            os.rmdir(leaf)
+            return True
+        except FileNotFoundError:
+            return True
+        except OSError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+
+
+def running(pid: int) -> bool:
+    """Whether process `pid` exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False
 
 
 def descendants(root: int) -> dict[int, str]:
@@ -68,8 +144,9 @@ def descendants(root: int) -> dict[int, str]:
 
 
 class Keeper:
-    def __init__(self, report: socket.socket | None) -> None:
+    def __init__(self, report: socket.socket | None, leaf: str | None = None) -> None:
         self.report = report
+        self.leaf = leaf
         self.child = 0
         self.status: int | None = None
         self.stop_asked = False
@@ -97,6 +174,8 @@ class Keeper:
                 signal.set_wakeup_fd(-1)
                 if memory:
                     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+                if self.leaf:
+                    self._join_leaf()
                 os.execv(path, argv)
             except OSError as exc:
                 os.write(errors_w, (exc.strerror or str(exc)).encode())
@@ -106,6 +185,17 @@ class Keeper:
         with os.fdopen(errors_r, "rb") as errors:  # closed on exec: empty when it started
             error = errors.read().decode("utf-8", "replace")
         return error or None
+
+    def _join_leaf(self) -> None:
+        """(In the child, before `exec`.) Move into the leaf; outside it, only the subreaper
+        keeps the tree."""
+        assert self.leaf is not None
+        with contextlib.suppress(OSError), open(os.path.join(self.leaf, "cgroup.procs"), "w") as procs:
+            procs.write("0")
+
+    def members(self) -> dict[int, str]:
+        """Every live process of the program's: the keeper's descendants and the leaf's members."""
+        return {**leaf_members(self.leaf), **descendants(os.getpid())}
 
     def reap(self) -> None:
         """Reap every child that ended (ours, and the orphans re-parented to us)."""
@@ -144,36 +234,45 @@ class Keeper:
                         watched = [self.wake]  # (gone: it stays readable)
 
     def stop(self, first: tuple[int, ...]) -> dict[int, str]:
-        """Stop every descendant: each signal of `first` a grace period apart, then
-        SIGKILL until none is left; what was running when it began."""
-        seen = descendants(os.getpid())
+        """Stop every process of the program's: each signal of `first` a grace period apart,
+        then the leaf's `cgroup.kill` (or SIGKILL to each) until none is left; what was
+        running when it began."""
+        seen = self.members()
         for sig in first:
             if not self._signal_all(sig):
                 return seen
             deadline = time.monotonic() + GRACE
             while time.monotonic() < deadline:
                 self.reap()
-                if not descendants(os.getpid()):
+                if not self.members():
                     return seen
                 time.sleep(0.02)
-        while self._signal_all(signal.SIGKILL):
+        if self.leaf is not None and self.members():
+            leaf_kill(self.leaf)  # (all at once: none can fork meanwhile)
+            self.reap()
+        while self._signal_all(signal.SIGKILL):  # (what was outside the leaf, or no cgroup.kill)
             self.reap()
             time.sleep(0.01)
         self.reap()
         return seen
 
     def _signal_all(self, sig: int) -> bool:
-        """Send `sig` to every live descendant; whether there was one."""
-        found = descendants(os.getpid())
+        """Send `sig` to every live process of the program's; whether there was one."""
+        found = self.members()
         for pid in found:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
         return bool(found)
 
     def finish(self, error: str | None) -> None:
-        """Report, then exit as the program did."""
+        """Remove the leaf, report, then exit as the program did."""
+        oom_kills = 0
+        if self.leaf:
+            oom_kills = leaf_oom_kills(self.leaf)
+            leaf_remove(self.leaf)
         if self.report is not None:
-            line = json.dumps({"left": sorted(self.left.items()), "error": error}) + "\n"
+            said = {"left": sorted(self.left.items()), "error": error, "oom_kill": oom_kills}
+            line = json.dumps(said) + "\n"
             with contextlib.suppress(OSError):
                 self.report.sendall(line.encode())
         status = self.status if self.status is not None else 127 << 8
@@ -190,14 +289,14 @@ class Keeper:
 
 
 def main() -> None:
-    report_fd, memory, path, argv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+    report_fd, memory, leaf, path, argv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     report = None
     if report_fd >= 0:
         os.set_inheritable(report_fd, False)
         report = socket.socket(fileno=report_fd)
-    keeper = Keeper(report)
+    keeper = Keeper(report, None if leaf == "-" else leaf)
     error = keeper.start(memory, path, argv)
     keeper.wait()
     if error is None:

@@ -42,7 +42,8 @@ from typing import IO, Any
 
 from simple_brief.errors import UserError
 from simple_brief.framing import MalformedMessage, Outbox, encode, read_message
-from simple_brief.process_limits import Keeping, kept, tree_members, tree_rss_bytes
+from simple_brief.process_keeper import running
+from simple_brief.process_limits import Keeping, tree_members, tree_rss_bytes
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ class DapClient:
         if port is not None:
             argv = [arg.replace(PORT, str(port)) for arg in argv]
         self._keeping = Keeping()
-        command = kept(argv[0], list(argv), memory_mb, self._keeping.fd)
+        command = self._keeping.kept(argv[0], list(argv), memory_mb)
         try:
             self.proc = subprocess.Popen(
                 command,
@@ -370,18 +371,9 @@ def _reap(reap: Callable[[], object]) -> None:
 
 def session_members(root: int) -> list[int]:
     """The live processes of the session kept by `root`: its descendants, and `root`."""
-    return [*tree_members(root), *([root] if _alive(root) else [])]
+    return [*tree_members(root), *([root] if running(root) else [])]
 
 
 def session_rss_bytes(root: int) -> int:
     """The resident memory of the session's processes (`root`, the keeper, left out), summed."""
     return tree_rss_bytes(root)
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except (OSError, IndexError):
-        return False

@@ -7,14 +7,18 @@
   `setsid`, `setpgid` or a double fork stays in the keeper's tree. When the command
   ends, whatever it left running is stopped and named (`Completed.left_behind`); a
   limit, a cancellation, or the engine ending (the keeper sees its channel close) stops
-  the whole tree.
+  the whole tree. Where the machine allows it (`task_cgroup`), the command also runs in a
+  cgroup v2 leaf of its own: every process it starts is in it, whatever its parent, and
+  is killed with it (`cgroup.kill`) — even one whose keeper was killed.
 - Time: past `timeout_s` the tree gets SIGINT (a test runner then writes the results it
   has), SIGTERM, then SIGKILL, a grace period apart.
 - Memory: every process of the run gets `RLIMIT_AS` (set in the keeper's child before it
   `exec`s the program, as `preexec_fn` is unsafe in a threaded server), and the resident
   memory of the whole tree is watched; past the limit the tree is killed. An allocation
   the limit refused inside a process (Python's MemoryError, `std::bad_alloc`, Rust's
-  "memory allocation … failed") is reported as the memory limit too.
+  "memory allocation … failed") is reported as the memory limit too. Where the leaf has
+  the memory controller, its `memory.max` is the limit too (a process the kernel's OOM
+  killer stopped there: the memory limit).
 - Output: past `output_bytes` (stdout and stderr together) the tree is killed.
 - The answer keeps what was printed up to then (`limit_exceeded` says which limit).
 """
@@ -32,12 +36,15 @@ from pathlib import Path
 
 from simple_brief import programs
 from simple_brief.errors import UserError
-from simple_brief.process_limits import Keeping, kept, tree_rss_bytes
+from simple_brief.process_limits import Keeping, tree_rss_bytes
 from simple_brief.tasks.declared import SHELLS
 
 #: How often the loop looks at the clock, the cancel flag and the tree's memory, seconds.
 TICK = 0.1
 MEMORY_EVERY = 0.25
+#: Seconds the pipes may stay open, and silent, once the keeper ended (it ends when the
+#: command's processes are gone, unless it was killed: then they are killed with the leaf).
+ORPHANS_WAIT = 1.0
 #: What a process prints when an allocation failed (the address-space limit said no).
 ALLOCATION_FAILED = re.compile(
     r"\bMemoryError\b|std::bad_alloc|memory allocation of \d+ bytes failed|Cannot allocate memory|out of memory",
@@ -141,7 +148,7 @@ def run(
     path = program(argv[0], cwd, env, task)
     done = Completed(list(argv))
     keeping = Keeping()
-    command = kept(path, list(argv), limits.memory_mb, keeping.fd)
+    command = keeping.kept(path, list(argv), limits.memory_mb)
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -176,7 +183,7 @@ def run(
     done.output = b"".join(data for _, data in done._chunks).decode("utf-8", "replace")
     done._chunks = []
     refused = limits.memory_mb and done.exit_code != 0 and ALLOCATION_FAILED.search(done.output)
-    if done.limit_exceeded is None and not done.cancelled and refused:
+    if done.limit_exceeded is None and not done.cancelled and (refused or report.oom_kills):
         done.limit_exceeded = "memory"
     return done
 
@@ -197,11 +204,12 @@ def _pump(
         os.set_blocking(pipe.fileno(), False)
         selector.register(pipe, selectors.EVENT_READ, stream)
     kept = 0
-    next_memory = started
+    next_memory = keeper_ended = started
     open_pipes = 2
     try:
         while open_pipes or proc.poll() is None:
-            for key, _ in selector.select(TICK) if open_pipes else ():
+            ready = selector.select(TICK) if open_pipes else []
+            for key, _ in ready:
                 try:
                     data = os.read(key.fileobj.fileno(), 65536)  # type: ignore[union-attr]
                 except BlockingIOError:
@@ -221,6 +229,10 @@ def _pump(
             if not open_pipes:
                 time.sleep(TICK / 4)  # the pipes closed (a daemonized child?): wait for the leader
             now = time.monotonic()
+            if proc.poll() is None or ready:
+                keeper_ended = now
+            elif now - keeper_ended > ORPHANS_WAIT:
+                break  # (the keeper was killed; what holds the pipes open is killed with its leaf)
             if done.output_bytes > limits.output_bytes:
                 done.limit_exceeded = "output"
             elif now - started > limits.timeout_s:

@@ -9,7 +9,7 @@ from collections import deque
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from simple_brief import __version__, config
+from simple_brief import __version__, config, task_cgroup
 from simple_brief.context import ListsEditors
 from simple_brief.errors import UserError
 from simple_brief.path_escapes import escape_path
@@ -51,9 +51,9 @@ _LEVELS: dict[Level, int] = {
     system=True,
 )
 def server_status(call: Call) -> ToolResult:
-    """Version, workspace, editor backend, the listed tools, uptime, and a `language servers for
+    """Version, workspace, editor backend, the listed tools, uptime, a `language servers for
     LANG:` line per language the session's own servers were asked about (configured, or found
-    where and chosen)."""
+    where and chosen), and what keeps a task's processes (`tasks: …`, `task_cgroup`)."""
     editor = call.editor.status()
     # The tools this server lists (its toolsets and the system tools), not every registered one.
     tools = listed(call.toolsets)
@@ -73,6 +73,13 @@ def server_status(call: Call) -> ToolResult:
         f"budget {call.budget:,} tokens · {len(tools)} tools · up {data['uptime_s']:.0f} s\n"
         + "\n".join(_language_servers(call, data))
     )
+    contained = task_cgroup.containment()
+    data["tasks_cgroup"] = {
+        "parent": contained.parent,
+        "controllers": list(contained.controllers),
+        "why": contained.why,
+    }
+    text += "\n" + contained.line()
     notes = _config_notes(call)
     if notes:
         data["config_notes"] = notes
