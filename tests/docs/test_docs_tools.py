@@ -14,8 +14,10 @@ from mcp import Client
 from simple_brief.docs.index import Hit, LibraryInfo, RefreshStats, Related
 from simple_brief.docs.model import DocComment, DocParam, DocReturn, Example, Item
 from simple_brief.render import docs as render
+from simple_brief.render.budget import approx_tokens
 from simple_brief.servers.envelope import ServerState
 from simple_brief.servers.mcp import build_server, parse_toolsets
+from simple_brief.tools import docs as docs_tools
 from simple_brief.tools.docs import check_example, strip_doctest
 from simple_brief.workspace import Workspace
 
@@ -92,9 +94,9 @@ def test_search_within_a_small_budget_says_how_many_were_left_out() -> None:
     hits = [Hit(PARSE, 9.0 - i, "") for i in range(30)]
     blocks, shown = render.render_search("parse", "workspace", hits, 300)
     assert 0 < shown < 30
-    assert blocks[1].endswith(
-        f"[{30 - shown} more left out to stay within the 300-token budget; narrow the query or lower `limit`.]"
-    )
+    assert blocks[0] == f"[{30 - shown} more left out to stay within the 300-token budget; narrow the query.]"
+    assert blocks[1].startswith('Found 30 docs items for "parse"')
+    assert approx_tokens("\n\n".join(blocks)) <= 300
     assert render.render_search("nothing", "workspace", [], 300)[0][0].startswith('Found 0 docs items for "nothing"')
 
 
@@ -119,15 +121,20 @@ def test_item_shows_signature_doc_fields_and_examples_not_already_in_the_body() 
 def test_a_long_doc_is_cut_to_the_budget_with_a_note() -> None:
     long = Item(**{**PARSE.__dict__, "doc": DocComment(summary="Long.", body="word " * 20_000)})
     text = "\n\n".join(render.render_item(long, 500))
-    assert len(text) < 500 * 2.8 + 400
-    assert "to stay within the 500-token budget; read the source at app/config.py:3 for the rest.]" in text
+    assert approx_tokens(text) <= 500
+    first = text.split("\n", 1)[0]
+    assert first.startswith("[the doc past its first ") and first.endswith(
+        "of 99,999 characters left out to stay within the 500-token budget; "
+        "read the source at app/config.py:3 for the rest.]"
+    ), first
     examples = [Example(f"print({n})\n" * 40) for n in range(20)]
     many = Item(**{**PARSE.__dict__, "doc": DocComment(summary="Many.", examples=examples)})
     text = "\n\n".join(render.render_item(many, 500))
-    assert text.endswith(
+    assert text.split("\n", 1)[0] == (
         "[20 examples left out to stay within the 500-token budget; "
         "docs_get app.config.parse_config part=examples shows them.]"
     )
+    assert "Example 1" not in text
 
 
 def test_listing_nests_members_under_their_container_and_names_submodules() -> None:
@@ -147,12 +154,15 @@ def test_listing_nests_members_under_their_container_and_names_submodules() -> N
 def test_a_listing_over_budget_shows_names_only_then_cuts() -> None:
     many = [Item(**{**PARSE.__dict__, "id": f"app.config.f{n}", "name": f"f{n}", "line": n + 1}) for n in range(40)]
     blocks, shown = render.render_listing("app.config", MODULE, many, [], 300)
-    lines = blocks[1].splitlines()
-    assert lines[0] == "[names only, to stay within the 300-token budget; docs_get ID shows an item]"
-    assert lines[1] == "@1 Function - f0"
-    assert 0 < shown < 40 and lines[-1].startswith(f"[{40 - shown} more left out to stay within the 300-token")
+    assert 0 < shown < 40 and blocks[0] == (
+        f"[the signatures and summaries, and {40 - shown} more items, left out to stay within the 300-token "
+        "budget; docs_get ID shows one item, docs_search QUERY module=app.config finds others.]"
+    )
+    assert blocks[2].splitlines()[0] == "@1 Function - f0"
+    assert approx_tokens("\n\n".join(blocks)) <= 300
     blocks, shown = render.render_listing("app.config", MODULE, many[:12], [], 300)
-    assert shown == 12 and blocks[1].splitlines()[-1] == "@12 Function - f11"
+    assert shown == 12 and blocks[0].startswith("[the signatures and summaries left out to stay within the 300")
+    assert blocks[2].splitlines()[-1] == "@12 Function - f11"
 
 
 def test_resolve_related_examples_and_index_layouts() -> None:
@@ -591,10 +601,17 @@ async def test_a_small_budget_cuts_results_and_says_how_to_get_the_rest(
     result = await call(state, "docs_search", {"query": "convert value", "limit": 20})
     assert not result.is_error, text_of(result)
     truncated = result.structured_content["truncated"]
-    assert 0 < truncated < 20 and len(result.structured_content["results"]) == 20 - truncated
-    assert text_of(result).endswith(
-        f"[{truncated} more left out to stay within the 150-token budget; narrow the query or lower `limit`.]"
+    shown = 20 - truncated
+    assert 0 < truncated < 20 and len(result.structured_content["results"]) == shown
+    assert result.structured_content["next_offset"] == shown
+    assert text_of(result).split("\n", 1)[0] == (
+        f"[{truncated} more left out to stay within the 150-token budget; the next ones: "
+        f"docs_search convert value offset={shown} limit={shown}.]"
     )
+    rest = await call(state, "docs_search", {"query": "convert value", "offset": shown, "limit": shown})
+    next_ids = [r["id"] for r in rest.structured_content["results"]]
+    assert next_ids and not set(next_ids) & {r["id"] for r in result.structured_content["results"]}
+    assert f"best first from rank {shown + 1}" in text_of(rest) and f"\n{shown + 1}. " in text_of(rest)
 
 
 @pytest.mark.anyio
@@ -615,3 +632,15 @@ async def test_concurrent_calls_share_one_index_safely(state: ServerState) -> No
     for n, result in results.items():
         assert not result.is_error, text_of(result)
         assert result.structured_content["results"], queries[n]
+
+
+def test_a_note_about_the_index_and_a_cut_share_the_first_line() -> None:
+    """The index's own note (not refreshed, rebuilt, stopped) stays first; a cut of the answer
+    is said on the same line, so both are read before anything else."""
+    hits = [Hit(PARSE, 9.0 - i, "") for i in range(30)]
+    blocks, _ = render.render_search("parse", "workspace", hits, 300)
+    note = "[Not refreshed: another process is indexing.]"
+    cut = docs_tools._answer([note], blocks, {})
+    assert cut.text.split("\n", 1)[0] == f"{note} {blocks[0]}"
+    whole, _ = render.render_search("parse", "workspace", hits[:2], 300)
+    assert docs_tools._answer([note], whole, {}).blocks == [note, *whole]

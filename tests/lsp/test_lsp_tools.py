@@ -268,14 +268,19 @@ def test_lint_and_typecheck_keep_source_and_code_with_fixits(project: Call) -> N
 
 
 def test_a_small_budget_cuts_and_says_how_to_get_the_rest(project: Call) -> None:
-    small = dataclasses.replace(project, budget=45)
+    small = dataclasses.replace(project, budget=100)
     result = run(small, "analyze_references", path="helpers.py", line=1, col=6, include_declaration=True)
-    assert result.blocks[-1] == (
-        "[2 more lines and 1 more block left out to stay within the 45-token budget; "
-        "ask for a smaller page (limit=25).]"
-    )
-    assert result.data["truncated"] == 2
-    assert len(result.data["references"]["helpers.py"]) == 1  # the data keeps everything
+    shown = sum(len(sites) for sites in result.data["references"].values())
+    first = result.text.split("\n", 1)[0]
+    assert first == (
+        f"[{3 - shown} more reference{'s' if shown == 1 else ''} of this page left out to stay within the 100-token "
+        f"budget; the next ones: analyze_references path=helpers.py line=1 col=6 offset={shown} limit={shown}.]"
+    ), result.text
+    # At a budget this small the note is most of it: the first line says the page was cut all the same
+    # (tests/lsp/test_budget_lsp_tools.py holds the budget on real files).
+    assert result.data["truncated"] == 3 - shown and result.data["next_offset"] == shown
+    rest = run(small, "analyze_references", path="helpers.py", line=1, col=6, offset=shown, limit=shown)
+    assert rest.data["offset"] == shown and rest.data["references"]
 
 
 def test_a_whole_file_replacement_becomes_the_occurrence_edits() -> None:

@@ -13,18 +13,20 @@ Pure functions over `Item`/`Hit`/`Related` objects: no index, no I/O. Lines show
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from simple_brief.docs.model import Example, Item
 from simple_brief.render.budget import approx_tokens
-from simple_brief.render.lsp import plural
+from simple_brief.render.lsp import cut_note, plural
 
 #: Characters of a one-line signature preview (seed 002 cuts at 100; ids and types run longer).
 SIGNATURE_CHARS = 120
 #: Characters of a summary or snippet on a result line.
 SNIPPET_CHARS = 160
+#: Tokens kept for the note that opens a cut answer.
+NOTE_TOKENS = 60
 
 
 @dataclass
@@ -99,20 +101,37 @@ def item_data(item: Item, full: bool = False) -> dict[str, Any]:
     return data
 
 
-def fit_lines(entries: Sequence[str], budget: int, hint: str, used: int = 0) -> tuple[str, int]:
+def fit_lines(
+    entries: Sequence[str], budget: int, hint: str | Callable[[int], str], used: int = 0
+) -> tuple[str, int, str]:
     """Whole entries, one per line, while they fit `budget` tokens (of which `used` are already
-    taken by the rest of the answer); a note says how many were left out and `hint` how to get
-    them. Returns the text and the number of entries shown (always at least one)."""
+    taken by the rest of the answer) beside the note that says how many were left out and
+    `hint` how to get them (or `hint(shown)`, when it names where the rest starts). Returns the
+    text, the number of entries shown (always at least one) and the note (empty when nothing
+    was left out): the answer opens with it."""
+    if used + sum(approx_tokens(entry) + 1 for entry in entries) <= budget:
+        return "\n".join(entries), len(entries), ""
+    hint_for = hint if callable(hint) else lambda _shown: hint
+    used += approx_tokens(cut_note(f"{len(entries):,} more", budget, hint_for(len(entries)))) + 1
     lines: list[str] = []
     for entry in entries:
         cost = approx_tokens(entry) + 1
         if lines and used + cost > budget:
-            left = len(entries) - len(lines)
-            lines.append(f"[{left} more left out to stay within the {budget:,}-token budget; {hint}.]")
-            return "\n".join(lines), len(entries) - left
+            break
         lines.append(entry)
         used += cost
-    return "\n".join(lines), len(lines)
+    left = len(entries) - len(lines)
+    return "\n".join(lines), len(lines), cut_note(f"{left:,} more", budget, hint_for(len(lines))) if left else ""
+
+
+def opened(note: str, blocks: list[str]) -> list[str]:
+    """The blocks of an answer opened by its cut note, when there is one."""
+    return [note, *blocks] if note else blocks
+
+
+def is_cut_note(block: str) -> bool:
+    """Whether a block is the one-line note that opens a cut answer (`cut_note`)."""
+    return block.startswith("[") and "\n" not in block and " left out to stay within the " in block
 
 
 def _result_lines(prefix: str, item: Item, tail: str, snippet: str, pad: str | None = None) -> str:
@@ -127,21 +146,32 @@ def _result_lines(prefix: str, item: Item, tail: str, snippet: str, pad: str | N
     return "\n".join(lines)
 
 
-def render_search(query: str, scope: str, hits: Sequence[Any], budget: int) -> tuple[list[str], int]:
-    """Summary block and one block of ranked results (`Hit`s); returns blocks and how many shown."""
+def render_search(
+    query: str,
+    scope: str,
+    hits: Sequence[Any],
+    budget: int,
+    hint: str | Callable[[int], str] = "narrow the query",
+    first: int = 1,
+) -> tuple[list[str], int]:
+    """Summary block and one block of ranked results (`Hit`s, ranked from `first`); returns
+    blocks and how many shown. A cut opens the answer with a note ending in `hint` (how to
+    get the rest)."""
     if not hits:
         return [
             f'Found 0 docs items for "{query}" in {scope}; try other words, drop kind/module filters, '
             "or index a library with docs_index."
         ], 0
     noun = "item" if len(hits) == 1 else "items"
-    summary = f'Found {len(hits)} docs {noun} for "{query}" in {scope}, best first'
+    summary = f'Found {len(hits)} docs {noun} for "{query}" in {scope}, best first' + (
+        f" from rank {first}" if first > 1 else ""
+    )
     entries = [
         _result_lines(f"{rank}. ", hit.item, f" · score {hit.score:.2f}", hit.snippet or summary_of(hit.item))
-        for rank, hit in enumerate(hits, 1)
+        for rank, hit in enumerate(hits, first)
     ]
-    text, shown = fit_lines(entries, budget, "narrow the query or lower `limit`", approx_tokens(summary))
-    return [summary, text], shown
+    text, shown, note = fit_lines(entries, budget, hint, approx_tokens(summary))
+    return opened(note, [summary, text]), shown
 
 
 def _signature_block(item: Item) -> str:
@@ -179,23 +209,25 @@ def render_item(item: Item, budget: int, examples_call: str = "") -> list[str]:
     body = doc.body.strip() or doc.summary.strip() or "(no documentation)"
     extra = _examples_in(body, doc.examples)
     examples = "\n\n".join(_example_text(i, ex, ex.language or item.language) for i, ex in enumerate(extra, 1))
+    left_out: list[str] = []
+    how: list[str] = []
     if approx_tokens(examples) > budget // 2:
-        shows = examples_call or f"docs_get {item.id} part=examples"
-        examples = f"[{len(extra)} examples left out to stay within the {budget:,}-token budget; {shows} shows them.]"
-    fixed = approx_tokens("\n".join(head) + "\n".join(fields) + examples) + 20
+        left_out.append(plural(len(extra), "example"))
+        how.append(f"{examples_call or f'docs_get {item.id} part=examples'} shows them")
+        examples = ""
+    fixed = approx_tokens("\n".join(head) + "\n".join(fields) + examples) + 20 + NOTE_TOKENS
     room = max(budget - fixed, 200) * 28 // 10  # characters the body may take
     if len(body) > room:
         cut = body[:room].rsplit("\n", 1)[0] if "\n" in body[:room] else body[:room]
-        body = (
-            f"{cut.rstrip()}\n\n[doc cut at {len(cut):,} of {len(body):,} characters to stay within the "
-            f"{budget:,}-token budget; read the source at {location(item)} for the rest.]"
-        )
+        left_out.insert(0, f"the doc past its first {len(cut):,} of {len(body):,} characters")
+        how.insert(0, f"read the source at {location(item)} for the rest")
+        body = cut.rstrip()
     blocks = ["\n".join(head), body]
     if fields:
         blocks.append("\n".join(fields))
     if examples:
         blocks.append(examples)
-    return blocks
+    return opened(cut_note(" and ".join(left_out), budget, "; ".join(how)) if left_out else "", blocks)
 
 
 def _example_text(number: int, example: Example, language: str, verdict: str = "") -> str:
@@ -238,17 +270,19 @@ def render_listing(
         full.append(line)
     shown = 0
     used = approx_tokens(blocks[0]) + approx_tokens(", ".join(submodules)) + 10
+    note = ""
     if full:
         # Too long with signatures and summaries: names only (docs_get ID gives the rest), then cut.
         entries = full if approx_tokens("\n".join(full)) + used <= budget else names
         hint = "docs_get ID shows one item, docs_search QUERY module=" + (module or "MODULE") + " finds others"
-        text, shown = fit_lines(entries, budget, hint, used)
+        text, shown, note = fit_lines(entries, budget, hint, used + (NOTE_TOKENS if entries is names else 0))
         if entries is names:
-            text = f"[names only, to stay within the {budget:,}-token budget; docs_get ID shows an item]\n{text}"
+            more = f", and {len(entries) - shown:,} more items," if shown < len(entries) else ""
+            note = cut_note(f"the signatures and summaries{more}", budget, hint)
         blocks.append(text)
     if submodules:
         blocks.append("Submodules: " + ", ".join(submodules))
-    return blocks, shown
+    return opened(note, blocks), shown
 
 
 def _is_member(child: str, parent: str) -> bool:
@@ -283,7 +317,8 @@ def render_examples(item: Item, checked: Sequence[CheckedExample], budget: int) 
     runnable = sum(1 for c in checked if c.runnable)
     noun = "example" if len(checked) == 1 else "examples"
     blocks = [f"{item.id}: {len(checked)} {noun}, {runnable} runnable (parse with their language's grammar)"]
-    used = approx_tokens(blocks[0])
+    used = approx_tokens(blocks[0]) + NOTE_TOKENS
+    note = ""
     for number, c in enumerate(checked, 1):
         if c.runnable:
             verdict = f"{c.language} · runnable"
@@ -293,12 +328,11 @@ def render_examples(item: Item, checked: Sequence[CheckedExample], budget: int) 
             verdict = f"{c.language} · not runnable ({c.problem})"
         text = _example_text(number, c.example, c.language, verdict)
         if len(blocks) > 1 and used + approx_tokens(text) > budget:
-            left = len(checked) - number + 1
-            blocks.append(f"[{left} more examples left out to stay within the {budget:,}-token budget.]")
+            note = cut_note(plural(len(checked) - number + 1, "more example"), budget, "the data holds every example")
             break
         blocks.append(text)
         used += approx_tokens(text)
-    return blocks
+    return opened(note, blocks)
 
 
 def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]:
@@ -311,8 +345,8 @@ def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]
     for rank, rel in enumerate(related, 1):
         prefix = f"{rank}. {rel.reason} {rel.relevance:.2f} · "
         entries.append(_result_lines(prefix, rel.item, "", summary_of(rel.item), pad="   "))
-    text, _ = fit_lines(entries, budget, "ask docs_get part=related of a closer item", approx_tokens(head))
-    return [head, text]
+    text, _, note = fit_lines(entries, budget, "ask docs_get part=related of a closer item", approx_tokens(head))
+    return opened(note, [head, text])
 
 
 def rebuilt_note(stats: Any) -> str:

@@ -82,39 +82,61 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (many or word + 's')}"
 
 
-def fit(blocks: list[str], budget: int, hint: str) -> tuple[list[str], int]:
-    """Whole blocks while they fit the token budget, then one note saying what was left out
-    and how to get it; of the first block that does not fit, the lines that fit are kept.
-    Returns the blocks and how many blocks were left out or cut."""
+def cut_note(what: str, budget: int, hint: str) -> str:
+    """`[WHAT left out to stay within the B-token budget; HINT.]`: the words every cut answer
+    opens with (`render.budget.fit_blocks`, simple_read)."""
+    return f"[{what} left out to stay within the {budget:,}-token budget{'; ' + hint if hint else ''}.]"
+
+
+def opening(lead: str | None, note: str | None, head: str) -> str:
+    """`head` opened by one line holding `lead` (a server still loading: the answer may be
+    incomplete) and then `note` (what a cut left out and the call that gets it), either or both."""
+    first = " ".join(part for part in (lead, note) if part)
+    return f"{first}\n{head}" if first else head
+
+
+def fit(blocks: list[str], budget: int, hint: str, lead: str | None = None) -> tuple[list[str], int]:
+    """Whole blocks while they fit the token budget; of the first block that does not fit, the
+    lines that fit. A cut answer opens with one line saying what was left out and how to get
+    it (`hint`), after `lead` when given (which opens the answer either way). Returns the
+    blocks and how many blocks were left out or cut."""
+    joined = "\n\n".join(blocks)
+    if approx_tokens(f"{lead}\n{joined}" if lead else joined) <= budget:
+        return ([opening(lead, None, blocks[0]), *blocks[1:]] if lead and blocks else blocks), 0
+    # The note's longest form, so that what is kept and the note stay within the budget.
+    widest = cut_note(f"{plural(10**6, 'more line')} and {plural(10**6, 'more block')}", budget, hint)
+    room = (budget - approx_tokens(opening(lead, widest, ""))) * CHARS_PER_TOKEN
     kept: list[str] = []
-    used = 0
+    used = 0.0
     for i, block in enumerate(blocks):
-        cost = approx_tokens(block)
-        if used + cost <= budget:
+        cost = len(block) + 2
+        if used + cost <= room:
             kept.append(block)
             used += cost
             continue
         left = len(blocks) - i
         lines = block.split("\n")
-        room, chars = 0, 0
-        while room < len(lines) and approx_tokens("x" * (chars + len(lines[room]) + 1)) + used <= budget:
-            chars += len(lines[room]) + 1
-            room += 1
-        partial = "\n".join(lines[:room]) if room else None
-        parts = [plural(len(lines) - room, "more line")] if room and room < len(lines) else []
-        if partial is None and not kept:
+        shown = 0
+        while shown < len(lines) and used + len(lines[shown]) + 1 <= room:
+            used += len(lines[shown]) + 1
+            shown += 1
+        if shown == len(lines):  # the block's lines fit without the separator: the last block
+            kept.append(block)
+            continue
+        parts = [plural(len(lines) - shown, "more line")] if shown else []
+        if not shown and not kept:
             # Not even one line fits: its start, so the answer is never only a note.
-            partial = lines[0][: max(int((budget - used) * CHARS_PER_TOKEN) - 1, 1)] + "…"
+            kept.append(lines[0][: max(int(room - used) - 1, 1)] + "…")
             parts = ["the rest of a long line"] + ([plural(len(lines) - 1, "more line")] if len(lines) > 1 else [])
-        if partial is not None:
-            kept.append(partial)
+            left -= 1
+        elif shown:
+            kept.append("\n".join(lines[:shown]))
             left -= 1
         if left:
             parts.append(plural(left, "more block"))
-        what = " and ".join(parts)
-        kept.append(f"[{what} left out to stay within the {budget:,}-token budget; {hint}.]")
-        return kept, len(blocks) - i
-    return kept, 0
+        note = cut_note(" and ".join(parts), budget, hint)
+        return [opening(lead, note, kept[0]), *kept[1:]], len(blocks) - i
+    return ([opening(lead, None, kept[0]), *kept[1:]] if lead and kept else kept), 0
 
 
 def word_at(source: Source, pos: dict[str, int]) -> str:

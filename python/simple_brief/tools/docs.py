@@ -81,6 +81,9 @@ def _index(call: Call) -> tuple[DocsIndex, list[str]]:
 
 
 def _answer(notes: list[str], blocks: list[str], data: dict[str, Any]) -> ToolResult:
+    """The notes about the index first; when the answer was cut, its cut note on the same line."""
+    if notes and blocks and render.is_cut_note(blocks[0]):
+        return ToolResult([" ".join([*notes, blocks[0]]), *blocks[1:]], data)
     return ToolResult(notes + blocks, data)
 
 
@@ -184,21 +187,33 @@ def docs_search(
     module: Annotated[str | None, Doc("Only this module id.")] = None,
     library: Library = None,
     limit: Annotated[int, Doc("Most results.")] = 10,
+    offset: Annotated[int, Doc("Results to skip (a cut answer gives the next).")] = 0,
 ) -> ToolResult:
     """Ranked items with id, score, name, kind and snippet."""
     text = _required(query, "query", "words to search the documentation for, e.g. `parse config file`")
     _limit(limit)
+    if offset < 0:
+        raise UserError(f"parameter `offset` must be 0 or more, not {offset}.")
     index, notes = _index(call)
     scope = _scope(index, library)
-    hits = index.search(text, kind=kind or None, module=module or None, library=library, limit=limit)
-    filters = ", ".join(f"{k}={v}" for k, v in (("kind", kind), ("module", module)) if v)
-    blocks, shown = render.render_search(text, f"{scope}{f' ({filters})' if filters else ''}", hits, call.budget)
+    hits = index.search(text, kind=kind or None, module=module or None, library=library, limit=offset + limit)
+    hits = hits[offset:]
+    given = {k: v for k, v in (("kind", kind), ("module", module), ("library", library)) if v}
+    filters = ", ".join(f"{k}={v}" for k, v in given.items() if k != "library")
+
+    def next_call(shown: int) -> str:
+        more = hints.command("docs_search", text, **given, offset=offset + shown, limit=max(shown, 1))
+        return f"the next ones: {more}"
+
+    where = f"{scope}{f' ({filters})' if filters else ''}"
+    blocks, shown = render.render_search(text, where, hits, call.budget, next_call, offset + 1)
     results = [
         {**render.item_data(h.item), "score": round(h.score, 4), "snippet": h.snippet} for h in hits[: shown or None]
     ]
     data: dict[str, Any] = {"query": text, "scope": scope, "results": results}
     if shown < len(hits):
         data["truncated"] = len(hits) - shown
+        data["next_offset"] = offset + shown
     return _answer(notes, blocks, data)
 
 

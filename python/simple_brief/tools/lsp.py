@@ -31,12 +31,13 @@ from simple_brief.render import lsp as view
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, diagnostic_line, render_diagnostics
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
+from simple_brief.tools.lsp_pages import Paged, within_page
 from simple_brief.tools.servers import (
     TIMEOUT,
     add_fixits,
     ask,
     error_notes,
-    first_line_notice,
+    incomplete_notice,
     locate,
     no_server_hint,
     provider,
@@ -92,7 +93,12 @@ def analyze_hover(call: Call, path: FilePath, line: Line, col: Col) -> ToolResul
     if same:
         blocks.append(f"[{', '.join(same)}: the same hover; each server's text is in the data]")
     blocks.extend(error_notes(replies))
-    kept, _ = view.fit(blocks, call.budget, "ask one server, or read the definition with expand_at")
+    source_call = hints.command("analyze_definition", path=shown, line=line, col=col)
+    kept, left = view.fit(
+        blocks, call.budget, f"each server's whole text is in the data (hovers); its source: {source_call}"
+    )
+    if left:
+        data["truncated"] = left
     return ToolResult(kept, data)
 
 
@@ -152,11 +158,6 @@ def _paging(offset: int, limit: int) -> None:
         raise UserError("parameter `offset` must be 0 or more.")
 
 
-def _smaller(limit: int) -> str:
-    """The budget note's advice for a page that did not fit."""
-    return f"ask for a smaller page (limit={min(PAGE, max(limit // 2, 1))})"
-
-
 def _past_end(offset: int, total: int, what: str) -> None:
     if total and offset >= total:
         raise UserError(f"offset {offset} is past the end: there are {what}; give an offset from 0 to {total - 1}.")
@@ -179,7 +180,7 @@ def analyze_definition(call: Call, path: FilePath, line: Line, col: Col) -> Tool
                 found.append(item)
     places = _places(call, found)
     word = view.word_at(source, pos)
-    data = {
+    data: dict[str, Any] = {
         "path": shown,
         "position": pos,
         "definitions": [{"path": p.path, "range": r.to_lsp()} for p, (_, r) in zip(places, found, strict=True)],
@@ -190,7 +191,10 @@ def analyze_definition(call: Call, path: FilePath, line: Line, col: Col) -> Tool
     for place in places:
         hint = f"  [expand_at {place.path} line:{place.start.line + 1}]" if place.text is not None else ""
         lines.append(view.place_line(place, True) + hint)
-    return ToolResult(["\n".join(lines), *error_notes(replies)], data)
+    kept, left = view.fit(["\n".join(lines), *error_notes(replies)], call.budget, "the data lists every definition")
+    if left:
+        data["truncated"] = left
+    return ToolResult(kept, data)
 
 
 #: References (and calls) per page by default: a page of 50 lines stays near 2,000 tokens.
@@ -236,7 +240,6 @@ def analyze_references(
     total = len(found)
     _past_end(offset, total, f"{view.plural(total, 'reference')} to `{word}`")
     page = found[offset : offset + limit]
-    next_offset = offset + limit if offset + limit < total else None
     places = _places(call, page, named=True)
     head = (
         f"{view.plural(total, 'reference')} to `{word}` in {view.plural(len(files), 'file')} "
@@ -244,9 +247,18 @@ def analyze_references(
     )
     if files:
         head += f": {view.file_counts(files)}"
-    note = view.page_note(offset, len(page), total, next_offset)
-    if note:
-        head += f"\n{note}"
+    lead = incomplete_notice(replies)
+    notes = error_notes(replies)
+    again = {"path": shown, "line": line, "col": col, **({} if include_declaration else {"include_declaration": False})}
+
+    def answer(count: int) -> list[str]:
+        next_offset = offset + count if offset + count < total else None
+        note = view.page_note(offset, count, total, next_offset)
+        return [*view.render_references(head + (f"\n{note}" if note else ""), places[:count], files), *notes]
+
+    paged = Paged("reference", "analyze_references", again, offset, len(page), total)
+    blocks, shown_count = within_page(call, answer, paged, lead)
+    next_offset = offset + shown_count if offset + shown_count < total else None
     data: dict[str, Any] = {
         "path": shown,
         "position": pos,
@@ -257,14 +269,13 @@ def analyze_references(
         "next_offset": next_offset,
         "references": {},
     }
-    head = first_line_notice(head, data, replies)
-    blocks = [*view.render_references(head, places, files), *error_notes(replies)]
-    for place, (_, rng) in zip(places, page, strict=True):
+    if lead:
+        data["incomplete"] = lead
+    for place, (_, rng) in zip(places[:shown_count], page, strict=False):
         data["references"].setdefault(place.path, []).append({"range": rng.to_lsp(), "symbol": place.symbol})
-    kept, left = view.fit(blocks, call.budget, _smaller(limit))
-    if left:
-        data["truncated"] = left
-    return ToolResult(kept, data)
+    if shown_count < len(page):
+        data["truncated"] = len(page) - shown_count
+    return ToolResult(blocks, data)
 
 
 #: JSON-RPC's MethodNotFound: the server does not offer the method at all.
@@ -362,15 +373,9 @@ def analyze_calls(
     _past_end(offset, total, f"{view.plural(total, what)} of `{name}`")
     rows.sort(key=lambda row: (str(row[0].get("uri", "")), protocol.range_from_lsp(row[0].get("range") or {}).start))
     page = rows[offset : offset + limit]
-    next_offset = offset + limit if offset + limit < total else None
     head = f"{view.plural(total, what)} of `{name}` ({direction} calls, {server}; from {shown}:{line}:{col})"
-    note = view.page_note(offset, len(page), total, next_offset)
-    if direction == "outgoing" and total:
-        note += f"{'; ' if note else ''}call lines in {call.workspace.display(item_path)}"
-    if note:
-        head += f"\n{note}"
     data_rows: list[dict[str, Any]] = []
-    blocks = [head]
+    row_blocks: list[str] = []
     for other, ranges in page:
         other_path = protocol.uri_to_path(str(other.get("uri", ""))) or real
         sites_path = other_path if direction == "incoming" else item_path
@@ -379,7 +384,7 @@ def analyze_calls(
         shown_other = call.workspace.display(other_path)
         other_name = _row_name(call, other_path, rng.start, other)
         row = view.call_row(shown_other, rng.start, other_name, other.get("kind"))
-        blocks.append("\n".join([row, *("  " + view.place_line(p, False) for p in places)]))
+        row_blocks.append("\n".join([row, *("  " + view.place_line(p, False) for p in places)]))
         data_rows.append(
             {
                 "name": other_name,
@@ -389,8 +394,20 @@ def analyze_calls(
                 "calls": [{"path": p.path, "range": r.to_lsp()} for p, r in zip(places, ranges, strict=True)],
             }
         )
-    if not total:
-        blocks = [f"No {what}s of `{name}` ({direction} calls, {server}; from {shown}:{line}:{col})."]
+
+    def answer(count: int) -> list[str]:
+        if not total:
+            return [f"No {what}s of `{name}` ({direction} calls, {server}; from {shown}:{line}:{col}).", *notes]
+        next_offset = offset + count if offset + count < total else None
+        note = view.page_note(offset, count, total, next_offset)
+        if direction == "outgoing":
+            note += f"{'; ' if note else ''}call lines in {call.workspace.display(item_path)}"
+        return [head + (f"\n{note}" if note else ""), *row_blocks[:count], *notes]
+
+    lead = incomplete_notice([*replies, *answers])
+    again = {"path": shown, "line": line, "col": col, **({"direction": direction} if direction != "incoming" else {})}
+    paged = Paged(what, "analyze_calls", again, offset, len(page), total)
+    blocks, shown_count = within_page(call, answer, paged, lead)
     data = {
         "path": shown,
         "position": pos,
@@ -399,14 +416,14 @@ def analyze_calls(
         "total": total,
         "offset": offset,
         "limit": limit,
-        "next_offset": next_offset,
-        "calls": data_rows,
+        "next_offset": offset + shown_count if offset + shown_count < total else None,
+        "calls": data_rows[:shown_count],
     }
-    blocks[0] = first_line_notice(blocks[0], data, [*replies, *answers])
-    kept, left = view.fit([*blocks, *notes], call.budget, _smaller(limit))
-    if left:
-        data["truncated"] = left
-    return ToolResult(kept, data)
+    if lead:
+        data["incomplete"] = lead
+    if shown_count < len(page):
+        data["truncated"] = len(page) - shown_count
+    return ToolResult(blocks, data)
 
 
 @tool(
@@ -445,7 +462,8 @@ def analyze_completion(
     if word:
         head += f" (after `{word}`)"
     if len(items) > limit:
-        head += f"; showing {limit}, raise limit= for more"
+        every = hints.command("analyze_completion", path=shown, line=line, col=col, limit=len(items))
+        head += f"; showing {limit}, all of them: {every}"
     if incomplete:
         head += "; the server's list is incomplete, type more and ask again"
     text = "\n".join([head, *("  " + view.completion_line(i) for i in shown_items)])
@@ -457,7 +475,9 @@ def analyze_completion(
             {k: i[k] for k in ("label", "kind", "detail", "insertText") if i.get(k) is not None} for i in shown_items
         ],
     }
-    kept, _ = view.fit([text, *error_notes(replies)], call.budget, "lower limit")
+    kept, left = view.fit([text, *error_notes(replies)], call.budget, "type more of the name and ask again")
+    if left:
+        data["truncated"] = left
     return ToolResult(kept, data)
 
 
@@ -500,12 +520,15 @@ def parse_report(call: Call, path: str) -> ToolResult:
     imports = view.import_lines(outline.source.lines, outline.import_lines)
     state = "parsed, no syntax errors" if not errors else view.plural(len(errors), "syntax error")
     head = f"{shown} ({outline.language.name}, {outline.source.line_count} lines): {state}"
-    text = view.render_parse(head, [diagnostic_line(d) for d in errors], functions, types, imports)
+    error_lines = [diagnostic_line(d) for d in errors]
+    text = view.render_parse(head, error_lines, functions, types, imports)
+    left_out = 0
     if approx_tokens(text) > call.budget:
-        text = (
-            f"{head}\n[{len(functions)} functions, {len(types)} types, {len(imports)} imports: over the "
-            f"{call.budget:,}-token budget; the data lists them, or use simple_read mode=symbols depth=1]"
-        )
+        left_out = len(functions) + len(types) + len(imports)
+        listed = f"{len(functions)} functions, {len(types)} types and {len(imports)} imports"
+        depth_one = hints.command("simple_read", shown, mode="symbols", depth=1)
+        note = view.cut_note(listed, call.budget, f"the data lists them, or {depth_one}")
+        text = "\n".join([note, head, *("  " + e for e in error_lines)])
 
     def entry(sym: Symbol, name: str) -> dict[str, Any]:
         return {"name": name, "kind": int(sym.kind), "range": sym.range.to_lsp(), "signature": sym.signature}
@@ -516,7 +539,8 @@ def parse_report(call: Call, path: str) -> ToolResult:
         "imports": [{"line": n, "text": t} for n, t in imports],
     }
     diags = [diagnostic_json(d) for d in outline.diagnostics]
-    return ToolResult([text], {"path": shown, "success": not errors, "ast_summary": summary, "diagnostics": diags})
+    data = {"path": shown, "success": not errors, "ast_summary": summary, "diagnostics": diags}
+    return ToolResult([text], {**data, "truncated": left_out} if left_out else data)
 
 
 def is_typecheck(diag: Diagnostic) -> bool:
@@ -553,7 +577,9 @@ def checked_report(call: Call, path: str, typecheck: bool, fixits: bool = True) 
         "diagnostics": [diagnostic_json(d) for d in diags],
     }
     other = hints.command("diagnostics", shown, only="lint" if typecheck else "types")
-    kept, _ = view.fit(blocks, call.budget, f"pass fewer findings: {other}")
+    kept, left = view.fit(blocks, call.budget, f"the data lists every finding; {other} shows the others")
+    if left:
+        data["truncated"] = left
     return ToolResult(kept, data)
 
 

@@ -30,7 +30,7 @@ from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
 from simple_brief.scan import scan
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 from simple_brief.tools.lsp import Col, FilePath, Line
-from simple_brief.tools.servers import ask, error_notes, first_line_notice, locate, server_diagnostics
+from simple_brief.tools.servers import ask, error_notes, incomplete_notice, locate, server_diagnostics
 
 #: Files an applied edit checks for diagnostics (the others are counted, not checked).
 CHECKED_AFTER_EDIT = 5
@@ -132,9 +132,10 @@ def previewed_or_applied(
     data: dict[str, Any],
     apply: bool,
     write: bool,
+    lead: str | None = None,
 ) -> ToolResult:
     """The answer of an edit: applied (one sentence), or a preview of every file's edits
-    within the budget; `data` gets the edits either way."""
+    within the budget, opened by `lead` (a server still loading); `data` gets the edits either way."""
     data["edits"] = edits_data(call, changed)
     if apply:
         return applied(call, head, changed, data, write)
@@ -142,7 +143,7 @@ def previewed_or_applied(
     blocks.extend(
         view.render_file_edits(call.workspace.display(p), old, e) for p, (old, _, e) in sorted(changed.items())
     )
-    kept, left = view.fit(blocks, call.budget, "the data holds every edit; apply=true applies them all")
+    kept, left = view.fit(blocks, call.budget, "the data holds every edit; apply=true applies them all", lead)
     if left:
         data["truncated"] = left
     return ToolResult(kept, data)
@@ -194,10 +195,12 @@ def refactor_rename(
         f"{view.plural(len(changed), 'file')}"
     )
     data: dict[str, Any] = {"server": chosen.server, "old_name": old_name, "new_name": new_name}
-    head = first_line_notice(head, data, replies)
-    if apply and "incomplete" in data:
-        raise UserError(f"{data['incomplete'][1:-2]}: the rename was not applied; preview it again in a few seconds.")
-    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, write)
+    lead = incomplete_notice(replies)
+    if lead:
+        data["incomplete"] = lead
+    if apply and lead:
+        raise UserError(f"{lead[1:-2]}: the rename was not applied; preview it again in a few seconds.")
+    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, write, lead)
 
 
 @tool(
