@@ -74,7 +74,7 @@ def render_search(query: str, matches: list[Match], total: int, files_total: int
     files_word = "file" if files_total == 1 else "files"
     summary = f'Found {total} matches for query "{query}" across {files_total} {files_word}'
     if len(matches) < total:
-        summary += f"\nShowing the best {len(matches)}; narrow the query or raise `limit` for the rest."
+        summary += f"; showing the best {len(matches)}: raise `limit` or narrow the query for the rest"
     blocks = [summary]
     for path in order:
         items = sorted(by_file[path], key=lambda m: (-m.score, m.symbol.range.start))
