@@ -56,6 +56,25 @@ GIVE_UP = 30.0
 
 
 @dataclass(frozen=True)
+class Loading:
+    """What a server is loading now (`work`: titles; empty when ready) and for how many
+    seconds so far (`seconds`, None when ready)."""
+
+    work: list[str]
+    seconds: float | None
+
+    @property
+    def ready(self) -> bool:
+        return not self.work
+
+    def text(self) -> str:
+        """`ready`, or `loading the workspace (3.2 s so far; work: indexing)`."""
+        if self.ready:
+            return "ready"
+        return f"loading the workspace ({self.seconds:g} s so far; work: {', '.join(self.work)})"
+
+
+@dataclass(frozen=True)
 class LoadingLog:
     """A server that logs (`window/logMessage`) when it has found the workspace's files.
 
@@ -139,6 +158,8 @@ class WorkspaceReadiness:
         self._last_sign: float | None = None
         self._opened = False
         self._reports_progress = False
+        #: `time.monotonic()` when what is loading now began (None: nothing is).
+        self._loading_since: float | None = None
 
     # --- what the connection sees ------------------------------------------------
 
@@ -168,7 +189,7 @@ class WorkspaceReadiness:
             first, self._opened = not self._opened, True
             loader = self._on_open
             if first and loader is not None and not self._reports_progress and _has_config(path, root, loader):
-                self._loading[_OPEN] = loader.what
+                self._add(_OPEN, loader.what)
         self._sign()
 
     def logged(self, message: object) -> None:
@@ -208,7 +229,7 @@ class WorkspaceReadiness:
                 self._end(_OPEN)
                 title = str(value.get("title") or "loading")
                 if not NOT_LOADING.match(title) and len(self._loading) < 1000:
-                    self._loading[key] = title
+                    self._add(key, title)
             elif kind == "end":
                 self._end(key)
             else:
@@ -227,10 +248,7 @@ class WorkspaceReadiness:
         while True:
             with self._state:
                 now = time.monotonic()
-                for pseudo in (_LOG, _OPEN):
-                    if now - self._waited_out.get(pseudo, now) > GIVE_UP:
-                        self._loading.pop(pseudo, None)
-                        self._waited_out.pop(pseudo, None)
+                self._give_up(now)
                 waiting = [k for k in self._loading if k not in self._waited_out]
                 quiet_at = now if self._last_sign is None else self._last_sign + SETTLE
                 if not waiting and now >= quiet_at:
@@ -253,6 +271,19 @@ class WorkspaceReadiness:
         with self._state:
             return list(self._loading.values())
 
+    def state(self) -> Loading:
+        """Whether the server is still loading its workspace, for how long and what, now."""
+        with self._state:
+            now = time.monotonic()
+            self._give_up(now)
+            work = list(dict.fromkeys(self._loading.values()))
+            if not work and self._last_sign is not None and now < self._last_sign + SETTLE:
+                work = ["settling after start"]
+            if not work:
+                return Loading([], None)
+            since = self._loading_since if self._loading_since is not None else self._last_sign
+            return Loading(work, round(now - (since if since is not None else now), 1))
+
     # --- inside ---------------------------------------------------------------------
 
     def _expect_log(self, known: LoadingLog) -> None:
@@ -260,15 +291,33 @@ class WorkspaceReadiness:
             if self._log is None:
                 self._log = known
                 if known not in self._logged_done:
-                    self._loading[_LOG] = known.what
+                    self._add(_LOG, known.what)
                     self._state.notify_all()
+
+    def _add(self, key: Any, title: str) -> None:
+        """Loading on `key` began (under the lock)."""
+        if not self._loading:
+            self._loading_since = time.monotonic()
+        self._loading[key] = title
 
     def _end(self, key: Any) -> None:
         """Loading on `key` ended (under the lock)."""
         if self._loading.pop(key, None) is not None:
             self._waited_out.pop(key, None)
             self._last_sign = time.monotonic()
+            if not self._loading:
+                self._loading_since = None
             self._state.notify_all()
+
+    def _give_up(self, now: float) -> None:
+        """Forget a known log line or a first progress waited for in vain `GIVE_UP` seconds
+        ago (under the lock)."""
+        for pseudo in (_LOG, _OPEN):
+            if now - self._waited_out.get(pseudo, now) > GIVE_UP:
+                self._loading.pop(pseudo, None)
+                self._waited_out.pop(pseudo, None)
+        if not self._loading:
+            self._loading_since = None
 
     def _sign(self) -> None:
         with self._state:
