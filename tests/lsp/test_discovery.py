@@ -73,7 +73,7 @@ def status_lines(call: Call) -> list[str]:
     """The `language servers …` lines, without whether each server has loaded the workspace yet
     (`, ready` or `, loading the workspace (…)`: a matter of timing, tested on its own below)."""
     lines = [line for line in run(call, "server_status").text.splitlines() if line.startswith("language servers")]
-    return [re.sub(r", (?:ready|loading the workspace \([^)]*\))\]", "]", line) for line in lines]
+    return [re.sub(r", (?:ready|loading the workspace \(.*?\))\]", "]", line) for line in lines]
 
 
 def test_a_server_on_path_answers_with_no_config(

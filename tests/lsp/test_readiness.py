@@ -153,7 +153,12 @@ def test_its_state_says_what_is_loading_and_for_how_long_until_it_is_ready() -> 
     state = ready.state()
     assert (state.ready, state.work) == (False, ["indexing"]) and state.seconds is not None and state.seconds >= 12
     assert state.text() == f"loading the workspace ({state.seconds:g} s so far; work: indexing)"
+    # clangd 14's reports: a count in `message`, else a percentage.
+    ready.progressed("backgroundIndexProgress", {"kind": "report", "message": "12/83", "percentage": 14})
+    ready.progressed("other", {"kind": "report", "percentage": 40})
+    assert ready.state().work == ["indexing (12/83)", "indexing (40%)"]
     ready.progressed("backgroundIndexProgress", {"kind": "end"})
+    assert ready.state().work == ["indexing (40%)"]
     assert ready.state().seconds is not None and ready.state().seconds >= 12  # the other is still on
     ready.progressed("other", {"kind": "end"})
     assert ready.state().work == ["settling after start"]

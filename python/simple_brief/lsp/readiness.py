@@ -57,8 +57,9 @@ GIVE_UP = 30.0
 
 @dataclass(frozen=True)
 class Loading:
-    """What a server is loading now (`work`: titles; empty when ready) and for how many
-    seconds so far (`seconds`, None when ready)."""
+    """What a server is loading now (`work`: each title, with how far it said it is:
+    `indexing (12/83)`; empty when ready) and for how many seconds so far (`seconds`, None
+    when ready)."""
 
     work: list[str]
     seconds: float | None
@@ -149,6 +150,8 @@ class WorkspaceReadiness:
         self._state = threading.Condition()
         #: What is loading: progress token (or `_LOG`) -> its title.
         self._loading: dict[Any, str] = {}
+        #: How far the work on a progress token is, as it last said ("12/83", "40%").
+        self._how_far: dict[Any, str] = {}
         #: Loading waited for until a wait ran out, and when (later requests do not wait again for it).
         self._waited_out: dict[Any, float] = {}
         self._log: LoadingLog | None = None
@@ -230,9 +233,12 @@ class WorkspaceReadiness:
                 title = str(value.get("title") or "loading")
                 if not NOT_LOADING.match(title) and len(self._loading) < 1000:
                     self._add(key, title)
+                    self._note_how_far(key, value)
             elif kind == "end":
                 self._end(key)
             else:
+                if key in self._loading:
+                    self._note_how_far(key, value)
                 return
         self._sign()
 
@@ -272,11 +278,17 @@ class WorkspaceReadiness:
             return list(self._loading.values())
 
     def state(self) -> Loading:
-        """Whether the server is still loading its workspace, for how long and what, now."""
+        """Whether the server is still loading its workspace, for how long and what (each
+        work's title, and how far it said it is), now."""
         with self._state:
             now = time.monotonic()
             self._give_up(now)
-            work = list(dict.fromkeys(self._loading.values()))
+            work = list(
+                dict.fromkeys(
+                    f"{title} ({self._how_far[key]})" if key in self._how_far else title
+                    for key, title in self._loading.items()
+                )
+            )
             if not work and self._last_sign is not None and now < self._last_sign + SETTLE:
                 work = ["settling after start"]
             if not work:
@@ -302,12 +314,21 @@ class WorkspaceReadiness:
 
     def _end(self, key: Any) -> None:
         """Loading on `key` ended (under the lock)."""
+        self._how_far.pop(key, None)
         if self._loading.pop(key, None) is not None:
             self._waited_out.pop(key, None)
             self._last_sign = time.monotonic()
             if not self._loading:
                 self._loading_since = None
             self._state.notify_all()
+
+    def _note_how_far(self, key: Any, value: dict[str, Any]) -> None:
+        """Keep what a begin or report on `key` says of its progress (under the lock)."""
+        message, percentage = value.get("message"), value.get("percentage")
+        if isinstance(message, str) and message.strip():
+            self._how_far[key] = message.strip()[:60]
+        elif isinstance(percentage, (int, float)) and not isinstance(percentage, bool):
+            self._how_far[key] = f"{percentage:g}%"
 
     def _give_up(self, now: float) -> None:
         """Forget a known log line or a first progress waited for in vain `GIVE_UP` seconds
