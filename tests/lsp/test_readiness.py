@@ -164,3 +164,14 @@ def test_its_state_says_what_is_loading_and_for_how_long_until_it_is_ready() -> 
     assert ready.state().work == ["settling after start"]
     assert settled(ready).state() == readiness.Loading([], None)
     assert ready.state().text() == "ready"
+
+
+def test_a_wait_says_how_far_the_work_it_waits_for_is() -> None:
+    """The MCP progress while a request waits, and the note when the wait ran out, carry the
+    count clangd reports: an agent sees whether asking again soon is worth it."""
+    ready = settled(WorkspaceReadiness("clangd"))
+    ready.progressed("backgroundIndexProgress", {"kind": "begin", "title": "indexing", "percentage": 0})
+    ready.progressed("backgroundIndexProgress", {"kind": "report", "message": "141/241", "percentage": 58})
+    ticks: list[list[str]] = []
+    assert ready.wait(0.05, lambda loading, waited: ticks.append(loading)) == ["indexing (141/241)"]
+    assert ticks and ticks[0] == ["indexing (141/241)"]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -246,8 +246,9 @@ class WorkspaceReadiness:
 
     def wait(self, timeout: float, tick: Callable[[list[str], float], None] | None = None) -> list[str]:
         """Wait up to `timeout` seconds for the server to settle; what it is still loading
-        (empty: settled). `tick(loading, waited)` is called about every `TICK` seconds
-        meanwhile. Loading still going on when the wait runs out is not waited for again."""
+        (empty: settled; each title with how far it said it is). `tick(loading, waited)` is
+        called about every `TICK` seconds meanwhile. Loading still going on when the wait
+        runs out is not waited for again."""
         start = time.monotonic()
         deadline = start + max(timeout, 0.0)
         next_tick = start
@@ -258,12 +259,12 @@ class WorkspaceReadiness:
                 waiting = [k for k in self._loading if k not in self._waited_out]
                 quiet_at = now if self._last_sign is None else self._last_sign + SETTLE
                 if not waiting and now >= quiet_at:
-                    return list(self._loading.values())
+                    return self._described(self._loading)
                 if now >= deadline:
                     self._waited_out.update({k: now for k in self._loading if k not in self._waited_out})
                     self._last_sign = None if self._last_sign is None else min(self._last_sign, now - SETTLE)
-                    return list(self._loading.values())
-                titles = [self._loading[k] for k in waiting] or ["settling after start"]
+                    return self._described(self._loading)
+                titles = self._described(waiting) or ["settling after start"]
                 until = min(deadline, next_tick if tick is not None else deadline)
                 until = until if waiting else min(until, quiet_at)
                 self._state.wait(max(until - now, 0.0))
@@ -283,12 +284,7 @@ class WorkspaceReadiness:
         with self._state:
             now = time.monotonic()
             self._give_up(now)
-            work = list(
-                dict.fromkeys(
-                    f"{title} ({self._how_far[key]})" if key in self._how_far else title
-                    for key, title in self._loading.items()
-                )
-            )
+            work = list(dict.fromkeys(self._described(self._loading)))
             if not work and self._last_sign is not None and now < self._last_sign + SETTLE:
                 work = ["settling after start"]
             if not work:
@@ -321,6 +317,13 @@ class WorkspaceReadiness:
             if not self._loading:
                 self._loading_since = None
             self._state.notify_all()
+
+    def _described(self, keys: Iterable[Any]) -> list[str]:
+        """The work on `keys`: each title, with how far it last said it is (under the lock)."""
+        return [
+            f"{self._loading[key]} ({self._how_far[key]})" if key in self._how_far else self._loading[key]
+            for key in keys
+        ]
 
     def _note_how_far(self, key: Any, value: dict[str, Any]) -> None:
         """Keep what a begin or report on `key` says of its progress (under the lock)."""
