@@ -9,6 +9,12 @@ whichever simple-brief finds on PATH, so PATH holds only the server to measure (
     PATH=/tmp/pr:/usr/bin:/bin .venv/bin/python bench/lsp_first_call.py \\
         --root FLASK_SDIST src/flask/app.py 81 7
 
+gopls runs `go` and clangd reads the project's compile_commands.json (remove its index,
+`.cache/clangd` in the project, for a cold run):
+
+    mkdir -p /tmp/go && ln -sf /usr/bin/gopls /usr/bin/go /tmp/go/
+    PATH=/tmp/go .venv/bin/python bench/lsp_first_call.py --root GO_MODULE token/position.go 77 6
+
 Prints one JSON line: totals, the first call's seconds, and the first line of each answer.
 """
 

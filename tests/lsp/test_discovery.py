@@ -8,6 +8,7 @@ the PATH it searches (a folder of symlinks to them), so it controls what is foun
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from collections.abc import Iterator
@@ -69,7 +70,10 @@ def workspace(tmp_path: Path) -> Iterator[Call]:
 
 
 def status_lines(call: Call) -> list[str]:
-    return [line for line in run(call, "server_status").text.splitlines() if line.startswith("language servers")]
+    """The `language servers …` lines, without whether each server has loaded the workspace yet
+    (`, ready` or `, loading the workspace (…)`: a matter of timing, tested on its own below)."""
+    lines = [line for line in run(call, "server_status").text.splitlines() if line.startswith("language servers")]
+    return [re.sub(r", (?:ready|loading the workspace \(.*?\))\]", "]", line) for line in lines]
 
 
 def test_a_server_on_path_answers_with_no_config(
@@ -287,3 +291,27 @@ def test_references_asked_before_basedpyright_found_the_files_say_they_may_be_in
     assert first.data["incomplete"] == notice
     again = run(workspace, "analyze_references", path="helpers.py", line=1, col=5)
     assert again.blocks[0].splitlines()[0] == notice or again.data["total"] == 3, again.blocks
+
+
+def test_server_status_says_whether_each_server_is_still_loading_the_workspace(
+    workspace: Call, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent that sees an incomplete answer can ask `server_status` whether to ask again:
+    it says per server `ready`, or `loading the workspace (N s so far; work: TITLE)`. The
+    server is the real jedi-language-server; the loading is the work-done progress clangd
+    sends while it indexes, handed to its connection (jedi reports none)."""
+    monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "jedi-language-server")))
+    run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    server = workspace.session.language_servers._servers["jedi-language-server"]  # type: ignore[union-attr]
+    server.workspace_ready.progressed("backgroundIndexProgress", {"kind": "begin", "title": "indexing"})
+    status = run(workspace, "server_status")
+    line = next(x for x in status.text.splitlines() if x.startswith("language servers for python"))
+    assert re.search(r"\[running, loading the workspace \(\d+(\.\d)? s so far; work: indexing\)\]", line), line
+    (found,) = status.data["servers"]
+    assert (found["ready"], found["loading"]) == (False, ["indexing"]) and f"[running, {found['workspace']}]" in line
+    assert isinstance(found["loading_s"], float)
+    server.workspace_ready.progressed("backgroundIndexProgress", {"kind": "end"})
+    server.workspace_ready._last_sign = -1e9  # its quiet period over (`SETTLE` after the end)
+    status = run(workspace, "server_status")
+    assert "[running, ready]" in status.text, status.text
+    assert status.data["servers"][0]["ready"] is True and status.data["servers"][0]["loading_s"] is None

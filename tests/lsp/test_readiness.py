@@ -136,3 +136,42 @@ def test_typescript_language_server_is_awaited_until_its_first_progress_when_the
     ready.created()
     ready.progressed("t", {"kind": "begin", "title": "Initializing JS/TS language features…"})
     assert ready.loading() == ["Initializing JS/TS language features…"]
+
+
+def test_its_state_says_what_is_loading_and_for_how_long_until_it_is_ready() -> None:
+    """What `server_status` shows: settling right after start, the work's title while it
+    runs (for how long since it began), ready once it ended and the quiet period passed."""
+    ready = WorkspaceReadiness("clangd")
+    ready.expect("clangd")
+    assert ready.state().text() == "ready"  # not `initialized` yet: nothing said so far
+    ready.initialized()
+    assert ready.state().work == ["settling after start"]
+    ready.progressed("backgroundIndexProgress", {"kind": "begin", "title": "indexing"})
+    ready.progressed("other", {"kind": "begin", "title": "indexing"})
+    assert ready._loading_since is not None
+    ready._loading_since -= 12.0
+    state = ready.state()
+    assert (state.ready, state.work) == (False, ["indexing"]) and state.seconds is not None and state.seconds >= 12
+    assert state.text() == f"loading the workspace ({state.seconds:g} s so far; work: indexing)"
+    # clangd 14's reports: a count in `message`, else a percentage.
+    ready.progressed("backgroundIndexProgress", {"kind": "report", "message": "12/83", "percentage": 14})
+    ready.progressed("other", {"kind": "report", "percentage": 40})
+    assert ready.state().work == ["indexing (12/83)", "indexing (40%)"]
+    ready.progressed("backgroundIndexProgress", {"kind": "end"})
+    assert ready.state().work == ["indexing (40%)"]
+    assert ready.state().seconds is not None and ready.state().seconds >= 12  # the other is still on
+    ready.progressed("other", {"kind": "end"})
+    assert ready.state().work == ["settling after start"]
+    assert settled(ready).state() == readiness.Loading([], None)
+    assert ready.state().text() == "ready"
+
+
+def test_a_wait_says_how_far_the_work_it_waits_for_is() -> None:
+    """The MCP progress while a request waits, and the note when the wait ran out, carry the
+    count clangd reports: an agent sees whether asking again soon is worth it."""
+    ready = settled(WorkspaceReadiness("clangd"))
+    ready.progressed("backgroundIndexProgress", {"kind": "begin", "title": "indexing", "percentage": 0})
+    ready.progressed("backgroundIndexProgress", {"kind": "report", "message": "141/241", "percentage": 58})
+    ticks: list[list[str]] = []
+    assert ready.wait(0.05, lambda loading, waited: ticks.append(loading)) == ["indexing (141/241)"]
+    assert ticks and ticks[0] == ["indexing (141/241)"]

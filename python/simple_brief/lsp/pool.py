@@ -247,21 +247,29 @@ class ServerPool:
             return None
 
     def status(self) -> list[dict[str, Any]]:
-        """Each started server: name, command, running, encoding, failure (for `server_status`)."""
+        """Each started server: name, command, running, encoding, failure, and whether it has
+        loaded the workspace: `ready`, else what it is `loading` for `loading_s` seconds so far
+        and `workspace` saying so (for `server_status`)."""
         with self._lock:
             servers = list(self._servers.values())
-        return [
-            {
-                "name": s.name,
-                "command": list(s.config.command),
-                "running": s.alive,
-                "pid": s.proc.pid if s.proc is not None else None,
-                "encoding": s.encoding,
-                "failure": s.failure,
-                "loading": s.workspace_ready.loading(),
-            }
-            for s in servers
-        ]
+        found = []
+        for s in servers:
+            loading = s.workspace_ready.state()
+            found.append(
+                {
+                    "name": s.name,
+                    "command": list(s.config.command),
+                    "running": s.alive,
+                    "pid": s.proc.pid if s.proc is not None else None,
+                    "encoding": s.encoding,
+                    "failure": s.failure,
+                    "ready": loading.ready,
+                    "loading": loading.work,
+                    "loading_s": loading.seconds,
+                    "workspace": loading.text(),
+                }
+            )
+        return found
 
     def discoveries(self) -> list[Discovery]:
         """What serves each language asked about so far: configured, or found and chosen."""

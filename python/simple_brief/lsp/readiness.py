@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,26 @@ TICK = 0.5
 #: Seconds after a wait ran out on a known log line (or a first progress) that never came
 #: until answers stop saying the server is loading (its log level may hide the line).
 GIVE_UP = 30.0
+
+
+@dataclass(frozen=True)
+class Loading:
+    """What a server is loading now (`work`: each title, with how far it said it is:
+    `indexing (12/83)`; empty when ready) and for how many seconds so far (`seconds`, None
+    when ready)."""
+
+    work: list[str]
+    seconds: float | None
+
+    @property
+    def ready(self) -> bool:
+        return not self.work
+
+    def text(self) -> str:
+        """`ready`, or `loading the workspace (3.2 s so far; work: indexing)`."""
+        if self.ready:
+            return "ready"
+        return f"loading the workspace ({self.seconds:g} s so far; work: {', '.join(self.work)})"
 
 
 @dataclass(frozen=True)
@@ -130,6 +150,8 @@ class WorkspaceReadiness:
         self._state = threading.Condition()
         #: What is loading: progress token (or `_LOG`) -> its title.
         self._loading: dict[Any, str] = {}
+        #: How far the work on a progress token is, as it last said ("12/83", "40%").
+        self._how_far: dict[Any, str] = {}
         #: Loading waited for until a wait ran out, and when (later requests do not wait again for it).
         self._waited_out: dict[Any, float] = {}
         self._log: LoadingLog | None = None
@@ -139,6 +161,8 @@ class WorkspaceReadiness:
         self._last_sign: float | None = None
         self._opened = False
         self._reports_progress = False
+        #: `time.monotonic()` when what is loading now began (None: nothing is).
+        self._loading_since: float | None = None
 
     # --- what the connection sees ------------------------------------------------
 
@@ -168,7 +192,7 @@ class WorkspaceReadiness:
             first, self._opened = not self._opened, True
             loader = self._on_open
             if first and loader is not None and not self._reports_progress and _has_config(path, root, loader):
-                self._loading[_OPEN] = loader.what
+                self._add(_OPEN, loader.what)
         self._sign()
 
     def logged(self, message: object) -> None:
@@ -208,10 +232,13 @@ class WorkspaceReadiness:
                 self._end(_OPEN)
                 title = str(value.get("title") or "loading")
                 if not NOT_LOADING.match(title) and len(self._loading) < 1000:
-                    self._loading[key] = title
+                    self._add(key, title)
+                    self._note_how_far(key, value)
             elif kind == "end":
                 self._end(key)
             else:
+                if key in self._loading:
+                    self._note_how_far(key, value)
                 return
         self._sign()
 
@@ -219,27 +246,25 @@ class WorkspaceReadiness:
 
     def wait(self, timeout: float, tick: Callable[[list[str], float], None] | None = None) -> list[str]:
         """Wait up to `timeout` seconds for the server to settle; what it is still loading
-        (empty: settled). `tick(loading, waited)` is called about every `TICK` seconds
-        meanwhile. Loading still going on when the wait runs out is not waited for again."""
+        (empty: settled; each title with how far it said it is). `tick(loading, waited)` is
+        called about every `TICK` seconds meanwhile. Loading still going on when the wait
+        runs out is not waited for again."""
         start = time.monotonic()
         deadline = start + max(timeout, 0.0)
         next_tick = start
         while True:
             with self._state:
                 now = time.monotonic()
-                for pseudo in (_LOG, _OPEN):
-                    if now - self._waited_out.get(pseudo, now) > GIVE_UP:
-                        self._loading.pop(pseudo, None)
-                        self._waited_out.pop(pseudo, None)
+                self._give_up(now)
                 waiting = [k for k in self._loading if k not in self._waited_out]
                 quiet_at = now if self._last_sign is None else self._last_sign + SETTLE
                 if not waiting and now >= quiet_at:
-                    return list(self._loading.values())
+                    return self._described(self._loading)
                 if now >= deadline:
                     self._waited_out.update({k: now for k in self._loading if k not in self._waited_out})
                     self._last_sign = None if self._last_sign is None else min(self._last_sign, now - SETTLE)
-                    return list(self._loading.values())
-                titles = [self._loading[k] for k in waiting] or ["settling after start"]
+                    return self._described(self._loading)
+                titles = self._described(waiting) or ["settling after start"]
                 until = min(deadline, next_tick if tick is not None else deadline)
                 until = until if waiting else min(until, quiet_at)
                 self._state.wait(max(until - now, 0.0))
@@ -253,6 +278,20 @@ class WorkspaceReadiness:
         with self._state:
             return list(self._loading.values())
 
+    def state(self) -> Loading:
+        """Whether the server is still loading its workspace, for how long and what (each
+        work's title, and how far it said it is), now."""
+        with self._state:
+            now = time.monotonic()
+            self._give_up(now)
+            work = list(dict.fromkeys(self._described(self._loading)))
+            if not work and self._last_sign is not None and now < self._last_sign + SETTLE:
+                work = ["settling after start"]
+            if not work:
+                return Loading([], None)
+            since = self._loading_since if self._loading_since is not None else self._last_sign
+            return Loading(work, round(now - (since if since is not None else now), 1))
+
     # --- inside ---------------------------------------------------------------------
 
     def _expect_log(self, known: LoadingLog) -> None:
@@ -260,15 +299,49 @@ class WorkspaceReadiness:
             if self._log is None:
                 self._log = known
                 if known not in self._logged_done:
-                    self._loading[_LOG] = known.what
+                    self._add(_LOG, known.what)
                     self._state.notify_all()
+
+    def _add(self, key: Any, title: str) -> None:
+        """Loading on `key` began (under the lock)."""
+        if not self._loading:
+            self._loading_since = time.monotonic()
+        self._loading[key] = title
 
     def _end(self, key: Any) -> None:
         """Loading on `key` ended (under the lock)."""
+        self._how_far.pop(key, None)
         if self._loading.pop(key, None) is not None:
             self._waited_out.pop(key, None)
             self._last_sign = time.monotonic()
+            if not self._loading:
+                self._loading_since = None
             self._state.notify_all()
+
+    def _described(self, keys: Iterable[Any]) -> list[str]:
+        """The work on `keys`: each title, with how far it last said it is (under the lock)."""
+        return [
+            f"{self._loading[key]} ({self._how_far[key]})" if key in self._how_far else self._loading[key]
+            for key in keys
+        ]
+
+    def _note_how_far(self, key: Any, value: dict[str, Any]) -> None:
+        """Keep what a begin or report on `key` says of its progress (under the lock)."""
+        message, percentage = value.get("message"), value.get("percentage")
+        if isinstance(message, str) and message.strip():
+            self._how_far[key] = message.strip()[:60]
+        elif isinstance(percentage, (int, float)) and not isinstance(percentage, bool):
+            self._how_far[key] = f"{percentage:g}%"
+
+    def _give_up(self, now: float) -> None:
+        """Forget a known log line or a first progress waited for in vain `GIVE_UP` seconds
+        ago (under the lock)."""
+        for pseudo in (_LOG, _OPEN):
+            if now - self._waited_out.get(pseudo, now) > GIVE_UP:
+                self._loading.pop(pseudo, None)
+                self._waited_out.pop(pseudo, None)
+        if not self._loading:
+            self._loading_since = None
 
     def _sign(self) -> None:
         with self._state:

@@ -101,15 +101,22 @@ def _language_servers(call: Call, data: dict[str, Any]) -> list[str]:
     pool = call.session.language_servers
     seen = pool.discoveries() if hasattr(pool, "discoveries") else []
     started = pool.status() if hasattr(pool, "status") else []
-    states = {
-        s["name"]: f"failed: {s['failure']}" if s["failure"] else ("running" if s["running"] else "stopped")
-        for s in started
-    }
+    states = {s["name"]: _server_state(s) for s in started}
     data["language_servers"] = {d.filetype: d.data() for d in seen}
     data["servers"] = started
     if not seen:
         return ["language servers: none asked for yet (each language's are found on its first request)"]
     return [d.line(states) for d in seen]
+
+
+def _server_state(server: dict[str, Any]) -> str:
+    """`failed: …`, `stopped`, or `running, ready` / `running, loading the workspace (3 s so
+    far; work: indexing)`: whether a workspace-wide question would wait for it now."""
+    if server["failure"]:
+        return f"failed: {server['failure']}"
+    if not server["running"]:
+        return "stopped"
+    return f"running, {server['workspace']}" if server.get("workspace") else "running"
 
 
 @tool(
