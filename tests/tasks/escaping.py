@@ -17,10 +17,14 @@ HOLD = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
 COUNTS = {"setsid": 1, "setpgid": 1, "daemon": 1, "tree": 50, "memory": 4}
 
 
-def record_and_sleep(hold: bytes = b"") -> None:
+def record() -> None:
     fd = os.open(PIDFILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     os.write(fd, f"{os.getpid()}\n".encode())
     os.close(fd)
+
+
+def record_and_sleep() -> None:
+    record()
     time.sleep(300)
     os._exit(0)
 
@@ -54,8 +58,11 @@ def tree() -> None:
 
 def memory() -> None:
     os.setpgid(0, 0)
+    record()  # before the memory: the limit may stop it as soon as it holds it
     held = b"x" * (60 * 1024 * 1024)
-    record_and_sleep(held)
+    time.sleep(300)
+    del held
+    os._exit(0)
 
 
 def main() -> None:
