@@ -31,6 +31,7 @@ import subprocess
 import sys
 import sysconfig
 import tarfile
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,6 +180,51 @@ async def lsp_ms(items: list[tuple[Sample, str]], runs: int) -> dict[str, tuple[
     return out
 
 
+def nvim_first_fold_ms(sample: Sample, runs: int) -> tuple[float, float, str]:
+    """Median ms in a fresh headless Neovim 0.11 (tests/nvim/init.lua): `:edit` then
+    `:SimpleBrief` until the first closed fold, and `:SimpleBrief` alone with the server
+    already attached to another buffer (a note when no fold closed)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+
+    from nvim_session import nvim
+
+    cold, warm, note = [], [], ""
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp, nvim(Path(tmp)) as session:
+            took = session.exec_lua(FIRST_FOLD_LUA, str(sample.path))
+            if took < 0:
+                note = "no closed fold"
+                break
+            cold.append(took)
+            warm.append(session.exec_lua(FIRST_FOLD_LUA, str(sample.path), True))
+    if not cold:
+        return float("nan"), float("nan"), note
+    return statistics.median(cold), statistics.median(warm), note
+
+
+#: `:edit FILE` then `:SimpleBrief`, ms until a fold is closed (-1: none); with `again`, in
+#: a new split of a copy of the buffer, the server already running.
+FIRST_FOLD_LUA = """
+local path, again = ...
+if again then
+  vim.cmd('tabnew')
+  local buf = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(buf, path .. '.copy.' .. vim.fn.fnamemodify(path, ':e'))
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.fn.readfile(path))
+  vim.bo[buf].filetype = vim.filetype.match({ filename = path }) or ''
+  vim.api.nvim_set_current_buf(buf)
+end
+local t = vim.uv.hrtime()
+if not again then vim.cmd('edit ' .. vim.fn.fnameescape(path)) end
+vim.cmd('SimpleBrief')
+local n = vim.api.nvim_buf_line_count(0)
+for line = 1, n do
+  if vim.fn.foldclosed(line) > 0 then return (vim.uv.hrtime() - t) / 1e6 end
+end
+return -1
+"""
+
+
 #: Functions whose cumulative time the profile reports, in the order shown.
 PROFILED = [
     ("scan (the whole outline)", "treesitter.py", "scan"),
@@ -212,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--profile", action="store_true", help="where the engine's time goes, per file")
+    parser.add_argument("--no-nvim", action="store_true", help="leave out the headless Neovim figures")
     args = parser.parse_args(argv)
     rows: list[tuple[str, ...]] = []
     items: list[tuple[Sample, str]] = []
@@ -226,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     progress(f"LSP: didOpen + foldingRange on {len(items)} files, {args.runs} runs each")
     lsp = asyncio.run(lsp_ms(items, args.runs))
     details: list[str] = []
+    nvim_rows: list[tuple[str, ...]] = []
     for sample, text in items:
         progress(f"engine and bare parse: {sample.label}")
         data = text.encode("utf-8", "surrogateescape")
@@ -248,6 +296,18 @@ def main(argv: list[str] | None = None) -> int:
                 verdict(served / parse <= TARGET_RATIO) if is_c and has_parse else "—",
             )
         )
+        if not args.no_nvim:
+            progress(f"Neovim :SimpleBrief: {sample.label}")
+            first, again, note = nvim_first_fold_ms(sample, min(args.runs, 3))
+            nvim_rows.append(
+                (
+                    sample.label,
+                    num(first),
+                    num(again),
+                    f"{first / parse:.1f}x / {again / parse:.1f}x" if has_parse and first == first else "—",
+                    note or "—",
+                )
+            )
         if args.profile:
             details.append(f"\n{sample.label} (one Document.folds() under cProfile):\n")
             details.append(markdown_table(("step", "cumulative"), profile_rows(sample, text)))
@@ -263,7 +323,16 @@ def main(argv: list[str] | None = None) -> int:
         "target",
         "result",
     )
-    out = [markdown_table(header, rows), *(f"\n- {n}" for n in notes), *details]
+    out = [markdown_table(header, rows), *(f"\n- {n}" for n in notes)]
+    if nvim_rows:
+        out.append("\nHeadless Neovim 0.11, `:SimpleBrief` to the first closed fold (median of 3 fresh editors):\n")
+        out.append(
+            markdown_table(
+                ("file", "`:edit` + `:SimpleBrief` ms (server starts)", "again, server running ms", "x parse", "note"),
+                nvim_rows,
+            )
+        )
+    out.extend(details)
     text = "\n".join(out) + "\n"
     print(text)
     results = ROOT / "bench" / "results"
