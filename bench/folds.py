@@ -45,8 +45,8 @@ if str(ROOT / "python") not in sys.path:
 
 from report import markdown_table, num, verdict  # noqa: E402
 from simple_brief import languages  # noqa: E402
-from simple_brief.servers.documents import Documents  # noqa: E402
-from simple_brief.servers.folding import folds  # noqa: E402
+from simple_brief.servers.documents import Document, Documents  # noqa: E402
+from simple_brief.servers.folding import Fold, folds  # noqa: E402
 
 TARGET_RATIO = 2.0
 #: (sdist, path inside it): big hand-written C files.
@@ -141,13 +141,18 @@ def engine_ms(sample: Sample, text: str, runs: int) -> tuple[float, float, int]:
     for _ in range(runs):
         doc = Documents().did_open(str(sample.path), text, sample.language_id)
         t = time.perf_counter()
-        count = len(doc.folds())
+        count = len(_document_folds(doc))
         totals.append(time.perf_counter() - t)
-        outline = doc._fold_outline or doc.outline()
+        outline = getattr(doc, "_fold_outline", None) or doc.outline()
         t = time.perf_counter()
         folds(outline)
         fold_times.append(time.perf_counter() - t)
     return statistics.median(totals) * 1000, statistics.median(fold_times) * 1000, count
+
+
+def _document_folds(doc: Document) -> list[Fold]:
+    """`doc.folds()`; `folds(doc.outline())` in revisions before it (to compare with them)."""
+    return doc.folds() if hasattr(doc, "folds") else folds(doc.outline())
 
 
 async def lsp_ms(items: list[tuple[Sample, str]], runs: int) -> dict[str, tuple[float, int]]:
@@ -244,7 +249,7 @@ def profile_rows(sample: Sample, text: str) -> list[tuple[str, str]]:
     doc = Documents().did_open(str(sample.path), text, sample.language_id)
     prof = cProfile.Profile()
     prof.enable()
-    doc.folds()
+    _document_folds(doc)
     prof.disable()
     stats = pstats.Stats(prof, stream=io.StringIO()).stats  # type: ignore[attr-defined]
     rows = []

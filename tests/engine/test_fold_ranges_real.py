@@ -66,13 +66,18 @@ def test_served_folds_equal_the_full_outlines(filetype: str, path: Path) -> None
 
 
 @pytest.mark.parametrize(("filetype", "path"), FILES[:1] + FILES[3:4], ids=_ids()[:1] + _ids()[3:4])
-def test_folds_skip_doc_comments_and_the_outline_after_them_has_them(filetype: str, path: Path) -> None:
+def test_folds_skip_what_they_do_not_show_and_the_outline_after_them_has_it(filetype: str, path: Path) -> None:
     text = _text(path)
     doc = Documents().did_open(path.as_uri(), text, filetype)
     doc.folds()
     assert doc._fold_outline is not None
-    assert not any(s.doc for s in walk_all(doc._fold_outline.symbols)), "folds need no doc comments"
+    made = list(walk_all(doc._fold_outline.symbols))
+    assert not any(s.doc for s in made), "folds need no doc comments"
+    one_line = [s for s in made if s.range.start.line == s.range.end.line]
+    assert one_line and not any(s.signature for s in one_line), "a symbol on one line never folds"
     full = scan(Source(text), languages.detect("", filetype))
+    pairs = list(zip(made, walk_all(full.symbols), strict=True))
+    assert all(s.signature == f.signature for s, f in pairs if s.range.end.line > s.range.start.line)
     assert any(s.doc for s in walk_all(full.symbols))
     # The rendered views' outline, made after the folds from the same tree, is the full one.
     assert doc.outline().symbols == full.symbols

@@ -113,7 +113,7 @@ def scan(
     old_tree: Tree | None = None,
     *,
     lean: bool = False,
-    docs: bool = True,
+    for_folds: bool = False,
     parsed: Tree | None = None,
 ) -> Outline:
     """Read `text` into an Outline with the language's grammar, or the fallback scanner.
@@ -127,8 +127,9 @@ def scan(
             a full scan gives them; signatures, doc comments, bodies and import spans are
             left empty (a grammar's symbols keep `body` None). The tools' outlines never
             ask for it.
-        docs: False leaves every symbol's `doc` empty (what folds need: ranges, names,
-            signatures); everything else is as in a full scan.
+        for_folds: only what `servers.folding.folds` reads: every symbol's `doc` is left
+            empty, and so is the signature of a symbol on one line (it never folds);
+            everything else is as in a full scan.
         parsed: the tree an earlier scan of this same text made (`Outline.tree`), used as
             it is: no parse, no macro masking.
     """
@@ -139,7 +140,7 @@ def scan(
         if too_deep:
             outline.diagnostics.append(too_deep_hint(too_deep))
     else:
-        outline = _scan_tree(source, language, old_tree, lean, docs, parsed)
+        outline = _scan_tree(source, language, old_tree, lean, for_folds, parsed)
     if source.lossy:
         outline.diagnostics.insert(
             0,
@@ -158,7 +159,7 @@ def _scan_tree(
     language: LanguageSpec,
     old_tree: Tree | None,
     lean: bool = False,
-    docs: bool = True,
+    for_folds: bool = False,
     parsed: Tree | None = None,
 ) -> Outline:
     from tree_sitter import QueryCursor
@@ -199,7 +200,7 @@ def _scan_tree(
             if node is None:
                 continue
             below = family.descend(start, node)
-            found_one = _symbol_from_match(source, caps, family, columns, language, lean, docs)
+            found_one = _symbol_from_match(source, caps, family, columns, language, lean, for_folds)
             if found_one is None:
                 continue
             sym, has_body = found_one
@@ -343,10 +344,10 @@ def _symbol_from_match(
     columns: Columns,
     language: LanguageSpec,
     lean: bool = False,
-    docs: bool = True,
+    for_folds: bool = False,
 ) -> tuple[Symbol, bool] | None:
     """The symbol of one match, and whether it has a body (`lean`: without signature, doc
-    and body; `docs` False: without doc; see `scan`)."""
+    and body; `for_folds`: without doc, and without signature on one line; see `scan`)."""
     def_name = next((c for c in caps if c.startswith("definition.")), None)
     if def_name is None:
         return None
@@ -392,14 +393,19 @@ def _symbol_from_match(
         sig_node = up
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
+    if for_folds and whole.start.line == whole.end.line:
+        signature = ""
+    else:
+        signature = _signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node) + (
+            " …" if source.data[sig_end:header_end].strip() else ""
+        )
     sym = Symbol(
         name=name,
         kind=kind,
         range=whole,
         selection_range=clamp(selection, whole),
-        signature=_signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node)
-        + (" …" if source.data[sig_end:header_end].strip() else ""),
-        doc=doc_text(source, lead_comments, body, docstrings) if docs else "",
+        signature=signature,
+        doc="" if for_folds else doc_text(source, lead_comments, body, docstrings),
         scope=scope_name,
     )
     if body is not None and end_point[0] > node.start_point[0]:

@@ -4,8 +4,9 @@ Editors send changes as ranges in a negotiated position encoding (`utf-8`, `utf-
 or `utf-32`); a Document turns each into a byte-offset edit of its tree so the next
 outline re-parses incrementally (a keystroke in a 10,000-line file costs milliseconds).
 
-Folds need no doc comments: `fold_outline` scans without them, and a later `outline` (the
-rendered views, documentSymbol) reuses that scan's tree, so each text is parsed once.
+Folds need no doc comments: `folds` scans without them (`scan(for_folds=True)`), and a
+later `outline` (the rendered views, documentSymbol) reuses that scan's tree, so each text
+is parsed once.
 """
 
 from __future__ import annotations
@@ -61,13 +62,13 @@ class Document:
         return self._outline
 
     def folds(self) -> list[Fold]:
-        """The current folds (`folding.folds`), from an outline without doc comments
-        unless the full one is already made."""
+        """The current folds (`folding.folds`), from an outline made for them (no doc
+        comments) unless the full one is already made."""
         if self._folds is None:
             outline = self._outline
             if outline is None:
                 if self._fold_outline is None:
-                    self._fold_outline = scan(self.source, self.language, old_tree=self._tree, docs=False)
+                    self._fold_outline = scan(self.source, self.language, old_tree=self._tree, for_folds=True)
                     self._tree = self._fold_outline.tree
                 outline = self._fold_outline
             self._folds = folds(outline)
