@@ -80,8 +80,9 @@ def test_folds_skip_what_they_do_not_show_and_the_outline_after_them_has_it(file
     assert all(s.signature == f.signature for s, f in pairs if s.range.end.line > s.range.start.line)
     assert any(s.doc for s in walk_all(full.symbols))
     # The rendered views' outline, made after the folds from the same tree, is the full one.
+    tree = doc._fold_outline.tree
     assert doc.outline().symbols == full.symbols
-    assert doc.outline().tree is doc._fold_outline.tree
+    assert doc.outline().tree is tree
 
 
 def test_folds_after_an_edit_equal_a_fresh_full_outlines() -> None:

@@ -59,6 +59,7 @@ class Document:
             else:
                 self._outline = scan(self.source, self.language, old_tree=self._tree)
             self._tree = self._outline.tree
+            self._fold_outline = None  # the full outline serves folds from now on
         return self._outline
 
     def folds(self) -> list[Fold]:
