@@ -81,6 +81,7 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 	nice -n 10 $(PY) bench/references.py  # a hub symbol's first page of references vs unpaged and the server's own time
 	$(PY) bench/surroundings.py  # expand_at context=true vs outline + expand_at, and vs reading the file
 	$(PY) bench/outline_tokens.py  # outline and names tokens vs an Aider-style map and the source
+	$(PY) bench/folds.py --profile  # foldingRange and :SimpleBrief vs the bare tree-sitter parse of the same files
 	-$(PY) bench/c_errors.py  # exits 1 while a false error remains; the figures still print
 
 bench-peers: $(VENV)/.installed-dev ## simple-brief next to Serena (serena-agent from PyPI, in .venv-peers) on the same files

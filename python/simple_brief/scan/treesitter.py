@@ -107,7 +107,15 @@ class Outline:
     tree: Tree | None = None
 
 
-def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = None, *, lean: bool = False) -> Outline:
+def scan(
+    text: str | Source,
+    language: LanguageSpec,
+    old_tree: Tree | None = None,
+    *,
+    lean: bool = False,
+    for_folds: bool = False,
+    parsed: Tree | None = None,
+) -> Outline:
     """Read `text` into an Outline with the language's grammar, or the fallback scanner.
 
     Args:
@@ -119,6 +127,11 @@ def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = Non
             a full scan gives them; signatures, doc comments, bodies and import spans are
             left empty (a grammar's symbols keep `body` None). The tools' outlines never
             ask for it.
+        for_folds: only what `servers.folding.folds` reads: every symbol's `doc` is left
+            empty, and so is the signature of a symbol on one line (it never folds);
+            everything else is as in a full scan.
+        parsed: the tree an earlier scan of this same text made (`Outline.tree`), used as
+            it is: no parse, no macro masking.
     """
     source = text if isinstance(text, Source) else Source(text)
     if not language.has_grammar:
@@ -127,7 +140,7 @@ def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = Non
         if too_deep:
             outline.diagnostics.append(too_deep_hint(too_deep))
     else:
-        outline = _scan_tree(source, language, old_tree, lean)
+        outline = _scan_tree(source, language, old_tree, lean, for_folds, parsed)
     if source.lossy:
         outline.diagnostics.insert(
             0,
@@ -141,20 +154,21 @@ def scan(text: str | Source, language: LanguageSpec, old_tree: Tree | None = Non
     return outline
 
 
-def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None, lean: bool = False) -> Outline:
-    from tree_sitter import Parser, QueryCursor
+def _scan_tree(
+    source: Source,
+    language: LanguageSpec,
+    old_tree: Tree | None,
+    lean: bool = False,
+    for_folds: bool = False,
+    parsed: Tree | None = None,
+) -> Outline:
+    from tree_sitter import QueryCursor
 
     query = _outline_query_or_none(language)
     if query is None:
         symbols, too_deep = scan_lines(source.lines, MAX_NESTING)
         return Outline(source, language, symbols=symbols, diagnostics=[too_deep_hint(too_deep)] if too_deep else [])
-    parser = Parser(languages.grammar(language))
-    data = languages.parseable(language, source.data)
-    tree = parser.parse(data, old_tree) if old_tree is not None else parser.parse(data)
-    if tree.root_node.has_error and language.name in _MACRO_LANGUAGES:
-        tree = _parse_unexpanded_macros(parser, data, tree, c_only=language.name == "c")
-    if tree.root_node.has_error and language.repair:
-        tree = _parse_repaired(parser, data, tree, language.repair)
+    tree = parsed if parsed is not None else _parse(source, language, old_tree)
     if lean and json_walk_applies(language):
         keys = json_symbols(source, language, tree, Columns(source))
         if keys is not None:
@@ -186,7 +200,7 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None, le
             if node is None:
                 continue
             below = family.descend(start, node)
-            found_one = _symbol_from_match(source, caps, family, columns, language, lean)
+            found_one = _symbol_from_match(source, caps, family, columns, language, lean, for_folds)
             if found_one is None:
                 continue
             sym, has_body = found_one
@@ -207,6 +221,20 @@ def _scan_tree(source: Source, language: LanguageSpec, old_tree: Tree | None, le
     if tree.root_node.has_error and language.syntax_errors:
         outline.diagnostics.extend(syntax_diagnostics(source, tree.root_node))
     return outline
+
+
+def _parse(source: Source, language: LanguageSpec, old_tree: Tree | None) -> Tree:
+    """The text's tree, C macros masked and newer syntax repaired where they read as errors."""
+    from tree_sitter import Parser
+
+    parser = Parser(languages.grammar(language))
+    data = languages.parseable(language, source.data)
+    tree = parser.parse(data, old_tree) if old_tree is not None else parser.parse(data)
+    if tree.root_node.has_error and language.name in _MACRO_LANGUAGES:
+        tree = _parse_unexpanded_macros(parser, data, tree, c_only=language.name == "c")
+    if tree.root_node.has_error and language.repair:
+        tree = _parse_repaired(parser, data, tree, language.repair)
+    return tree
 
 
 #: Languages whose macro invocations read as syntax errors (`languages/c.py: mask_macros`).
@@ -316,9 +344,10 @@ def _symbol_from_match(
     columns: Columns,
     language: LanguageSpec,
     lean: bool = False,
+    for_folds: bool = False,
 ) -> tuple[Symbol, bool] | None:
     """The symbol of one match, and whether it has a body (`lean`: without signature, doc
-    and body, see `scan`)."""
+    and body; `for_folds`: without doc, and without signature on one line; see `scan`)."""
     def_name = next((c for c in caps if c.startswith("definition.")), None)
     if def_name is None:
         return None
@@ -364,14 +393,19 @@ def _symbol_from_match(
         sig_node = up
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
+    if for_folds and whole.start.line == whole.end.line:
+        signature = ""
+    else:
+        signature = _signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node) + (
+            " …" if source.data[sig_end:header_end].strip() else ""
+        )
     sym = Symbol(
         name=name,
         kind=kind,
         range=whole,
         selection_range=clamp(selection, whole),
-        signature=_signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node)
-        + (" …" if source.data[sig_end:header_end].strip() else ""),
-        doc=doc_text(source, lead_comments, body, docstrings),
+        signature=signature,
+        doc="" if for_folds else doc_text(source, lead_comments, body, docstrings),
         scope=scope_name,
     )
     if body is not None and end_point[0] > node.start_point[0]:

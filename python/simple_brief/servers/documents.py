@@ -3,6 +3,10 @@
 Editors send changes as ranges in a negotiated position encoding (`utf-8`, `utf-16`
 or `utf-32`); a Document turns each into a byte-offset edit of its tree so the next
 outline re-parses incrementally (a keystroke in a 10,000-line file costs milliseconds).
+
+Folds need no doc comments: `folds` scans without them (`scan(for_folds=True)`), and a
+later `outline` (the rendered views, documentSymbol) reuses that scan's tree, so each text
+is parsed once.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from simple_brief import languages
 from simple_brief.scan import Outline, scan
+from simple_brief.servers.folding import Fold, folds
 from simple_brief.source import Source
 
 if TYPE_CHECKING:
@@ -34,6 +39,8 @@ class Document:
     language: LanguageSpec
     version: int = 0
     _outline: Outline | None = field(default=None, repr=False)
+    _fold_outline: Outline | None = field(default=None, repr=False)
+    _folds: list[Fold] | None = field(default=None, repr=False)
     _source: Source | None = field(default=None, repr=False)
     _tree: Tree | None = field(default=None, repr=False)
 
@@ -47,15 +54,37 @@ class Document:
     def outline(self) -> Outline:
         """The current outline, re-parsing incrementally after edits."""
         if self._outline is None:
-            self._outline = scan(self.source, self.language, old_tree=self._tree)
+            if self._fold_outline is not None and self._fold_outline.tree is not None:
+                self._outline = scan(self.source, self.language, parsed=self._fold_outline.tree)
+            else:
+                self._outline = scan(self.source, self.language, old_tree=self._tree)
             self._tree = self._outline.tree
+            self._fold_outline = None  # the full outline serves folds from now on
         return self._outline
+
+    def folds(self) -> list[Fold]:
+        """The current folds (`folding.folds`), from an outline made for them (no doc
+        comments) unless the full one is already made."""
+        if self._folds is None:
+            outline = self._outline
+            if outline is None:
+                if self._fold_outline is None:
+                    self._fold_outline = scan(self.source, self.language, old_tree=self._tree, for_folds=True)
+                    self._tree = self._fold_outline.tree
+                outline = self._fold_outline
+            self._folds = folds(outline)
+        return self._folds
+
+    def _forget_outlines(self) -> None:
+        self._outline = None
+        self._fold_outline = None
+        self._folds = None
 
     def replace(self, text: str, version: int | None = None) -> None:
         """New full text (a full-sync change): the next outline parses from scratch."""
         self.text = text
         self._source = None
-        self._outline = None
+        self._forget_outlines()
         self._tree = None
         if version is not None:
             self.version = version
@@ -78,7 +107,7 @@ class Document:
             new_end_point = (start_point[0] + rows, len(inserted) - inserted.rfind(b"\n") - 1)
         else:
             new_end_point = (start_point[0], start_point[1] + len(inserted))
-        tree = self._outline.tree if self._outline is not None else self._tree
+        tree = next((o.tree for o in (self._outline, self._fold_outline) if o is not None), self._tree)
         if tree is not None:
             tree.edit(
                 start_byte=start_byte,
@@ -91,7 +120,7 @@ class Document:
         self._tree = tree
         self.text = new_data.decode("utf-8", "surrogatepass")
         self._source = Source(self.text, data=new_data)
-        self._outline = None
+        self._forget_outlines()
 
 
 @dataclass

@@ -22,7 +22,6 @@ from simple_brief.model import Diagnostic, Symbol
 from simple_brief.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor, document_symbol
 from simple_brief.render import blockmarks
 from simple_brief.servers.documents import Document, Documents
-from simple_brief.servers.folding import folds
 from simple_brief.source import Source
 
 log = logging.getLogger(__name__)
@@ -114,7 +113,6 @@ def create_server() -> BriefServer:
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding_range(ls: BriefServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
-        outline = ls.document(params.text_document.uri).outline()
         return [
             types.FoldingRange(
                 start_line=f.start_line,
@@ -122,7 +120,7 @@ def create_server() -> BriefServer:
                 kind=_FOLD_KINDS[f.kind],
                 collapsed_text=f.collapsed_text or None,
             )
-            for f in folds(outline)
+            for f in ls.document(params.text_document.uri).folds()
         ]
 
     @server.feature(RENDER_METHOD)

