@@ -248,6 +248,12 @@ class Workspace:
             except RuntimeError:
                 raise UserError(f"{shown} names an unknown home directory; give a path inside {self.root}.") from None
         candidate = raw if raw.is_absolute() else self.root / raw
+        whole = len(os.fsencode(candidate))
+        if whole >= MAX_PATH_BYTES:  # (PATH_MAX counts the closing NUL)
+            raise UserError(
+                f"{shown} is {whole:,} bytes long with the workspace root in front, over the system's "
+                f"{MAX_PATH_BYTES:,}-byte limit: no file can be opened there; give a shorter path."
+            )
         try:
             real = candidate.resolve()
         except RuntimeError:  # Python 3.11 reports a symlink loop so
