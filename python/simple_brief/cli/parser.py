@@ -7,9 +7,9 @@ import json
 import sys
 from typing import Any
 
-from simple_brief import __version__, config
-from simple_brief.config import DEFAULT_BUDGET_TOKENS
-from simple_brief.source import DEFAULT_MAX_BYTES
+from simple_brief import __version__
+from simple_brief import defaults as config
+from simple_brief.defaults import DEFAULT_BUDGET_TOKENS, DEFAULT_MAX_BYTES
 
 EXIT_USER_ERROR = 2
 
