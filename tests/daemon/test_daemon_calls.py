@@ -43,9 +43,15 @@ def _program_in(folder: Path) -> Path:
 
 
 def _request(file: Path, env: dict[str, str]) -> dict[str, Any]:
-    call = client._parsed(["outline", str(file)])
+    request = _request_of(["outline", str(file)])
+    request["call"]["env"].update(env)
+    return request
+
+
+def _request_of(args: list[str]) -> dict[str, Any]:
+    """The request the `simple-brief` script sends for `args`."""
+    call = client._parsed(args)
     assert isinstance(call, calls.ToolCall)
-    call.env.update(env)
     return client._request(call)
 
 
@@ -226,3 +232,23 @@ def test_the_script_builds_its_tool_call_with_the_standard_library_only() -> Non
     assert call["budget"] == 500 and call["as_json"] is True
     assert set(call["env"]) <= set(environment.PER_CALL)
     assert set(shown["request"]["process_env"]) <= set(environment.PROCESS)
+
+
+def test_a_call_draws_its_progress_bar_to_its_client_and_uses_its_own_cache(tmp_path: Path) -> None:
+    """`docs index --progress` through the daemon: the bar comes as the call's stderr (the
+    width its client sent), the index lands in the cache folder the client named."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    for name in ("geometry.py", "notes.lua"):
+        shutil.copy(FIXTURE.parents[1] / "docs" / name, root / name)
+    cache = tmp_path / "cache"
+    request = _request_of(["docs", "index", "--progress", "--root", str(root)])
+    request["call"]["env"].update({"SIMPLE_BRIEF_CACHE_DIR": str(cache), "COLUMNS": "70"})
+    stderr: list[str] = []
+    with _daemon([request]) as socks:
+        answer = _answer(socks[0], stderr)
+    assert "error" not in answer and answer["blocks"], answer
+    bar = "".join(stderr)
+    assert "file" in bar and "\r" in bar, bar
+    assert all(len(line) <= 70 for line in bar.replace("\r", "\n").splitlines()), bar
+    assert list(cache.glob("*.sqlite3")), list(cache.iterdir()) if cache.exists() else "no cache folder"

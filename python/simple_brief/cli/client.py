@@ -88,10 +88,11 @@ def _parsed(args: list[str]) -> calls.ToolCall | int | None:
     if not os.path.isdir(call.folder()):
         return None
     call.env = environment.subset(os.environ, environment.PER_CALL)
-    if _isatty(sys.stdout) and "COLUMNS" not in call.env:
-        # The daemon has no terminal: give it ours, as shutil.get_terminal_size would read it here.
+    terminal = next((stream for stream in (sys.stdout, sys.stderr) if _isatty(stream)), None)
+    if terminal is not None and "COLUMNS" not in call.env:
+        # The daemon has no terminal: give it ours (the progress bar's width).
         try:
-            size = os.get_terminal_size(sys.stdout.fileno())
+            size = os.get_terminal_size(terminal.fileno())
             call.env["COLUMNS"], call.env["LINES"] = str(size.columns), str(size.lines)
         except (OSError, ValueError):
             pass
