@@ -75,7 +75,7 @@ def _parsed(args: list[str]) -> calls.ToolCall | int | None:
     try:
         parsed = build_parser().parse_args(args)
     except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 1
+        return 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1  # (as the interpreter)
     done = calls.unfinished(parsed)
     if done is not None:
         return done
