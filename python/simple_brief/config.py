@@ -66,6 +66,12 @@ from typing import Any
 
 from simple_brief import languages, programs, trust
 from simple_brief.debug.adapters import AdapterSpec, parse_adapter
+from simple_brief.defaults import (
+    DEFAULT_BUDGET_TOKENS,
+    DEFAULT_DAEMON_IDLE_MINUTES,
+    DEFAULT_TOOLSETS,
+    KNOWN_TOOLSETS,
+)
 from simple_brief.errors import UserError
 from simple_brief.positions import ENCODINGS
 from simple_brief.secret_files import DEFAULT_DENY, SecretRules
@@ -73,19 +79,11 @@ from simple_brief.tasks.declared import TaskSpec, argv_spelling, parse_task
 
 #: The config file's name, at the workspace root.
 FILENAME = ".simple-brief.toml"
-#: Toolsets a user may name (`--toolsets`, `mcp.toolsets`); the ones without tools yet list nothing.
-KNOWN_TOOLSETS = ("read", "lsp", "docs", "workspace", "tasks", "debug")
-DEFAULT_TOOLSETS = ("read", "lsp", "docs")
-
-#: The default budget of one tool result, in tokens (SPEC: about 10,000; `limits.budget`).
-DEFAULT_BUDGET_TOKENS = 10_000
 #: Overrides the user's own config file's path (tests, several setups side by side).
 USER_CONFIG_ENV = "SIMPLE_BRIEF_CONFIG"
 #: A config file larger than this is refused unread (a config is a few lines).
 MAX_CONFIG_BYTES = 256 * 1024
 
-#: The daemon stops after this many minutes without a request (`daemon.idle_minutes`).
-DEFAULT_DAEMON_IDLE_MINUTES = 15.0
 
 _TOP_KEYS = ("servers", "tasks", "debug", "limits", "mcp", "docs", "secrets", "daemon")
 _SERVER_KEYS = ("argv", "command", "filetypes", "init_options", "settings", "position_encoding")

@@ -17,6 +17,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from simple_brief import environment
+
 
 def path_dirs(root: Path, path_env: str | None = None) -> list[Path]:
     """The PATH entries (`path_env`, default the process's) a workspace at `root` may run
@@ -88,4 +90,4 @@ def is_executable(path: Path) -> bool:
 
 
 def _entries(path_env: str | None) -> list[str]:
-    return (os.environ.get("PATH", os.defpath) if path_env is None else path_env).split(os.pathsep)
+    return (environment.get("PATH", os.defpath) or os.defpath if path_env is None else path_env).split(os.pathsep)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simple_brief import config, trust
+from simple_brief import config, environment, trust
 from simple_brief.errors import UserError
 from simple_brief.programs import is_executable as _executable
 from simple_brief.programs import on_path
@@ -330,7 +330,7 @@ def _proxy_without_program(path: Path) -> str | None:
             return None
     except OSError:
         return None
-    home = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
+    home = Path(environment.get("RUSTUP_HOME") or Path.home() / ".rustup")
     try:
         toolchains = list((home / "toolchains").iterdir())
     except OSError:

@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from simple_brief.defaults import DEFAULT_MAX_BYTES
 from simple_brief.errors import UserError
 from simple_brief.positions import TextColumns, split_lines
 
 #: Bytes sniffed for a NUL to tell binary files from text.
 BINARY_SNIFF = 8192
-#: Files larger than this are refused with a clear message (configurable per call).
-DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 
 
 def human_size(n: int) -> str:

@@ -56,7 +56,8 @@ def test_a_client_of_another_installation_is_not_served_and_stops_nothing(home: 
     before = home.wait_running()
     theirs = {**protocol.identity(), "home": str(tmp_path / "elsewhere" / "simple_brief")}
     with home.environment():
-        reply = protocol.ask({"op": "run", "argv": ["tools"], "identity": theirs})
-    assert reply is not None and "mismatch" in reply and "restart" not in reply
+        reply = protocol.ask({"op": "call", "call": {}, "identity": theirs})
+    assert reply is not None and "restart" not in reply
+    assert "this daemon runs" in reply["mismatch"]  # (the identity was refused, not the request)
     after = home.wait_running()
     assert (after["pid"], after["requests"]) == (before["pid"], before["requests"])

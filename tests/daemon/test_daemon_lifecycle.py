@@ -173,7 +173,7 @@ def test_only_commands_keep_the_daemon_up(home: Home, ws: Path, tmp_path: Path) 
                 if reply and "status" in reply:
                     since.append(reply["status"]["since_last_request"])
             with contextlib.suppress(OSError):
-                reply = protocol.ask({"op": "run", "argv": ["outline", "x.py"], "identity": foreign}, timeout=2)
+                reply = protocol.ask({"op": "call", "call": {}, "identity": foreign}, timeout=2)
                 assert reply is None or "mismatch" in reply, reply
             time.sleep(0.3)
     assert not protocol_lock_held(home), f"still running after 40 s of status calls; since: {since[-3:]}"
@@ -209,7 +209,7 @@ def test_a_folder_open_to_others_is_not_used(home: Home, ws: Path) -> None:
 
 
 def test_the_daemon_refuses_another_users_connection(monkeypatch: pytest.MonkeyPatch) -> None:
-    daemon = server.Daemon(lambda argv, cancelled: 0, list, 60)
+    daemon = server.Daemon(lambda request, stderr, cancelled: {}, list, 60)
     monkeypatch.setattr(protocol, "peer_uid", lambda sock: os.getuid() + 1)
     ours, theirs = socket.socketpair()
     theirs.sendall(protocol.encode({"op": "status"}))
@@ -263,7 +263,7 @@ def test_peer_credentials_of_another_user_are_refused(tmp_path: Path) -> None:
         finally:
             os._exit(code)
     conn, _ = listener.accept()
-    server.Daemon(lambda argv, cancelled: 0, list, 60).handle(conn)
+    server.Daemon(lambda request, stderr, cancelled: {}, list, 60).handle(conn)
     _, code = os.waitpid(child, 0)
     listener.close()
     error = (folder / "error").read_text() if (folder / "error").exists() else ""

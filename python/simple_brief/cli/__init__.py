@@ -2,8 +2,8 @@
 
 `client.main` is the installed script: it hands the command to the per-user daemon
 (`simple_brief.daemon`) and imports the engine only to work without it. `main` below runs a
-command in this process, never through a daemon (`python -m simple_brief`, tests, the
-daemon itself). This module imports nothing, so the script's fast path stays fast.
+command in this process, never through a daemon (`python -m simple_brief`, tests). This
+module imports nothing, so the script's fast path stays fast.
 """
 
 from __future__ import annotations

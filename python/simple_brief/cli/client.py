@@ -18,8 +18,13 @@ answers costs an interpreter start, one socket round trip and the answer's bytes
 - A daemon of this installation running other code (an upgrade, an engine file edited
   since it started: `protocol.identity`) stops when asked; the command waits for it, starts
   a new daemon and asks that one (bounded by `RESTART_WAIT`).
-- What the daemon writes is replayed here in order, after the exit code came (so a daemon
-  dying mid-request leaves no half answer); progress on a terminal's stderr is shown live.
+- The command line is parsed here (`parser.build_parser`: usage errors and `--help` are
+  printed here) and sent as a tool call (`calls.tool_call`: the same mapping the standalone
+  command uses), with the environment variables the engine reads (`environment.PER_CALL`:
+  PATH, NVIM, ...; `environment.PROCESS` only for the daemon to check they equal its own).
+  The daemon sends back the answer and this process prints it (`calls.render`, as the
+  standalone command does), after the stderr the call wrote (its progress bar, `-v` lines;
+  shown live on a terminal), so a daemon dying mid-request leaves no half answer.
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ import sys
 import time
 from collections.abc import Sequence
 
-from simple_brief.cli import detach
+from simple_brief import environment
+from simple_brief.cli import calls, detach
 from simple_brief.cli.streams import escape_unencodable
 from simple_brief.daemon import protocol
+from simple_brief.errors import UserError
 
 #: Kept equal to `parser.DAEMON_COMMANDS` (tests/daemon checks it; importing parser costs argparse).
 DAEMON_COMMANDS = frozenset(("outline", "expand", "symbols", "search", "diagnostics", "docs", "run", "tools"))
@@ -46,13 +53,50 @@ def main(argv: Sequence[str] | None = None) -> int:
     escape_unencodable()
     args = list(sys.argv[1:] if argv is None else argv)
     if uses_daemon(args):
-        try:
-            code = through_daemon(args)
-        except KeyboardInterrupt:
-            return 130  # as standalone; the daemon sees the connection close and cancels the call
-        if code is not None:
-            return code
+        call = _parsed(args)
+        if isinstance(call, int):
+            return call
+        if call is not None:
+            try:
+                code = through_daemon(args, call)
+            except KeyboardInterrupt:
+                return 130  # as standalone; the daemon sees the connection close and cancels the call
+            if code is not None:
+                return code
     return standalone(args)
+
+
+def _parsed(args: list[str]) -> calls.ToolCall | int | None:
+    """The command line's tool call; an exit code when it ended here (usage error, `--help`,
+    a bad `--param`: printed as standalone prints it); None to work standalone (the current
+    folder is gone, the --root is no folder: standalone says so)."""
+    from simple_brief.cli.parser import build_parser
+
+    try:
+        parsed = build_parser().parse_args(args)
+    except SystemExit as exc:
+        return 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1  # (as the interpreter)
+    done = calls.unfinished(parsed)
+    if done is not None:
+        return done
+    try:
+        call = calls.tool_call(parsed, os.getcwd(), _isatty(sys.stderr))
+    except UserError as err:
+        return _print(calls.render(calls.error_answer(err), bool(getattr(parsed, "json", False))))
+    except OSError:
+        return None
+    if not os.path.isdir(call.folder()):
+        return None
+    call.env = environment.subset(os.environ, environment.PER_CALL)
+    terminal = next((stream for stream in (sys.stdout, sys.stderr) if _isatty(stream)), None)
+    if terminal is not None and "COLUMNS" not in call.env:
+        # The daemon has no terminal: give it ours (the progress bar's width).
+        try:
+            size = os.get_terminal_size(terminal.fileno())
+            call.env["COLUMNS"], call.env["LINES"] = str(size.columns), str(size.lines)
+        except (OSError, ValueError):
+            pass
+    return call
 
 
 def standalone(args: list[str]) -> int:
@@ -145,16 +189,16 @@ class _Restart(Exception):
     it is stopping, and the command goes to a new one."""
 
 
-def through_daemon(args: list[str]) -> int | None:
-    """Run the command in the daemon; its exit code, or None to work standalone."""
+def through_daemon(args: list[str], call: calls.ToolCall) -> int | None:
+    """Run the command's call in the daemon; its exit code, or None to work standalone."""
     try:
-        return _through_daemon(args)
+        return _through_daemon(args, call)
     except _Restart:
         pass
     if not _restarted():
         return None
     try:
-        return _through_daemon(args)
+        return _through_daemon(args, call)
     except _Restart:
         _say("a new daemon runs other code than this command again")
         return None
@@ -180,7 +224,7 @@ def _restarted() -> bool:
     return False
 
 
-def _through_daemon(args: list[str]) -> int | None:
+def _through_daemon(args: list[str], call: calls.ToolCall) -> int | None:
     path = protocol.socket_path()
     problem = protocol.private_folder_problem(path.parent)
     if problem is not None:
@@ -200,11 +244,8 @@ def _through_daemon(args: list[str]) -> int | None:
         return None
     try:
         with sock:
-            request = _request(args)
-            if request is None:
-                return None
-            sock.sendall(protocol.encode(request))
-            return _answer(sock)
+            sock.sendall(protocol.encode(_request(call)))
+            return _answer(sock, call.as_json)
     except OSError as exc:
         _say(str(exc.strerror or exc))
         _start_daemon(after_failure=True)
@@ -214,27 +255,13 @@ def _through_daemon(args: list[str]) -> int | None:
         return None
 
 
-def _request(args: list[str]) -> dict[str, object] | None:
-    try:
-        cwd = os.getcwd()
-    except OSError:
-        return None  # the folder we are in is gone: standalone says what that means
-    env = dict(os.environ)
-    stdout_tty, stderr_tty = _isatty(sys.stdout), _isatty(sys.stderr)
-    if stdout_tty and "COLUMNS" not in env:
-        # The daemon has no terminal: give it ours, as shutil.get_terminal_size would read it here.
-        try:
-            size = os.get_terminal_size(sys.stdout.fileno())
-            env["COLUMNS"], env["LINES"] = str(size.columns), str(size.lines)
-        except (OSError, ValueError):
-            pass
+def _request(call: calls.ToolCall) -> dict[str, object]:
     return {
-        "op": "run",
-        "argv": args,
-        "cwd": cwd,
-        "env": env,
-        "tty": {"stdout": stdout_tty, "stderr": stderr_tty},
-        "encoding": {"stdout": getattr(sys.stdout, "encoding", None), "stderr": getattr(sys.stderr, "encoding", None)},
+        "op": "call",
+        "call": call.message(),
+        "process_env": environment.subset(os.environ, environment.PROCESS),
+        "tty": {"stderr": _isatty(sys.stderr)},
+        "encoding": {"stderr": getattr(sys.stderr, "encoding", None)},
         "identity": protocol.identity(),
     }
 
@@ -246,11 +273,11 @@ def _isatty(stream: object) -> bool:
         return False
 
 
-def _answer(sock: socket.socket) -> int | None:
-    """Read the daemon's frames; replay them and return the exit code, or None (fallback)."""
+def _answer(sock: socket.socket, as_json: bool) -> int | None:
+    """Read the daemon's frames; print the answer and return the exit code, or None (fallback)."""
     sock.settimeout(protocol.SILENCE_LIMIT)
     lines = protocol.Lines(sock)
-    held: list[tuple[str, str]] = []
+    held: list[str] = []
     live_stderr = _isatty(sys.stderr)
     while True:
         try:
@@ -262,16 +289,18 @@ def _answer(sock: socket.socket) -> int | None:
             _say("it closed the connection before the answer was complete")
             _start_daemon(after_failure=True)
             return None
-        if "x" in frame:
-            return _replay(held, int(frame["x"]))
-        if "o" in frame:
-            held.append(("o", str(frame["o"])))
-        elif "e" in frame:
+        if "answer" in frame:
+            answer = frame["answer"]
+            if not isinstance(answer, dict):
+                raise ValueError("the answer is not an object")
+            out, err, code = calls.render(answer, as_json)
+            return _print(("", "".join(held), 0)) or _print((out, err, code))  # (141: the reader went away)
+        if "e" in frame:
             if live_stderr:
                 sys.stderr.write(str(frame["e"]))
                 sys.stderr.flush()
             else:
-                held.append(("e", str(frame["e"])))
+                held.append(str(frame["e"]))
         elif "mismatch" in frame:
             if frame.get("restart"):
                 raise _Restart  # this installation's code changed: the daemon stops for a new one
@@ -281,11 +310,12 @@ def _answer(sock: socket.socket) -> int | None:
             return None
 
 
-def _replay(held: list[tuple[str, str]], code: int) -> int:
+def _print(rendered: tuple[str, str, int]) -> int:
+    """Write (stdout, stderr, exit code) as the standalone command would; the exit code."""
+    out, err, code = rendered
     try:
-        for key, text in held:
-            stream = sys.stdout if key == "o" else sys.stderr
-            stream.write(text)
+        sys.stderr.write(err)
+        sys.stdout.write(out)
         sys.stdout.flush()
         sys.stderr.flush()
     except BrokenPipeError:

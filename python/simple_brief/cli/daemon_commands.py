@@ -1,6 +1,6 @@
-"""`simple-brief daemon start|stop|status`, and the daemon's own wiring: it runs the
-standalone command line (handed in by `standalone`, which imports this module) over warm
-workspaces."""
+"""`simple-brief daemon start|stop|status`, and the daemon's own wiring: it answers tool
+calls (`calls.ToolCall`, sent by the `simple-brief` script) as the standalone command does
+(`execute.answer`), over warm workspaces whose sessions it keeps between calls."""
 
 from __future__ import annotations
 
@@ -13,19 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from simple_brief import config
-from simple_brief.cli import detach
+from simple_brief import config, environment
+from simple_brief.cli import calls, detach, execute
 from simple_brief.cli.parser import DAEMON_COMMANDS, EXIT_USER_ERROR
 from simple_brief.daemon import protocol, server
 from simple_brief.daemon.warm import WarmWorkspaces
 from simple_brief.errors import UserError
 from simple_brief.index import watch
-from simple_brief.workspace import Workspace
-
-#: Runs one command line; stops at its next check once the event is set (its client left).
-CommandLine = Callable[[list[str], threading.Event], int]
-#: Given the warm workspaces, makes this process the daemon and returns its command runner.
-BecomeDaemon = Callable[[Callable[[str | None], Workspace]], CommandLine]
 
 #: Exit code of `daemon status` when none runs (as LSB init scripts' `status`).
 EXIT_NOT_RUNNING = 3
@@ -36,7 +30,7 @@ WAIT = 15.0
 AFTER_PID_WAIT = 120.0
 
 
-def run(args: argparse.Namespace, become: BecomeDaemon) -> int:
+def run(args: argparse.Namespace) -> int:
     """The `daemon` subcommand."""
     action = args.daemon_command
     if action is None:
@@ -45,8 +39,8 @@ def run(args: argparse.Namespace, become: BecomeDaemon) -> int:
     try:
         if action == "start":
             if args.foreground and args.warm:
-                return serve(args.idle_minutes, become, Warming(args.warm, args.after_pid))
-            return _start(args.idle_minutes, args.foreground, become)
+                return serve(args.idle_minutes, Warming(args.warm, args.after_pid))
+            return _start(args.idle_minutes, args.foreground)
         if action == "stop":
             return _stop()
         return _status()
@@ -64,14 +58,14 @@ def _running() -> dict[str, Any] | None:
     return reply.get("status") if reply else None
 
 
-def _start(idle_minutes: float | None, foreground: bool, become: BecomeDaemon) -> int:
+def _start(idle_minutes: float | None, foreground: bool) -> int:
     if foreground:
-        return serve(idle_minutes, become)
+        return serve(idle_minutes)
     status = _running()
     if status is not None:
         print(f"simple-brief: the daemon already runs (pid {status['pid']}, socket {status['socket']}).")
         return 0
-    detach.spawn(lambda: serve(idle_minutes, become))
+    detach.spawn(lambda: serve(idle_minutes))
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         time.sleep(0.05)
@@ -168,28 +162,16 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def serve(idle_minutes: float | None, become: BecomeDaemon, warming: Warming | None = None) -> int:
+def serve(idle_minutes: float | None, warming: Warming | None = None) -> int:
     """Be the daemon in this process until stopped or idle (`warming`: a root to make ready)."""
     if idle_minutes is None:
         idle_minutes = config.user_settings().daemon_idle_minutes
     protocol.identity()  # the engine's fingerprint read now, before the imports of the first calls
     watch.long_lived()  # indexes watch their trees from before their first walk: one walk each
     warm = WarmWorkspaces()
-    command_line = become(warm.at)
-
-    def served(argv: list[str], cancelled: threading.Event) -> int:
-        """One request: the command line as the standalone command runs it (daemon-served
-        commands only); it stops at its next check once `cancelled` is set."""
-        words = argv[: argv.index("--")] if "--" in argv else argv
-        command = next((word for word in words if not word.startswith("-")), None)
-        if command not in DAEMON_COMMANDS:
-            print(f"simple-brief: the daemon does not run `{command}`; run it with --no-daemon.", file=sys.stderr)
-            return EXIT_USER_ERROR
-        return command_line(argv, cancelled)
-
     try:
         code = server.serve(
-            served,
+            lambda request, stderr, cancelled: answer(warm, request, stderr, cancelled),
             warm.roots,
             idle_minutes * 60,
             prepare=_warm_up,
@@ -202,6 +184,22 @@ def serve(idle_minutes: float | None, become: BecomeDaemon, warming: Warming | N
     if code:
         print(f"simple-brief: a daemon already runs (the lock {protocol.lock_path()} is held).", file=sys.stderr)
     return code
+
+
+def answer(
+    warm: WarmWorkspaces, request: dict[str, Any], stderr: server.Stream, cancelled: threading.Event
+) -> dict[str, Any]:
+    """One request: its tool call run as the standalone command runs it, over the warm
+    workspaces, seeing the client's environment variables; it stops at its next check
+    once `cancelled` is set."""
+    try:
+        call = calls.ToolCall.from_message(request.get("call"))
+    except ValueError as exc:
+        return calls.error_answer(f"the daemon cannot read this request ({exc}); run the command with --no-daemon.")
+    if call.command not in DAEMON_COMMANDS:
+        return calls.error_answer(f"the daemon does not run `{call.command}`; run it with --no-daemon.")
+    with server.request_logging(stderr, call.verbose, calls.LOG_FORMAT), environment.calling_with(call.env):
+        return execute.answer(call, cancelled, stderr, lambda call: warm.at(call.folder()), warm)
 
 
 def _warm_up() -> None:

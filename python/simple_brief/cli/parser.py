@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
-from simple_brief import __version__, config
-from simple_brief.config import DEFAULT_BUDGET_TOKENS
-from simple_brief.source import DEFAULT_MAX_BYTES
+from simple_brief import __version__
+from simple_brief import defaults as config
+from simple_brief.defaults import DEFAULT_BUDGET_TOKENS, DEFAULT_MAX_BYTES
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the script's fast path milliseconds
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_USER_ERROR = 2
 

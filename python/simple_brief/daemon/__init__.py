@@ -2,6 +2,6 @@
 
 `protocol` (standard library only: the command's fast path imports it) names the socket
 and frames the messages; `server` is the daemon itself; `warm` keeps workspaces between
-calls. The daemon runs the command line it is handed (`server.serve(run=...)`), so it
-imports no adapter: `simple_brief.cli` wires it.
+calls. The daemon answers the tool calls it is handed (`server.serve(run=...)`), so it
+imports no adapter: `simple_brief.cli` wires it (`daemon_commands.answer`).
 """

@@ -7,16 +7,19 @@ lock file the running daemon holds (`daemon.lock`) and its log (`daemon.log`).
 Messages are JSON objects, one per line (ASCII: `json.dumps` escapes the rest, lone
 surrogates of undecodable file names included). The client sends one request:
 
-    {"op": "run", "argv": [...], "cwd": "...", "env": {...}, "tty": {"stdout": b, "stderr": b},
-     "encoding": {...}, "version": "...", "home": "..."}
+    {"op": "call", "call": {...}, "process_env": {...}, "tty": {"stderr": b},
+     "encoding": {"stderr": ...}, "identity": {...}}
     {"op": "status"} | {"op": "stop"}
 
-and the daemon answers with frames: `{"o": text}` (stdout), `{"e": text}` (stderr),
-`{"hb": 1}` (still working: sent every `HEARTBEAT` seconds while the request waits or
-runs), and last `{"x": exit_code}`; or `{"status": {...}}`, `{"stopping": pid}`,
-`{"mismatch": reason}` (another version of simple-brief: the client works without it) or
-`{"mismatch": reason, "restart": true}` (the same installation with other code: the daemon
-stops, and the client starts a new one and asks it).
+(`call`: a tool call, `cli.calls.ToolCall`, with the `environment.PER_CALL` variables it
+sees; `process_env`: the client's `environment.PROCESS` variables, which must equal the
+daemon's) and the daemon answers with frames: `{"e": text}` (the call's stderr: progress
+bar, log lines), `{"hb": 1}` (still working: sent every `HEARTBEAT` seconds while the
+request waits or runs), and last `{"answer": {...}}` (what `cli.calls.render` prints);
+or `{"status": {...}}`, `{"stopping": pid}`, `{"mismatch": reason}` (another version of
+simple-brief, or other user folders: the client works without it) or `{"mismatch": reason,
+"restart": true}` (the same installation with other code: the daemon stops, and the client
+starts a new one and asks it).
 
 The identity both sides compare holds a fingerprint of the engine's own files (their
 paths, mtimes and sizes, read once per process): an edited module of an editable install
@@ -43,7 +46,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: Bumped when the messages change; a daemon of another protocol answers `mismatch`.
-PROTOCOL = 1
+PROTOCOL = 2
 #: `0`/`off` never uses a daemon, `1`/`on` does (over the user's config); for tests and scripts.
 SWITCH_ENV = "SIMPLE_BRIEF_DAEMON"
 #: Seconds between the daemon's "still working" frames.

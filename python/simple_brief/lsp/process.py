@@ -27,7 +27,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import IO, Any
 
-from simple_brief import __version__, programs
+from simple_brief import __version__, environment, programs
 from simple_brief.config import FILENAME, ServerConfig
 from simple_brief.errors import UserError
 from simple_brief.lsp.capabilities import CAPABILITY_OF, CLIENT_CAPABILITIES, COUNTS_CODE_POINTS
@@ -152,6 +152,7 @@ class Server:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=self.root,
+                env=environment.for_child(),  # (the PATH it was found on: the call's, in the daemon)
                 start_new_session=True,
             )
         except OSError as exc:

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from simple_brief import environment
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
 from simple_brief.intel import LanguageIntel
 from simple_brief.model import Diagnostic, Symbol, TextEdit
@@ -67,7 +68,7 @@ def attach(
             log.warning("no Neovim answers at %s yet (--nvim); will retry", explicit)
         return backend
     candidates: list[tuple[str, str]] = []
-    env = os.environ.get("NVIM", "")
+    env = environment.get("NVIM", "")
     if env:
         candidates.append((env, "$NVIM"))
     try:

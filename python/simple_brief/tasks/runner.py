@@ -11,7 +11,6 @@ it, if one did.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import stat
@@ -21,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simple_brief import environment
 from simple_brief.errors import UserError
 from simple_brief.tasks import agent_values, sandbox
 from simple_brief.tasks.declared import TaskSpec
@@ -174,7 +174,7 @@ def run_task(
         run.report = Path(values["{report}"])
     elif spec.report:
         run.report = cwd / spec.report
-    merged = dict(os.environ if env is None else env)
+    merged = environment.for_child() if env is None else dict(env)
     merged.update(spec.env)
     for command in commands:  # the programs as the person trusted them, before anything runs
         command[0] = sandbox.program(command[0], cwd, merged, name, root=root)

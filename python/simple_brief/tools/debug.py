@@ -12,11 +12,10 @@ the stopped line is highlighted (`EditorBackend.show_debug`).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from simple_brief import config
+from simple_brief import config, environment
 from simple_brief.debug.adapters import adapter_named
 from simple_brief.debug.nvim_dap import Bridge
 from simple_brief.debug.session import DebugSession
@@ -113,7 +112,7 @@ def debug_launch(
         label = f"-m {module}"
     wanted = [parse_location(call, part) for part in breakpoints.replace("\n", ",").split(",") if part.strip()]
     limit = spec.timeout_s if timeout_s is None else min(max(timeout_s, 0.1), spec.timeout_s)
-    adapter_env = dict(os.environ)
+    adapter_env = environment.for_child()
     argv = [program_path(spec.argv[0], folder, adapter_env, spec.name, call.workspace.root), *spec.argv[1:]]
     registry = sessions(call)
     bridge = nvim_dap_bridge(call, driver)
