@@ -521,21 +521,24 @@ def _comments_within(node: Node, start: int, end: int) -> list[tuple[int, int]]:
     """Byte spans of the comment nodes lying wholly inside `start`..`end`, in order; only the
     nodes that reach into that span are visited (a member's header is its first line)."""
     found: list[tuple[int, int]] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
+    cursor = node.walk()
+    while True:
+        current = cursor.node
+        assert current is not None
         if is_comment(current):
             if start <= current.start_byte and current.end_byte <= end:
                 found.append((current.start_byte, current.end_byte))
-            continue
-        inside = []
-        for child in current.children:
-            if child.start_byte >= end:
+        elif cursor.goto_first_child_for_byte(start) is not None:
+            if cursor.node.start_byte < end:  # type: ignore[union-attr]
+                continue
+            cursor.goto_parent()
+        # the next node reaching into the span: a sibling starting before `end`, or an ancestor's
+        while True:
+            if cursor.depth == 0:
+                return found
+            if cursor.goto_next_sibling() and cursor.node.start_byte < end:  # type: ignore[union-attr]
                 break
-            if child.end_byte > start:
-                inside.append(child)
-        stack.extend(reversed(inside))
-    return found
+            cursor.goto_parent()
 
 
 def _merge_import_lines(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
