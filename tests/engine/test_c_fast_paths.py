@@ -4,7 +4,8 @@ Each fast step is checked against the straightforward version it replaced, on re
 nobody here wrote (the system headers; `llvm-14-dev` comes with the `clang` package
 `.ci/run` installs): the enum test `_in_enum` against the `_BRACES` scan, the `extern "C"`
 blocks against `_CPLUSPLUS.finditer`, the comments inside a signature against a walk of
-every child. `bench/c_mask_guard.py` compares every output on ~7,800 headers
+every child, and the masked C text's incremental parse against a fresh parse of it (the
+tree node for node). `bench/c_mask_guard.py` compares every output on ~7,800 headers
 against the revision before.
 """
 
@@ -126,3 +127,33 @@ def test_comments_within_equal_a_walk_of_every_child(path: Path, monkeypatch: py
     assert C is not None
     scan(_text(path), C)
     assert calls and any(calls)  # signatures with comments inside were compared
+
+
+def _tree(node: object) -> list[tuple[str, int, int]]:
+    found = []
+    cursor = node.walk()  # type: ignore[attr-defined]
+    while True:
+        found.append((cursor.node.type, cursor.node.start_byte, cursor.node.end_byte))
+        if cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return found
+
+
+@pytest.mark.parametrize("path", HEADERS, ids=lambda p: p.name)
+def test_masked_c_parsed_incrementally_equals_a_fresh_parse(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each masking round's incremental parse is checked against a fresh parse of the same bytes."""
+    assert C is not None
+    text = _text(path)
+    incremental = treesitter._reparse_masked
+    rounds: list[bool] = []
+
+    def checked(parser, data, masked, tree, errors):  # type: ignore[no-untyped-def]
+        again = incremental(parser, data, masked, tree, errors)
+        rounds.append(_tree(again.root_node) == _tree(parser.parse(masked).root_node))
+        return again
+
+    monkeypatch.setattr(treesitter, "_reparse_masked", checked)
+    scan(text, C)
+    assert rounds and all(rounds), rounds
