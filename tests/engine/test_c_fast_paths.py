@@ -12,6 +12,7 @@ against the revision before.
 from __future__ import annotations
 
 import random
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from simple_brief.scan.treesitter import _comments_within, scan
 C = languages.by_name("c")
 CPP = languages.by_name("cpp")
 INCLUDE = Path("/usr/include")
+ROOT = Path(__file__).resolve().parents[2]
 #: Headers whose masked text, parsed incrementally from the unmasked tree with only the
 #: masked bytes edited, gives another tree than a fresh parse (read as C, as a `.h` is).
 LLVM_HEADERS = [
@@ -113,8 +115,19 @@ def _comments_by_walk(node: object, start: int, end: int) -> list[tuple[int, int
     return found
 
 
-@pytest.mark.parametrize("path", HEADERS[:5], ids=lambda p: p.name)
-def test_comments_within_equal_a_walk_of_every_child(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+#: (language, file) whose signatures hold comments: C headers, and two other grammars (the
+#: signature code is every language's).
+SIGNATURE_FILES = [
+    *(("c", path) for path in HEADERS[:5]),
+    ("python", Path(sysconfig.get_paths()["stdlib"]) / "importlib" / "resources" / "_common.py"),
+    ("typescript", ROOT / "node_modules" / "typescript" / "lib" / "lib.es5.d.ts"),
+]
+
+
+@pytest.mark.parametrize(("language", "path"), SIGNATURE_FILES, ids=lambda p: getattr(p, "name", p))
+def test_comments_within_equal_a_walk_of_every_child(
+    language: str, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls: list[int] = []
 
     def both(node: object, start: int, end: int) -> list[tuple[int, int]]:
@@ -124,8 +137,9 @@ def test_comments_within_equal_a_walk_of_every_child(path: Path, monkeypatch: py
         return fast
 
     monkeypatch.setattr(treesitter, "_comments_within", both)
-    assert C is not None
-    scan(_text(path), C)
+    spec = languages.by_name(language)
+    assert spec is not None
+    scan(_text(path), spec)
     assert calls and any(calls)  # signatures with comments inside were compared
 
 
