@@ -171,3 +171,15 @@ def test_masked_c_parsed_incrementally_equals_a_fresh_parse(path: Path, monkeypa
     monkeypatch.setattr(treesitter, "_reparse_masked", checked)
     scan(text, C)
     assert rounds and all(rounds), rounds
+
+
+def test_masking_that_joins_two_lines_is_parsed_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`#if\\` then `X ? 1 : 0` is masked to `#if\\1`: a line break is gone, so no line-based
+    edit fits; the scan still ends, with the outline a fresh parse gives."""
+    assert C is not None
+    text = "int a;\n#if\\\n  X ? 1 : 0\nFOO_API int f(void) FOO_ATTR;\n#endif\n__BEGIN_DECLS\nint g(void) __THROW;\n"
+    outline = scan(text, C)
+    monkeypatch.setattr(treesitter, "_reparse_masked", lambda parser, data, masked, tree, errors: parser.parse(masked))
+    fresh = scan(text, C)
+    assert repr((outline.symbols, outline.diagnostics)) == repr((fresh.symbols, fresh.diagnostics))
+    assert "f" in [sym.name for sym in outline.symbols]

@@ -284,11 +284,12 @@ def _reparse_masked(parser: Parser, data: bytes, masked: bytes, tree: Tree, erro
     The tree is edited where the bytes differ and around each error node (`_around_error`):
     nodes parsed while the parser recovered from an error are not reused (reusing them gave
     another tree than a fresh parse on 22 of 7,758 system headers, 5 of them C++ still with
-    this; `bench/c_mask_guard.py`). With more errors than `_error_nodes` lists, it parses
-    from scratch.
+    this; `bench/c_mask_guard.py`). With more errors than `_error_nodes` lists, or a line
+    break masked, it parses from scratch.
     """
-    if len(errors) >= _ERROR_LIMIT:
-        return parser.parse(masked)
+    before, after = data.split(b"\n"), masked.split(b"\n")
+    if len(errors) >= _ERROR_LIMIT or [len(line) for line in before] != [len(line) for line in after]:
+        return parser.parse(masked)  # the lines moved: `#if\` + `a ? b : c` is masked to `#if\1`
     tree = tree.copy()
     for node in errors:
         first, last = _around_error(node)
@@ -297,7 +298,7 @@ def _reparse_masked(parser: Parser, data: bytes, masked: bytes, tree: Tree, erro
             first.start_point, last.end_point, last.end_point,
         )  # fmt: skip
     offset = 0
-    for row, (old, new) in enumerate(zip(data.split(b"\n"), masked.split(b"\n"), strict=True)):
+    for row, (old, new) in enumerate(zip(before, after, strict=True)):
         if old != new:
             left = next(i for i in range(len(old)) if old[i] != new[i])
             right = next(i for i in range(len(old) - 1, -1, -1) if old[i] != new[i]) + 1
