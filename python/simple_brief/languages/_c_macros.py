@@ -1,13 +1,13 @@
 """C and C++: unexpanded macro invocations blanked, so the grammar reads what a compiler would."""
 
 import bisect
+import itertools
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from simple_brief.languages._c_preprocessor import (
     _COMMENT,
-    _CPLUSPLUS,
     _HARD_CONDITION,
     _LINKAGE_LINE,
     _all_directive_runs,
@@ -16,6 +16,7 @@ from simple_brief.languages._c_preprocessor import (
     _code_above,
     _code_lines,
     _conditional_groups,
+    _cplusplus_blocks,
     _cplusplus_only_rows,
     _dead_branches,
     _enumerator_macros,
@@ -163,18 +164,60 @@ def _blank(buf: bytearray, start: int, end: int) -> None:
             buf[i] = 32
 
 
+#: How far back `_in_enum` looks for the `{` it is in.
+_ENUM_WINDOW = 20000
+
+
 def _in_enum(text: str, start: int, words: tuple[str, ...] = ("enum",)) -> bool:
     """True when the innermost `{` open at `start` is an enum's (`enum {`, `enum name {`), or
-    with `words`, a struct's or union's."""
+    with `words`, a struct's or union's (the `{` is the one `_BRACES` finds in the 20,000
+    characters before `start`)."""
+    low = max(0, start - _ENUM_WINDOW)
     depth = 0
-    for brace in reversed(_BRACES.findall(text, max(0, start - 20000), start)):
-        if brace[-1] == "}":
+    braces = [m.start() for m in _BRACE_CHAR.finditer(text, low, start)]
+    for index in range(len(braces) - 1, -1, -1):
+        at = braces[index]
+        if text[at] == "}":
             depth += 1
         elif depth == 0:
-            return brace.startswith(words)
+            return _brace_opener(text, braces[index - 1] + 1 if index else low, at).startswith(words)
         else:
             depth -= 1
     return False
+
+
+_RECORD_WORDS = frozenset({"enum", "struct", "union"})
+_ID_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
+def _brace_opener(text: str, low: int, brace: int) -> str:
+    """What `_BRACES` matches for the `{` at `brace` when its search starts at `low` (no brace
+    between): the leftmost of `keyword name {` and `keyword {`, else `{`."""
+    found = brace
+    name_end = _skip_space(text, low, brace)
+    name_start = _word_start(text, name_end)
+    if low <= name_start < name_end and text[name_start:name_end] in _RECORD_WORDS:
+        found = name_start
+    if low <= name_start < name_end and text[name_start] in _ID_START:
+        word_end = _skip_space(text, low, name_start)
+        word_start = _word_start(text, word_end)
+        if low <= word_start and word_end < name_start and text[word_start:word_end] in _RECORD_WORDS:
+            found = word_start
+    return text[found : brace + 1]
+
+
+def _skip_space(text: str, low: int, at: int) -> int:
+    """`at` moved back over whitespace (`\\s`), not below `low`."""
+    while at > low and text[at - 1].isspace():
+        at -= 1
+    return at
+
+
+def _word_start(text: str, at: int) -> int:
+    """`at` moved back over word characters (`\\w`)."""
+    while at > 0 and (text[at - 1].isalnum() or text[at - 1] == "_"):
+        at -= 1
+    return at
 
 
 def _mid_declaration_rows(
@@ -296,12 +339,12 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     """
     text = data.decode("latin-1")  # one character per byte: offsets are byte offsets
     buf = bytearray(data)
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    lines = text.split("\n")
+    line_starts = [0, *itertools.accumulate(len(line) + 1 for line in lines[:-1])]
 
     def row_of(offset: int) -> int:
         return bisect.bisect_right(line_starts, offset) - 1
 
-    lines = text.split("\n")
     runs = _all_directive_runs(text, lines, line_starts)
     directive_rows = {row for first, last in runs for row in range(first, last + 1)}
 
@@ -361,7 +404,7 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     ]:
         for row in range(first, last + 1):
             _blank(buf, line_starts[row], line_starts[row] + len(lines[row]))
-    for m in _CPLUSPLUS.finditer(text):
+    for m in _cplusplus_blocks(text):
         body_start = m.start("body")
         for linkage in _LINKAGE_LINE.finditer(m.group("body")):
             _blank(buf, body_start + linkage.start(), body_start + linkage.end())

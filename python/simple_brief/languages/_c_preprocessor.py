@@ -16,6 +16,22 @@ _CPLUSPLUS = re.compile(
     r"(?P<body>(?:\n(?![ \t]*#[ \t]*(?:endif|else|elif)).*)*)",
     re.M,
 )
+
+
+def _cplusplus_blocks(text: str) -> Iterator[re.Match[str]]:
+    """`_CPLUSPLUS.finditer(text)`, tried only on the lines that name `__cplusplus`."""
+    end = 0
+    at = text.find("__cplusplus")
+    while at >= 0:
+        line_start = text.rfind("\n", 0, at) + 1
+        m = _CPLUSPLUS.match(text, line_start) if line_start >= end else None
+        if m is not None:
+            end = m.end()
+            yield m
+        line_end = text.find("\n", at)
+        at = text.find("__cplusplus", line_end) if line_end >= 0 else -1
+
+
 _LINKAGE_LINE = re.compile(r'^[ \t]*(?:extern[ \t]+"C\+?\+?"[ \t]*\{|\})[ \t]*(?://.*|/\*.*\*/)?[ \t]*$', re.M)
 
 
@@ -160,7 +176,7 @@ def _brace_split_spans(
     net: list[tuple[int, int]] = []  # (row, opened minus closed) for the code rows with braces
     for row, line in enumerate(code):
         if ("{" in line or "}" in line) and row not in directive_rows:
-            line = _STRING.sub("", line)
+            line = _STRING.sub("", line) if '"' in line or "'" in line else line
             net.append((row, line.count("{") - line.count("}")))
     brace_rows = [row for row, _ in net]
     sums = [0]
@@ -224,6 +240,8 @@ def _dead_branches(
 
 def _undefined_above(text: str, end: int, name: str) -> bool:
     """True when `#undef name` comes before `end` with no `#define name` after it."""
+    if text.find(name, 0, end) < 0:
+        return False
     undefs = list(re.finditer(rf"^[ \t]*#[ \t]*undef[ \t]+{re.escape(name)}\b", text[:end], re.M))
     last = undefs[-1] if undefs else None
     return last is not None and not re.search(

@@ -267,14 +267,61 @@ def _parse_unexpanded_macros(parser: Parser, data: bytes, tree: Tree, c_only: bo
         masked = mask_macros(data, rows, c_only=c_only)
         if masked == data:
             break
+        tree = _reparse_masked(parser, data, masked, tree, errors) if c_only else parser.parse(masked)
         data = masked
-        tree = parser.parse(data)
         errors = _error_nodes(tree.root_node) if tree.root_node.has_error else []
         if _error_cost(errors) < best_cost:
             best, best_cost = tree, _error_cost(errors)
         if not errors:
             break
     return best
+
+
+def _reparse_masked(parser: Parser, data: bytes, masked: bytes, tree: Tree, errors: list[Node]) -> Tree:
+    """`masked` parsed again, reusing what it can of `tree` (the parse of `data`, same length,
+    whose ERROR and MISSING nodes are `errors`). C only: in C++ the trees still differ.
+
+    The tree is edited where the bytes differ and around each error node (`_around_error`):
+    nodes parsed while the parser recovered from an error are not reused (reusing them gave
+    another tree than a fresh parse on 22 of 7,758 system headers, 5 of them C++ still with
+    this; `bench/c_mask_guard.py`). With more errors than `_error_nodes` lists, or a line
+    break masked, it parses from scratch.
+    """
+    before, after = data.split(b"\n"), masked.split(b"\n")
+    if len(errors) >= _ERROR_LIMIT or [len(line) for line in before] != [len(line) for line in after]:
+        return parser.parse(masked)  # the lines moved: `#if\` + `a ? b : c` is masked to `#if\1`
+    tree = tree.copy()
+    for node in errors:
+        first, last = _around_error(node)
+        tree.edit(
+            first.start_byte, last.end_byte, last.end_byte,
+            first.start_point, last.end_point, last.end_point,
+        )  # fmt: skip
+    offset = 0
+    for row, (old, new) in enumerate(zip(before, after, strict=True)):
+        if old != new:
+            left = next(i for i in range(len(old)) if old[i] != new[i])
+            right = next(i for i in range(len(old) - 1, -1, -1) if old[i] != new[i]) + 1
+            tree.edit(offset + left, offset + right, offset + right, (row, left), (row, right), (row, right))
+        offset += len(old) + 1
+    return parser.parse(masked, tree)
+
+
+def _around_error(node: Node, siblings: int = 2) -> tuple[Node, Node]:
+    """The first and last node re-parsed around an error node: its parent, or in the file or
+    a long block (an `#ifdef` around the whole file) `siblings` nodes either side."""
+    parent = node.parent
+    if parent is not None and parent.parent is not None and parent.end_byte - parent.start_byte <= _SMALL_PARENT:
+        return parent, parent
+    first = last = node
+    for _ in range(siblings):
+        first = first.prev_sibling or first
+        last = last.next_sibling or last
+    return first, last
+
+
+#: A parent of an error up to this many bytes is parsed again whole (`_around_error`).
+_SMALL_PARENT = 4000
 
 
 def _parse_repaired(parser: Parser, data: bytes, tree: Tree, repair: str) -> Tree:
@@ -294,7 +341,11 @@ def _error_cost(errors: list[Node]) -> int:
     return sum(max(1, node.end_byte - node.start_byte) for node in errors)
 
 
-def _error_nodes(root: Node, limit: int = 500) -> list[Node]:
+#: At most this many error nodes are listed (`_error_nodes`).
+_ERROR_LIMIT = 500
+
+
+def _error_nodes(root: Node, limit: int = _ERROR_LIMIT) -> list[Node]:
     """The ERROR and MISSING nodes under `root` (outermost ones), at most `limit`."""
     found: list[Node] = []
     stack = [root]
@@ -521,21 +572,24 @@ def _comments_within(node: Node, start: int, end: int) -> list[tuple[int, int]]:
     """Byte spans of the comment nodes lying wholly inside `start`..`end`, in order; only the
     nodes that reach into that span are visited (a member's header is its first line)."""
     found: list[tuple[int, int]] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
+    cursor = node.walk()
+    while True:
+        current = cursor.node
+        assert current is not None
         if is_comment(current):
             if start <= current.start_byte and current.end_byte <= end:
                 found.append((current.start_byte, current.end_byte))
-            continue
-        inside = []
-        for child in current.children:
-            if child.start_byte >= end:
+        elif cursor.goto_first_child_for_byte(start) is not None:
+            if cursor.node.start_byte < end:  # type: ignore[union-attr]
+                continue
+            cursor.goto_parent()
+        # the next node reaching into the span: a sibling starting before `end`, or an ancestor's
+        while True:
+            if cursor.depth == 0:
+                return found
+            if cursor.goto_next_sibling() and cursor.node.start_byte < end:  # type: ignore[union-attr]
                 break
-            if child.end_byte > start:
-                inside.append(child)
-        stack.extend(reversed(inside))
-    return found
+            cursor.goto_parent()
 
 
 def _merge_import_lines(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
