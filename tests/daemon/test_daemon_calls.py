@@ -163,10 +163,13 @@ def test_concurrent_calls_see_their_own_environment_and_change_nothing_of_the_da
     with _daemon([_request(app, env) for env in envs]) as socks:
         answers = [_answer(sock) for sock in socks]
     assert all(answer["blocks"][0].startswith("app.py (python") for answer in answers), answers
-    assert [s["PATH"] for s in seen] == [env["PATH"] for env in envs]
-    assert [s["child PATH"] for s in seen] == [env["PATH"] for env in envs]
-    assert [s["NVIM"] for s in seen] == [env["NVIM"] for env in envs]
-    assert [s["program"] for s in seen] == [first, second]
+    # The daemon takes the two requests in either order: each call is matched by what it saw.
+    programs_for = {str(first.parent): first, str(second.parent): second}
+    assert sorted(s["PATH"] for s in seen) == sorted(env["PATH"] for env in envs)
+    for during in seen:
+        env = next(env for env in envs if env["PATH"] == during["PATH"])
+        assert (during["child PATH"], during["NVIM"]) == (env["PATH"], env["NVIM"])
+        assert during["program"] == programs_for[env["PATH"]]
     for during in seen:
         assert during["process env"] == own_env
         assert during["cwd"] == own_cwd
