@@ -6,8 +6,13 @@ daemon a call sees the values its client sent (`calling_with`, bound to the call
 through a context variable), never a swapped `os.environ`: the daemon's own environment
 is not touched by a request.
 
-- `PER_CALL`: read during a call through `get` and `for_child`, so each request may bring
-  its own: PATH (the programs a workspace runs: language servers, tasks, debug adapters),
+The client sends its whole environment with a call: the programs the call starts (a task,
+a test runner, a language server, a debug adapter) get it as it is (`for_child`), as they
+would in a standalone run — a test that needs DJANGO_SETTINGS_MODULE from the person's
+shell has it.
+
+- `PER_CALL`: what the engine's own code reads during a call (through `get`), so each
+  request may bring its own: PATH (the programs a workspace runs: language servers, tasks, debug adapters),
   NVIM (the Neovim `run` answers from), VIMRUNTIME (`docs index nvim`), RUSTUP_HOME (the
   rust-analyzer of a toolchain), SIMPLE_BRIEF_CACHE_DIR (the docs databases), COLUMNS and
   LINES (the width of a progress bar).
@@ -62,21 +67,16 @@ def get(name: str, default: str | None = None) -> str | None:
 
 
 def for_child() -> dict[str, str]:
-    """The environment of a program a call starts: this process's, with the call's own
-    `PER_CALL` values in place of the process's."""
-    merged = dict(os.environ)
+    """The environment of a program a call starts: the client's whole environment in the
+    daemon, this process's in a standalone run."""
     given = _calling.get()
-    if given is not None:
-        for name in PER_CALL:
-            merged.pop(name, None)
-        merged.update(subset(given, PER_CALL))
-    return merged
+    return dict(os.environ if given is None else given)
 
 
 @contextlib.contextmanager
 def calling_with(environ: Mapping[str, str]) -> Iterator[None]:
-    """Within this block (this thread), `get` and `for_child` read `environ`'s `PER_CALL` values."""
-    token = _calling.set(subset(environ, PER_CALL))
+    """Within this block (this thread), `get` and `for_child` read `environ` (the client's)."""
+    token = _calling.set(dict(environ))
     try:
         yield
     finally:

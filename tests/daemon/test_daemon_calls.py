@@ -135,8 +135,8 @@ def test_concurrent_calls_see_their_own_environment_and_change_nothing_of_the_da
     shutil.copy(FIXTURE, app)
     first, second = _program_in(tmp_path / "bin-a"), _program_in(tmp_path / "bin-b")
     envs = [
-        {"PATH": str(first.parent), "NVIM": str(tmp_path / "nvim-a.sock")},
-        {"PATH": str(second.parent), "NVIM": str(tmp_path / "nvim-b.sock")},
+        {"PATH": str(first.parent), "NVIM": str(tmp_path / "nvim-a.sock"), "SB_CLIENT_ONLY": "a"},
+        {"PATH": str(second.parent), "NVIM": str(tmp_path / "nvim-b.sock"), "SB_CLIENT_ONLY": "b"},
     ]
     own_env, own_cwd = dict(os.environ), os.getcwd()
     own_streams, own_handlers = (sys.stdout, sys.stderr), list(logging.root.handlers)
@@ -149,6 +149,8 @@ def test_concurrent_calls_see_their_own_environment_and_change_nothing_of_the_da
                 "PATH": environment.get("PATH"),
                 "NVIM": environment.get("NVIM"),
                 "child PATH": environment.for_child().get("PATH"),
+                # A variable of the client's shell reaches the programs the call starts.
+                "child only": environment.for_child().get("SB_CLIENT_ONLY"),
                 "program": programs.on_path("sb-probe", call.workspace.root),
                 "process env": dict(os.environ),
                 "cwd": os.getcwd(),
@@ -169,6 +171,7 @@ def test_concurrent_calls_see_their_own_environment_and_change_nothing_of_the_da
     for during in seen:
         env = next(env for env in envs if env["PATH"] == during["PATH"])
         assert (during["child PATH"], during["NVIM"]) == (env["PATH"], env["NVIM"])
+        assert during["child only"] == env["SB_CLIENT_ONLY"]
         assert during["program"] == programs_for[env["PATH"]]
     for during in seen:
         assert during["process env"] == own_env
@@ -233,7 +236,11 @@ def test_the_script_builds_its_tool_call_with_the_standard_library_only() -> Non
     call = shown["request"]["call"]
     assert call["tool"] == "simple_read" and call["params"]["path"] == str(FIXTURE)
     assert call["budget"] == 500 and call["as_json"] is True
-    assert set(call["env"]) <= set(environment.PER_CALL)
+    # Whole (the programs the call starts get it as standalone), with the terminal's size added.
+    sized = ("COLUMNS", "LINES")
+    assert {k: v for k, v in call["env"].items() if k not in sized} == {
+        k: v for k, v in os.environ.items() if k not in sized
+    }
     assert set(shown["request"]["process_env"]) <= set(environment.PROCESS)
 
 

@@ -74,7 +74,7 @@ class ToolCall:
         self.root, self.budget, self.max_bytes = root, budget, max_bytes
         self.as_json, self.progress, self.verbose = as_json, progress, verbose
         self.nvim = nvim
-        #: The variables of `environment.PER_CALL` the call sees (the daemon's requests only).
+        #: The client's environment, which the call sees (the daemon's requests only; `environment`).
         self.env: dict[str, str] = {} if env is None else env
 
     def __eq__(self, other: object) -> bool:

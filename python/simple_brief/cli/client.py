@@ -20,8 +20,9 @@ answers costs an interpreter start, one socket round trip and the answer's bytes
   a new daemon and asks that one (bounded by `RESTART_WAIT`).
 - The command line is parsed here (`parser.build_parser`: usage errors and `--help` are
   printed here) and sent as a tool call (`calls.tool_call`: the same mapping the standalone
-  command uses), with the environment variables the engine reads (`environment.PER_CALL`:
-  PATH, NVIM, ...; `environment.PROCESS` only for the daemon to check they equal its own).
+  command uses), with this process's environment (the engine reads `environment.PER_CALL`
+  from it, the programs the call starts get it whole; `environment.PROCESS` is sent apart,
+  for the daemon to check it equals its own).
   The daemon sends back the answer and this process prints it (`calls.render`, as the
   standalone command does), after the stderr the call wrote (its progress bar, `-v` lines;
   shown live on a terminal), so a daemon dying mid-request leaves no half answer.
@@ -87,7 +88,7 @@ def _parsed(args: list[str]) -> calls.ToolCall | int | None:
         return None
     if not os.path.isdir(call.folder()):
         return None
-    call.env = environment.subset(os.environ, environment.PER_CALL)
+    call.env = dict(os.environ)  # the programs the call starts get it whole, as standalone
     terminal = next((stream for stream in (sys.stdout, sys.stderr) if _isatty(stream)), None)
     if terminal is not None and "COLUMNS" not in call.env:
         # The daemon has no terminal: give it ours (the progress bar's width).
