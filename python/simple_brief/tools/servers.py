@@ -183,15 +183,6 @@ def incomplete_notice(replies: list[LspReply]) -> str | None:
     return f"[{'; '.join(notes)}.]" if notes else None
 
 
-def first_line_notice(head: str, data: dict[str, Any], replies: list[LspReply]) -> str:
-    """`head` opened by the replies' `incomplete_notice` (also put in `data["incomplete"]`)."""
-    notice = incomplete_notice(replies)
-    if notice is None:
-        return head
-    data["incomplete"] = notice
-    return f"{notice}\n{head}"
-
-
 def server_diagnostics(call: Call, real: Path) -> tuple[list[tuple[Diagnostic, dict[str, Any]]], list[str], list[str]]:
     """Language-server findings for one file with their LSP JSON (for code actions), notes
     (servers that failed), and who was asked (empty: no server checks this file).
