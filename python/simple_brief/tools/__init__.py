@@ -31,6 +31,7 @@ TOOL_MODULES = (
     "simple_brief.tools.docs",
     "simple_brief.tools.workspace",
     "simple_brief.tools.tasks",
+    "simple_brief.tools.coverage",
     "simple_brief.tools.profile",
     "simple_brief.tools.debug",
     "simple_brief.tools.system",
@@ -70,9 +71,10 @@ TOOL_HOMES: dict[str, str] = {
         "simple_brief.tools.workspace",
     ),
     **dict.fromkeys(
-        ("build_compile", "build_check", "build_clean", "test_list", "test_run", "test_coverage"),
+        ("build_compile", "build_check", "build_clean", "test_list", "test_run"),
         "simple_brief.tools.tasks",
     ),
+    "test_coverage": "simple_brief.tools.coverage",
     **dict.fromkeys(("profile_run", "profile_report", "profile_hotspots"), "simple_brief.tools.profile"),
     **dict.fromkeys(
         (
