@@ -20,9 +20,10 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from simple_brief import tools as registry
-from simple_brief.servers.envelope import DEFAULT_TOOLSETS, ServerState
+from simple_brief.defaults import DEFAULT_TOOLSETS
+from simple_brief.files.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
 from simple_brief.servers.mcp import build_server
-from simple_brief.workspace import Workspace
 
 #: Most tokens the default tools/list may cost (issue 18; the hosts warn at 10k per result).
 TOOLS_LIST_TARGET = 3_000

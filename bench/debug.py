@@ -32,8 +32,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from mcp import Client  # noqa: E402
 
 from report import markdown_table, verdict, write_block  # noqa: E402
-from simple_brief.servers.mcp import ServerState, build_server  # noqa: E402
-from simple_brief.workspace import Workspace  # noqa: E402
+from simple_brief.files.workspace import Workspace  # noqa: E402
+from simple_brief.servers.envelope import ServerState  # noqa: E402
+from simple_brief.servers.mcp import build_server  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
 PROGRAM = """\

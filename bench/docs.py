@@ -29,7 +29,7 @@ if str(REPO / "python") not in sys.path:
 from report import Table, num, verdict  # noqa: E402
 from simple_brief.docs.index import DocsIndex  # noqa: E402
 from simple_brief.docs.libraries import nvim_runtime_lua  # noqa: E402
-from simple_brief.workspace import Workspace  # noqa: E402
+from simple_brief.files.workspace import Workspace  # noqa: E402
 
 TARGET_SEARCH_P95_MS = 10.0
 TARGET_REINDEX_MS = 50.0

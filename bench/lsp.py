@@ -35,7 +35,7 @@ if str(REPO / "python") not in sys.path:
     sys.path.insert(1, str(REPO / "python"))
 
 from report import Table  # noqa: E402
-from simple_brief import trust  # noqa: E402
+from simple_brief.files import trust  # noqa: E402
 
 #: The file asked about: a mid-sized standard-library module with calls across modules.
 SOURCE = "json/decoder.py"
@@ -138,10 +138,10 @@ def _children(pid: int) -> list[int]:
 
 def through_pool_and_tools(root: Path, where: list[tuple[int, int]], runs: int) -> dict[str, dict[str, list[float]]]:
     """Milliseconds per request through ServerPool.request and through the registry tools."""
-    from simple_brief import config
+    from simple_brief.files import config
+    from simple_brief.files.workspace import Workspace
     from simple_brief.lsp.pool import ServerPool
     from simple_brief.tools import Call, Session, invoke
-    from simple_brief.workspace import Workspace
 
     path = root / Path(SOURCE).name
     ws = Workspace.at(root)
@@ -173,9 +173,9 @@ async def through_mcp(root: Path, where: list[tuple[int, int]], runs: int) -> di
     """Milliseconds per tool call through the MCP server (in-process SDK Client)."""
     from mcp import Client
 
+    from simple_brief.files.workspace import Workspace
     from simple_brief.servers.envelope import ServerState
     from simple_brief.servers.mcp import build_server
-    from simple_brief.workspace import Workspace
 
     state = ServerState(Workspace.at(root))
     name = Path(SOURCE).name

@@ -34,10 +34,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 from report import markdown_table, verdict, write_block  # noqa: E402
 from simple_brief import lsp as _disk_servers  # noqa: E402, F401  (registers the disk-mode servers)
 from simple_brief import tools as registry  # noqa: E402
+from simple_brief.files.workspace import Workspace  # noqa: E402
 from simple_brief.render.budget import approx_tokens  # noqa: E402
 from simple_brief.tools import Call, Session  # noqa: E402
 from simple_brief.tools.servers import TIMEOUT, ask  # noqa: E402
-from simple_brief.workspace import Workspace  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
 BIN = Path(sys.executable).parent

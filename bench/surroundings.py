@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from measure import Tokenizer  # noqa: E402
 from report import markdown_table, write_block  # noqa: E402
+from simple_brief.files.workspace import Workspace  # noqa: E402
 from simple_brief.tools import Call, invoke  # noqa: E402
-from simple_brief.workspace import Workspace  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
 STDLIB = Path(sysconfig.get_paths()["stdlib"])

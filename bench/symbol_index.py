@@ -28,11 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
+from simple_brief.files.workspace import Workspace  # noqa: E402
 from simple_brief.index import SymbolIndex, symbol_index  # noqa: E402
 from simple_brief.index.parse import worker_count  # noqa: E402
 from simple_brief.index.query import full_scan, search_index  # noqa: E402
-from simple_brief.symbol_search import words  # noqa: E402
-from simple_brief.workspace import Workspace  # noqa: E402
+from simple_brief.index.symbol_search import words  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
 START, END = "<!-- symbol-index:start -->", "<!-- symbol-index:end -->"

@@ -31,8 +31,8 @@ from projects import PY, python_project, python_tasks  # noqa: E402
 
 from report import write_block  # noqa: E402
 from simple_brief import tools as registry  # noqa: E402
+from simple_brief.files.workspace import Workspace  # noqa: E402
 from simple_brief.tools import Call  # noqa: E402
-from simple_brief.workspace import Workspace  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
 MORE_TESTS = 200

@@ -1,7 +1,7 @@
 --- :SimpleBrief trust / untrust: the person's consent to the workspace's `.simple-brief.toml`.
 ---
 --- A workspace config that names programs (language servers, tasks) or folders is used
---- only once the person trusted that exact content (python/simple_brief/trust.py). This
+--- only once the person trusted that exact content (python/simple_brief/files/trust.py). This
 --- records the trust where Neovim's own |:trust| does: |vim.secure.trust()| on a buffer
 --- holding the file, into `stdpath('state')/trust`, which simple-brief's Python side reads.
 --- Any later change to the file makes it untrusted again (the hash no longer matches).

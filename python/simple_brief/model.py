@@ -6,6 +6,7 @@ points) like LSP; renderers show them 1-based as Neovim does (see SPEC "Position
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -198,7 +199,7 @@ class FixIt:
     Attributes:
         title: what the fix does, as the source words it.
         edits: edits to the diagnostic's own document.
-        confidence: see `simple_brief.explain` for what the numbers mean.
+        confidence: what the numbers mean is `fixit_confidence`'s.
         kind: the LSP CodeActionKind it came from (`quickfix`, `source.fixAll` ...), or "".
         other_files: edits to other documents, as (absolute path, edits) pairs.
     """
@@ -223,3 +224,33 @@ class Diagnostic:
     #: The LSP diagnostic's `data`, which its server may need to offer code actions for it
     #: (python-lsp-ruff does); None when there is none.
     lsp_data: Any = field(default=None, compare=False)
+
+
+#: Confidence of a quickfix the server marked `isPreferred`.
+CONFIDENCE_PREFERRED = 0.95
+#: Confidence of any other quickfix.
+CONFIDENCE_QUICKFIX = 0.8
+#: Confidence of an action of another kind (source.fixAll, refactor...).
+CONFIDENCE_OTHER = 0.5
+#: Confidence of a quickfix that only suppresses the finding.
+CONFIDENCE_SUPPRESS = 0.3
+
+_SUPPRESS = re.compile(r"\b(noqa|disable|ignore|suppress)\b", re.IGNORECASE)
+
+
+def fixit_confidence(kind: str, preferred: bool, title: str) -> float:
+    """How sure the source is that applying a code action as a fix is right (not how
+    good the code becomes; shown as `fix: TITLE (0.95)`):
+
+    - 0.95: a quickfix code action the language server marked `isPreferred` (its own pick).
+    - 0.8: any other quickfix code action (a real fix offered for this very diagnostic).
+    - 0.3: a quickfix that only silences the finding (`# noqa`, `disable for this line`).
+    - 0.5: a code action of another kind returned for the diagnostic (`source.fixAll`,
+      `source.organizeImports`, no kind): it changes more than the one finding.
+      Refactorings (`refactor.*`) offered at the range are not fix-its and are left out.
+    """
+    if kind == "quickfix" or kind.startswith("quickfix."):
+        if _SUPPRESS.search(title):
+            return CONFIDENCE_SUPPRESS
+        return CONFIDENCE_PREFERRED if preferred else CONFIDENCE_QUICKFIX
+    return CONFIDENCE_OTHER

@@ -88,10 +88,10 @@ class SimpleBriefHost:
         with self._lock:
             if self._mcp is None:
                 try:
-                    from simple_brief.private_files import state_dir
+                    from simple_brief.files.private_files import state_dir
+                    from simple_brief.files.workspace import Workspace
                     from simple_brief.servers import envelope
                     from simple_brief.servers import mcp as mcp_server
-                    from simple_brief.workspace import Workspace
                 except ImportError as exc:
                     raise _engine_error(exc) from None
                 state = envelope.ServerState(workspace=Workspace.at(root))

@@ -26,10 +26,10 @@ from typing import Any
 
 import pytest
 
-from simple_brief import environment, programs
 from simple_brief.cli import calls, client, daemon_commands, execute
 from simple_brief.daemon import protocol, server
 from simple_brief.daemon.warm import WarmWorkspaces
+from simple_brief.proc import environment, programs
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "outline" / "python.py"
 
@@ -230,7 +230,8 @@ def test_the_script_builds_its_tool_call_with_the_standard_library_only() -> Non
         "simple_brief.daemon",
         "simple_brief.daemon.protocol",
         "simple_brief.defaults",
-        "simple_brief.environment",
+        "simple_brief.proc",
+        "simple_brief.proc.environment",
         "simple_brief.errors",
     }
     call = shown["request"]["call"]

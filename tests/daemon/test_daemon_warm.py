@@ -15,9 +15,9 @@ from daemon_home import Home, home_fixture  # noqa: F401  (the `home` fixture)
 
 from simple_brief.daemon.warm import WarmWorkspaces
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import watch
 from simple_brief.index.answer import find_symbols
-from simple_brief.workspace import Workspace
 
 
 def test_the_same_root_is_the_same_workspace(tmp_path: Path) -> None:

@@ -12,10 +12,10 @@ from typing import Any
 import pynvim
 
 from simple_brief import tools as registry
+from simple_brief.files.workspace import Workspace
 from simple_brief.nvim.backend import NvimBackend
 from simple_brief.servers.envelope import ServerState, answer
 from simple_brief.tools import Call, Session, ToolResult
-from simple_brief.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tasks"))
 from projects import alive

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from debuggee import make_call, project, run
 
-from simple_brief import config
 from simple_brief.errors import UserError
+from simple_brief.files import config
 
 from conftest import write_trusted_config
 

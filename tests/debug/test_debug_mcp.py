@@ -12,9 +12,10 @@ import pytest
 from debuggee import LINE_CALL, LINE_HELPER_BODY, alive, project
 from mcp import Client
 
-from simple_brief.servers.mcp import ServerState, build_server
+from simple_brief.files.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import build_server
 from simple_brief.tools import TOOL_HOMES
-from simple_brief.workspace import Workspace
 
 
 def _text(result: Any) -> str:

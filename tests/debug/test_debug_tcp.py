@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from debuggee import LINE_CALL, alive, make_call, project, run
 
-from simple_brief import config
 from simple_brief.errors import UserError
+from simple_brief.files import config
 
 
 def _declare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:

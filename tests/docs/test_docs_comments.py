@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simple_brief import languages
-from simple_brief.docs.comments import first_sentence, parse_doc
+from simple_brief.docs.comments import parse_doc
 from simple_brief.docs.model import DocComment, DocParam, DocReturn, Example
+from simple_brief.docs.prose import first_sentence
 from simple_brief.model import Symbol
 from simple_brief.scan import scan
 

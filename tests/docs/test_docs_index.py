@@ -17,7 +17,7 @@ from simple_brief.docs import db, ranking
 from simple_brief.docs.index import DocsIndex
 from simple_brief.docs.libraries import nvim_runtime_lua
 from simple_brief.errors import UserError
-from simple_brief.workspace import Workspace
+from simple_brief.files.workspace import Workspace
 
 
 def write(root: Path, rel: str, text: str) -> Path:

@@ -24,8 +24,8 @@ from simple_brief.docs import index as docs_index_module
 from simple_brief.docs import indexing
 from simple_brief.docs.index import DocsIndex
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, Session, ToolResult, invoke
-from simple_brief.workspace import Workspace
 
 #: Seconds a test waits for another thread before it calls that a hang.
 BOUND = 30.0

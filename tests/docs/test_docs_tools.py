@@ -11,15 +11,17 @@ import anyio
 import pytest
 from mcp import Client
 
-from simple_brief.docs.index import Hit, LibraryInfo, RefreshStats, Related
+from simple_brief.docs.index import LibraryInfo
+from simple_brief.docs.indexing import RefreshStats
 from simple_brief.docs.model import DocComment, DocParam, DocReturn, Example, Item
+from simple_brief.docs.queries import Hit, Related
+from simple_brief.files.workspace import Workspace
 from simple_brief.render import docs as render
 from simple_brief.render.budget import approx_tokens
 from simple_brief.servers.envelope import ServerState
 from simple_brief.servers.mcp import build_server, parse_toolsets
 from simple_brief.tools import docs as docs_tools
 from simple_brief.tools.docs import check_example, strip_doctest
-from simple_brief.workspace import Workspace
 
 DOCS_TOOLS = {
     "docs_search",

@@ -121,9 +121,9 @@ def _listed(pairs: Iterable[str]) -> str:
 
 def test_the_graph_is_read() -> None:
     assert len(MODULES) > 60
-    assert "simple_brief.workspace" in GRAPH["simple_brief.tools.read"] or "simple_brief.workspace" in GRAPH.get(
-        "simple_brief.tools", set()
-    )
+    assert "simple_brief.files.workspace" in GRAPH[
+        "simple_brief.tools.read"
+    ] or "simple_brief.files.workspace" in GRAPH.get("simple_brief.tools", set())
     assert "simple_brief.nvim.intel" in GRAPH["simple_brief.nvim.backend"]
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.render.budget import TABLE_CHARS_PER_TOKEN, approx_tokens
 from simple_brief.tools import Call, ToolResult, invoke
-from simple_brief.workspace import Workspace
 
 LIB = Path(__file__).resolve().parents[2] / "node_modules" / "typescript" / "lib"
 BUDGET = 10_000

@@ -30,10 +30,10 @@ import pytest
 
 from simple_brief import languages
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.model import Symbol, walk_all
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
 from simple_brief.tools import Call, Session, invoke
-from simple_brief.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "outline"

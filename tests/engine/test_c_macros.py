@@ -120,7 +120,7 @@ def test_definitions_around_macros_keep_their_names_and_lines() -> None:
 
 
 def test_masking_keeps_every_offset() -> None:
-    from simple_brief.languages.c import mask_macros
+    from simple_brief.languages._c_macros import mask_macros
 
     data = PY_EXTENSION.encode()
     masked = mask_macros(data, set(range(PY_EXTENSION.count("\n") + 1)))
@@ -193,7 +193,7 @@ def test_a_define_after_a_lone_macro_is_kept_but_one_inside_an_enum_is_masked() 
 def test_masking_does_not_backtrack_into_long_names() -> None:
     import time
 
-    from simple_brief.languages.c import mask_macros
+    from simple_brief.languages._c_macros import mask_macros
 
     # a name after `)` once split into every run of macro-shaped parts (seconds per line)
     data = ("int f(void) " + "ABCDEFGHIJ_" * 3 + " x;\n").encode()

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from simple_brief import config, trust
-from simple_brief.config import DEFAULT_BUDGET_TOKENS
+from simple_brief.defaults import DEFAULT_BUDGET_TOKENS
 from simple_brief.errors import UserError
-from simple_brief.secret_files import DEFAULT_DENY
+from simple_brief.files import config, trust
+from simple_brief.files.secret_files import DEFAULT_DENY
 
 from conftest import write_trusted_config
 
@@ -242,8 +242,8 @@ def test_argv_is_the_one_spelling_and_the_older_keys_are_read_with_a_note(tmp_pa
 
 def test_server_status_says_which_keys_are_spelled_the_old_way(tmp_path: Path) -> None:
     from simple_brief import tools as registry
+    from simple_brief.files.workspace import Workspace
     from simple_brief.tools import Call
-    from simple_brief.workspace import Workspace
 
     (tmp_path / config.FILENAME).write_text('[debug.lldb]\nadapter = ["lldb-dap"]\n', encoding="utf-8")
     call = Call(workspace=Workspace.at(tmp_path))

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from simple_brief import config
-from simple_brief.beneath import read_beneath
 from simple_brief.errors import UserError
+from simple_brief.files import config
+from simple_brief.files.beneath import read_beneath
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, invoke
-from simple_brief.workspace import Workspace
 
 OUTSIDE_TEXT = "TOKEN = 'outside the root'\n"
 
@@ -216,9 +216,9 @@ def test_context_in_a_secrets_file_names_the_rule_and_withholds_its_content(secr
 def test_a_language_servers_outside_file_is_read_through_the_door(layout: tuple[Path, Path]) -> None:
     """A definition in a library source outside the root: its text (for positions and the
     lines shown) is read from `/` without following links, and never from a secrets file."""
-    from simple_brief.config import Config
+    from simple_brief.files.config import Config
+    from simple_brief.intel.protocol import path_to_uri
     from simple_brief.lsp.pool import ServerPool
-    from simple_brief.protocol import path_to_uri
 
     root, outside = layout
     (outside / ".env").write_text("API_KEY=1\n")

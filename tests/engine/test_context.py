@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from simple_brief.context import NO_SYMBOL_PROVIDER, build_context, context_line
 from simple_brief.editor import Selection, Snapshot
+from simple_brief.editor.context import NO_SYMBOL_PROVIDER, build_context, context_line
 from simple_brief.model import Position, Range, Symbol, SymbolKind
 
 from conftest import outline_of

@@ -19,15 +19,15 @@ from pathlib import Path
 import pytest
 
 from simple_brief import languages
-from simple_brief.context import build_context, context_line
 from simple_brief.editor import Snapshot
+from simple_brief.editor.context import build_context, context_line
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.model import Position, SymbolKind, walk_all
 from simple_brief.render.lsp import Place, place_line
 from simple_brief.scan import scan
 from simple_brief.tools import Call, Session, invoke
 from simple_brief.tools.lsp import enclosing
-from simple_brief.workspace import Workspace
 
 from conftest import outline_of
 

@@ -13,8 +13,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, hints, invoke
-from simple_brief.workspace import Workspace
 
 APP = "# a file without definitions\n"
 

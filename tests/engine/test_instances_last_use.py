@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from simple_brief.context import build_context, context_line, following
 from simple_brief.editor import Snapshot
+from simple_brief.editor.context import build_context, context_line, following
 from simple_brief.nvim import attach as attach_mod
 from simple_brief.nvim import instances
 

@@ -10,9 +10,9 @@ import shutil
 import sysconfig
 from pathlib import Path
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.render.budget import approx_tokens
 from simple_brief.tools import Call, invoke
-from simple_brief.workspace import Workspace
 
 SERVER = Path(sysconfig.get_paths()["stdlib"]) / "http" / "server.py"
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from simple_brief.context import build_context, context_line
 from simple_brief.editor import Snapshot
+from simple_brief.editor.context import build_context, context_line
 from simple_brief.errors import UserError
+from simple_brief.files.path_escapes import escape_path, escape_surrogates, escape_surrogates_in, unescape_path
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import symbol_index
 from simple_brief.index.answer import find_symbols
-from simple_brief.path_escapes import escape_path, escape_surrogates, escape_surrogates_in, unescape_path
-from simple_brief.protocol import path_to_uri, uri_to_path
-from simple_brief.workspace import Workspace
+from simple_brief.intel.protocol import path_to_uri, uri_to_path
 
 #: (name as Python reads it from disk, as shown)
 SHOWN = [

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, invoke
-from simple_brief.workspace import Workspace
 
 #: 15 components of 250 bytes (3,773 bytes with deep.py): under PATH_MAX by itself, past it
 #: behind the workspace root below.

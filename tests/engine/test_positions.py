@@ -26,9 +26,9 @@ from typing import Any
 import pytest
 
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.render.table import RANGE_NOTE
 from simple_brief.tools import Call, invoke
-from simple_brief.workspace import Workspace
 
 from conftest import FIXTURES
 

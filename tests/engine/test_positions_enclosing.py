@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from simple_brief import languages
-from simple_brief.context import build_context
 from simple_brief.editor import Snapshot
+from simple_brief.editor.context import build_context
 from simple_brief.model import Position, Symbol
 from simple_brief.scan import scan
 from simple_brief.tools.lsp import enclosing

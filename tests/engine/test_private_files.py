@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from simple_brief.private_files import private_dir, write_private
+from simple_brief.files.private_files import private_dir, write_private
 from simple_brief.servers.mcp import write_server_file
 
 

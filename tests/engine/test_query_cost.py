@@ -30,7 +30,7 @@ _SEARCH = """
 import json, sys
 from simple_brief import languages
 from simple_brief.tools import Call, invoke
-from simple_brief.workspace import Workspace
+from simple_brief.files.workspace import Workspace
 
 call = Call(Workspace.at(sys.argv[1]))
 before = sorted(languages.compiled_queries())

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from simple_brief import languages
 from simple_brief.errors import UserError
-from simple_brief.explain import explain
 from simple_brief.model import Range, Symbol, SymbolKind, walk_all, walk_with_parent
 from simple_brief.render import blockmarks, table
+from simple_brief.render.explain import explain
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import MAX_NESTING, Outline, scan
 from simple_brief.source import Source

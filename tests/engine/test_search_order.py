@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, invoke
-from simple_brief.workspace import Workspace
 
 SOURCE = """def parse_settings_from_environment():
     return {}

@@ -24,19 +24,20 @@ import pytest
 from mcp import Client
 
 from simple_brief.errors import UserError
-from simple_brief.servers.mcp import ServerState, build_server
+from simple_brief.files.workspace import MAX_NAME_BYTES, MAX_PATH_BYTES, Workspace
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import build_server
 from simple_brief.tools import Call, ToolResult, invoke
-from simple_brief.workspace import MAX_NAME_BYTES, MAX_PATH_BYTES, Workspace
 
 PACKAGE = Path(__file__).resolve().parents[2] / "python" / "simple_brief"
 #: Modules that may start programs: language servers from `.simple-brief.toml`, argv lists only.
 #: A module that runs the user's declared tasks joins this list, under the same argv-only rule.
 #: Modules that start programs: language servers, and the declared tasks (the sandbox).
 MAY_START_PROGRAMS = frozenset(
-    {"lsp/pool.py", "lsp/process.py", "tasks/sandbox.py", "debug/client.py", "process_limits.py"}
+    {"lsp/pool.py", "lsp/process.py", "tasks/sandbox.py", "debug/client.py", "proc/process_limits.py"}
 )
 #: The keeper execs the program it keeps (a resolved path and an argv list, after its fork).
-MAY_EXEC_ARGV = frozenset({"process_keeper.py"})
+MAY_EXEC_ARGV = frozenset({"proc/process_keeper.py"})
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.model import Diagnostic, FixIt, Position, Range, Severity, Symbol, SymbolKind
 from simple_brief.render import blockmarks, table
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.tools import Call, invoke
-from simple_brief.workspace import Workspace
 
 from conftest import FIXTURES, outline_of
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.render.budget import approx_tokens
 from simple_brief.tools import Call, ToolResult, invoke
 from simple_brief.tools.surroundings import SURROUNDINGS_TOKENS, surroundings_room
-from simple_brief.workspace import Workspace
 
 SERVER = Path(sysconfig.get_paths()["stdlib"]) / "http" / "server.py"
 DOM = Path(__file__).resolve().parents[2] / "node_modules" / "typescript" / "lib" / "lib.dom.d.ts"

@@ -10,10 +10,10 @@ import pytest
 from simple_brief import languages
 from simple_brief import tools as registry
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.render.table import RANGE_NOTE
 from simple_brief.scan import scan
 from simple_brief.tools import Call, Doc, ToolResult, invoke, load, tool
-from simple_brief.workspace import Workspace
 
 APP = '''"""An app."""
 import os

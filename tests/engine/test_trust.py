@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from simple_brief import config, trust
 from simple_brief.errors import UserError
+from simple_brief.files import config, trust
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, Session, invoke
-from simple_brief.workspace import Workspace
 
 SIMPLE_BRIEF = Path(sys.executable).with_name("simple-brief")
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import LISTING_MAX_BYTES, Workspace
 from simple_brief.tools import Call, invoke
-from simple_brief.workspace import LISTING_MAX_BYTES, Workspace
 
 
 @pytest.fixture

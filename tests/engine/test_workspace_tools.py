@@ -17,6 +17,7 @@ from mcp import Client
 from simple_brief import tools as registry
 from simple_brief.editor import Snapshot
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.intel import LanguageIntel
 from simple_brief.model import Diagnostic, Symbol, TextEdit
 from simple_brief.nvim.backend import NvimBackend
@@ -24,7 +25,6 @@ from simple_brief.servers.envelope import ServerState, answer
 from simple_brief.servers.mcp import build_server
 from simple_brief.tools import Call, invoke
 from simple_brief.tools.workspace import MAX_OPEN
-from simple_brief.workspace import Workspace
 
 from nvim_session import nvim
 

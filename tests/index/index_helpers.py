@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.index.answer import find_symbols
 from simple_brief.index.query import Found, full_scan
 from simple_brief.render.search import render_search
-from simple_brief.workspace import Workspace
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 

@@ -15,11 +15,11 @@ from index_helpers import STDLIB, cache_dir_fixture, index_text, scan_text  # no
 from simple_brief import index as index_module
 from simple_brief import languages
 from simple_brief.docs.db import content_hash
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import SymbolIndex, _Batch, symbol_index
 from simple_brief.index.parse import diagnostics_json, rows_of
 from simple_brief.scan import scan
 from simple_brief.source import Source
-from simple_brief.workspace import Workspace
 
 
 @pytest.fixture(name="copies")

@@ -11,8 +11,8 @@ import pytest
 from index_helpers import cache_dir_fixture, tree_fixture  # noqa: F401  (fixtures)
 
 from simple_brief import tools as registry
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import answer
-from simple_brief.workspace import Workspace
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "outline"
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from index_helpers import STDLIB, answer_text, cache_dir_fixture, index_text, scan_text, tree_fixture  # noqa: F401  (fixtures)
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import symbol_index
 from simple_brief.index.answer import find_symbols
 from simple_brief.index.query import full_scan
 from simple_brief.model import SymbolKind
-from simple_brief.workspace import Workspace
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "outline"
 QUERIES = [

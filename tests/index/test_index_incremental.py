@@ -9,8 +9,8 @@ from pathlib import Path
 
 from index_helpers import STDLIB, cache_dir_fixture, index_text, scan_text, tree_fixture  # noqa: F401  (fixtures)
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import symbol_index
-from simple_brief.workspace import Workspace
 
 
 def _bump(path: Path) -> None:

@@ -11,8 +11,8 @@ from index_helpers import STDLIB, cache_dir_fixture, index_text, scan_text, tree
 
 from simple_brief import index as index_module
 from simple_brief import tools as registry
+from simple_brief.files.workspace import LISTING_MAX_BYTES, Workspace
 from simple_brief.index import symbol_index
-from simple_brief.workspace import LISTING_MAX_BYTES, Workspace
 
 
 def test_skipped_files_are_counted_in_the_answer(tree: Path) -> None:

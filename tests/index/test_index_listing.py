@@ -8,7 +8,7 @@ from pathlib import Path
 
 from index_helpers import cache_dir_fixture, tree_fixture  # noqa: F401  (fixtures)
 
-from simple_brief.workspace import LISTING_MAX_BYTES, SKIP_BINARY, SKIP_TOO_BIG, Workspace
+from simple_brief.files.workspace import LISTING_MAX_BYTES, SKIP_BINARY, SKIP_TOO_BIG, Workspace
 
 
 def test_listed_file_agrees_with_the_listing(tree: Path) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from index_helpers import cache_dir_fixture, index_text, tree_fixture  # noqa: F401  (fixtures)
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import symbol_index
-from simple_brief.workspace import Workspace
 
 
 def test_an_agent_overlay_replaces_the_files_stored_rows(tree: Path) -> None:

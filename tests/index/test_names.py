@@ -11,10 +11,10 @@ import pytest
 from index_helpers import STDLIB, cache_dir_fixture  # noqa: F401  (fixtures)
 from rapidfuzz import fuzz, process
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import symbol_index
 from simple_brief.index.names import Names, _CharBags
-from simple_brief.symbol_search import FUZZY_THRESHOLD, score, words
-from simple_brief.workspace import Workspace
+from simple_brief.index.symbol_search import FUZZY_THRESHOLD, score, words
 
 PACKAGES = ("json", "email", "asyncio", "unittest", "xml", "http")
 #: Queries of every shape: names, partial words, other case styles, typos, 1-2 letters, dots.

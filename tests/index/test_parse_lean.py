@@ -12,9 +12,10 @@ import pytest
 from index_helpers import STDLIB, cache_dir_fixture  # noqa: F401  (fixture)
 
 from simple_brief import languages
+from simple_brief.defaults import DEFAULT_MAX_BYTES
 from simple_brief.index.parse import Parsed, diagnostics_json, parse_chunk, parse_file, rows_of
 from simple_brief.scan import scan
-from simple_brief.source import DEFAULT_MAX_BYTES, Source
+from simple_brief.source import Source
 
 REPO = Path(__file__).resolve().parent.parent.parent
 FIXTURES = REPO / "tests" / "fixtures" / "outline"

@@ -14,12 +14,12 @@ import pytest
 from index_helpers import STDLIB, answer_text, cache_dir_fixture  # noqa: F401  (fixtures)
 from test_names import QUERIES
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import symbol_index
 from simple_brief.index.answer import find_symbols
 from simple_brief.index.names import REBUILD_AFTER, Names
 from simple_brief.index.query import full_scan
-from simple_brief.symbol_search import INNER_BEST, score, words
-from simple_brief.workspace import Workspace
+from simple_brief.index.symbol_search import INNER_BEST, score, words
 
 #: Queries whose names mostly hold them after their start (so the inner names do or do not
 #: reach the top, depending on the limit).

@@ -30,10 +30,10 @@ from typing import Any
 import pytest
 
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.lsp import pool as pool_module
 from simple_brief.render.budget import approx_tokens
 from simple_brief.tools import Call, Session, ToolResult, invoke
-from simple_brief.workspace import Workspace
 
 from conftest import write_trusted_config
 

@@ -17,8 +17,8 @@ from test_lsp_tools import CONFIG as LSP_TOOLS_CONFIG
 from test_references_paging import SHAPES, USE
 
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, Session, ToolResult, invoke
-from simple_brief.workspace import Workspace
 
 from conftest import write_trusted_config
 

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from simple_brief import explain
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.languages import detect
-from simple_brief.model import Diagnostic, FixIt, Position, Range, Severity, TextEdit
+from simple_brief.model import Diagnostic, FixIt, Position, Range, Severity, TextEdit, fixit_confidence
+from simple_brief.render import explain
 from simple_brief.render.diagnostics import diagnostic_line, render_diagnostics
 from simple_brief.scan import scan
 from simple_brief.tools import Call, Session, ToolResult, invoke
-from simple_brief.workspace import Workspace
 
 from conftest import write_trusted_config
 
@@ -104,12 +104,12 @@ def test_unknown_codes_get_one_sentence(tmp_path: Path) -> None:
 
 
 def test_fixit_confidence_means_what_the_docs_say() -> None:
-    assert explain.fixit_confidence("quickfix", True, "Remove unused import") == 0.95
-    assert explain.fixit_confidence("quickfix", False, "Remove unused import") == 0.8
-    assert explain.fixit_confidence("quickfix", False, "Ruff (F401): Disable for this line") == 0.3
-    assert explain.fixit_confidence("source.fixAll", False, "Fix all") == 0.5
+    assert fixit_confidence("quickfix", True, "Remove unused import") == 0.95
+    assert fixit_confidence("quickfix", False, "Remove unused import") == 0.8
+    assert fixit_confidence("quickfix", False, "Ruff (F401): Disable for this line") == 0.3
+    assert fixit_confidence("source.fixAll", False, "Fix all") == 0.5
     for number in ("0.95", "0.8", "0.5", "0.3"):
-        assert number in (explain.__doc__ or "")
+        assert number in (fixit_confidence.__doc__ or "")
 
 
 # --- the diagnostics tool -------------------------------------------------------------------

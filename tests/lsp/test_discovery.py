@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from simple_brief import config, server_discovery
 from simple_brief.errors import UserError
+from simple_brief.files import config
+from simple_brief.files.workspace import Workspace
+from simple_brief.intel import server_discovery
 from simple_brief.lsp import pool as pool_module
 from simple_brief.tools import Call, Session, ToolResult, invoke
-from simple_brief.workspace import Workspace
 
 from conftest import write_trusted_config
 

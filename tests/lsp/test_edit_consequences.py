@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, Session, invoke
-from simple_brief.workspace import Workspace
 
 from conftest import write_trusted_config
 

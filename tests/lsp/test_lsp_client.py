@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 
-from simple_brief.config import Config, ServerConfig
 from simple_brief.errors import UserError
+from simple_brief.files.config import Config, ServerConfig
+from simple_brief.files.workspace import Workspace
 from simple_brief.intel import LspReply
+from simple_brief.intel.protocol import convert_positions, encode_positions, path_to_uri, uri_to_path
 from simple_brief.lsp.pool import ServerPool
 from simple_brief.positions import from_encoding, to_encoding
-from simple_brief.protocol import convert_positions, encode_positions, path_to_uri, uri_to_path
-from simple_brief.workspace import Workspace
 
 BIN = Path(sys.executable).parent
 JEDI = ServerConfig("jedi", (str(BIN / "jedi-language-server"),), ("python",))

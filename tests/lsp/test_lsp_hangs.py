@@ -21,14 +21,14 @@ from typing import Any, TypeVar
 
 import pytest
 
-from simple_brief.config import Config, ServerConfig
 from simple_brief.errors import UserError
+from simple_brief.files.config import Config, ServerConfig
+from simple_brief.files.workspace import Workspace
 from simple_brief.intel import LspReply
 from simple_brief.lsp import pool as lsp_client
 from simple_brief.lsp import process as lsp_rpc
 from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, invoke
-from simple_brief.workspace import Workspace
 
 from conftest import write_trusted_config
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from simple_brief.context import build_context
 from simple_brief.editor import Snapshot
+from simple_brief.editor.context import build_context
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, Session, invoke
-from simple_brief.workspace import Workspace
 
 from conftest import outline_of, write_trusted_config
 

@@ -39,8 +39,8 @@ from typing import Any
 
 import pytest
 
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, Session, ToolResult, invoke
-from simple_brief.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[2]
 #: Where the Debian packages .ci/run installs put their programs (gopls, clangd, go).

@@ -24,11 +24,11 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from simple_brief import tools as registry
-from simple_brief.config import KNOWN_TOOLSETS
+from simple_brief.defaults import KNOWN_TOOLSETS
+from simple_brief.files.workspace import Workspace
 from simple_brief.servers import mcp as mcp_server
 from simple_brief.servers.envelope import Answer, ServerState
 from simple_brief.servers.mcp import build_server
-from simple_brief.workspace import Workspace
 
 BODY = "def {name}():\n    return 1\n\n\nclass {name}_kind:\n    def method(self):\n        return {name}()\n"
 #: Names on disk (bytes), the function each file defines, and the form every answer shows.

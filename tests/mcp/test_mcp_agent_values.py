@@ -16,8 +16,9 @@ import anyio
 import pytest
 from mcp import Client
 
-from simple_brief.servers.mcp import ServerState, build_server
-from simple_brief.workspace import Workspace
+from simple_brief.files.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import build_server
 
 from conftest import write_trusted_config
 

@@ -15,9 +15,10 @@ import pytest
 from mcp import Client
 
 from simple_brief import tools as registry
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import SymbolIndex
-from simple_brief.servers.mcp import ServerState, build_server
-from simple_brief.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import build_server
 
 FILES = 3000
 

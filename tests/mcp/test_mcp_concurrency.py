@@ -17,9 +17,10 @@ import pytest
 from mcp import Client
 
 from simple_brief import intel
-from simple_brief.config import KNOWN_TOOLSETS
-from simple_brief.servers.mcp import ServerState, build_server
-from simple_brief.workspace import Workspace
+from simple_brief.defaults import KNOWN_TOOLSETS
+from simple_brief.files.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import build_server
 
 from conftest import write_trusted_config
 

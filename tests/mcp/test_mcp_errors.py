@@ -15,9 +15,10 @@ from mcp import Client, StdioServerParameters
 from simple_brief import errors
 from simple_brief import tools as registry
 from simple_brief.errors import UserError
-from simple_brief.servers.mcp import ServerState, build_server
+from simple_brief.files.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import build_server
 from simple_brief.tools import coerce
-from simple_brief.workspace import Workspace
 
 APP = "class UserService:\n    def find_user(self, name):\n        return name\n"
 HUGE = "9" * 1_000_000

@@ -21,8 +21,9 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from simple_brief.servers.mcp import HttpServer, ServerState, serve_http_thread
-from simple_brief.workspace import Workspace
+from simple_brief.files.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import HttpServer, serve_http_thread
 
 
 @pytest.fixture

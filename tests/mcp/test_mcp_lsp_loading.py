@@ -13,8 +13,9 @@ import anyio
 import pytest
 from mcp import Client
 
-from simple_brief.servers.mcp import ServerState, build_server
-from simple_brief.workspace import Workspace
+from simple_brief.files.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import build_server
 
 REPO = Path(__file__).resolve().parents[2]
 PYRIGHT = REPO / "node_modules" / ".bin" / "pyright-langserver"

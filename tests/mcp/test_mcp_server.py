@@ -11,10 +11,11 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from simple_brief import tools as registry
-from simple_brief.config import KNOWN_TOOLSETS
+from simple_brief.defaults import KNOWN_TOOLSETS
 from simple_brief.errors import UserError
-from simple_brief.servers.mcp import ServerState, build_server, parse_toolsets
-from simple_brief.workspace import Workspace
+from simple_brief.files.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import build_server, parse_toolsets
 
 APP = '''class UserService:
     """Finds users."""

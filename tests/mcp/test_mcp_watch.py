@@ -14,10 +14,10 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from simple_brief import tools as registry
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import symbol_index
 from simple_brief.servers.envelope import ServerState
 from simple_brief.servers.mcp import run_tool
-from simple_brief.workspace import Workspace
 
 
 @pytest.fixture

@@ -22,12 +22,12 @@ import pynvim
 import pytest
 
 from simple_brief import languages
-from simple_brief.context import build_context, context_line
 from simple_brief.editor import DiskBackend
+from simple_brief.editor.context import build_context, context_line
+from simple_brief.intel.protocol import symbols_from_lsp
 from simple_brief.model import Severity, walk_with_parent
 from simple_brief.nvim.attach import AutoBackend, attach
 from simple_brief.nvim.backend import NvimBackend
-from simple_brief.protocol import symbols_from_lsp
 from simple_brief.scan import scan
 
 from nvim_session import nvim

@@ -18,7 +18,7 @@ from typing import Any
 import pynvim
 import pytest
 
-from simple_brief import private_files
+from simple_brief.files import private_files
 from simple_brief.nvim import instances as registry
 
 from nvim_session import nvim

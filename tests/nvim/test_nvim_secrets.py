@@ -19,13 +19,13 @@ import pynvim
 import pytest
 from mcp import Client
 
-from simple_brief.context import build_context, context_line
+from simple_brief.editor.context import build_context, context_line
+from simple_brief.files.secret_files import DEFAULT_DENY, SecretRules
+from simple_brief.files.workspace import Workspace
 from simple_brief.nvim.attach import AutoBackend
 from simple_brief.nvim.backend import NvimBackend
-from simple_brief.secret_files import DEFAULT_DENY, SecretRules
 from simple_brief.servers.envelope import ServerState, attach_editor
 from simple_brief.servers.mcp import build_server
-from simple_brief.workspace import Workspace
 
 from nvim_session import nvim
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pynvim
 import pytest
 
-from simple_brief import config, trust
+from simple_brief.files import config, trust
 
 from nvim_session import nvim
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from simple_brief import tools as registry
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, ToolResult
-from simple_brief.workspace import Workspace
 
 from conftest import write_trusted_config
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from projects import PY, c_project, call_tool, cargo, declare, python_project
 
-from simple_brief import config
 from simple_brief.errors import UserError
+from simple_brief.files import config
 from simple_brief.lsp.process import find_executable
 from simple_brief.tasks import agent_values
 from simple_brief.tasks.declared import detect

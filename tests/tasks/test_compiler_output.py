@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from simple_brief.intel.text_edits import apply_text_edits
 from simple_brief.model import Diagnostic, Position, Range, Severity, TextEdit
+from simple_brief.tasks.compiler_findings import Finding
 from simple_brief.tasks.compiler_lines import MAX_FIXES, MAX_FOLDED
-from simple_brief.tasks.compiler_output import Finding, parse_output, to_diagnostics
-from simple_brief.text_edits import apply_text_edits
+from simple_brief.tasks.compiler_output import parse_output, to_diagnostics
 
 CARGO_BIN = Path.home() / ".cargo" / "bin"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from projects import C_TASKS, c_project, call_tool, cargo, declare
 
+from simple_brief.intel.text_edits import apply_text_edits
 from simple_brief.model import Position, Range, TextEdit
-from simple_brief.text_edits import apply_text_edits
 
 
 def _edits(fix: dict) -> list[TextEdit]:

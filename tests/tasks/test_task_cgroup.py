@@ -30,12 +30,12 @@ from pathlib import Path
 import pytest
 from projects import alive
 
-from simple_brief import process_keeper, task_cgroup
 from simple_brief import tools as registry
+from simple_brief.files.workspace import Workspace
+from simple_brief.proc import process_keeper, task_cgroup
 from simple_brief.tasks import sandbox
 from simple_brief.tasks.sandbox import Limits
 from simple_brief.tools import Call
-from simple_brief.workspace import Workspace
 
 #: The task: forks a child that leaves with setsid and forks again (the grandchild
 #: ignores SIGTERM and keeps stdout open); each records "pid cgroup" in the file argv[1]

@@ -12,8 +12,9 @@ import pytest
 from mcp import Client
 from projects import declare, python_project, python_tasks
 
-from simple_brief.servers.mcp import ServerState, build_server
-from simple_brief.workspace import Workspace
+from simple_brief.files.workspace import Workspace
+from simple_brief.servers.envelope import ServerState
+from simple_brief.servers.mcp import build_server
 
 
 @pytest.mark.anyio

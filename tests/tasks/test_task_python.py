@@ -12,8 +12,8 @@ import pytest
 from projects import alive, call_tool, declare, python_project, python_tasks
 
 from simple_brief import tools as registry
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Call, Cancelled
-from simple_brief.workspace import Workspace
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from projects import C_TASKS, c_project, call_tool, declare, python_project, python_tasks
 
-from simple_brief.tasks.declared import SHELLS
+from simple_brief.files.task_specs import SHELLS
 
 
 def test_no_tool_ever_starts_a_shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

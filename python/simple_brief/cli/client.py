@@ -36,11 +36,11 @@ import sys
 import time
 from collections.abc import Sequence
 
-from simple_brief import environment
 from simple_brief.cli import calls, detach
 from simple_brief.cli.streams import escape_unencodable
 from simple_brief.daemon import protocol
 from simple_brief.errors import UserError
+from simple_brief.proc import environment
 
 #: Kept equal to `parser.DAEMON_COMMANDS` (tests/daemon checks it; importing parser costs argparse).
 DAEMON_COMMANDS = frozenset(("outline", "expand", "symbols", "search", "diagnostics", "docs", "run", "tools"))

@@ -13,13 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from simple_brief import config, environment
 from simple_brief.cli import calls, detach, execute
 from simple_brief.cli.parser import DAEMON_COMMANDS, EXIT_USER_ERROR
 from simple_brief.daemon import protocol, server
 from simple_brief.daemon.warm import WarmWorkspaces
 from simple_brief.errors import UserError
+from simple_brief.files import config
 from simple_brief.index import watch
+from simple_brief.proc import environment
 
 #: Exit code of `daemon status` when none runs (as LSB init scripts' `status`).
 EXIT_NOT_RUNNING = 3

@@ -8,13 +8,13 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from simple_brief import config
 from simple_brief import lsp as _disk_servers  # noqa: F401  (registers the disk-mode language servers)
 from simple_brief import tools as registry
 from simple_brief.cli.calls import EXIT_CANCELLED, ToolCall, error_answer
 from simple_brief.errors import UserError
+from simple_brief.files import config
+from simple_brief.files.workspace import Workspace
 from simple_brief.tools import hints
-from simple_brief.workspace import Workspace
 
 
 class Sessions(Protocol):

@@ -25,13 +25,13 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from simple_brief import config, trust
-from simple_brief.beneath import shown_path
 from simple_brief.cli import calls, execute
 from simple_brief.cli.parser import EXIT_USER_ERROR, build_parser
 from simple_brief.cli.streams import escape_unencodable
 from simple_brief.errors import UserError
-from simple_brief.workspace import Workspace
+from simple_brief.files import config, trust
+from simple_brief.files.beneath import shown_path
+from simple_brief.files.workspace import Workspace
 
 
 def _trust(args: argparse.Namespace) -> str:
@@ -71,8 +71,8 @@ def _trust(args: argparse.Namespace) -> str:
 
 
 def _serve_mcp(args: argparse.Namespace) -> int:
+    from simple_brief.files.private_files import state_dir
     from simple_brief.index import watch
-    from simple_brief.private_files import state_dir
     from simple_brief.servers import envelope
     from simple_brief.servers import mcp as mcp_server
 

@@ -62,7 +62,7 @@ _SUN_PATH_LIMIT = 100
 
 
 def state_dir() -> Path:
-    """The state directory, as `simple_brief.private_files.state_dir` computes it (that
+    """The state directory, as `simple_brief.files.private_files.state_dir` computes it (that
     module imports platformdirs; on Linux the answer is computed here without it)."""
     override = os.environ.get("SIMPLE_BRIEF_STATE_DIR", "")
     if override:
@@ -70,7 +70,7 @@ def state_dir() -> Path:
     if sys.platform.startswith("linux"):
         base = os.environ.get("XDG_STATE_HOME", "").strip() or os.path.expanduser("~/.local/state")
         return Path(base) / "simple-brief"
-    from simple_brief.private_files import state_dir as computed  # (platformdirs: macOS, Windows)
+    from simple_brief.files.private_files import state_dir as computed  # (platformdirs: macOS, Windows)
 
     return computed()
 

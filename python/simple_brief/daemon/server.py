@@ -42,9 +42,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from simple_brief import environment
 from simple_brief.daemon import protocol
-from simple_brief.private_files import FILE_MODE, private_dir
+from simple_brief.files.private_files import FILE_MODE, private_dir
+from simple_brief.proc import environment
 
 log = logging.getLogger("simple_brief.daemon")
 log.propagate = False  # a request's `-v` logging goes to its client, the daemon's own to its log

@@ -19,11 +19,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from simple_brief import config
 from simple_brief import tools as registry
 from simple_brief.daemon.server import release_memory
+from simple_brief.files import config
+from simple_brief.files.workspace import Overlays, Workspace
 from simple_brief.index.watch import keep_watching
-from simple_brief.workspace import Overlays, Workspace
 
 log = logging.getLogger("simple_brief.daemon")
 

@@ -1,7 +1,7 @@
 """One debug adapter's process and its Debug Adapter Protocol conversation over stdio.
 
 DAP frames its JSON exactly as LSP does, so the framing and the writer thread are the
-engine's `simple_brief.framing` (shared with `lsp.process`). Three threads per adapter: a
+engine's `simple_brief.proc.framing` (shared with `lsp.process`). Three threads per adapter: a
 reader parses frames, resolves the futures of requests by `request_seq` and hands events
 to `on_event`; the outbox is the only writer; a third copies the adapter's stderr into the
 log. The adapter's own requests (`runInTerminal`, `startDebugging`) are answered "not
@@ -41,9 +41,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from simple_brief.errors import UserError
-from simple_brief.framing import MalformedMessage, Outbox, encode, read_message
-from simple_brief.process_keeper import running
-from simple_brief.process_limits import Keeping, tree_members, tree_rss_bytes
+from simple_brief.proc.framing import MalformedMessage, Outbox, encode, read_message
+from simple_brief.proc.process_keeper import running
+from simple_brief.proc.process_limits import Keeping, tree_members, tree_rss_bytes
 
 log = logging.getLogger(__name__)
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from simple_brief.debug.client import AdapterGone, DapError, EventFn, session_members, stop_session
-from simple_brief.process_limits import kept, pid_announced
+from simple_brief.proc.process_limits import kept, pid_announced
 
 log = logging.getLogger(__name__)
 

@@ -25,11 +25,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from simple_brief.debug.adapters import AdapterSpec
 from simple_brief.debug.client import KILL_GRACE, AdapterGone, DapClient, DapError, session_rss_bytes
 from simple_brief.debug.model import Breakpoint, Stop
 from simple_brief.debug.nvim_dap import Bridge, NvimDapClient
 from simple_brief.errors import UserError
+from simple_brief.files.debug_adapters import AdapterSpec
 
 log = logging.getLogger(__name__)
 

@@ -31,10 +31,10 @@ from typing import Any
 
 import platformdirs
 
-from simple_brief import environment
 from simple_brief.docs import storage
 from simple_brief.docs.items import FileDocs
 from simple_brief.docs.model import DocComment, Item
+from simple_brief.proc import environment
 
 log = logging.getLogger(__name__)
 

@@ -47,17 +47,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from simple_brief import config
 from simple_brief.docs import db, indexing, queries, ranking, relations, storage
 from simple_brief.docs import libraries as libs
 from simple_brief.docs.indexing import Budget, Origin, RefreshStats
 from simple_brief.docs.model import Item
 from simple_brief.docs.queries import Hit, ModuleListing, Related
 from simple_brief.errors import UserError
+from simple_brief.files import config
+from simple_brief.files.path_escapes import escape_path
+from simple_brief.files.private_files import private_dir
+from simple_brief.files.workspace import Workspace
 from simple_brief.model import ProgressFn
-from simple_brief.path_escapes import escape_path
-from simple_brief.private_files import private_dir
-from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
 

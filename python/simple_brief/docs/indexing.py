@@ -13,7 +13,7 @@ unchanged since the last run cost a `stat` and do not count. On a limit the run 
 what it wrote and says so (`RefreshStats.stopped`); running it again continues, because
 what is stored is skipped.
 
-Files are read only through the door (`simple_brief.workspace`): workspace files through
+Files are read only through the door (`simple_brief.files.workspace`): workspace files through
 `Workspace.read_bytes` (confined, secrets refused; overlays first), library files through
 `libraries.read` (beneath the library root, no symlink followed). A file is known by its
 path relative to its root as `path_escapes.escape_path` shows it (SQLite takes no name
@@ -38,12 +38,12 @@ from simple_brief.docs import db
 from simple_brief.docs import libraries as libs
 from simple_brief.docs.items import FileDocs, extract
 from simple_brief.errors import UserError
+from simple_brief.files.path_escapes import escape_path, unescape_path
+from simple_brief.files.secret_files import SecretRules
+from simple_brief.files.workspace import Workspace
 from simple_brief.model import ProgressFn
-from simple_brief.path_escapes import escape_path, unescape_path
 from simple_brief.scan import scan
-from simple_brief.secret_files import SecretRules
 from simple_brief.source import Source
-from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
 

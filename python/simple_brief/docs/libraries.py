@@ -32,12 +32,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from simple_brief import environment, languages
-from simple_brief.beneath import DIR_FLAGS, read_beneath, shown_path
-from simple_brief.config import user_config_path
+from simple_brief import languages
 from simple_brief.errors import UserError
-from simple_brief.secret_files import SecretRules
-from simple_brief.workspace import ALWAYS_SKIPPED, LISTING_MAX_BYTES
+from simple_brief.files.beneath import DIR_FLAGS, read_beneath, shown_path
+from simple_brief.files.config import user_config_path
+from simple_brief.files.secret_files import SecretRules
+from simple_brief.files.workspace import ALWAYS_SKIPPED, LISTING_MAX_BYTES
+from simple_brief.proc import environment
 
 #: Files larger than this are skipped (generated tables, vendored bundles).
 MAX_FILE_BYTES = LISTING_MAX_BYTES

@@ -12,8 +12,8 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
-from simple_brief.beneath import read_beneath
 from simple_brief.errors import UserError
+from simple_brief.files.beneath import read_beneath
 from simple_brief.languages import docs_rules
 from simple_brief.scan import Outline, clean_docstring
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from simple_brief.docs import db, ranking
 from simple_brief.docs.model import Item
-from simple_brief.path_escapes import escape_path
+from simple_brief.files.path_escapes import escape_path
 
 #: Added to the best bm25 score for an item whose name (or id) is what was asked for.
 NAME_BOOST = 1000.0

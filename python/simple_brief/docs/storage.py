@@ -25,7 +25,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from simple_brief.docs.libraries import KNOWN
-from simple_brief.private_files import FILE_MODE, narrow, write_private
+from simple_brief.files.private_files import FILE_MODE, narrow, write_private
 
 log = logging.getLogger(__name__)
 

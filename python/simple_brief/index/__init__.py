@@ -38,6 +38,9 @@ from typing import TYPE_CHECKING
 
 from simple_brief.docs import db
 from simple_brief.errors import UserError
+from simple_brief.files.path_escapes import escape_path, unescape_path
+from simple_brief.files.private_files import private_dir
+from simple_brief.files.workspace import ALWAYS_SKIPPED, SKIP_UNREADABLE, Workspace
 from simple_brief.index import store
 from simple_brief.index.names import Names
 from simple_brief.index.parse import (
@@ -51,9 +54,6 @@ from simple_brief.index.parse import (
     worker_count,
 )
 from simple_brief.model import Diagnostic, ProgressFn
-from simple_brief.path_escapes import escape_path, unescape_path
-from simple_brief.private_files import private_dir
-from simple_brief.workspace import ALWAYS_SKIPPED, SKIP_UNREADABLE, Workspace
 
 if TYPE_CHECKING:
     from simple_brief.index.watch import Watcher

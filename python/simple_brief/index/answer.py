@@ -11,10 +11,10 @@ from pathlib import Path
 
 from simple_brief.docs import db
 from simple_brief.errors import UserError
+from simple_brief.files.workspace import Workspace
 from simple_brief.index import SymbolIndex, symbol_index
 from simple_brief.index.query import Found, full_scan, search_index
 from simple_brief.model import ProgressFn, SymbolKind
-from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
 

@@ -40,7 +40,7 @@ from operator import itemgetter
 
 from rapidfuzz import fuzz, process
 
-from simple_brief.symbol_search import FUZZY_THRESHOLD, words
+from simple_brief.index.symbol_search import FUZZY_THRESHOLD, words
 
 log = logging.getLogger(__name__)
 

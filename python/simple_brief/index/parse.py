@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simple_brief import languages
-from simple_brief.beneath import read_beneath
 from simple_brief.docs.db import content_hash
 from simple_brief.errors import UserError
+from simple_brief.files.beneath import read_beneath
+from simple_brief.files.workspace import SKIP_BINARY, SKIP_TOO_BIG, SKIP_UNREADABLE
+from simple_brief.index.symbol_search import words
 from simple_brief.model import (
     Diagnostic,
     Position,
@@ -33,8 +35,6 @@ from simple_brief.model import (
 from simple_brief.render.search import signature_preview
 from simple_brief.scan import Outline, scan
 from simple_brief.source import Source
-from simple_brief.symbol_search import words
-from simple_brief.workspace import SKIP_BINARY, SKIP_TOO_BIG, SKIP_UNREADABLE
 
 #: One symbol as stored: (seq, walk, name, qual, container, kind, sl, sc, el, ec, ssl, ssc, sel, sec, preview, words).
 Row = tuple[int, int, str, str, str, int, int, int, int, int, int, int, int, int, str, str]

@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 from simple_brief import languages
 from simple_brief.errors import UserError
+from simple_brief.files.path_escapes import escape_path, unescape_path
+from simple_brief.files.workspace import Workspace
 from simple_brief.index.parse import symbol_of
+from simple_brief.index.symbol_search import INNER_BEST, KIND_BONUS, rank_symbols, score
 from simple_brief.model import Symbol, SymbolKind, qualified, walk_with_parent
-from simple_brief.path_escapes import escape_path, unescape_path
 from simple_brief.render.search import Match, signature_preview
-from simple_brief.symbol_search import INNER_BEST, KIND_BONUS, rank_symbols, score
-from simple_brief.workspace import Workspace
 
 if TYPE_CHECKING:
     from simple_brief.index import SymbolIndex

@@ -21,7 +21,7 @@ import sqlite3
 from pathlib import Path
 
 from simple_brief.docs import db, storage
-from simple_brief.path_escapes import escape_path
+from simple_brief.files.path_escapes import escape_path
 
 log = logging.getLogger(__name__)
 

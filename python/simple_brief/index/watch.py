@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from simple_brief.workspace import Workspace
+    from simple_brief.files.workspace import Workspace
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Language servers simple-brief starts itself in disk mode: `ServerPool`, a `LanguageIntel`.
 
-The servers come from the configs (`simple_brief.config`); for a language they name none
-for, the first installed server found (`simple_brief.server_discovery`, asked again on each
+The servers come from the configs (`simple_brief.files.config`); for a language they name none
+for, the first installed server found (`simple_brief.intel.server_discovery`, asked again on each
 request so a new install or a new trust counts; a server no language chooses any more is
 stopped). Each starts on the first request for a file of its language, with the workspace
 root as rootUri and the only workspace folder; one that died is started again on the next request. Before each
@@ -31,15 +31,15 @@ from pathlib import Path
 from typing import Any
 
 from simple_brief import languages
-from simple_brief.config import Config, ServerConfig, load
 from simple_brief.errors import UserError
+from simple_brief.files.config import Config, ServerConfig, load
+from simple_brief.files.workspace import Workspace
 from simple_brief.intel import DEFAULT_TIMEOUT, LspReply
+from simple_brief.intel.protocol import encode_positions, path_to_uri, uri_to_path
+from simple_brief.intel.server_discovery import Discovery, discover
 from simple_brief.lsp.process import Server, ServerGone, error_text, find_executable
 from simple_brief.lsp.readiness import READY_WAIT, WORKSPACE_WIDE
 from simple_brief.model import ProgressFn
-from simple_brief.protocol import encode_positions, path_to_uri, uri_to_path
-from simple_brief.server_discovery import Discovery, discover
-from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
 

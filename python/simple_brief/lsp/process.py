@@ -1,7 +1,7 @@
 """One language server process and its JSON-RPC connection over stdio (disk mode).
 
 A small synchronous client with three threads per server: a reader parses `Content-Length`
-frames (`lsp_framing`), resolves request futures, answers the server's own requests and
+frames (`simple_brief.proc.framing`), resolves request futures, answers the server's own requests and
 keeps published diagnostics; a writer is the only one to write to the server, from a
 queue; a third copies the server's stderr into the log (our stdout is MCP's channel).
 Messages stay plain JSON: results go back to the tools as the server sent them, and
@@ -27,15 +27,16 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import IO, Any
 
-from simple_brief import __version__, environment, programs
-from simple_brief.config import FILENAME, ServerConfig
+from simple_brief import __version__
 from simple_brief.errors import UserError
+from simple_brief.files.config import FILENAME, ServerConfig
+from simple_brief.intel.protocol import path_to_uri, uri_to_path
+from simple_brief.intel.server_discovery import start_error_advice
 from simple_brief.lsp.capabilities import CAPABILITY_OF, CLIENT_CAPABILITIES, COUNTS_CODE_POINTS
-from simple_brief.lsp.framing import MalformedMessage, Outbox, encode, read_message
 from simple_brief.lsp.readiness import WorkspaceReadiness
 from simple_brief.positions import ENCODINGS
-from simple_brief.protocol import path_to_uri, uri_to_path
-from simple_brief.server_discovery import start_error_advice
+from simple_brief.proc import environment, programs
+from simple_brief.proc.framing import MalformedMessage, Outbox, encode, read_message
 
 log = logging.getLogger(__name__)
 

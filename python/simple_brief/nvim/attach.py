@@ -22,14 +22,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from simple_brief import environment
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
+from simple_brief.files.secret_files import SecretRules
 from simple_brief.intel import LanguageIntel
 from simple_brief.model import Diagnostic, Symbol, TextEdit
 from simple_brief.nvim import instances
 from simple_brief.nvim.backend import NvimBackend
 from simple_brief.nvim.buffers import workspace_secrets
-from simple_brief.secret_files import SecretRules
+from simple_brief.proc import environment
 
 log = logging.getLogger(__name__)
 

@@ -52,6 +52,8 @@ from typing import Any, Literal, TypeVar
 import pynvim
 
 from simple_brief.editor import Snapshot
+from simple_brief.files.secret_files import SecretRules
+from simple_brief.intel.protocol import symbols_from_lsp
 from simple_brief.model import Diagnostic, Symbol, TextEdit
 from simple_brief.nvim import intel as nvim_intel
 from simple_brief.nvim.buffers import (
@@ -63,8 +65,6 @@ from simple_brief.nvim.buffers import (
     workspace_secrets,
 )
 from simple_brief.nvim.intel import OWN_CLIENT
-from simple_brief.protocol import symbols_from_lsp
-from simple_brief.secret_files import SecretRules
 
 log = logging.getLogger(__name__)
 

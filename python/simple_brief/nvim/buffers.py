@@ -19,12 +19,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from simple_brief import config
 from simple_brief.editor import Selection, Snapshot
 from simple_brief.errors import UserError
+from simple_brief.files import config
+from simple_brief.files.secret_files import SecretRules
+from simple_brief.intel.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor
 from simple_brief.model import Diagnostic
-from simple_brief.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor
-from simple_brief.secret_files import SecretRules
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import NotRequired, TypedDict
 
-from simple_brief.private_files import state_dir
+from simple_brief.files.private_files import state_dir
 
 log = logging.getLogger(__name__)
 

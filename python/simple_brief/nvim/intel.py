@@ -32,9 +32,9 @@ from typing import Any, Protocol, TypeVar
 
 from simple_brief.errors import UserError
 from simple_brief.intel import DEFAULT_TIMEOUT, LspReply
+from simple_brief.intel.protocol import text_edit_to_lsp
 from simple_brief.model import TextEdit
 from simple_brief.nvim.buffers import BufferCache
-from simple_brief.protocol import text_edit_to_lsp
 
 T = TypeVar("T")
 

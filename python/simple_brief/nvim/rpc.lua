@@ -10,7 +10,7 @@
 ---@field servername string v:servername ('' when Neovim listens on nothing).
 
 ---@class simple_brief.SecretRules
---- The secrets rules in force (python/simple_brief/secret_files.py), sent with every call
+--- The secrets rules in force (python/simple_brief/files/secret_files.py), sent with every call
 --- that walks the buffers.
 ---@field root? string The workspace root (absolute).
 ---@field deny? string[] Globs of the files never sent.
@@ -85,7 +85,7 @@ local function eol(buf)
   return bo.eol or (bo.fixendofline and not bo.binary)
 end
 
--- --- secrets files (python/simple_brief/secret_files.py) ------------------------------------
+-- --- secrets files (python/simple_brief/files/secret_files.py) ------------------------------------
 -- Python sends the rules in force, { root = , deny = {globs}, allow = {globs} }, with every
 -- call that walks the buffers; a buffer whose file matches is never sent: not its lines,
 -- its selection's text, nor its diagnostics. The globs are matched here as pathspec's

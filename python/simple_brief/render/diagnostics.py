@@ -10,7 +10,7 @@ A line is `LINE:COL SEVERITY [SOURCE] [CODE] message`, 1-based, column counting
 characters. simple-brief's own findings show only their code (`E002`: explained by
 `diagnostic_explain`); other sources keep their name next to their code (`ruff F401`).
 The best fix-it follows two spaces after the message with its confidence (meanings in
-`simple_brief.explain`); `+N more` counts the others, all of them are in the data.
+`simple_brief.render.explain`); `+N more` counts the others, all of them are in the data.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from simple_brief.intel.protocol import text_edit_to_lsp
 from simple_brief.model import Diagnostic, FixIt
-from simple_brief.protocol import text_edit_to_lsp
 from simple_brief.render.blockmarks import severity_counts
 
 #: The source name of simple-brief's own findings (not repeated on every line).

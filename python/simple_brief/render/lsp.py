@@ -1,6 +1,6 @@
 """Language-server answers as text (seed 002's to-do formats): rendering only. The LSP JSON
-they come from is read by `simple_brief.protocol`; edits are applied by
-`simple_brief.text_edits`.
+they come from is read by `simple_brief.intel.protocol`; edits are applied by
+`simple_brief.intel.text_edits`.
 
 Every format is grouped by file, position first, one line per item, paths
 workspace-relative, positions 1-based `line:col` counting characters:
@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from simple_brief.intel.text_edits import apply_text_edits
 from simple_brief.model import Position, Range, Symbol, SymbolKind, TextEdit
 
 # `diagnostic_to_lsp`, `hover_text`, `locations`, `workspace_edit` and `minimal_edits` are
@@ -35,7 +36,6 @@ from simple_brief.model import Position, Range, Symbol, SymbolKind, TextEdit
 # `text_edits`.
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
 from simple_brief.source import Source
-from simple_brief.text_edits import apply_text_edits
 
 #: A shown line of code is cut to this many characters.
 LINE_CHARS = 160

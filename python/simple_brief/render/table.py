@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, Literal
 
+from simple_brief.intel.protocol import document_symbol
 from simple_brief.model import Range, Symbol
-from simple_brief.protocol import document_symbol
 
 HEADER = "NAME | KIND | RANGE | SELECTION | PARENT | HOVER_INFO | EOL"
 #: What the two position columns are, said where the table is printed.

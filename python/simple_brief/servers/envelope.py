@@ -17,12 +17,12 @@ from typing import Any
 from simple_brief import languages
 from simple_brief import lsp as _disk_servers  # noqa: F401  (registers the disk-mode language servers)
 from simple_brief import tools as registry
-from simple_brief.config import DEFAULT_BUDGET_TOKENS, DEFAULT_TOOLSETS
-from simple_brief.context import ListsEditors, build_context, context_line, following
+from simple_brief.defaults import DEFAULT_BUDGET_TOKENS, DEFAULT_TOOLSETS
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
+from simple_brief.editor.context import ListsEditors, build_context, context_line, following
 from simple_brief.errors import UserError, excerpt
+from simple_brief.files.workspace import Workspace
 from simple_brief.scan import scan
-from simple_brief.workspace import Workspace
 
 log = logging.getLogger(__name__)
 

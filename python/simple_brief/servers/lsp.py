@@ -18,8 +18,8 @@ from lsprotocol import converters, types
 from pygls.lsp.server import LanguageServer
 
 from simple_brief import __version__
+from simple_brief.intel.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor, document_symbol
 from simple_brief.model import Diagnostic, Symbol
-from simple_brief.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor, document_symbol
 from simple_brief.render import blockmarks
 from simple_brief.servers.documents import Document, Documents
 from simple_brief.source import Source

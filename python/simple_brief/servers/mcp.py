@@ -43,11 +43,11 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from simple_brief import __version__
 from simple_brief import tools as registry
-from simple_brief.config import KNOWN_TOOLSETS
+from simple_brief.defaults import KNOWN_TOOLSETS
 from simple_brief.errors import UserError
+from simple_brief.files.path_escapes import escape_surrogates, escape_surrogates_in
+from simple_brief.files.private_files import write_private
 from simple_brief.index.watch import keep_watching
-from simple_brief.path_escapes import escape_surrogates, escape_surrogates_in
-from simple_brief.private_files import write_private
 from simple_brief.servers.envelope import ServerState, answer, error_text
 
 log = logging.getLogger(__name__)

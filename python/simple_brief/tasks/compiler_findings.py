@@ -22,8 +22,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from simple_brief.explain import CONFIDENCE_QUICKFIX
-from simple_brief.model import Severity
+from simple_brief.model import CONFIDENCE_QUICKFIX, Severity
 from simple_brief.positions import from_encoding
 
 #: The column units a Finding or Fix may be in (see the module docstring).
@@ -42,7 +41,7 @@ class Fix:
         path: the file, as printed by the tool.
         unit: the column unit, "" for the finding's own.
         group: fixes of one finding with the same group are one fix-it (applied together).
-        confidence: see `simple_brief.explain`.
+        confidence: see `simple_brief.render.explain`.
     """
 
     title: str

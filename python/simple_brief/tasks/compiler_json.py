@@ -13,8 +13,7 @@ from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
 
-from simple_brief.explain import CONFIDENCE_OTHER, CONFIDENCE_PREFERRED, CONFIDENCE_QUICKFIX
-from simple_brief.model import Severity
+from simple_brief.model import CONFIDENCE_OTHER, CONFIDENCE_PREFERRED, CONFIDENCE_QUICKFIX, Severity
 from simple_brief.tasks.compiler_findings import Finding, Fix, fix_title
 
 #: rustc's `suggestion_applicability` as fix-it confidence: `MachineApplicable` is what

@@ -33,7 +33,7 @@ Formats read (ANSI colours stripped first):
 Unknown text yields no finding; no input raises. The line formats are read by
 `compiler_lines`.
 
-Fix-it confidence (`simple_brief.explain`): gcc/clang fix-its are quickfixes (0.8);
+Fix-it confidence (`simple_brief.render.explain`): gcc/clang fix-its are quickfixes (0.8);
 rustc's `MachineApplicable` suggestions are its own pick (0.95), `HasPlaceholders` 0.5.
 """
 

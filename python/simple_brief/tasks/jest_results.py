@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from simple_brief.beneath import shown_path
 from simple_brief.errors import UserError
+from simple_brief.files.beneath import shown_path
 from simple_brief.tasks.test_results import (
     Status,
     TestCase,

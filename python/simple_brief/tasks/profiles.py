@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simple_brief.beneath import shown_path
 from simple_brief.errors import UserError
+from simple_brief.files.beneath import shown_path
 from simple_brief.tasks.test_results import read_report, resolve_path
 
 #: Source files parsed for qualified names: those of the most expensive functions first.

@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simple_brief import environment
 from simple_brief.errors import UserError
+from simple_brief.files.task_specs import TaskSpec
+from simple_brief.proc import environment
 from simple_brief.tasks import agent_values, sandbox
-from simple_brief.tasks.declared import TaskSpec
 from simple_brief.tasks.sandbox import Completed, Limits
 
 #: At most this many artifacts are listed (the count says how many there were).

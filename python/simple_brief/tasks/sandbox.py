@@ -34,10 +34,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simple_brief import programs
 from simple_brief.errors import UserError
-from simple_brief.process_limits import Keeping, tree_rss_bytes
-from simple_brief.tasks.declared import SHELLS
+from simple_brief.files.task_specs import SHELLS
+from simple_brief.proc import programs
+from simple_brief.proc.process_limits import Keeping, tree_rss_bytes
 
 #: How often the loop looks at the clock, the cancel flag and the tree's memory, seconds.
 TICK = 0.1
@@ -100,7 +100,7 @@ class Completed:
 def program(argv0: str, cwd: Path, env: Mapping[str, str], task: str, root: Path | None = None) -> str:
     """The program file a command's first word names: on the run's PATH, skipping relative
     and empty entries and those inside the workspace `root` (default `cwd`), or a path
-    from `cwd` (`simple_brief.programs`).
+    from `cwd` (`simple_brief.proc.programs`).
 
     Raises:
         UserError: not found, not executable, or a shell.

@@ -35,8 +35,8 @@ import junitparser as junit
 from defusedxml import DefusedXmlException
 from junitparser.junitparser import JUnitXmlError
 
-from simple_brief.beneath import read_beneath, shown_path
 from simple_brief.errors import UserError
+from simple_brief.files.beneath import read_beneath, shown_path
 
 Status = Literal["passed", "failed", "error", "skipped"]
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 
-from simple_brief.tasks.declared import TaskSpec
+from simple_brief.files.task_specs import TaskSpec
 
 #: The runners simple-brief knows, by the name the answers use.
 RUNNERS = ("pytest", "unittest", "cargo", "go", "jest", "vitest", "node", "mocha")

@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from simple_brief.config import DEFAULT_BUDGET_TOKENS
+from simple_brief.defaults import DEFAULT_BUDGET_TOKENS
 from simple_brief.editor import DiskBackend, EditorBackend
 from simple_brief.errors import EXCERPT_CHARS, UserError, excerpt
+from simple_brief.files.workspace import Workspace
 from simple_brief.model import ProgressFn
-from simple_brief.workspace import Workspace
 
 #: Modules whose import registers tools, in listing order.
 TOOL_MODULES = (

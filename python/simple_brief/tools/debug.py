@@ -15,11 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from simple_brief import config, environment
-from simple_brief.debug.adapters import adapter_named
 from simple_brief.debug.nvim_dap import Bridge
 from simple_brief.debug.session import DebugSession
 from simple_brief.errors import UserError, excerpt
+from simple_brief.files import config
+from simple_brief.files.debug_adapters import adapter_named
+from simple_brief.proc import environment
 from simple_brief.tasks.agent_values import check_env
 from simple_brief.tasks.sandbox import program
 from simple_brief.tools import Call, Doc, ToolResult, tool

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from simple_brief import languages
-from simple_brief.context import build_context
 from simple_brief.debug.model import Breakpoint
 from simple_brief.debug.session import DebugSession
 from simple_brief.debug.sessions import Sessions
 from simple_brief.editor import Snapshot
+from simple_brief.editor.context import build_context
 from simple_brief.errors import UserError, excerpt
 from simple_brief.scan import Outline, scan
 from simple_brief.source import Source

@@ -20,11 +20,13 @@ from rapidfuzz import fuzz, process
 from tree_sitter import Node, Parser
 
 from simple_brief import languages
-from simple_brief.docs.index import DocsIndex, RefreshStats
+from simple_brief.docs.index import DocsIndex
+from simple_brief.docs.indexing import RefreshStats
 from simple_brief.docs.model import Example, Item
 from simple_brief.errors import UserError
+from simple_brief.model import ProgressFn
 from simple_brief.render import docs as render
-from simple_brief.tools import Call, Doc, ProgressFn, ToolResult, hints, tool
+from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 
 #: Calls arrive on worker threads (the MCP server runs the engine off its event loop): two first
 #: calls must not both open the session's index. The index serialises its own use.

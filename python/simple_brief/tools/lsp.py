@@ -20,13 +20,12 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from simple_brief import explain as catalogue
-from simple_brief import protocol
-from simple_brief.context import enclosing_scopes
+from simple_brief.editor.context import enclosing_scopes
 from simple_brief.errors import UserError
-from simple_brief.intel import LspReply
+from simple_brief.intel import LspReply, protocol
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, qualified
 from simple_brief.model import SymbolKind as K
+from simple_brief.render import explain as catalogue
 from simple_brief.render import lsp as view
 from simple_brief.render.budget import approx_tokens
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, diagnostic_line, render_diagnostics

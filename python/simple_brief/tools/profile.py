@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from simple_brief.errors import UserError
-from simple_brief.private_files import state_dir, write_private
+from simple_brief.files.private_files import state_dir, write_private
 from simple_brief.tasks import profiles
 from simple_brief.tasks.runner import TaskRun
 from simple_brief.tools import Call, Doc, ToolResult, tool

@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 from rapidfuzz import process
 
 from simple_brief.errors import UserError
+from simple_brief.intel.protocol import diagnostic_to_lsp
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, qualified, walk_with_parent
-from simple_brief.protocol import diagnostic_to_lsp
 from simple_brief.render import blockmarks, table
 from simple_brief.render.budget import approx_tokens, fit_blocks
 from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, render_diagnostics

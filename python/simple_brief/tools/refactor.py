@@ -21,10 +21,11 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from simple_brief import languages, protocol, text_edits
+from simple_brief import languages
 from simple_brief.errors import UserError
+from simple_brief.intel import protocol, text_edits
+from simple_brief.intel.protocol import path_to_uri
 from simple_brief.model import Diagnostic, TextEdit
-from simple_brief.protocol import path_to_uri
 from simple_brief.render import lsp as view
 from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
 from simple_brief.scan import scan

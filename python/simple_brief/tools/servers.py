@@ -1,6 +1,6 @@
 """Asking language servers, for the tools of every toolset: who answers a method for a file
 (the editor's LSP clients, else the session's language servers: from the configs, or found
-installed, `simple_brief.server_discovery`), the question with its positions converted,
+installed, `simple_brief.intel.server_discovery`), the question with its positions converted,
 their findings and fix-its.
 
 The session's servers come from the disk-mode client (`simple_brief.lsp`), which
@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from simple_brief import config, languages
+from simple_brief import languages
 from simple_brief.errors import UserError
+from simple_brief.files import config
 from simple_brief.intel import LanguageIntel, LspReply, server_pool_factory
-from simple_brief.model import Diagnostic, FixIt
-from simple_brief.protocol import (
+from simple_brief.intel.protocol import (
     convert_positions,
     diagnostic_from_lsp,
     diagnostic_to_lsp,
@@ -27,6 +27,7 @@ from simple_brief.protocol import (
     path_to_uri,
     uri_to_path,
 )
+from simple_brief.model import Diagnostic, FixIt
 from simple_brief.render.diagnostics import OWN_SOURCE
 from simple_brief.source import Source
 from simple_brief.tools import Call

@@ -13,8 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from simple_brief.intel.protocol import document_symbol
 from simple_brief.model import Symbol
-from simple_brief.protocol import document_symbol
 from simple_brief.render import table
 from simple_brief.render.budget import CHARS_PER_TOKEN, TABLE_CHARS_PER_TOKEN, approx_tokens
 from simple_brief.tools import hints

@@ -9,10 +9,12 @@ from collections import deque
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from simple_brief import __version__, config, task_cgroup
-from simple_brief.context import ListsEditors
+from simple_brief import __version__
+from simple_brief.editor.context import ListsEditors
 from simple_brief.errors import UserError
-from simple_brief.path_escapes import escape_path
+from simple_brief.files import config
+from simple_brief.files.path_escapes import escape_path
+from simple_brief.proc import task_cgroup
 from simple_brief.tools import Call, Doc, ToolResult, listed, tool
 
 #: Log records kept in memory for the `logs` tool.

@@ -21,13 +21,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-from simple_brief import config
 from simple_brief.errors import UserError
+from simple_brief.files import config
+from simple_brief.files.task_specs import KNOWN, TaskSpec
 from simple_brief.model import Diagnostic, Position, Range, Severity
-from simple_brief.process_limits import stopped_text
+from simple_brief.proc.process_limits import stopped_text
 from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
 from simple_brief.tasks import compiler_output, test_counts, test_results, test_runners
-from simple_brief.tasks.declared import KNOWN, Detected, TaskSpec, detect, detect_task
+from simple_brief.tasks.declared import Detected, detect, detect_task
 from simple_brief.tasks.runner import TaskRun, remove_scratch, run_task
 from simple_brief.tools import Call, Cancelled, Doc, ToolResult, tool
 

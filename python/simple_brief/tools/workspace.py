@@ -23,16 +23,16 @@ from typing import Annotated, Any
 import pathspec
 
 from simple_brief import languages
-from simple_brief.beneath import shown_path
 from simple_brief.errors import UserError
+from simple_brief.files.beneath import shown_path
+from simple_brief.files.path_escapes import escape_path
+from simple_brief.files.workspace import Workspace
 from simple_brief.index.answer import find_symbols, skip_note
 from simple_brief.model import Diagnostic, Position, Range, Severity, SymbolKind
-from simple_brief.path_escapes import escape_path
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens, fit_blocks
 from simple_brief.render.diagnostics import diagnostic_line, render_diagnostics
 from simple_brief.render.search import render_search
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
-from simple_brief.workspace import Workspace
 
 #: Workspaces one session may hold open at once (each keeps a parse cache).
 MAX_OPEN = 8

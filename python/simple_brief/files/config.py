@@ -4,7 +4,7 @@ Schema::
 
     [servers]
     discover = true                        # find installed servers for languages with none
-                                           # named here (simple_brief.server_discovery);
+                                           # named here (simple_brief.intel.server_discovery);
                                            # false in either file turns that off
     [servers.python]                       # one table per language server, any name
     argv = ["jedi-language-server"]        # argv list (never a shell string); found on PATH
@@ -20,7 +20,7 @@ Schema::
     [tasks]                                # declared tasks: name = argv list, or a table
     build = ["make"]                       # with argv and limits (simple_brief.tasks.declared)
 
-    [debug.python]                         # debug adapters by name (simple_brief.debug.adapters):
+    [debug.python]                         # debug adapters by name (simple_brief.files.debug_adapters):
     argv = ["python", "-m", "debugpy.adapter"]      # argv list (or `adapter`); python's is built in
     timeout_s = 600                        # a session's time limit; memory_mb, launch = {} too
 
@@ -44,7 +44,7 @@ Schema::
 Two files are read: the user's own config (`~/.config/simple-brief/config.toml`, or
 `$XDG_CONFIG_HOME/...`, or `$SIMPLE_BRIEF_CONFIG`), then the workspace's. The workspace's
 servers, tasks, debug adapters and docs folders are used only when the person trusted that exact file
-(`simple_brief.trust`): a cloned repository cannot make simple-brief run its programs or
+(`simple_brief.files.trust`): a cloned repository cannot make simple-brief run its programs or
 read outside its root. Its budget, toolsets and extra deny globs need no trust. The user's
 own config needs no trust.
 
@@ -64,8 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simple_brief import languages, programs, trust
-from simple_brief.debug.adapters import AdapterSpec, parse_adapter
+from simple_brief import languages
 from simple_brief.defaults import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_DAEMON_IDLE_MINUTES,
@@ -73,9 +72,12 @@ from simple_brief.defaults import (
     KNOWN_TOOLSETS,
 )
 from simple_brief.errors import UserError
+from simple_brief.files import trust
+from simple_brief.files.debug_adapters import AdapterSpec, parse_adapter
+from simple_brief.files.secret_files import DEFAULT_DENY, SecretRules
+from simple_brief.files.task_specs import TaskSpec, argv_spelling, parse_task
 from simple_brief.positions import ENCODINGS
-from simple_brief.secret_files import DEFAULT_DENY, SecretRules
-from simple_brief.tasks.declared import TaskSpec, argv_spelling, parse_task
+from simple_brief.proc import programs
 
 #: The config file's name, at the workspace root.
 FILENAME = ".simple-brief.toml"
@@ -159,7 +161,7 @@ class Config:
     def programs(self, root: Path | None = None) -> list[str]:
         """What this config makes simple-brief run or read outside the root, one short entry
         each; with the workspace `root`, each command with the program file it would run
-        (`tasks.check = ruff check . → /usr/bin/ruff`, `simple_brief.programs.shown`)."""
+        (`tasks.check = ruff check . → /usr/bin/ruff`, `simple_brief.proc.programs.shown`)."""
 
         def command(argv: Sequence[str], cwd: str = "", path_env: str | None = None) -> str:
             return " ".join(argv)[:60] if root is None else programs.shown(argv, root, root / cwd, path_env)

@@ -17,7 +17,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from simple_brief import environment
+from simple_brief.proc import environment
 
 
 def path_dirs(root: Path, path_env: str | None = None) -> list[Path]:

@@ -11,12 +11,12 @@ Where they are looked for, in this order:
 
 1. The workspace's own virtual environment (`.venv/bin`, then `venv/bin`): its servers see
    the project's packages. They are programs of the workspace, so they run only once the
-   person trusted it: its `.simple-brief.toml` is trusted (`simple_brief.trust`; an empty
+   person trusted it: its `.simple-brief.toml` is trusted (`simple_brief.files.trust`; an empty
    file, trusted with `simple-brief trust`, trusts the workspace and names nothing). Before
    that, what was found there is reported with the way to trust it, and not run.
 2. The person's PATH: their own programs, no trust needed. An entry that is relative
    (or empty, the current folder) or that resolves inside the workspace root is skipped:
-   a repository must not plant `./bin/pylsp` through PATH (`simple_brief.programs`, the
+   a repository must not plant `./bin/pylsp` through PATH (`simple_brief.proc.programs`, the
    lookup tasks, debug adapters and configured servers use too).
 
 A rustup proxy (`~/.cargo/bin/rust-analyzer` without the component installed) only
@@ -27,7 +27,7 @@ its own with one; `TSSERVER_ADVICE` says which versions work.
 
 Configured servers always win: a language that `[servers]` names (in a file that counts)
 is not looked up, and `[servers] discover = false` in either config turns discovery off
-(`simple_brief.config`). The session's pool (`simple_brief.lsp.pool`) asks `discover` for
+(`simple_brief.files.config`). The session's pool (`simple_brief.lsp.pool`) asks `discover` for
 each request's language and starts what it chose like a configured server.
 """
 
@@ -39,10 +39,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simple_brief import config, environment, trust
 from simple_brief.errors import UserError
-from simple_brief.programs import is_executable as _executable
-from simple_brief.programs import on_path
+from simple_brief.files import config, trust
+from simple_brief.proc import environment
+from simple_brief.proc.programs import is_executable as _executable
+from simple_brief.proc.programs import on_path
 
 #: The workspace's own virtual environments, relative to the root, in the order looked in.
 VENV_DIRS = (".venv/bin", "venv/bin")

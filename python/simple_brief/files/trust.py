@@ -16,7 +16,7 @@ import os
 from enum import Enum
 from pathlib import Path
 
-from simple_brief.private_files import state_dir, write_private
+from simple_brief.files.private_files import state_dir, write_private
 
 DENIED = "!"
 

@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from simple_brief.editor import Snapshot
+from simple_brief.files.path_escapes import escape_path
 from simple_brief.model import FUNCTION_KINDS, Symbol, SymbolKind
-from simple_brief.path_escapes import escape_path
 
 #: The warning of AC10: the document has no symbol provider at all.
 NO_SYMBOL_PROVIDER = "No symbol provider registered for this language"

@@ -31,7 +31,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from simple_brief.process_keeper import GRACE, leaf_kill, leaf_members, leaf_oom_kills, leaf_remove, running
+from simple_brief.proc.process_keeper import GRACE, leaf_kill, leaf_members, leaf_oom_kills, leaf_remove, running
 
 ROOT_ENV = "SIMPLE_BRIEF_CGROUP2_ROOT"
 #: The sub-cgroup of this process's cgroup its leaves go under.

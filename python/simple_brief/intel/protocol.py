@@ -26,8 +26,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from simple_brief.explain import fixit_confidence
-from simple_brief.model import Diagnostic, FixIt, Position, Range, Severity, Symbol, SymbolKind, TextEdit
+from simple_brief.model import (
+    Diagnostic,
+    FixIt,
+    Position,
+    Range,
+    Severity,
+    Symbol,
+    SymbolKind,
+    TextEdit,
+    fixit_confidence,
+)
 from simple_brief.positions import TextColumns
 
 # --- URIs ----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ Positions: callers give and get LSP-shaped JSON whose `character` counts Unicode
 points (like `model.Position`). A provider converts request positions to each server's
 negotiated encoding before sending (`protocol.encode_positions`), and reports the server's
 encoding with its reply so `protocol.convert_positions` can bring result positions back to
-code points per file. The conversions themselves live in `simple_brief.protocol` (LSP JSON)
+code points per file. The conversions themselves live in `simple_brief.intel.protocol` (LSP JSON)
 and `simple_brief.positions` (columns).
 """
 
@@ -75,8 +75,8 @@ class LanguageIntel(Protocol):
 
 
 if TYPE_CHECKING:
-    from simple_brief.config import Config
-    from simple_brief.workspace import Workspace
+    from simple_brief.files.config import Config
+    from simple_brief.files.workspace import Workspace
 
 #: Starts the language servers a config names for a workspace (disk mode): a LanguageIntel
 #: with a `config` attribute. Provided by `simple_brief.lsp` when an adapter imports it.

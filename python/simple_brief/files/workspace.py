@@ -31,13 +31,15 @@ from typing import Any
 
 import pathspec
 
-from simple_brief import config, languages
-from simple_brief.beneath import DIR_FLAGS, file_kind, folder_beneath, read_at, read_beneath, shown_path
+from simple_brief import languages
+from simple_brief.defaults import DEFAULT_MAX_BYTES
 from simple_brief.errors import UserError
-from simple_brief.path_escapes import escape_path, unescape_path
+from simple_brief.files import config
+from simple_brief.files.beneath import DIR_FLAGS, file_kind, folder_beneath, read_at, read_beneath, shown_path
+from simple_brief.files.path_escapes import escape_path, unescape_path
+from simple_brief.files.secret_files import SecretRules
 from simple_brief.scan import Outline, scan
-from simple_brief.secret_files import SecretRules
-from simple_brief.source import BINARY_SNIFF, DEFAULT_MAX_BYTES, Source, human_size
+from simple_brief.source import BINARY_SNIFF, Source, human_size
 
 log = logging.getLogger(__name__)
 

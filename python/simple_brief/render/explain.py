@@ -5,15 +5,7 @@ A code never changes meaning once released; a retired code stays listed. Finding
 other tools keep their own code next to their source (`ruff F401`, `pyright
 reportMissingImports`) and are explained by those tools, not here.
 
-Fix-it confidence (`model.FixIt.confidence`, shown as `fix: TITLE (0.95)`) says how sure
-the source is that applying the fix is right, not how good the code becomes:
-
-- 0.95: a quickfix code action the language server marked `isPreferred` (its own pick).
-- 0.8: any other quickfix code action (a real fix offered for this very diagnostic).
-- 0.3: a quickfix that only silences the finding (`# noqa`, `disable for this line`).
-- 0.5: a code action of another kind returned for the diagnostic (`source.fixAll`,
-  `source.organizeImports`, no kind): it changes more than the one finding.
-  Refactorings (`refactor.*`) offered at the range are not fix-its and are left out.
+Fix-it confidence is `model.fixit_confidence`'s.
 """
 
 from __future__ import annotations
@@ -24,26 +16,6 @@ from typing import Any
 
 from simple_brief.errors import UserError
 from simple_brief.model import Severity
-
-#: Confidence of a quickfix the server marked `isPreferred`.
-CONFIDENCE_PREFERRED = 0.95
-#: Confidence of any other quickfix.
-CONFIDENCE_QUICKFIX = 0.8
-#: Confidence of an action of another kind (source.fixAll, refactor...).
-CONFIDENCE_OTHER = 0.5
-#: Confidence of a quickfix that only suppresses the finding.
-CONFIDENCE_SUPPRESS = 0.3
-
-_SUPPRESS = re.compile(r"\b(noqa|disable|ignore|suppress)\b", re.IGNORECASE)
-
-
-def fixit_confidence(kind: str, preferred: bool, title: str) -> float:
-    """The documented confidence of a code action (see the module docstring)."""
-    if kind == "quickfix" or kind.startswith("quickfix."):
-        if _SUPPRESS.search(title):
-            return CONFIDENCE_SUPPRESS
-        return CONFIDENCE_PREFERRED if preferred else CONFIDENCE_QUICKFIX
-    return CONFIDENCE_OTHER
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
-from simple_brief import process_keeper, task_cgroup
-from simple_brief.process_keeper import descendants
+from simple_brief.proc import process_keeper, task_cgroup
+from simple_brief.proc.process_keeper import descendants
 
 #: Writes its own pid to a file (whole: written aside, then renamed), then `exec`s the
 #: command (its pid stays the command's).

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePath
 
 from simple_brief.errors import UserError
-from simple_brief.path_escapes import escape_path
+from simple_brief.files.path_escapes import escape_path
 from simple_brief.source import BINARY_SNIFF, human_size
 
 

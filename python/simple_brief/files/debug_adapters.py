@@ -14,7 +14,7 @@ Like tasks, an adapter is an argv list (never a shell string), used from the wor
 `.simple-brief.toml` only once the person trusted it, from their own config always. With
 nothing configured, `python` is debugpy (a dependency of simple-brief) run by this
 interpreter: `sys.executable -m debugpy.adapter`. The adapter's program is found like a
-task's (`simple_brief.programs`: never through a relative PATH entry or one inside the
+task's (`simple_brief.proc.programs`: never through a relative PATH entry or one inside the
 workspace). The environment an agent passes to `debug_launch` may not set a variable that
 loads code (`LD_PRELOAD`, `PYTHONPATH`, … `simple_brief.tasks.agent_values`) unless
 `agent_env` names it.
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simple_brief.errors import UserError
-from simple_brief.tasks.declared import _number, argv_spelling
+from simple_brief.files.task_specs import _number, argv_spelling
 
 #: A session's time limit and memory limit when the table does not say.
 DEFAULT_TIMEOUT_S = 600.0
