@@ -18,7 +18,7 @@ $(PY):
 	$(PIP) install --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(PY)
-	$(PIP) install -e .
+	$(PIP) install -e '.[nvim,debug]'
 	@touch $@
 
 $(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed
@@ -59,12 +59,12 @@ lint: $(VENV)/.installed-dev node_modules/.installed ## ruff (lint and format ch
 	$(VENV)/bin/ruff check python tests bench rplugin
 	$(VENV)/bin/ruff format --check python tests bench rplugin
 	$(VENV)/bin/mypy
-	node_modules/.bin/stylua --check lua plugin build.lua python/simple_brief/nvim/rpc.lua tests/nvim tests/debug/nvim_dap_standin $(wildcard tests/lua tests/busted.lua)
+	node_modules/.bin/stylua --check lua plugin build.lua python/simple_brief/editor/nvim/rpc.lua tests/nvim tests/debug/nvim_dap_standin $(wildcard tests/lua tests/busted.lua)
 
 format: $(VENV)/.installed-dev node_modules/.installed ## rewrite Python and Lua files (ruff, stylua)
 	$(VENV)/bin/ruff format python tests bench rplugin
 	$(VENV)/bin/ruff check --fix python tests bench rplugin
-	node_modules/.bin/stylua lua plugin build.lua python/simple_brief/nvim/rpc.lua tests/nvim tests/debug/nvim_dap_standin $(wildcard tests/lua tests/busted.lua)
+	node_modules/.bin/stylua lua plugin build.lua python/simple_brief/editor/nvim/rpc.lua tests/nvim tests/debug/nvim_dap_standin $(wildcard tests/lua tests/busted.lua)
 
 bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named baselines
 	@command -v ctags >/dev/null || { apt-get update -qq && apt-get install -y -qq universal-ctags; } \

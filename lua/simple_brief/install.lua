@@ -14,6 +14,8 @@ local M = {}
 local H = {}
 
 M.min_python = { 3, 11 }
+--- The engine's extras the build step installs (pyproject.toml): the Neovim client, the debug adapter.
+M.extras = { 'nvim', 'debug' }
 
 --- Upper bounds: a Python probe, creating the venv, pip (a first install downloads ~40 wheels).
 H.probe_ms = 10000
@@ -329,7 +331,7 @@ function M.run(opts)
   if not src then
     return nil, why
   end
-  H.report('installing the engine and pynvim with pip (the first time takes a minute or two)')
+  H.report('installing the engine, pynvim and debugpy with pip (the first time takes a minute or two)')
   local res, err = H.run({
     venv_python,
     '-m',
@@ -337,7 +339,7 @@ function M.run(opts)
     'install',
     '--disable-pip-version-check',
     '--no-input',
-    src,
+    src .. '[' .. table.concat(M.extras, ',') .. ']',
   }, H.pip_ms)
   vim.fn.delete(src, 'rf')
   if not res or res.code ~= 0 then

@@ -1,5 +1,5 @@
 --- Neovim instances: each Neovim writes `<state>/instances/<pid>.json` so that
---- `simple-brief mcp` (python/simple_brief/nvim/instances.py) can find the one to attach to.
+--- `simple-brief mcp` (python/simple_brief/editor/nvim/instances.py) can find the one to attach to.
 ---
 --- `<state>` follows platformdirs' user_state_dir('simple-brief', appauthor=False):
 ---   $SIMPLE_BRIEF_STATE_DIR                       when set

@@ -12,8 +12,8 @@ from typing import Any
 import pynvim
 
 from simple_brief import tools as registry
+from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.workspace import Workspace
-from simple_brief.nvim.backend import NvimBackend
 from simple_brief.servers.envelope import ServerState, answer
 from simple_brief.tools import Call, Session, ToolResult
 

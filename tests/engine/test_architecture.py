@@ -13,17 +13,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / "python"
 PACKAGE = ROOT / "simple_brief"
-#: The adapters: our LSP client, the Neovim backend, what we serve, the command line and its daemon.
+#: The adapters: what we serve, the command line and its daemon. (Our LSP and DAP clients and the
+#: Neovim backend are the engine's outgoing clients: `lsp/`, `debug/`, `editor/nvim/`.)
 ADAPTERS = (
-    "simple_brief.lsp",
-    "simple_brief.nvim",
     "simple_brief.servers",
     "simple_brief.cli",
     "simple_brief.daemon",
     "simple_brief.__main__",
 )
 #: Libraries only adapters may import.
-ADAPTER_LIBRARIES = ("pynvim", "mcp", "pygls", "lsprotocol", "uvicorn", "starlette")
+ADAPTER_LIBRARIES = ("mcp", "pygls", "lsprotocol", "uvicorn", "starlette")
+#: Libraries only one engine package may import: the Neovim client's pynvim (an extra).
+CONFINED_LIBRARIES = {"pynvim": "simple_brief.editor.nvim"}
+#: Top-level modules (besides `__init__` and `__main__`) the package may have; the rest live in rooms.
+MAX_FLAT_MODULES = 12
 
 
 def _module_name(path: Path) -> str:
@@ -124,7 +127,7 @@ def test_the_graph_is_read() -> None:
     assert "simple_brief.files.workspace" in GRAPH[
         "simple_brief.tools.read"
     ] or "simple_brief.files.workspace" in GRAPH.get("simple_brief.tools", set())
-    assert "simple_brief.nvim.intel" in GRAPH["simple_brief.nvim.backend"]
+    assert "simple_brief.editor.nvim.intel" in GRAPH["simple_brief.editor.nvim.backend"]
 
 
 def test_the_engine_imports_no_adapter_and_no_adapter_library() -> None:
@@ -157,3 +160,20 @@ def test_no_package_imports_itself_back() -> None:
 def test_a_cycle_would_be_seen() -> None:
     """The cycle finder itself finds a loop (so an empty answer above means something)."""
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_package_has_few_flat_modules() -> None:
+    """Modules live in rooms by concept (files/, intel/, proc/, editor/ …); only a few
+    that every room shares stand at the top."""
+    flat = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in ("__init__", "__main__"))
+    assert len(flat) <= MAX_FLAT_MODULES, flat
+
+
+def test_a_confined_library_is_imported_only_in_its_package() -> None:
+    wrong = []
+    for name in MODULES:
+        for target in _imports(name):
+            home = CONFINED_LIBRARIES.get(target.split(".")[0])
+            if home is not None and not (name == home or name.startswith(home + ".")):
+                wrong.append(f"{name} imports {target}")
+    assert not wrong, _listed(wrong)

@@ -10,6 +10,7 @@ import pytest
 from lsprotocol import converters
 
 from simple_brief import languages, positions
+from simple_brief.editor.nvim import buffers
 from simple_brief.intel.protocol import (
     convert_positions,
     diagnostic_from_editor,
@@ -18,7 +19,6 @@ from simple_brief.intel.protocol import (
     range_from_lsp,
 )
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind
-from simple_brief.nvim import buffers
 from simple_brief.positions import COLUMN_STEP, LineColumns, TextColumns, from_encoding, split_lines, to_encoding
 from simple_brief.render.table import document_symbols_json, render_standard
 from simple_brief.scan import scan

@@ -16,8 +16,8 @@ import pytest
 
 from simple_brief.editor import Snapshot
 from simple_brief.editor.context import build_context, context_line, following
-from simple_brief.nvim import attach as attach_mod
-from simple_brief.nvim import instances
+from simple_brief.editor.nvim import attach as attach_mod
+from simple_brief.editor.nvim import instances
 
 ME, PARENT = os.getpid(), os.getppid()
 

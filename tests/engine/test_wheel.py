@@ -64,7 +64,7 @@ def _clean_env() -> dict[str, str]:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     base = tmp_path_factory.mktemp("wheel")
     source = base / "src"
-    # symlinks=True: the tree's links (nvim/context.lua) stay links, as in a clone.
+    # symlinks=True: the tree's links (editor/nvim/context.lua) stay links, as in a clone.
     shutil.copytree(REPO, source, symlinks=True, ignore=shutil.ignore_patterns(*_IGNORED))
     out = base / "dist"
     offline = ("--no-deps", "--no-build-isolation", "--no-index", "-q", "--disable-pip-version-check")
@@ -109,9 +109,9 @@ def test_package_data_is_installed_as_real_files(installed: Installed) -> None:
     for name in queries:
         shipped = installed.package / "languages" / name
         assert shipped.read_bytes() == (tree / "languages" / name).read_bytes(), name
-    rpc = installed.package / "nvim" / "rpc.lua"
-    assert rpc.read_bytes() == (tree / "nvim" / "rpc.lua").read_bytes()
-    context = installed.package / "nvim" / "context.lua"
+    rpc = installed.package / "editor" / "nvim" / "rpc.lua"
+    assert rpc.read_bytes() == (tree / "editor" / "nvim" / "rpc.lua").read_bytes()
+    context = installed.package / "editor" / "nvim" / "context.lua"
     assert not context.is_symlink(), "the wheel must hold context.lua's content, not the repository's link"
     assert context.read_bytes() == (installed.source / "lua" / "simple_brief" / "context.lua").read_bytes()
 
@@ -152,7 +152,8 @@ def test_the_console_script_runs(installed: Installed, tmp_path: Path) -> None:
     assert "simple_read" in tools and "expand_at" in tools, tools
     # The Neovim backend reads its Lua at import, through importlib.resources.
     probe = (
-        "import simple_brief.nvim.backend; from importlib import resources; lua = resources.files('simple_brief.nvim');"
+        "import simple_brief.editor.nvim.backend; from importlib import resources; "
+        "lua = resources.files('simple_brief.editor.nvim');"
         "print(*(str(lua.joinpath(n)) for n in ('rpc.lua', 'context.lua')))"
     )
     for path in _run([installed.python, "-c", probe], cwd=tmp_path, env=_clean_env()).stdout.split():

@@ -16,11 +16,11 @@ from mcp import Client
 
 from simple_brief import tools as registry
 from simple_brief.editor import Snapshot
+from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
 from simple_brief.intel import LanguageIntel
 from simple_brief.model import Diagnostic, Symbol, TextEdit
-from simple_brief.nvim.backend import NvimBackend
 from simple_brief.servers.envelope import ServerState, answer
 from simple_brief.servers.mcp import build_server
 from simple_brief.tools import Call, invoke

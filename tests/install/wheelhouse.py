@@ -13,6 +13,8 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The extras the plugin's build step installs with the engine (lua/simple_brief/install.lua).
+PLUGIN_EXTRAS = ("nvim", "debug")
 
 
 def main(argv: list[str]) -> int:
@@ -21,7 +23,12 @@ def main(argv: list[str]) -> int:
         return 2
     folder = Path(argv[0])
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    wanted = [*project["build-system"]["requires"], *project["project"]["dependencies"]]
+    extras = project["project"]["optional-dependencies"]
+    wanted = [
+        *project["build-system"]["requires"],
+        *project["project"]["dependencies"],
+        *(spec for extra in PLUGIN_EXTRAS for spec in extras[extra]),
+    ]
     folder.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--dest", str(folder)]
     done = subprocess.run([*cmd, *wanted], check=False)

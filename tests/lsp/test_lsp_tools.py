@@ -21,11 +21,11 @@ import pytest
 from mcp import Client
 
 from simple_brief import tools
+from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
 from simple_brief.intel.text_edits import apply_text_edits, minimal_edits
 from simple_brief.model import Position, Range, TextEdit
-from simple_brief.nvim.backend import NvimBackend
 from simple_brief.servers.envelope import ServerState, answer
 from simple_brief.servers.mcp import build_server
 from simple_brief.tools import Call, Session, ToolResult, invoke

@@ -253,7 +253,7 @@ async def test_the_workspace_config_chooses_toolsets_and_budget_and_the_flag_win
 
 @pytest.mark.anyio
 async def test_an_absent_neovim_answers_from_disk_and_says_so(workspace: Workspace, tmp_path: Path) -> None:
-    from simple_brief.nvim.attach import attach
+    from simple_brief.editor.nvim.attach import attach
 
     editor = attach(workspace.root, str(tmp_path / "gone.sock"))  # --nvim to a Neovim that is not there
     async with Client(build_server(ServerState(workspace, editor=editor)), raise_exceptions=True) as client:

@@ -24,10 +24,10 @@ import pytest
 from simple_brief import languages
 from simple_brief.editor import DiskBackend
 from simple_brief.editor.context import build_context, context_line
+from simple_brief.editor.nvim.attach import AutoBackend, attach
+from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.intel.protocol import symbols_from_lsp
 from simple_brief.model import Severity, walk_with_parent
-from simple_brief.nvim.attach import AutoBackend, attach
-from simple_brief.nvim.backend import NvimBackend
 from simple_brief.scan import scan
 
 from nvim_session import nvim
@@ -446,7 +446,7 @@ def test_calls_from_inside_a_running_event_loop(editor: tuple[pynvim.Nvim, str],
 
 
 def write_entry(state: Path, nv: pynvim.Nvim, address: str, cwd: Path) -> Path:
-    """An instance file as lua/simple_brief/instances.lua writes it (python/simple_brief/nvim/instances.py reads it)."""
+    """An instance file as lua/simple_brief/instances.lua writes it (editor/nvim/instances.py reads it)."""
     folder = state / "instances"
     folder.mkdir(parents=True, exist_ok=True)
     pid = int(nv.call("getpid"))

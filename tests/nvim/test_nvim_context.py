@@ -1,7 +1,7 @@
 """Editor context and the instance registry, in a real child Neovim (tests/nvim_session.py).
 
 `context.snapshot()` is what the MCP server asks for in one `exec_lua` request; the registry
-files are how `simple-brief mcp` finds a Neovim (python/simple_brief/nvim/instances.py reads them).
+files are how `simple-brief mcp` finds a Neovim (python/simple_brief/editor/nvim/instances.py reads them).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 import pynvim
 import pytest
 
+from simple_brief.editor.nvim import instances as registry
 from simple_brief.files import private_files
-from simple_brief.nvim import instances as registry
 
 from nvim_session import nvim
 

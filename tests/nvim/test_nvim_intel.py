@@ -25,12 +25,12 @@ from typing import Any
 import pynvim
 import pytest
 
+from simple_brief.editor.nvim.attach import AutoBackend
+from simple_brief.editor.nvim.backend import NvimBackend
+from simple_brief.editor.nvim.intel import NvimIntel
 from simple_brief.errors import UserError
 from simple_brief.intel import LspReply
 from simple_brief.model import Position, Range, TextEdit
-from simple_brief.nvim.attach import AutoBackend
-from simple_brief.nvim.backend import NvimBackend
-from simple_brief.nvim.intel import NvimIntel
 
 from nvim_session import nvim
 

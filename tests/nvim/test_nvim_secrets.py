@@ -20,10 +20,10 @@ import pytest
 from mcp import Client
 
 from simple_brief.editor.context import build_context, context_line
+from simple_brief.editor.nvim.attach import AutoBackend
+from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.secret_files import DEFAULT_DENY, SecretRules
 from simple_brief.files.workspace import Workspace
-from simple_brief.nvim.attach import AutoBackend
-from simple_brief.nvim.backend import NvimBackend
 from simple_brief.servers.envelope import ServerState, attach_editor
 from simple_brief.servers.mcp import build_server
 
@@ -77,7 +77,7 @@ PATHS = [
 
 
 def _install(nv: pynvim.Nvim) -> None:
-    nv.exec_lua(resources.files("simple_brief.nvim").joinpath("rpc.lua").read_text(encoding="utf-8"), None)
+    nv.exec_lua(resources.files("simple_brief.editor.nvim").joinpath("rpc.lua").read_text(encoding="utf-8"), None)
 
 
 def _lua_rules(nv: pynvim.Nvim, rules: dict[str, Any], names: list[str]) -> list[str | None]:

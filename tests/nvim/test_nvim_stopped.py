@@ -18,9 +18,9 @@ import pynvim
 import pytest
 from mcp import Client
 
+from simple_brief.editor.nvim.attach import AutoBackend
+from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.workspace import Workspace
-from simple_brief.nvim.attach import AutoBackend
-from simple_brief.nvim.backend import NvimBackend
 from simple_brief.servers.envelope import ServerState, attach_editor
 from simple_brief.servers.mcp import build_server
 

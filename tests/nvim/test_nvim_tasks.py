@@ -14,8 +14,8 @@ import pynvim
 import pytest
 
 from simple_brief import tools as registry
+from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.workspace import Workspace
-from simple_brief.nvim.backend import NvimBackend
 from simple_brief.servers.envelope import ServerState, answer
 
 from nvim_session import nvim

@@ -4,7 +4,7 @@ A backend answers, at the start of each call: a snapshot of where the person is
 (file, cursor, selection), the unsaved text of open buffers (overlays that win over
 the disk), the editor's diagnostics, and document symbols from its language servers.
 `DiskBackend` (the default, no editor) answers nothing, and every tool still works
-on files on disk. `simple_brief.nvim.backend` implements it for a live Neovim.
+on files on disk. `simple_brief.editor.nvim.backend` implements it for a live Neovim.
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ _KIND_NAMES = {kind: kind.name for kind in SymbolKind}
 @runtime_checkable
 class ListsEditors(Protocol):
     """A backend that knows every editor registered for the workspace
-    (`simple_brief.nvim.attach.AutoBackend.editors`)."""
+    (`simple_brief.editor.nvim.attach.AutoBackend.editors`)."""
 
     def editors(self) -> list[dict[str, Any]]:
         """The editors in the order they started: `pid`, `address`, `cwd`, `file`, `started`,

@@ -22,6 +22,7 @@ loads code (`LD_PRELOAD`, `PYTHONPATH`, … `simple_brief.tasks.agent_values`) u
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,7 +67,17 @@ class AdapterSpec:
 
 
 def builtin_python() -> AdapterSpec:
-    """debugpy, run by this interpreter."""
+    """debugpy, run by this interpreter.
+
+    Raises:
+        UserError: debugpy is not installed (it is the `debug` extra).
+    """
+    if importlib.util.find_spec("debugpy") is None:
+        raise UserError(
+            "the built-in Python debug adapter needs debugpy, which is not installed with this engine: "
+            "install the `debug` extra (pip install 'simple-brief[debug]'; the plugin's :SimpleBriefInstall "
+            "does), or configure an adapter under [debug.python]."
+        )
     return AdapterSpec("python", (sys.executable, "-m", "debugpy.adapter"), dict(PYTHON_LAUNCH), builtin=True)
 
 

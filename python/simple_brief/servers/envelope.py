@@ -231,10 +231,19 @@ def answer(
 
 
 def attach_editor(root: Path, explicit: str | None) -> EditorBackend:
-    """The editor to read: --nvim, $NVIM, the registered Neovim for `root`, else the disk."""
+    """The editor to read: --nvim, $NVIM, the registered Neovim for `root`, else the disk.
+
+    Raises:
+        UserError: `explicit` names a Neovim but pynvim (the `nvim` extra) is not installed.
+    """
     try:
-        from simple_brief.nvim import attach as nvim_attach
+        from simple_brief.editor.nvim import attach as nvim_attach
     except ImportError as err:
+        if explicit:
+            raise UserError(
+                f"reading the Neovim at {explicit} needs pynvim, which is not installed with this engine: "
+                "install the `nvim` extra (pip install 'simple-brief[nvim]'; the plugin's :SimpleBriefInstall does)."
+            ) from None
         log.warning("Neovim support unavailable (%s); reading files on disk", err)
         return DiskBackend()
     # AutoBackend re-runs the attach rules while no Neovim answers: one started (or

@@ -30,11 +30,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from simple_brief.editor.nvim.buffers import BufferCache
 from simple_brief.errors import UserError
 from simple_brief.intel import DEFAULT_TIMEOUT, LspReply
 from simple_brief.intel.protocol import text_edit_to_lsp
 from simple_brief.model import TextEdit
-from simple_brief.nvim.buffers import BufferCache
 
 T = TypeVar("T")
 
@@ -44,7 +44,7 @@ OWN_CLIENT = "simple-brief"
 
 
 class NvimBackend(Protocol):
-    """What NvimIntel uses of `simple_brief.nvim.backend.NvimBackend` (a Protocol, so that
+    """What NvimIntel uses of `simple_brief.editor.nvim.backend.NvimBackend` (a Protocol, so that
     the backend can create its intel without an import cycle)."""
 
     _nvim: Any

@@ -10,7 +10,7 @@
 5. Else the disk.
 
 Every backend gets the workspace root and its secrets rules: buffers of secrets files are
-never sent from Neovim (`simple_brief.nvim.backend`).
+never sent from Neovim (`simple_brief.editor.nvim.backend`).
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
+from simple_brief.editor.nvim import instances
+from simple_brief.editor.nvim.backend import NvimBackend
+from simple_brief.editor.nvim.buffers import workspace_secrets
 from simple_brief.files.secret_files import SecretRules
 from simple_brief.intel import LanguageIntel
 from simple_brief.model import Diagnostic, Symbol, TextEdit
-from simple_brief.nvim import instances
-from simple_brief.nvim.backend import NvimBackend
-from simple_brief.nvim.buffers import workspace_secrets
 from simple_brief.proc import environment
 
 log = logging.getLogger(__name__)

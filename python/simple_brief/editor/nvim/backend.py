@@ -1,7 +1,7 @@
 """The editor backend for a live Neovim, over its RPC socket (pynvim).
 
 `NvimBackend` answers the `EditorBackend` questions with one `exec_lua` request each
-(the reading is `simple_brief.nvim.buffers`):
+(the reading is `simple_brief.editor.nvim.buffers`):
 
 - `snapshot()`: `require('simple_brief.context').snapshot()` (lua/simple_brief/context.lua),
   with the buffer text cached by (buffer, changedtick) so an unchanged buffer is not sent
@@ -11,7 +11,7 @@
 - `symbols(path)`: `textDocument/documentSymbol` from an attached language server (not
   simple-brief's own client unless it is the only one), or None so the engine's scanner
   answers; `prefer='scanner'` always leaves symbols to the scanner.
-- `intel()`, `apply_edits()`: the attached LSP clients and buffer edits (simple_brief.nvim.intel).
+- `intel()`, `apply_edits()`: the attached LSP clients and buffer edits (simple_brief.editor.nvim.intel).
 
 Secrets files (SPEC "Security") never leave Neovim: the workspace's deny/allow globs travel
 with every call that walks the buffers and are matched in Neovim (nvim_rpc.lua), so a
@@ -28,7 +28,7 @@ that answers come from the disk until the pending call is answered. When Neovim 
 away (EOF, a refused connection), the backend says so in `status()`, answers empty, and
 reconnects on a later call (throttled), clearing its caches for the new instance.
 
-Which Neovim to attach to is `simple_brief.nvim.attach`'s business.
+Which Neovim to attach to is `simple_brief.editor.nvim.attach`'s business.
 """
 
 from __future__ import annotations
@@ -52,11 +52,8 @@ from typing import Any, Literal, TypeVar
 import pynvim
 
 from simple_brief.editor import Snapshot
-from simple_brief.files.secret_files import SecretRules
-from simple_brief.intel.protocol import symbols_from_lsp
-from simple_brief.model import Diagnostic, Symbol, TextEdit
-from simple_brief.nvim import intel as nvim_intel
-from simple_brief.nvim.buffers import (
+from simple_brief.editor.nvim import intel as nvim_intel
+from simple_brief.editor.nvim.buffers import (
     BufferCache,
     SecretsGuard,
     read_diagnostics,
@@ -64,7 +61,10 @@ from simple_brief.nvim.buffers import (
     read_snapshot,
     workspace_secrets,
 )
-from simple_brief.nvim.intel import OWN_CLIENT
+from simple_brief.editor.nvim.intel import OWN_CLIENT
+from simple_brief.files.secret_files import SecretRules
+from simple_brief.intel.protocol import symbols_from_lsp
+from simple_brief.model import Diagnostic, Symbol, TextEdit
 
 log = logging.getLogger(__name__)
 
@@ -74,11 +74,11 @@ Prefer = Literal["lsp", "scanner"]
 
 
 #: The Lua side of the snapshot, shipped to Neovim when its runtimepath lacks the plugin.
-_CONTEXT_LUA = resources.files("simple_brief.nvim").joinpath("context.lua")
+_CONTEXT_LUA = resources.files("simple_brief.editor.nvim").joinpath("context.lua")
 
 #: Helpers installed once per connection in `_G.simple_brief_rpc` (package data); each call
 #: is then one short `exec_lua` naming a function.
-_INSTALL_LUA = resources.files("simple_brief.nvim").joinpath("rpc.lua").read_text(encoding="utf-8")
+_INSTALL_LUA = resources.files("simple_brief.editor.nvim").joinpath("rpc.lua").read_text(encoding="utf-8")
 
 _SYMBOLS = "return simple_brief_rpc.symbols(...)"
 
@@ -192,7 +192,7 @@ class NvimBackend:
         self.call_timeout = call_timeout
         self.retry_interval = retry_interval
         self.origin = origin
-        #: Buffer texts received and resolved buffer names (simple_brief.nvim.buffers).
+        #: Buffer texts received and resolved buffer names (simple_brief.editor.nvim.buffers).
         self.buffers = BufferCache()
         #: The secrets rules sent with every call that walks Neovim's buffers.
         self.guard = SecretsGuard(root, secrets if secrets is not None else workspace_secrets(root))
@@ -287,7 +287,7 @@ class NvimBackend:
         return self._call(lambda: self._symbols(Path(path)), None, "symbols", timeout)
 
     def intel(self) -> nvim_intel.NvimIntel:
-        """The LSP clients attached in this Neovim (simple_brief.nvim.intel)."""
+        """The LSP clients attached in this Neovim (simple_brief.editor.nvim.intel)."""
         return self._intel
 
     def apply_edits(self, edits: dict[Path, list[TextEdit]]) -> list[Path]:

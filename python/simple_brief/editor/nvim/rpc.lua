@@ -1,5 +1,5 @@
 --- Helpers simple-brief installs once per Neovim connection in `_G.simple_brief_rpc`
---- (python/simple_brief/nvim/backend.py); each call is then one short exec_lua.
+--- (python/simple_brief/editor/nvim/backend.py); each call is then one short exec_lua.
 ---
 --- The chunk's one argument is the source of lua/simple_brief/context.lua (or nil when
 --- the plugin is on 'runtimepath'); it returns a simple_brief.rpc.Installed.
@@ -568,7 +568,7 @@ function M.symbols(path, timeout, own)
   return { status = 'ok', client = chosen.name, result = result }
 end
 
--- --- language intelligence (python/simple_brief/nvim/intel.py) -----------------------------
+-- --- language intelligence (python/simple_brief/editor/nvim/intel.py) -----------------------------
 
 --- The clients of `buf` that support `method`, simple-brief's own (`own`) left out, oldest first.
 ---@param buf integer

@@ -1,0 +1,1 @@
+../../../../lua/simple_brief/context.lua

@@ -1,1 +1,0 @@
-../../../lua/simple_brief/context.lua
