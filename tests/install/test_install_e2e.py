@@ -131,13 +131,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 def test_the_build_step_reports_progress_and_installs_the_engine_in_the_data_folder(installed: Installed) -> None:
     out = installed.build_output
-    assert "progress: creating " in out and "progress: installing the engine and pynvim" in out
+    assert "progress: creating " in out and "progress: installing the engine, pynvim and debugpy" in out
     assert f"progress: engine installed: {installed.engine}" in out
     assert f"progress: MCP command for agents: {installed.engine} mcp" in out
     version = subprocess.run([str(installed.engine), "--version"], capture_output=True, text=True, check=True)
     assert version.stdout.startswith("simple-brief ")
-    pynvim_check = installed.engine.parent / "python"
-    assert subprocess.run([str(pynvim_check), "-c", "import pynvim"], check=False).returncode == 0
+    venv_python = installed.engine.parent / "python"
+    # The extras the plugin needs: the Neovim client and the debug toolset's built-in adapter.
+    assert subprocess.run([str(venv_python), "-c", "import pynvim, debugpy"], check=False).returncode == 0
     record = json.loads((installed.data / "nvim" / "simple-brief" / "engine.json").read_text())
     assert record["version"] == version.stdout.split()[1]
 
