@@ -12,6 +12,7 @@ A doc comment inside its definition's range therefore folds together with it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -112,9 +113,14 @@ def _nested(found: list[Fold]) -> list[Fold]:
                 if f.kind != COMMENT or top.end_line - f.start_line < 1:
                     continue
                 f = replace(f, end_line=top.end_line)
-        kept.append(replace(f, depth=len(stack)))
+        kept.append(f if f.depth == len(stack) else _at_depth(f, len(stack)))
         stack.append(len(kept) - 1)
     return [f for f in kept if f is not None]
+
+
+def _at_depth(f: Fold, depth: int) -> Fold:
+    """`replace(f, depth=depth)`, made directly (`replace` costs several times more, once per fold)."""
+    return Fold(f.start_line, f.end_line, f.kind, f.collapsed_text, depth, f.container)
 
 
 def _end(f: Fold | None) -> int:
@@ -155,17 +161,30 @@ def docstring_folds(outline: Outline) -> list[Fold]:
     text = "\n".join(outline.source.lines)
     found: list[Fold] = []
     line, seen = 0, 0
-    for m in _PY_TOKENS.finditer(text):
-        token = m.group(0)
-        if "\n" not in token or token.startswith("#"):
-            continue
-        line += text.count("\n", seen, m.start())
-        seen = m.start()
-        if text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip():
+    for start, end in _multiline_strings(text):
+        line += text.count("\n", seen, start)
+        seen = start
+        if text[text.rfind("\n", 0, start) + 1 : start].strip():
             continue  # a value (`x = """…"""`), not a statement
+        token = text[start:end]
         head = token.split("\n", 1)[0]
         found.append(Fold(line, line + token.count("\n"), COMMENT, " ".join(head.split())[:60]))
     return found
+
+
+def _multiline_strings(text: str) -> Iterator[tuple[int, int]]:
+    """The (start, end) offsets of Python's string literals that span lines, prefix (`r`,
+    `b`, `f` …) included, read in order with the comments and the other strings so that a
+    quote inside one is not read as the start of another."""
+    at = 0
+    for m in _PY_TOKENS.finditer(text):
+        start, end = m.start(), m.end()
+        if text[start] != "#" and text.find("\n", start, end) >= 0:
+            low = max(at, start - 2)  # the prefix: at most two letters, after the last token
+            while start > low and text[start - 1] in _STRING_PREFIX:
+                start -= 1
+            yield start, end
+        at = end
 
 
 def _matches(text: str, pattern: re.Pattern[str]) -> list[Fold]:
@@ -204,11 +223,14 @@ def _block_comments(opening: str, closing: str) -> re.Pattern[str]:
 
 #: Lua's long comments: `--[[ … ]]`, `--[==[ … ]==]`.
 _LONG_COMMENT = re.compile(r"^[ \t]*--\[(=*)\[.*?\]\1\]", re.MULTILINE | re.DOTALL)
-#: Python's comments and string literals in order, so a quote inside one is not read as
-#: the start of another; triple-quoted strings may span lines.
+#: Python's comments and string literals in order, so that a quote inside one is not read
+#: as the start of another; triple-quoted strings may span lines. A string's prefix letters
+#: are left to `_multiline_strings`: every alternative starts with `#` or a quote, which the
+#: regex engine looks for without trying the whole pattern at every position.
 _PY_TOKENS = re.compile(
     r"#[^\n]*"
-    r"|[rRuUbBfF]{0,2}(?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'''(?:\\.|[^\\])*?'''"
-    r"|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')",
+    r"|\"\"\"(?:[^\"\\]++|\\.|\"(?!\"\"))*+\"\"\"|'''(?:[^'\\]++|\\.|'(?!''))*+'''"
+    r"|\"(?:[^\"\\\n]++|\\.)*+\"|'(?:[^'\\\n]++|\\.)*+'",
     re.DOTALL,
 )
+_STRING_PREFIX = frozenset("rRuUbBfF")
