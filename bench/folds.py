@@ -168,7 +168,8 @@ def unmasked_engine_ms(sample: Sample, text: str, runs: int) -> float:
         return float("nan")
     treesitter._MACRO_LANGUAGES = frozenset()
     try:
-        return _median_ms(lambda: _document_folds(Documents().did_open(str(sample.path), text, sample.language_id)), runs)
+        path = str(sample.path)
+        return _median_ms(lambda: _document_folds(Documents().did_open(path, text, sample.language_id)), runs)
     finally:
         treesitter._MACRO_LANGUAGES = saved
 
