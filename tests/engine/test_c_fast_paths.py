@@ -45,9 +45,16 @@ HEADERS = [
 ]
 
 
+def _first(paths: object) -> Path:
+    """The first of `paths` (a glob), or a path that does not exist (its test skips)."""
+    return next(iter(sorted(paths)), Path("/nonexistent"))  # type: ignore[call-overload]
+
+
 def _text(path: Path) -> str:
     if not path.exists():
-        pytest.skip(f"{path} is not installed here (.ci/run installs clang, which brings llvm-14-dev)")
+        pytest.skip(
+            f"{path} is not installed here (.ci/run installs it: clang brings llvm-14-dev; golang-go, rust-src)"
+        )
     return path.read_bytes().decode("latin-1")
 
 
@@ -183,3 +190,78 @@ def test_masking_that_joins_two_lines_is_parsed_afresh(monkeypatch: pytest.Monke
     fresh = scan(text, C)
     assert repr((outline.symbols, outline.diagnostics)) == repr((fresh.symbols, fresh.diagnostics))
     assert "f" in [sym.name for sym in outline.symbols]
+
+
+def _directive_runs_by_regex(text: str, lines: list[str], line_starts: list[int]) -> list[tuple[int, int]]:
+    """The directive runs as they were found: every `^[ \\t]*#` match, its row by bisection."""
+    import bisect
+    import re
+
+    runs: list[tuple[int, int]] = []
+    row = 0
+    for m in re.finditer(r"^[ \t]*#", text, re.M):
+        row = bisect.bisect_right(line_starts, m.start(), lo=row) - 1
+        if runs and row <= runs[-1][1]:
+            continue
+        last = row
+        while last + 1 < len(lines) and lines[last].endswith(("\\", "\\\r")):
+            last += 1
+        runs.append((row, last))
+    return runs
+
+
+def _lines_and_starts(text: str) -> tuple[list[str], list[int]]:
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    return lines, starts
+
+
+def test_directive_runs_equal_the_line_start_regex() -> None:
+    from simple_brief.languages._c_preprocessor import _all_directive_runs
+
+    texts = [p.read_bytes().decode("latin-1") for p in sorted(INCLUDE.glob("*.h"))[:300] if p.is_file()]
+    texts += [
+        "#define A \\\n  1\n  #if X\n\t# endif\nint a; # not one\n\r#define B\n#",
+        "x\n#define C(a) \\\r\n  a\n#endif",
+        "",
+        "#",
+    ]
+    found = 0
+    for text in texts:
+        lines, starts = _lines_and_starts(text)
+        fast = _all_directive_runs(text, lines, starts)
+        assert fast == _directive_runs_by_regex(text, lines, starts)
+        found += len(fast)
+    assert found > 1000
+
+
+def test_comment_pattern_equals_the_lazy_one() -> None:
+    import re
+
+    from simple_brief.languages._c_preprocessor import _COMMENT
+
+    lazy = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+    texts = [p.read_bytes().decode("latin-1") for p in sorted(INCLUDE.glob("*.h"))[:300] if p.is_file()]
+    texts += ["/*/ x */ /**/ /***/ /* a ** b */ // c\n/* open", "a /* \n * x\n **/ b // end"]
+    for text in texts:
+        assert [m.span() for m in _COMMENT.finditer(text)] == [m.span() for m in lazy.finditer(text)]
+
+
+@pytest.mark.parametrize("path", HEADERS[:5], ids=lambda p: p.name)
+def test_masking_skips_blocks_only_where_a_pattern_cannot_match(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The text `_NEEDS` says a pattern's matches hold is in each match, and every row masked
+    with the blocks skipped is masked as when every block is searched."""
+    data = _text(path).encode("latin-1")
+    text = data.decode("latin-1")
+    for pattern, needs in _c_macros._NEEDS.items():
+        for m in pattern.finditer(text):
+            assert needs.search(text, m.start(), m.end()), (pattern.pattern[:40], m.group()[:80])
+    every_row = set(range(data.count(b"\n") + 1))
+    for rows in (every_row, set(range(0, len(every_row), 7))):
+        for c_only in (True, False):
+            skipping = _c_macros.mask_macros(data, rows, c_only=c_only)
+            monkeypatch.setattr(_c_macros, "_NEEDS", {})
+            assert skipping == _c_macros.mask_macros(data, rows, c_only=c_only)
+            monkeypatch.undo()
