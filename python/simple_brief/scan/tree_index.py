@@ -87,7 +87,9 @@ class Columns:
         if row < len(lines):
             line = lines[row]
             # An ASCII line's byte columns are its characters (`str.isascii` reads a flag).
-            return min(byte_col if line.isascii() else self.source.char_col(row, byte_col), len(line))
+            col = byte_col if line.isascii() else self.source.char_col(row, byte_col)
+            size = len(line)
+            return col if col < size else size  # `min`, without a call: once per position
         return min(self.source.char_col(row, byte_col), _line_len(self.source, row))
 
 

@@ -128,8 +128,8 @@ def scan(
             left empty (a grammar's symbols keep `body` None). The tools' outlines never
             ask for it.
         for_folds: only what `servers.folding.folds` reads: every symbol's `doc` is left
-            empty, and so is the signature of a symbol on one line (it never folds);
-            everything else is as in a full scan.
+            empty, its `selection_range` is its `range`, and the signature of a symbol on
+            one line (it never folds) is empty; everything else is as in a full scan.
         parsed: the tree an earlier scan of this same text made (`Outline.tree`), used as
             it is: no parse, no macro masking.
     """
@@ -196,11 +196,12 @@ def _scan_tree(
                     statement = caps["import"][0]
                     imports.append((statement.start_point[0], last_line(statement)))
                 continue
-            node = next((v[0] for k, v in caps.items() if k.startswith("definition.")), None)
-            if node is None:
+            def_name = _definition_capture(caps)
+            if def_name is None:
                 continue
+            node = caps[def_name][0]
             below = family.descend(start, node)
-            found_one = _symbol_from_match(source, caps, family, columns, language, lean, for_folds)
+            found_one = _symbol_from_match(source, caps, def_name, family, columns, language, lean, for_folds)
             if found_one is None:
                 continue
             sym, has_body = found_one
@@ -388,28 +389,37 @@ def _node_range(source: Source, node: Node) -> Range:
     return _range(source, node.start_point, node.end_point)
 
 
+def _definition_capture(caps: dict[str, list[Node]]) -> str | None:
+    """The match's `definition.<kind>` capture name (the first), or None."""
+    for name in caps:
+        if name.startswith("definition."):
+            return name
+    return None
+
+
 def _symbol_from_match(
     source: Source,
     caps: dict[str, list[Node]],
+    def_name: str,
     family: Family,
     columns: Columns,
     language: LanguageSpec,
     lean: bool = False,
     for_folds: bool = False,
 ) -> tuple[Symbol, bool] | None:
-    """The symbol of one match, and whether it has a body (`lean`: without signature, doc
-    and body; `for_folds`: without doc, and without signature on one line; see `scan`)."""
-    def_name = next((c for c in caps if c.startswith("definition.")), None)
-    if def_name is None:
-        return None
-    kind = CAPTURE_KINDS.get(def_name.split(".", 1)[1])
+    """The symbol of one match (`def_name` its definition capture), and whether it has a
+    body (`lean`: without signature, doc and body; `for_folds`: without doc, selection
+    range and, on one line, signature; see `scan`)."""
+    kind = CAPTURE_KINDS.get(def_name[11:])  # after `definition.`
     if kind is None:
         return None
     node = caps[def_name][0]
     outer = node
     while (up := family.parent(outer)) is not None and up.type in _WRAPPERS:
         outer = up
-    names = sorted(caps.get("name", []), key=lambda n: n.start_byte)
+    names = caps.get("name", [])
+    if len(names) > 1:
+        names = sorted(names, key=_start_byte)
     body_nodes = caps.get("body", [])
     body = body_nodes[0] if body_nodes else None
     if names:
@@ -417,10 +427,8 @@ def _symbol_from_match(
         if language.names:
             name = languages.function(language.names)(name)
         name = _WS.sub(" ", name).strip()
-        selection = columns.range(names[0].start_point, trim_end(source, names[-1]))
     else:
         name = _WS.sub(" ", source.lines[node.start_point[0]]).strip()
-        selection = columns.range(node.start_point, trim_end(source, node))
     if kind == SymbolKind.String:
         name = _heading_text(source, node)
     if not name:
@@ -435,6 +443,18 @@ def _symbol_from_match(
     whole = columns.range(lead_start or outer.start_point, end_point)
     scope = caps.get("scope")
     scope_name = source.slice_bytes(scope[0].start_byte, scope[0].end_byte) if scope else ""
+    if for_folds:
+        selection = whole  # folds never read it
+    elif names:
+        selection = columns.range(names[0].start_point, trim_end(source, names[-1]))
+    else:
+        selection = columns.range(node.start_point, trim_end(source, node))
+    if for_folds and whole.start.line == whole.end.line:
+        # On one line: no signature and no body (a heading's is its range), as below.
+        sym = Symbol(name=name, kind=kind, range=whole, selection_range=whole, scope=scope_name)
+        if kind == SymbolKind.String:
+            sym.body = whole
+        return sym, sym.body is not None
     if lean:
         sym = Symbol(name=name, kind=kind, range=whole, selection_range=clamp(selection, whole), scope=scope_name)
         # Whether the full symbol has a body: it spans lines, or is a heading (below).
@@ -444,12 +464,10 @@ def _symbol_from_match(
         sig_node = up
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    if for_folds and whole.start.line == whole.end.line:
-        signature = ""
-    else:
-        signature = _signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node) + (
-            " …" if source.data[sig_end:header_end].strip() else ""
-        )
+    markers = _COMMENT_MARKERS.get(language.name)
+    signature = _signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node, markers) + (
+        " …" if source.data[sig_end:header_end].strip() else ""
+    )
     sym = Symbol(
         name=name,
         kind=kind,
@@ -466,6 +484,10 @@ def _symbol_from_match(
     if kind == SymbolKind.String:
         sym.body = sym.range
     return sym, sym.body is not None
+
+
+def _start_byte(node: Node) -> int:
+    return node.start_byte
 
 
 def _heading_text(source: Source, node: Node) -> str:
@@ -530,15 +552,35 @@ def _signature_end(source: Source, header_end: int, body: Node | None, names: li
     return header_end
 
 
-def _signature(source: Source, start: int, end: int, has_body: bool, node: Node | None = None) -> str:
+#: What every comment node of a grammar starts with (its node types holding `comment`, see
+#: `is_comment`): a signature holding none of these holds no comment to cut out.
+_COMMENT_MARKERS: dict[str, tuple[bytes, ...]] = {
+    "python": (b"#",),
+    "lua": (b"--",),
+    **dict.fromkeys(("c", "cpp", "cs", "go", "java", "rust"), (b"/",)),
+    **dict.fromkeys(("javascript", "typescript", "typescriptreact"), (b"/", b"<!--", b"-->")),
+}
+
+
+def _signature(
+    source: Source,
+    start: int,
+    end: int,
+    has_body: bool,
+    node: Node | None = None,
+    comment_markers: tuple[bytes, ...] | None = None,
+) -> str:
     """The declaration up to its body, whitespace-normalised, without a trailing `{` or `:`
     and without the comments between its parts (`suffix='', # gh-93353: …` in parameters).
 
     Without a body (fields, constants, `local M = {}`) it runs to the end of the name's
-    line (see `_signature_end`).
+    line (see `_signature_end`). With `comment_markers` (`_COMMENT_MARKERS`), the tree is
+    searched for comments only when the text holds one of them.
     """
     text = source.slice_bytes(start, end)
-    if node is not None:
+    if node is not None and (
+        comment_markers is None or any(source.data.find(mark, start, end) >= 0 for mark in comment_markers)
+    ):
         pieces = []
         at = start
         for first, last in _comments_within(node, start, end):
