@@ -20,6 +20,7 @@ import pytest
 from simple_brief.errors import UserError
 from simple_brief.files import config, trust
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, invoke
 
 SIMPLE_BRIEF = Path(sys.executable).with_name("simple-brief")
@@ -48,7 +49,7 @@ def calls_that_may_start_servers(call: Call) -> list[str]:
 
 
 def test_untrusted_config_starts_nothing_until_trusted(repo: Path) -> None:
-    session = Session()
+    session = Session(server_pool=ServerPool)
     call = Call(Workspace.at(repo), session=session)
     try:
         said = calls_that_may_start_servers(call)
@@ -75,7 +76,7 @@ def test_a_changed_config_is_untrusted_again(repo: Path) -> None:
     path = repo / config.FILENAME
     trust.allow(path.resolve(), path.read_bytes())
     path.write_text(path.read_text() + "# changed\n")
-    session = Session()
+    session = Session(server_pool=ServerPool)
     try:
         said = calls_that_may_start_servers(Call(Workspace.at(repo), session=session))
     finally:

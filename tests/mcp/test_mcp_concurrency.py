@@ -19,7 +19,7 @@ from mcp import Client
 from simple_brief import intel
 from simple_brief.defaults import KNOWN_TOOLSETS
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 from conftest import write_trusted_config
@@ -91,7 +91,7 @@ def slow_pool_start(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_twenty_calls_at_once_start_one_server_and_it_ends_with_the_session(tmp_path: Path) -> None:
     write_trusted_config(tmp_path, CONFIG)
     (tmp_path / "app.py").write_text(APP)
-    state = ServerState(Workspace.at(tmp_path), toolsets=KNOWN_TOOLSETS)
+    state = Served.over(Workspace.at(tmp_path), toolsets=KNOWN_TOOLSETS)
     answers: dict[int, Any] = {}
 
     async def ask(client: Client, n: int, tool: str, args: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ engine (`documents`, `folding`); the handlers only convert.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import threading
 import time
@@ -18,6 +19,7 @@ from lsprotocol import converters, types
 from pygls.lsp.server import LanguageServer
 
 from simple_brief import __version__
+from simple_brief.host.core import Host
 from simple_brief.intel.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor, document_symbol
 from simple_brief.model import Diagnostic, Symbol
 from simple_brief.render import blockmarks
@@ -39,11 +41,13 @@ _FOLD_KINDS = {
 
 
 class BriefServer(LanguageServer):
-    """A LanguageServer holding the engine's open documents."""
+    """A LanguageServer holding the engine's open documents, beside the process's host (the
+    rplugin's MCP server answers through the same one)."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: Host | None = None) -> None:
         super().__init__("simple-brief", __version__)
         self.documents = Documents()
+        self.host = host
 
     @property
     def encoding(self) -> str:
@@ -84,9 +88,9 @@ def editor_diagnostics(items: list[Any]) -> list[Diagnostic]:
     ]
 
 
-def create_server() -> BriefServer:
-    """A server with every feature registered (one per process or thread)."""
-    server = BriefServer()
+def create_server(host: Host | None = None) -> BriefServer:
+    """A server with every feature registered (one per process or thread), beside `host`."""
+    server = BriefServer(host)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: BriefServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -153,7 +157,7 @@ def serve_stdio() -> None:
 
 
 def serve_tcp_thread(
-    host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0
+    host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0, engine: Host | None = None
 ) -> tuple[BriefServer, int, threading.Thread]:
     """Serve on a loopback TCP port from a daemon thread; return once it listens.
 
@@ -165,7 +169,7 @@ def serve_tcp_thread(
     Raises:
         RuntimeError: the server did not listen within `timeout` seconds.
     """
-    server = create_server()
+    server = create_server(engine)
     thread = threading.Thread(target=server.start_tcp, args=(host, port), name="simple-brief-lsp", daemon=True)
     thread.start()
     # pygls (pinned <3) keeps the asyncio server in `_server` once it listens; waiting for
@@ -177,3 +181,12 @@ def serve_tcp_thread(
         time.sleep(0.002)
     bound = int(listener.sockets[0].getsockname()[1])
     return server, bound, thread
+
+
+def run(args: argparse.Namespace) -> int:
+    """`simple-brief lsp [--tcp PORT]`: serve one client over stdio, or on a loopback port."""
+    if args.tcp is None:
+        serve_stdio()
+    else:
+        create_server().start_tcp("127.0.0.1", args.tcp)
+    return 0
