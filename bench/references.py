@@ -32,9 +32,9 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from report import markdown_table, verdict, write_block  # noqa: E402
-from simple_brief.lsp.pool import ServerPool  # noqa: E402
 from simple_brief import tools as registry  # noqa: E402
 from simple_brief.files.workspace import Workspace  # noqa: E402
+from simple_brief.lsp.pool import ServerPool  # noqa: E402
 from simple_brief.render.budget import approx_tokens  # noqa: E402
 from simple_brief.tools import Call, Session  # noqa: E402
 from simple_brief.tools.servers import TIMEOUT, ask  # noqa: E402

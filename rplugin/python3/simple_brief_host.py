@@ -110,8 +110,8 @@ class SimpleBriefHost:
                 except ImportError as exc:
                     raise _engine_error(exc) from None
                 host = self._host()
-                real = host.state(root).workspace.root
-                state = Served(host, real, attach_editor(real, address))
+                workspace = host.state(root).workspace
+                state = Served(host, workspace.root, attach_editor(workspace.root, address, workspace.secrets))
                 self._mcp = mcp_server.serve_http_thread(state, state_dir())
             return {"url": self._mcp.url, "token": self._mcp.token, "file": str(self._mcp.info_file)}
 

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import json
 import threading
-from pathlib import Path
 from typing import Any
 
 from simple_brief import tools as registry
 from simple_brief.defaults import DEFAULT_TOOLSETS, MIN_BUDGET_TOKENS
-from simple_brief.editor import DiskBackend, EditorBackend
 from simple_brief.errors import UserError
 from simple_brief.host.context import attach_editor
 from simple_brief.host.core import Host
@@ -88,14 +86,14 @@ def answer(call: ToolCall, cancelled: threading.Event, stderr: Any, host: Host) 
     try:
         spec = registry.get(call.tool)
         budget = checked_budget(call.budget)
-        editor: EditorBackend = DiskBackend()
-        if call.command == "run":
-            editor = attach_editor(Path(call.folder()), call.nvim)
+        # `run` answers as an agent would see it, with the editor's live state and context (AC2).
+        nvim = call.nvim
+        attach = (lambda root, secrets: attach_editor(root, nvim, secrets)) if call.command == "run" else None
         result = host.call(
             spec,
             call.params,
             root=call.folder(),
-            editor=editor,
+            editor_for=attach,
             budget=budget,
             toolsets=DEFAULT_TOOLSETS if call.command == "run" else None,
             max_bytes=call.max_bytes or None,

@@ -17,6 +17,7 @@ from simple_brief import languages
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
 from simple_brief.editor.context import ListsEditors, build_context, following
 from simple_brief.errors import UserError, excerpt
+from simple_brief.files.secret_files import SecretRules
 from simple_brief.files.workspace import Workspace
 from simple_brief.scan import scan
 
@@ -158,8 +159,9 @@ def _echoable(args: Mapping[str, Any]) -> Iterator[str]:
                 yield item
 
 
-def attach_editor(root: Path, explicit: str | None) -> EditorBackend:
-    """The editor to read: --nvim, $NVIM, the registered Neovim for `root`, else the disk.
+def attach_editor(root: Path, explicit: str | None, secrets: SecretRules | None = None) -> EditorBackend:
+    """The editor to read: --nvim, $NVIM, the registered Neovim for `root`, else the disk;
+    `secrets`: the workspace's rules, when the caller read its config already.
 
     Raises:
         UserError: `explicit` names a Neovim but pynvim (the `nvim` extra) is not installed.
@@ -176,5 +178,5 @@ def attach_editor(root: Path, explicit: str | None) -> EditorBackend:
         return DiskBackend()
     # AutoBackend re-runs the attach rules while no Neovim answers: one started (or
     # restarted) after the server is picked up.
-    backend: EditorBackend = nvim_attach.AutoBackend(root, explicit)
+    backend: EditorBackend = nvim_attach.AutoBackend(root, explicit, secrets=secrets)
     return backend

@@ -19,6 +19,7 @@ import logging
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from simple_brief.editor import DiskBackend, EditorBackend
 from simple_brief.editor.context import context_line
 from simple_brief.errors import UserError
 from simple_brief.files import config
+from simple_brief.files.secret_files import SecretRules
 from simple_brief.files.workspace import Workspace, real_root
 from simple_brief.host.context import Answer, editor_context, error_text, safe
 from simple_brief.host.state import WorkspaceState
@@ -118,6 +120,7 @@ class Host:
         *,
         root: str | os.PathLike[str] | None = None,
         editor: EditorBackend | None = None,
+        editor_for: Callable[[Path, SecretRules], EditorBackend] | None = None,
         budget: int | None = None,
         toolsets: tuple[str, ...] | None = None,
         max_bytes: int | None = None,
@@ -127,20 +130,23 @@ class Host:
         """One call: the config read once, the editor's snapshot first, the call's view of the
         workspace, the tool, then the editor context attached to the answer.
 
-        `budget` None: the workspace config's; `toolsets`: those the adapter lists (None: all);
-        `cancelled`: the adapter's flag for an abandoned call (the tool stops at its next
-        check by raising `tools.Cancelled`, which this raises on).
+        `editor`: the adapter's editor (None: the disk), or `editor_for(root, secrets)`, made
+        for this call once its config is read (the command line attaches one per call);
+        `budget` None: the workspace config's; `toolsets`: those the adapter lists (None:
+        all); `cancelled`: the adapter's flag for an abandoned call (the tool stops at its
+        next check by raising `tools.Cancelled`, which this raises on).
 
         A user error (a bad root or config, an unknown tool or argument, the tool's own
         refusal) is an error answer of one line.
         """
         shown_args: dict[str, Any] = {tool.name if isinstance(tool, registry.Tool) else tool: None, **args}
-        editor = editor if editor is not None else DiskBackend()
         try:
             spec = tool if isinstance(tool, registry.Tool) else registry.get(tool, toolsets)
             real = real_root(root)
             settings = config.load(real)
             state = self.state(real, settings)
+            if editor is None:
+                editor = editor_for(real, settings.secrets) if editor_for is not None else DiskBackend()
         except UserError as err:
             return Answer([error_text(str(err), shown_args)], {}, is_error=True)
         snap = None if spec.system else safe("the snapshot", editor.snapshot, None)

@@ -498,7 +498,7 @@ def run(args: argparse.Namespace) -> int:
         state = Served(
             host,
             root,
-            attach_editor(root, args.nvim),
+            attach_editor(root, args.nvim, settings.secrets),
             args.budget,
             parse_toolsets(args.toolsets) if args.toolsets else tuple(settings.toolsets),
         )
