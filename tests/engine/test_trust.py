@@ -66,7 +66,8 @@ def test_untrusted_config_starts_nothing_until_trusted(repo: Path) -> None:
         # The file spells the program `command`, read as `argv` with a one-line note.
         assert "\nnote: `servers.evil.command` in " in done.stdout and "old spelling of `argv`" in done.stdout
 
-        calls_that_may_start_servers(call)  # the same session picks the trusted config up
+        # The next call (a call reads the config once) of the same session picks the trusted config up.
+        calls_that_may_start_servers(Call(call.workspace, session=session))
         assert (repo / "RAN").exists(), "the trusted config's program was not started"
     finally:
         session.close()

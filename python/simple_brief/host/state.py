@@ -12,12 +12,16 @@ use under its own lock, all of it stopped by `close`.
 from __future__ import annotations
 
 import logging
+import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from simple_brief.files.secret_files import SecretRules
 from simple_brief.files.workspace import Workspace
-from simple_brief.index import close_symbol_index, open_symbol_index
 from simple_brief.tools import Session
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +54,9 @@ class WorkspaceState:
         """Every open symbol index of these workspaces watches its tree from now on, so the
         next query checks only what the kernel reported changed. A workspace whose index was
         never opened is left alone (watching costs a thread and the kernel's watches)."""
-        for ws in self.workspaces():
-            index = open_symbol_index(ws)
+        indexes = _symbol_indexes()
+        for ws in self.workspaces() if indexes is not None else []:
+            index = indexes.open_symbol_index(ws)
             if index is None:
                 continue
             try:
@@ -62,8 +67,9 @@ class WorkspaceState:
     def close_indexes(self) -> None:
         """Close the symbol indexes (their watchers and SQLite connections): the next query
         reopens them from disk. The language servers and the docs index stay."""
-        for ws in self.workspaces():
-            close_symbol_index(ws)
+        indexes = _symbol_indexes()
+        for ws in self.workspaces() if indexes is not None else []:
+            indexes.close_symbol_index(ws)
 
     def close(self) -> None:
         """Stop everything: debug sessions, language servers, the docs index, the symbol indexes."""
@@ -71,5 +77,12 @@ class WorkspaceState:
         try:
             self.session.close()
         finally:
-            for ws in opened:
-                close_symbol_index(ws)
+            indexes = _symbol_indexes()
+            for ws in opened if indexes is not None else []:
+                indexes.close_symbol_index(ws)
+
+
+def _symbol_indexes() -> ModuleType | None:
+    """The symbol index package (`simple_brief.index`) once a call imported it; before that
+    no index is open (a cold outline never imports its SQLite and worker pools)."""
+    return sys.modules.get("simple_brief.index")
