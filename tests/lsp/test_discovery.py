@@ -46,7 +46,8 @@ TRUST_HINT = (
 
 
 def run(call: Call, name: str, **args: Any) -> ToolResult:
-    return invoke(name, args, call)
+    """One call of the tool, on `call`'s workspace and session (each call reads the configs anew)."""
+    return invoke(name, args, Call(call.workspace, session=call.session))
 
 
 def links(folder: Path, *programs: str) -> Path:
