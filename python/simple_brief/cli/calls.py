@@ -3,15 +3,8 @@ the command prints it.
 
 Standard library only: the `simple-brief` script builds the call it sends the daemon here,
 and prints the daemon's answer here; the standalone command builds and prints through the
-same functions, so both print the same bytes.
-
-A call (`ToolCall`) names the tool (`""`: the `tools` listing), its arguments (a file named
-on the command line made absolute: it is relative to the shell's folder), the folder the
-command ran in, the root (`--root` as typed, or the folder of a file named outside the
-current folder), budget, largest file, `--json`, whether to draw a progress bar, `-v`,
-and `--nvim`. An answer is a JSON object: `blocks`, `data`, `tool`, or `error` (the user
-error's sentence), or `listing` (what `tools` prints), or `code` alone (cancelled: 130; a
-failure inside the daemon: 1, after its traceback on stderr).
+same functions, so both print the same bytes. What a call and an answer hold is said in
+`host.request`.
 """
 
 from __future__ import annotations

@@ -55,7 +55,9 @@ class WorkspaceState:
         next query checks only what the kernel reported changed. A workspace whose index was
         never opened is left alone (watching costs a thread and the kernel's watches)."""
         indexes = _symbol_indexes()
-        for ws in self.workspaces() if indexes is not None else []:
+        if indexes is None:
+            return
+        for ws in self.workspaces():
             index = indexes.open_symbol_index(ws)
             if index is None:
                 continue
@@ -67,8 +69,13 @@ class WorkspaceState:
     def close_indexes(self) -> None:
         """Close the symbol indexes (their watchers and SQLite connections): the next query
         reopens them from disk. The language servers and the docs index stay."""
+        self._close_indexes(self.workspaces())
+
+    def _close_indexes(self, workspaces: list[Workspace]) -> None:
         indexes = _symbol_indexes()
-        for ws in self.workspaces() if indexes is not None else []:
+        if indexes is None:
+            return
+        for ws in workspaces:
             indexes.close_symbol_index(ws)
 
     def close(self) -> None:
@@ -77,9 +84,7 @@ class WorkspaceState:
         try:
             self.session.close()
         finally:
-            indexes = _symbol_indexes()
-            for ws in opened if indexes is not None else []:
-                indexes.close_symbol_index(ws)
+            self._close_indexes(opened)
 
 
 def _symbol_indexes() -> ModuleType | None:
