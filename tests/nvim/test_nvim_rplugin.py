@@ -229,8 +229,12 @@ def test_host_serves_its_lsp_and_mcp_servers_over_one_engine_host(
 ) -> None:
     """Neovim's Python host runs one engine host: the fold server and the MCP server it
     serves share it (the rplugin built a second, MCP-only state before)."""
+    import threading
+
+    from simple_brief.index import watch
     from simple_brief.servers import mcp as mcp_server
 
+    monkeypatch.setattr(watch, "_long_lived", threading.Event())  # (the host makes this process long-lived)
     served: list[Any] = []
 
     class Running:
