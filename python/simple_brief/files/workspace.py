@@ -382,6 +382,16 @@ class Workspace:
                     self._cache.popitem(last=False)
         return real, outline
 
+    def parsed(self, real: Path, text: str, language: languages.LanguageSpec) -> Outline | None:
+        """The parse cache's outline of `real` when it was made from exactly `text` read as
+        `language` (another reader of the same text, the fold server, shares it); else None."""
+        with self._cache_lock:
+            cached = self._cache.get(real)
+        if cached is None:
+            return None
+        outline = cached[1]
+        return outline if outline.language is language and outline.source.text == text else None
+
     def set_overlay(self, path: str | os.PathLike[str], text: str) -> Path:
         """Keep `text` in memory as the content of `path` (an agent overlay); the disk is untouched.
 

@@ -33,7 +33,9 @@ from simple_brief.files.workspace import Workspace, real_root
 from simple_brief.host.context import Answer, editor_context, error_text, safe
 from simple_brief.host.state import WorkspaceState
 from simple_brief.intel import ServerPoolFactory
+from simple_brief.languages import LanguageSpec
 from simple_brief.model import ProgressFn
+from simple_brief.scan import Outline
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +176,17 @@ class Host:
             if self.long_lived:
                 state.watch_indexes()
         return _with_editor(result, view, editor, snap, spec.system)
+
+    def parsed(self, path: Path, text: str, language: LanguageSpec) -> Outline | None:
+        """A kept workspace's parse of `path` when it was made from exactly `text` read as
+        `language` (`Workspace.parsed`): the fold server's documents share it; else None."""
+        for state in self._kept():
+            root = state.workspace.root
+            if path == root or root in path.parents:
+                found = state.workspace.parsed(path, text, language)
+                if found is not None:
+                    return found
+        return None
 
     def workspaces(self) -> list[Workspace]:
         """Every workspace kept, and those their calls opened with `workspace_open`."""

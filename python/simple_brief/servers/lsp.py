@@ -20,9 +20,15 @@ from pygls.lsp.server import LanguageServer
 
 from simple_brief import __version__
 from simple_brief.host.core import Host
-from simple_brief.intel.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor, document_symbol
+from simple_brief.intel.protocol import (
+    EDITOR_DIAGNOSTIC_FIELDS,
+    diagnostic_from_editor,
+    document_symbol,
+    uri_to_path,
+)
 from simple_brief.model import Diagnostic, Symbol
 from simple_brief.render import blockmarks
+from simple_brief.scan import Outline
 from simple_brief.servers.documents import Document, Documents
 from simple_brief.source import Source
 
@@ -62,6 +68,20 @@ class BriefServer(LanguageServer):
             text_doc = self.workspace.get_text_document(uri)
             doc = self.documents.did_open(uri, text_doc.source, text_doc.language_id, text_doc.version or 0)
         return doc
+
+    def outline(self, uri: str) -> Outline:
+        """The full outline of an open document: the host's parse of the same text when a
+        workspace has one (a call read the file: one parse for both), else the document's own."""
+        doc = self.document(uri)
+        path = uri_to_path(uri) if self.host is not None else None
+        if self.host is not None and path is not None:
+            try:
+                shared = self.host.parsed(path.resolve(), doc.text, doc.language)
+            except (OSError, RuntimeError):  # a path that cannot be resolved: the document's own
+                shared = None
+            if shared is not None:
+                return shared
+        return doc.outline()
 
 
 def _document_symbols(source: Source, symbols: list[Symbol], encoding: str) -> list[types.DocumentSymbol]:
@@ -131,7 +151,7 @@ def create_server(host: Host | None = None) -> BriefServer:
     def render(ls: BriefServer, params: Any) -> dict[str, Any]:
         """The block-mark view of the live text, with the editor's diagnostics as `V*` lines."""
         doc = ls.document(params.textDocument.uri)
-        outline = doc.outline()
+        outline = ls.outline(params.textDocument.uri)
         mode = getattr(params, "mode", "outline")
         if mode not in ("outline", "compact", "full"):
             mode = "outline"
@@ -145,7 +165,7 @@ def create_server(host: Host | None = None) -> BriefServer:
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: BriefServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-        outline = ls.document(params.text_document.uri).outline()
+        outline = ls.outline(params.text_document.uri)
         return _document_symbols(outline.source, outline.symbols, ls.encoding)
 
     return server
