@@ -8,8 +8,12 @@ entry every adapter answers through (`core.Host.call`).
 - `state`: one workspace's state — the Workspace and its parse cache, the symbol index, the
   docs index, the language servers, debug sessions and `workspace_open` workspaces.
 - `context`: the editor context an answer carries, and the error guard.
+- `served`: one server's settings over a host (root, editor, budget, toolsets).
 - `wiring`: the host the adapters build, with the engine's outgoing clients passed in.
+- `command`: a command line's tool call run on a host (standalone and in the daemon);
+  `request` that call as the daemon's request carries it and `protocol` the daemon's wire
+  (both standard library only).
 
 Importing this package imports nothing else: the command's fast path reads `protocol`
-and `calls` (standard library only) from here.
+and `request` from here.
 """
