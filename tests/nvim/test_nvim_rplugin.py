@@ -188,7 +188,14 @@ def host_module() -> ModuleType:
 
 
 @pytest.fixture
-def host(host_module: ModuleType) -> Iterator[Any]:
+def host(host_module: ModuleType, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    import threading
+
+    from simple_brief.index import watch
+
+    # The plugin's engine host makes its process long-lived (its indexes watch their trees):
+    # this test process is so for the test only.
+    monkeypatch.setattr(watch, "_long_lived", threading.Event())
     plugin = host_module.SimpleBriefHost(None)
     yield plugin
     port = plugin._running_port()
@@ -229,12 +236,8 @@ def test_host_serves_its_lsp_and_mcp_servers_over_one_engine_host(
 ) -> None:
     """Neovim's Python host runs one engine host: the fold server and the MCP server it
     serves share it (the rplugin built a second, MCP-only state before)."""
-    import threading
-
-    from simple_brief.index import watch
     from simple_brief.servers import mcp as mcp_server
 
-    monkeypatch.setattr(watch, "_long_lived", threading.Event())  # (the host makes this process long-lived)
     served: list[Any] = []
 
     class Running:
