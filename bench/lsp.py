@@ -2,7 +2,7 @@
 directly (pygls's own `LanguageClient`, no simple-brief code) against the same requests
 through simple-brief's LSP client (`ServerPool`), the registry tools (`analyze_hover`,
 `analyze_definition`: position checks, conversion, rendering) and the MCP server (in-process
-SDK `Client`: JSON-RPC, schema validation, the envelope). Same file, same positions, same
+SDK `Client`: JSON-RPC, schema validation, the host's call). Same file, same positions, same
 warm server process per path, one run.
 
     .venv/bin/python bench/lsp.py [--quick]
@@ -146,7 +146,7 @@ def through_pool_and_tools(root: Path, where: list[tuple[int, int]], runs: int) 
     path = root / Path(SOURCE).name
     ws = Workspace.at(root)
     pool = ServerPool(ws, config.load(root))
-    call = Call(workspace=ws, session=Session())
+    call = Call(workspace=ws, session=Session(server_pool=ServerPool))
     out: dict[str, dict[str, list[float]]] = {"pool": {}, "tool": {}}
     try:
         for name, (method, tool) in METHODS.items():
@@ -174,10 +174,10 @@ async def through_mcp(root: Path, where: list[tuple[int, int]], runs: int) -> di
     from mcp import Client
 
     from simple_brief.files.workspace import Workspace
-    from simple_brief.servers.envelope import ServerState
+    from simple_brief.host.served import Served
     from simple_brief.servers.mcp import build_server
 
-    state = ServerState(Workspace.at(root))
+    state = Served.over(Workspace.at(root))
     name = Path(SOURCE).name
     out: dict[str, list[float]] = {}
     try:

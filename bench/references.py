@@ -32,9 +32,9 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from report import markdown_table, verdict, write_block  # noqa: E402
-from simple_brief import lsp as _disk_servers  # noqa: E402, F401  (registers the disk-mode servers)
 from simple_brief import tools as registry  # noqa: E402
 from simple_brief.files.workspace import Workspace  # noqa: E402
+from simple_brief.lsp.pool import ServerPool  # noqa: E402
 from simple_brief.render.budget import approx_tokens  # noqa: E402
 from simple_brief.tools import Call, Session  # noqa: E402
 from simple_brief.tools.servers import TIMEOUT, ask  # noqa: E402
@@ -88,7 +88,7 @@ def main() -> int:
         user.write_text(f'[servers.jedi]\ncommand = ["{BIN / "jedi-language-server"}"]\nfiletypes = ["python"]\n')
         os.environ["SIMPLE_BRIEF_CONFIG"] = str(user)
         registry.load()
-        session = Session()
+        session = Session(server_pool=ServerPool)
         warm = Call(workspace=Workspace.at(root), session=session)
         where = {"path": "hub/base.py", "line": 1, "col": 7}
         real = warm.workspace.read("hub/base.py")[0]

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from simple_brief import languages
-from simple_brief import lsp as _disk_servers  # noqa: F401  (as the adapters do: registers the disk-mode servers)
 from simple_brief.files import config, trust
 from simple_brief.scan import Outline, scan
 

@@ -2,7 +2,8 @@
 
 Thin glue over `python/simple_brief`. The host serves the engine's language server on a
 loopback port, and `lua/simple_brief/lsp.lua` connects Neovim's own LSP client to it with
-`vim.lsp.rpc.connect` ('rplugin' mode): one process and one parse cache for the editor.
+`vim.lsp.rpc.connect` ('rplugin' mode); the MCP server it serves over HTTP answers through
+the same engine host (`simple_brief.host`): one process, one host for the editor.
 
 Register it once with `:UpdateRemotePlugins` (then restart Neovim). The engine must be
 installed for the interpreter in `g:python3_host_prog`: the build step's venv
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pynvim
 
 if TYPE_CHECKING:
+    from simple_brief.host.core import Host
     from simple_brief.servers.lsp import BriefServer
 
 
@@ -53,6 +55,17 @@ class SimpleBriefHost:
         self._thread: threading.Thread | None = None
         self._port: int | None = None
         self._mcp: Any = None
+        self._engine: Host | None = None
+
+    def _host(self) -> Host:
+        """The one engine host of this process (both servers answer through it); under `_lock`."""
+        if self._engine is None:
+            from simple_brief.host.wiring import build_host
+            from simple_brief.index import watch
+
+            watch.long_lived()  # indexes watch their trees from before their first walk
+            self._engine = build_host(long_lived=True)
+        return self._engine
 
     def _running_port(self) -> int | None:
         if self._thread is not None and self._thread.is_alive():
@@ -75,7 +88,9 @@ class SimpleBriefHost:
             except ImportError as exc:
                 raise _engine_error(exc) from None
             try:
-                self._server, self._port, self._thread = lsp_server.serve_tcp_thread(timeout=LISTEN_TIMEOUT_S)
+                self._server, self._port, self._thread = lsp_server.serve_tcp_thread(
+                    timeout=LISTEN_TIMEOUT_S, engine=self._host()
+                )
             except RuntimeError as err:
                 raise ServerStartError(f"{err}; run :checkhealth simple_brief") from None
             return self._port
@@ -89,13 +104,14 @@ class SimpleBriefHost:
             if self._mcp is None:
                 try:
                     from simple_brief.files.private_files import state_dir
-                    from simple_brief.files.workspace import Workspace
-                    from simple_brief.servers import envelope
+                    from simple_brief.host.context import attach_editor
+                    from simple_brief.host.served import Served
                     from simple_brief.servers import mcp as mcp_server
                 except ImportError as exc:
                     raise _engine_error(exc) from None
-                state = envelope.ServerState(workspace=Workspace.at(root))
-                state.editor = envelope.attach_editor(state.workspace.root, address)
+                host = self._host()
+                workspace = host.state(root).workspace
+                state = Served(host, workspace.root, attach_editor(workspace.root, address, workspace.secrets))
                 self._mcp = mcp_server.serve_http_thread(state, state_dir())
             return {"url": self._mcp.url, "token": self._mcp.token, "file": str(self._mcp.info_file)}
 

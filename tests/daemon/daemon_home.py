@@ -22,10 +22,10 @@ from typing import Any
 
 import pytest
 
-from simple_brief.daemon import protocol
+from simple_brief.host import protocol
 
 #: The `simple-brief` script, run as a module so it is the tree's code.
-CLIENT = [sys.executable, "-m", "simple_brief.cli.client"]
+CLIENT = [sys.executable, "-m", "simple_brief.main"]
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 

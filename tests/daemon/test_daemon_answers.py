@@ -9,7 +9,7 @@ from pathlib import Path
 
 from daemon_home import FIXTURES, Home, home_fixture  # noqa: F401  (the `home` fixture)
 
-from simple_brief.daemon import protocol
+from simple_brief.host import protocol
 
 #: Run in this order in each mode (the docs index first, the docs queries after it).
 COMMANDS: list[list[str]] = [

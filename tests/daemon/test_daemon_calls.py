@@ -2,8 +2,8 @@
 variables the engine reads and sees its own, and nothing of the daemon's process (its
 environment, working folder, sys.stdout, the root logger's handlers) is changed by one.
 
-The daemon here is the real one (`server.Daemon` with `daemon_commands.answer` over warm
-workspaces) served in this process, so the test can look at the process from inside a
+The daemon here is the real one (`server.Daemon` with `service.answer` over its one host)
+served in this process, so the test can look at the process from inside a
 call: the probe wraps the real tool dispatch and records what the call sees, then runs
 the real tool (a real outline is answered). The client side is the real script's request
 (`client._parsed`, `client._request`)."""
@@ -26,9 +26,12 @@ from typing import Any
 
 import pytest
 
-from simple_brief.cli import calls, client, daemon_commands, execute
-from simple_brief.daemon import protocol, server
-from simple_brief.daemon.warm import WarmWorkspaces
+from simple_brief import tools as registry
+from simple_brief.cli import client
+from simple_brief.daemon import server, service
+from simple_brief.host import protocol
+from simple_brief.host.request import ToolCall
+from simple_brief.host.wiring import build_host
 from simple_brief.proc import environment, programs
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "outline" / "python.py"
@@ -51,7 +54,7 @@ def _request(file: Path, env: dict[str, str]) -> dict[str, Any]:
 def _request_of(args: list[str]) -> dict[str, Any]:
     """The request the `simple-brief` script sends for `args`."""
     call = client._parsed(args)
-    assert isinstance(call, calls.ToolCall)
+    assert isinstance(call, ToolCall)
     return client._request(call)
 
 
@@ -67,12 +70,10 @@ def _served(daemon: server.Daemon, request: dict[str, Any]) -> tuple[socket.sock
 
 @contextlib.contextmanager
 def _daemon(requests: list[dict[str, Any]]) -> Iterator[list[socket.socket]]:
-    """The daemon over warm workspaces, with `requests` sent on open connections before its
+    """The daemon over its host, with `requests` sent on open connections before its
     worker takes the first; yields the client ends, and stops it all afterwards."""
-    warm = WarmWorkspaces()
-    daemon = server.Daemon(
-        lambda req, err, cancelled: daemon_commands.answer(warm, req, err, cancelled), warm.roots, 60
-    )
+    host = build_host(long_lived=True, calls_share_agent_state=False)
+    daemon = server.Daemon(lambda req, err, cancelled: service.answer(host, req, err, cancelled), host.roots, 60)
     connections = [_served(daemon, request) for request in requests]
     worker = threading.Thread(target=daemon.work, daemon=True)
     worker.start()
@@ -84,7 +85,7 @@ def _daemon(requests: list[dict[str, Any]]) -> Iterator[list[socket.socket]]:
         for sock, handler in connections:
             handler.join(timeout=30)
             sock.close()
-        warm.close()
+        host.close()
 
 
 def _answer(sock: socket.socket, stderr: list[str] | None = None) -> dict[str, Any]:
@@ -104,7 +105,7 @@ def test_a_verbose_call_gets_its_own_log_lines_and_no_others(tmp_path: Path, mon
     app = tmp_path / "app.py"
     shutil.copy(FIXTURE, app)
     probe_log = logging.getLogger("simple_brief.probe")
-    real_invoke = execute.registry.invoke
+    real_invoke = registry.invoke
 
     def probe(name: str, params: dict[str, Any], call: Any) -> Any:
         probe_log.info("the call's own line")
@@ -114,7 +115,7 @@ def test_a_verbose_call_gets_its_own_log_lines_and_no_others(tmp_path: Path, mon
         other.join()
         return real_invoke(name, params, call)
 
-    monkeypatch.setattr(execute.registry, "invoke", probe)
+    monkeypatch.setattr(registry, "invoke", probe)
     monkeypatch.setattr(logging.root, "level", logging.INFO)  # as the daemon sets it (`server._log_to_file`)
     verbose = _request(app, {})
     verbose["call"]["verbose"] = True
@@ -141,7 +142,7 @@ def test_concurrent_calls_see_their_own_environment_and_change_nothing_of_the_da
     own_env, own_cwd = dict(os.environ), os.getcwd()
     own_streams, own_handlers = (sys.stdout, sys.stderr), list(logging.root.handlers)
     seen: list[dict[str, Any]] = []
-    real_invoke = execute.registry.invoke
+    real_invoke = registry.invoke
 
     def probe(name: str, params: dict[str, Any], call: Any) -> Any:
         seen.append(
@@ -160,7 +161,7 @@ def test_concurrent_calls_see_their_own_environment_and_change_nothing_of_the_da
         )
         return real_invoke(name, params, call)
 
-    monkeypatch.setattr(execute.registry, "invoke", probe)
+    monkeypatch.setattr(registry, "invoke", probe)
     # Both connections are open and their requests sent before the worker takes either.
     with _daemon([_request(app, env) for env in envs]) as socks:
         answers = [_answer(sock) for sock in socks]
@@ -201,6 +202,7 @@ def test_a_client_whose_user_folders_differ_is_not_served(tmp_path: Path, monkey
 
 PROBE = """
 import json, sys
+import simple_brief.main  # the installed script's module
 from simple_brief.cli import client
 call = client._parsed(["outline", sys.argv[1], "--json", "--budget", "500"])
 request = client._request(call)
@@ -221,16 +223,18 @@ def test_the_script_builds_its_tool_call_with_the_standard_library_only() -> Non
     assert others <= {"__main__", "_distutils_hack", "sitecustomize", "usercustomize"}, others
     assert ours == {
         "simple_brief",
+        "simple_brief.main",
         "simple_brief.cli",
         "simple_brief.cli.calls",
         "simple_brief.cli.client",
-        "simple_brief.cli.detach",
         "simple_brief.cli.parser",
         "simple_brief.cli.streams",
-        "simple_brief.daemon",
-        "simple_brief.daemon.protocol",
+        "simple_brief.host",
+        "simple_brief.host.protocol",
+        "simple_brief.host.request",
         "simple_brief.defaults",
         "simple_brief.proc",
+        "simple_brief.proc.detach",
         "simple_brief.proc.environment",
         "simple_brief.errors",
     }

@@ -10,7 +10,7 @@ from pathlib import Path
 from daemon_home import FIXTURES, Home, home_fixture  # noqa: F401  (the `home` fixture)
 
 import simple_brief
-from simple_brief.daemon import protocol
+from simple_brief.host import protocol
 
 PACKAGE = Path(simple_brief.__file__).parent
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from daemon_home import Home, home_fixture  # noqa: F401  (the `home` fixture)
 
-from simple_brief.daemon import protocol
+from simple_brief.host import protocol
 
 
 def test_the_daemon_serves_hostile_names_escaped(home: Home, tmp_path: Path) -> None:

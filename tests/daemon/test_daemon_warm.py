@@ -1,5 +1,6 @@
-"""The daemon's warm workspaces: the same root gives the same Workspace (its caches), until
-its config changes; nothing a call laid over it reaches the next call."""
+"""The daemon's one host keeps workspaces warm: the same root gives the same Workspace (its
+caches), until its config changes; nothing a call laid over it reaches the next call; over
+the memory limit the warm indexes are closed once (`daemon.memory`)."""
 
 from __future__ import annotations
 
@@ -13,83 +14,84 @@ from typing import Any
 import pytest
 from daemon_home import Home, home_fixture  # noqa: F401  (the `home` fixture)
 
-from simple_brief.daemon.warm import WarmWorkspaces
-from simple_brief.errors import UserError
+from simple_brief.daemon.memory import MemorySettle
 from simple_brief.files.workspace import Workspace
-from simple_brief.index import watch
+from simple_brief.host.core import Host
+from simple_brief.index import open_symbol_index, symbol_index, watch
 from simple_brief.index.answer import find_symbols
 
 
 def test_the_same_root_is_the_same_workspace(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("def f():\n    pass\n")
-    warm = WarmWorkspaces()
-    first = warm.at(str(tmp_path))
+    host = Host()
+    first = host.state(str(tmp_path)).workspace
     first.outline("a.py")
-    again = warm.at(str(tmp_path / "." / ""))
+    again = host.state(str(tmp_path / "." / "")).workspace
     assert again is first and len(again._cache) == 1  # the parse cache stayed
-    assert warm.roots() == [str(tmp_path.resolve())]
+    assert host.roots() == [str(tmp_path.resolve())]
 
 
-def test_overlays_do_not_outlive_a_call(tmp_path: Path) -> None:
+def test_overlays_do_not_outlive_a_daemon_call(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("def f():\n    pass\n")
-    warm = WarmWorkspaces()
-    warm.at(str(tmp_path)).set_overlay("a.py", "def g():\n    pass\n")
-    assert not warm.at(str(tmp_path)).overlays
+    host = Host(calls_share_agent_state=False)
+    laid = host.call("files_apply_overlay", {"path": "a.py", "content": "def g():\n    pass\n"}, root=tmp_path)
+    assert not laid.is_error, laid.blocks
+    shown = host.call("simple_read", {"path": "a.py"}, root=tmp_path)
+    assert "f" in shown.blocks[-1] and "g" not in shown.blocks[-1], shown.blocks
+    assert not host.state(tmp_path).workspace.overlays
+    opened = host.call("workspace_open", {"path": "."}, root=tmp_path)
+    assert not opened.is_error and host.state(tmp_path).session.opened.by_id == {}
 
 
 def test_a_changed_config_gives_a_fresh_workspace(tmp_path: Path) -> None:
-    warm = WarmWorkspaces()
-    first = warm.at(str(tmp_path))
+    host = Host()
+    first = host.state(str(tmp_path)).workspace
     (tmp_path / ".simple-brief.toml").write_text('[secrets]\ndeny = ["*.vault"]\n')
-    second = warm.at(str(tmp_path))
+    second = host.state(str(tmp_path)).workspace
     assert second is not first and "*.vault" in second.secrets.deny
 
 
 def test_errors_are_those_of_workspace_at(tmp_path: Path) -> None:
-    with pytest.raises(UserError, match="is not a directory"):
-        WarmWorkspaces().at(str(tmp_path / "missing"))
+    answer = Host().call("simple_read", {"path": "a.py"}, root=tmp_path / "missing")
+    assert answer.is_error and "is not a directory" in answer.blocks[0]
 
 
 def test_the_least_recently_used_workspace_is_dropped(tmp_path: Path) -> None:
-    warm = WarmWorkspaces(limit=2)
+    host = Host(limit=2)
     for name in ("a", "b", "c"):
         (tmp_path / name).mkdir()
-        warm.at(str(tmp_path / name))
-    assert warm.roots() == [str((tmp_path / n).resolve()) for n in ("b", "c")]
+        host.state(str(tmp_path / name))
+    assert host.roots() == [str((tmp_path / n).resolve()) for n in ("b", "c")]
 
 
-class _Index:
-    """Stands for a symbol index kept in `Workspace.attached`."""
-
-    def __init__(self) -> None:
-        self.closed = False
-        self.watching = False
-
-    def watch(self) -> bool:
-        self.watching = True
-        return True
-
-    def close(self) -> None:
-        self.closed = True
+def _watching(index: Any) -> bool:
+    return index._watcher is not None and index._watcher.alive
 
 
-def test_after_a_call_indexes_watch_or_are_closed_over_the_memory_limit(tmp_path: Path) -> None:
-    warm = WarmWorkspaces()
-    ws = warm.at(str(tmp_path))
-    index = _Index()
-    ws.attached["symbol_index"] = index
-    warm.settle(lambda: 10, limit=100)
-    assert index.watching and not index.closed
-    warm.settle(lambda: 1000, limit=100)
-    assert index.closed and "symbol_index" not in ws.attached
-    # Reopened, the index alone is over the limit: kept from now on, not reopened every call.
-    again = _Index()
-    ws.attached["symbol_index"] = again
-    warm.settle(lambda: 1000, limit=100)
-    warm.settle(lambda: 1100, limit=100)
-    assert not again.closed and again.watching
-    warm.settle(lambda: 5000, limit=100)  # grown far beyond: closed again
-    assert again.closed
+def test_after_a_call_indexes_watch_or_are_closed_over_the_memory_limit(tmp_path: Path, long_lived: None) -> None:
+    (tmp_path / "a.py").write_text("def f():\n    pass\n")
+    host = Host()
+    ws = host.state(str(tmp_path)).workspace
+    rss = [10]
+    memory = MemorySettle(host, lambda: rss[0], limit=100)
+    index = symbol_index(ws)
+    try:
+        memory.settle()
+        assert _watching(index) and not index.closed
+        rss[0] = 1000
+        memory.settle()
+        assert index.closed and open_symbol_index(ws) is None
+        # Reopened, the index alone is over the limit: kept from now on, not reopened every call.
+        again = symbol_index(ws)
+        memory.settle()
+        rss[0] = 1100
+        memory.settle()
+        assert not again.closed and _watching(again)
+        rss[0] = 5000
+        memory.settle()  # grown far beyond: closed again
+        assert again.closed
+    finally:
+        host.close()
 
 
 def _names(found: Any) -> list[str]:
@@ -118,21 +120,22 @@ def test_a_warm_index_walks_its_tree_once(tmp_path: Path, long_lived: None, monk
         return listing(self, *args, **kwargs)
 
     monkeypatch.setattr(Workspace, "files", counted)
-    warm = WarmWorkspaces()
+    host = Host()
+    memory = MemorySettle(host)
     try:
         for query in ("first_function", "first", "function"):
-            ws = warm.at(str(tree))
+            ws = host.state(str(tree)).workspace
             assert _names(find_symbols(ws, query)) == ["first_function"]
-            warm.settle()
+            memory.settle()
         assert len(walks) == 1
         (tree / "pkg" / "second.py").write_text("def second_function():\n    pass\n", encoding="utf-8")
         deadline = time.monotonic() + 10  # the kernel's event arrives on the watcher's thread
-        while time.monotonic() < deadline and not find_symbols(warm.at(str(tree)), "second_function").matches:
+        while time.monotonic() < deadline and not find_symbols(ws, "second_function").matches:
             time.sleep(0.02)
-        assert _names(find_symbols(warm.at(str(tree)), "second_function")) == ["second_function"]
+        assert _names(find_symbols(host.state(str(tree)).workspace, "second_function")) == ["second_function"]
         assert len(walks) == 1, "a change on disk reached the index as an event, not by walking"
     finally:
-        warm.close()
+        host.close()
 
 
 def test_the_daemon_walks_a_tree_on_its_first_search_only(home: Home, tmp_path: Path) -> None:
@@ -177,19 +180,19 @@ def test_the_warm_up_does_not_wait_forever_for_a_process_that_lives_on(
 ) -> None:
     """`--after-pid` of a process that does not end (here: this one) delays the warm-up by
     `AFTER_PID_WAIT` at most: the daemon is busy meanwhile, and busy it never stops."""
-    from simple_brief.cli import daemon_commands
+    from simple_brief.daemon import service
 
-    monkeypatch.setattr(daemon_commands, "AFTER_PID_WAIT", 0.3)
+    monkeypatch.setattr(service, "AFTER_PID_WAIT", 0.3)
     tree = tmp_path / "tree"
     tree.mkdir()
     (tree / "app.py").write_text("def warmed_up():\n    pass\n", encoding="utf-8")
-    warm = WarmWorkspaces()
-    warming = daemon_commands.Warming(str(tree), after_pid=os.getpid())
-    worker = threading.Thread(target=warming, args=(warm, lambda: False), daemon=True)
+    host = Host()
+    warming = service.Warming(str(tree), after_pid=os.getpid())
+    worker = threading.Thread(target=warming, args=(host, lambda: False), daemon=True)
     try:
         worker.start()
         worker.join(timeout=60)
         assert not worker.is_alive(), "the warm-up still waits for a process that lives on"
-        assert _names(find_symbols(warm.at(str(tree)), "warmed_up")) == ["warmed_up"]
+        assert _names(find_symbols(host.state(str(tree)).workspace, "warmed_up")) == ["warmed_up"]
     finally:
-        warm.close()
+        host.close()

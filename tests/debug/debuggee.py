@@ -14,7 +14,8 @@ import pynvim
 from simple_brief import tools as registry
 from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState, answer
+from simple_brief.host.served import Served
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, ToolResult
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tasks"))
@@ -102,7 +103,7 @@ def project(root: Path) -> Path:
 
 def make_call(root: Path) -> Call:
     """A call with a session of its own, as one MCP server's calls share one."""
-    return Call(Workspace.at(root), session=Session())
+    return Call(Workspace.at(root), session=Session(server_pool=ServerPool))
 
 
 def run(call: Call, name: str, **args: Any) -> ToolResult:
@@ -119,7 +120,7 @@ def debuggee_pid(call: Call, session_id: str) -> int:
 
 
 @contextmanager
-def nvim_editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, ServerState, Path]]:
+def nvim_editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, Served, Path]]:
     """A headless Neovim showing the project's app.py, and an MCP server state attached to it
     with the debug toolset; the project's root."""
     from nvim_session import nvim
@@ -128,7 +129,7 @@ def nvim_editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, Se
     address = str(sockets / "nvim.sock")
     with nvim(tmp_path / "nvim", "--listen", address, str(root / "app.py")) as nv:
         backend = NvimBackend.connect(address, lsp_timeout_ms=10000, retry_interval=0)
-        state = ServerState(workspace=Workspace.at(root), editor=backend, toolsets=("debug",))
+        state = Served.over(workspace=Workspace.at(root), editor=backend, toolsets=("debug",))
         try:
             yield nv, state, root.resolve()
         finally:
@@ -136,8 +137,8 @@ def nvim_editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, Se
             backend.close()
 
 
-def run_answer(state: ServerState, tool: str, **args: Any) -> Any:
+def run_answer(state: Served, tool: str, **args: Any) -> Any:
     """Call a tool as the MCP server does (editor context and all); the answer, not an error."""
-    result = answer(state, registry.get(tool), args)
+    result = state.call(registry.get(tool), args)
     assert not result.is_error, result.blocks
     return result

@@ -13,7 +13,7 @@ from debuggee import LINE_CALL, LINE_HELPER_BODY, alive, project
 from mcp import Client
 
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 from simple_brief.tools import TOOL_HOMES
 
@@ -25,7 +25,7 @@ def _text(result: Any) -> str:
 @pytest.mark.anyio
 async def test_an_agent_debugs_a_program_over_mcp(tmp_path: Path) -> None:
     root = project(tmp_path / "app")
-    state = ServerState(Workspace.at(root), toolsets=("debug",))
+    state = Served.over(Workspace.at(root), toolsets=("debug",))
     async with Client(build_server(state), raise_exceptions=True) as client:
         listed = {tool.name for tool in (await client.list_tools()).tools}
         debug_tools = {name for name, home in TOOL_HOMES.items() if home == "simple_brief.tools.debug"}

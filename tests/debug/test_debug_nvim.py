@@ -14,11 +14,11 @@ import pynvim
 import pytest
 from debuggee import LINE_CALL, LINE_HELPER_BODY, LINE_LOOP_BODY, LINE_RAISE, nvim_editor, run_answer
 
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 
 
 @pytest.fixture
-def editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, ServerState, Path]]:
+def editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, Served, Path]]:
     with nvim_editor(tmp_path, sockets) as opened:
         yield opened
 
@@ -45,7 +45,7 @@ def _marks(nv: pynvim.Nvim, path: Path) -> list[dict[str, Any]]:
 
 
 def test_breakpoints_show_as_signs_and_the_stopped_line_is_highlighted(
-    editor: tuple[pynvim.Nvim, ServerState, Path],
+    editor: tuple[pynvim.Nvim, Served, Path],
 ) -> None:
     nv, state, root = editor
     app = root / "app.py"
@@ -82,7 +82,7 @@ def _gone(nv: pynvim.Nvim, path: Path) -> list[dict[str, Any]]:
     return _marks(nv, path)
 
 
-def test_a_file_opened_later_gets_the_sessions_marks(editor: tuple[pynvim.Nvim, ServerState, Path]) -> None:
+def test_a_file_opened_later_gets_the_sessions_marks(editor: tuple[pynvim.Nvim, Served, Path]) -> None:
     nv, state, root = editor
     failing = root / "failing.py"
     launched = _run(state, "debug_launch", program="failing.py")
@@ -94,7 +94,7 @@ def test_a_file_opened_later_gets_the_sessions_marks(editor: tuple[pynvim.Nvim, 
 
 
 def test_a_session_ended_by_its_time_limit_takes_its_marks_away(
-    editor: tuple[pynvim.Nvim, ServerState, Path],
+    editor: tuple[pynvim.Nvim, Served, Path],
 ) -> None:
     nv, state, root = editor
     app = root / "app.py"
@@ -106,7 +106,7 @@ def test_a_session_ended_by_its_time_limit_takes_its_marks_away(
 
 
 def test_a_dap_module_that_is_not_nvim_dap_is_named_and_not_used(
-    editor: tuple[pynvim.Nvim, ServerState, Path],
+    editor: tuple[pynvim.Nvim, Served, Path],
 ) -> None:
     nv, state, root = editor
     # Some other plugin's `dap` module (no run/sessions/listeners): found by the require, not driven.

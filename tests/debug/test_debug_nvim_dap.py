@@ -23,13 +23,13 @@ from debuggee import LINE_CALL, LINE_LOOP_BODY, LINE_PRINT, alive, nvim_editor, 
 
 from simple_brief import tools as registry
 from simple_brief.debug.nvim_dap import NvimDapClient
-from simple_brief.servers.envelope import ServerState, answer
+from simple_brief.host.served import Served
 
 STANDIN = Path(__file__).parent / "nvim_dap_standin"
 
 
 @pytest.fixture
-def editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, ServerState, Path]]:
+def editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, Served, Path]]:
     with nvim_editor(tmp_path, sockets) as opened:
         yield opened
 
@@ -72,7 +72,7 @@ def _our_marks(nv: pynvim.Nvim) -> int:
     )
 
 
-def test_nvim_dap_drives_a_real_debugpy_session_end_to_end(editor: tuple[pynvim.Nvim, ServerState, Path]) -> None:
+def test_nvim_dap_drives_a_real_debugpy_session_end_to_end(editor: tuple[pynvim.Nvim, Served, Path]) -> None:
     nv, state, root = editor
     app = root / "app.py"
     _install_standin(nv)
@@ -122,7 +122,7 @@ def test_nvim_dap_drives_a_real_debugpy_session_end_to_end(editor: tuple[pynvim.
 
 
 def test_a_session_nvim_dap_drives_is_still_stopped_at_its_time_limit(
-    editor: tuple[pynvim.Nvim, ServerState, Path],
+    editor: tuple[pynvim.Nvim, Served, Path],
 ) -> None:
     nv, state, _root = editor
     _install_standin(nv)
@@ -134,7 +134,7 @@ def test_a_session_nvim_dap_drives_is_still_stopped_at_its_time_limit(
 
 
 def test_driver_own_keeps_our_client_and_says_nvim_dap_was_not_used(
-    editor: tuple[pynvim.Nvim, ServerState, Path],
+    editor: tuple[pynvim.Nvim, Served, Path],
 ) -> None:
     nv, state, root = editor
     _install_standin(nv)
@@ -145,10 +145,10 @@ def test_driver_own_keeps_our_client_and_says_nvim_dap_was_not_used(
 
 
 def test_driver_nvim_dap_without_nvim_dap_is_refused_in_one_sentence(
-    editor: tuple[pynvim.Nvim, ServerState, Path],
+    editor: tuple[pynvim.Nvim, Served, Path],
 ) -> None:
     _nv, state, _root = editor
-    result = answer(state, registry.get("debug_launch"), {"program": "app.py", "driver": "nvim-dap"})
+    result = state.call(registry.get("debug_launch"), {"program": "app.py", "driver": "nvim-dap"})
     assert result.is_error
     assert result.blocks == [
         "driver=nvim-dap needs the person's nvim-dap, and the attached Neovim cannot load it; use driver=own (or auto)."

@@ -16,9 +16,9 @@ from simple_brief.docs.indexing import RefreshStats
 from simple_brief.docs.model import DocComment, DocParam, DocReturn, Example, Item
 from simple_brief.docs.queries import Hit, Related
 from simple_brief.files.workspace import Workspace
+from simple_brief.host.served import Served
 from simple_brief.render import docs as render
 from simple_brief.render.budget import approx_tokens
-from simple_brief.servers.envelope import ServerState
 from simple_brief.servers.mcp import build_server, parse_toolsets
 from simple_brief.tools import docs as docs_tools
 from simple_brief.tools.docs import check_example, strip_doctest
@@ -356,17 +356,17 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def state(root: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> ServerState:
+def state(root: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Served:
     """A fresh server state (its own session) whose index lives in the test's cache dir."""
     monkeypatch.setenv("SIMPLE_BRIEF_CACHE_DIR", str(cache_dir))
-    return ServerState(Workspace.at(root))
+    return Served.over(Workspace.at(root))
 
 
 def text_of(result: Any) -> str:
     return "\n\n".join(block.text for block in result.content)
 
 
-async def call(state: ServerState, name: str, args: dict[str, Any], **kwargs: Any) -> Any:
+async def call(state: Served, name: str, args: dict[str, Any], **kwargs: Any) -> Any:
     """One call on a new in-memory client; the session's index is closed afterwards."""
     try:
         async with Client(build_server(state), raise_exceptions=True) as client:
@@ -378,7 +378,7 @@ async def call(state: ServerState, name: str, args: dict[str, Any], **kwargs: An
 
 @pytest.mark.anyio
 async def test_the_docs_toolset_lists_five_described_tools(root: Path) -> None:
-    state = ServerState(Workspace.at(root), toolsets=parse_toolsets("docs"))
+    state = Served.over(Workspace.at(root), toolsets=parse_toolsets("docs"))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -396,7 +396,7 @@ async def test_the_docs_toolset_lists_five_described_tools(root: Path) -> None:
 
 
 @pytest.mark.anyio
-async def test_search_ranks_the_function_a_query_names_first(state: ServerState) -> None:
+async def test_search_ranks_the_function_a_query_names_first(state: Served) -> None:
     result = await call(state, "docs_search", {"query": "parse_config"})
     assert not result.is_error, text_of(result)
     lines = text_of(result).splitlines()
@@ -421,7 +421,7 @@ async def test_search_ranks_the_function_a_query_names_first(state: ServerState)
 
 
 @pytest.mark.anyio
-async def test_get_gives_signature_doc_params_returns_raises_examples_and_place(state: ServerState) -> None:
+async def test_get_gives_signature_doc_params_returns_raises_examples_and_place(state: Served) -> None:
     result = await call(state, "docs_get", {"id": "app.config.parse_config"})
     assert not result.is_error, text_of(result)
     data = result.structured_content
@@ -444,7 +444,7 @@ async def test_get_gives_signature_doc_params_returns_raises_examples_and_place(
 
 
 @pytest.mark.anyio
-async def test_list_gives_the_module_doc_items_and_submodules(state: ServerState) -> None:
+async def test_list_gives_the_module_doc_items_and_submodules(state: Served) -> None:
     result = await call(state, "docs_list", {"module": "app.config"})
     assert not result.is_error, text_of(result)
     data = result.structured_content
@@ -459,7 +459,7 @@ async def test_list_gives_the_module_doc_items_and_submodules(state: ServerState
 
 
 @pytest.mark.anyio
-async def test_resolve_gives_the_best_item_and_the_alternatives(state: ServerState) -> None:
+async def test_resolve_gives_the_best_item_and_the_alternatives(state: Served) -> None:
     result = await call(state, "docs_resolve", {"symbol": "distance", "context": "app.geometry"})
     assert not result.is_error, text_of(result)
     data = result.structured_content
@@ -472,7 +472,7 @@ async def test_resolve_gives_the_best_item_and_the_alternatives(state: ServerSta
 
 
 @pytest.mark.anyio
-async def test_examples_are_runnable_when_they_parse_and_not_when_broken(state: ServerState) -> None:
+async def test_examples_are_runnable_when_they_parse_and_not_when_broken(state: Served) -> None:
     rust = await call(state, "docs_get", {"id": "geo::distance", "part": "examples"})
     assert not rust.is_error, text_of(rust)
     examples = rust.structured_content["examples"]
@@ -487,7 +487,7 @@ async def test_examples_are_runnable_when_they_parse_and_not_when_broken(state: 
 
 
 @pytest.mark.anyio
-async def test_related_items_come_with_reasons_and_relevance(state: ServerState) -> None:
+async def test_related_items_come_with_reasons_and_relevance(state: Served) -> None:
     result = await call(state, "docs_get", {"id": "app.config.parse_config", "part": "related"})
     assert not result.is_error, text_of(result)
     related = result.structured_content["related"]
@@ -501,7 +501,7 @@ async def test_related_items_come_with_reasons_and_relevance(state: ServerState)
 
 
 @pytest.mark.anyio
-async def test_errors_are_one_sentence_naming_the_closest_ids(state: ServerState) -> None:
+async def test_errors_are_one_sentence_naming_the_closest_ids(state: Served) -> None:
     async with Client(build_server(state)) as client:
         with anyio.fail_after(30):
             unknown = await client.call_tool("docs_get", {"id": "app.config.parse_confg"})
@@ -525,7 +525,7 @@ async def test_errors_are_one_sentence_naming_the_closest_ids(state: ServerState
 
 
 @pytest.mark.anyio
-async def test_the_session_keeps_one_open_index_across_calls(state: ServerState) -> None:
+async def test_the_session_keeps_one_open_index_across_calls(state: Served) -> None:
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(30):
             await client.call_tool("docs_search", {"query": "split"})
@@ -551,7 +551,7 @@ async def test_indexing_sends_mcp_progress_notifications(
         if total is not None and progress >= total:
             finished.set()
 
-    state = ServerState(Workspace.at(tmp_path))
+    state = Served.over(Workspace.at(tmp_path))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(30):
             result = await client.call_tool("docs_index", {}, progress_callback=on_progress)
@@ -576,7 +576,7 @@ async def test_a_folder_library_is_indexed_and_searched_alone(
     (tmp_path / "user.toml").write_text(f'[docs]\nfolders = ["{vendor}"]\n', encoding="utf-8")
     monkeypatch.setenv("SIMPLE_BRIEF_CONFIG", str(tmp_path / "user.toml"))  # only listed folders are indexed
     (vendor / "strings.py").write_text('def split_words(text: str) -> list:\n    """Split text into words."""\n')
-    state = ServerState(Workspace.at(root))
+    state = Served.over(Workspace.at(root))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(30):
             indexed = await client.call_tool("docs_index", {"library": str(vendor)})
@@ -599,7 +599,7 @@ async def test_a_small_budget_cuts_results_and_says_how_to_get_the_rest(
     monkeypatch.setenv("SIMPLE_BRIEF_CACHE_DIR", str(cache_dir))
     for n in range(20):
         (tmp_path / f"conv{n}.py").write_text(f'def convert_{n}(x: int) -> str:\n    """Convert value {n}."""\n')
-    state = ServerState(Workspace.at(tmp_path), budget=150)
+    state = Served.over(Workspace.at(tmp_path), budget=150)
     result = await call(state, "docs_search", {"query": "convert value", "limit": 20})
     assert not result.is_error, text_of(result)
     truncated = result.structured_content["truncated"]
@@ -617,7 +617,7 @@ async def test_a_small_budget_cuts_results_and_says_how_to_get_the_rest(
 
 
 @pytest.mark.anyio
-async def test_concurrent_calls_share_one_index_safely(state: ServerState) -> None:
+async def test_concurrent_calls_share_one_index_safely(state: Served) -> None:
     """The MCP server runs each call on a worker thread: the first calls race to open the index."""
     results: dict[int, Any] = {}
     queries = ["split", "distance", "parse config", "point", "join pieces", "settings"]

@@ -1,5 +1,6 @@
-"""The house's plan, checked against the code (issue 12): the engine imports none of its
-adapters nor their libraries, and no module or package imports itself back in a loop.
+"""The house's plan, checked against the code (issues 12 and 27): the engine imports none of
+its adapters nor their libraries, no adapter imports another (only the entry modules pick
+one), and no module or package imports itself back in a loop.
 
 The graph is read from the source with `ast` (every `import`, at module level, inside a
 function, or under TYPE_CHECKING), so a cycle hidden behind a local import counts too.
@@ -13,13 +14,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / "python"
 PACKAGE = ROOT / "simple_brief"
-#: The adapters: what we serve, the command line and its daemon. (Our LSP and DAP clients and the
-#: Neovim backend are the engine's outgoing clients: `lsp/`, `debug/`, `editor/nvim/`.)
+#: The entry modules: they pick the adapter by the command's first word, and alone may import several.
+ENTRY_MODULES = ("simple_brief.main", "simple_brief.__main__")
+#: The adapters: what we serve, the command line and its daemon, and the entry modules. (Our LSP
+#: and DAP clients and the Neovim backend are the engine's outgoing clients: `lsp/`, `debug/`,
+#: `editor/nvim/`.)
 ADAPTERS = (
     "simple_brief.servers",
     "simple_brief.cli",
     "simple_brief.daemon",
-    "simple_brief.__main__",
+    *ENTRY_MODULES,
 )
 #: Libraries only adapters may import.
 ADAPTER_LIBRARIES = ("mcp", "pygls", "lsprotocol", "uvicorn", "starlette")
@@ -162,10 +166,43 @@ def test_a_cycle_would_be_seen() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+def _adapter_of(name: str) -> str | None:
+    """The adapter package (or entry module) a module belongs to, or None for the engine."""
+    return next((a for a in ADAPTERS if name == a or name.startswith(a + ".")), None)
+
+
+def _adapter_crossings() -> list[str]:
+    """Every import from one adapter into another (entry modules excepted)."""
+    wrong = []
+    for name in MODULES:
+        home = _adapter_of(name)
+        if home is None or home in ENTRY_MODULES:
+            continue
+        for target in _imports(name):
+            own = _own(target)
+            other = _adapter_of(own) if own is not None else None
+            if other is not None and other != home:
+                wrong.append(f"{name} imports {target}")
+    return wrong
+
+
+def test_no_adapter_imports_another() -> None:
+    """The MCP and LSP servers, the command line and the daemon each import only the engine;
+    the entry module (`simple_brief.main`) is the one place that picks among them."""
+    assert _adapter_crossings() == [], _listed(_adapter_crossings())
+
+
+def test_the_entry_module_reaches_every_adapter() -> None:
+    """(So the rule above is checked against real imports: the entry's are crossings it allows.)"""
+    reached = {_adapter_of(m) for m in GRAPH["simple_brief.main"] if m is not None}
+    assert {"simple_brief.servers", "simple_brief.cli", "simple_brief.daemon"} <= reached
+
+
 def test_the_package_has_few_flat_modules() -> None:
     """Modules live in rooms by concept (files/, intel/, proc/, editor/ …); only a few
-    that every room shares stand at the top."""
-    flat = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in ("__init__", "__main__"))
+    that every room shares stand at the top (the entry module besides)."""
+    entry = {m.rpartition(".")[2] for m in ENTRY_MODULES}
+    flat = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in ("__init__", *entry))
     assert len(flat) <= MAX_FLAT_MODULES, flat
 
 

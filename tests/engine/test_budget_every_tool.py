@@ -31,6 +31,7 @@ import pytest
 from simple_brief import languages
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.model import Symbol, walk_all
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens
 from simple_brief.tools import Call, Session, invoke
@@ -202,7 +203,7 @@ def test_an_answer_cut_to_whole_blocks_says_so_in_its_first_line(tool: str, tmp_
 @pytest.mark.parametrize("ft", ["python", "typescript", "c"])
 def test_the_docs_tools_on_a_big_file_hold_the_budget(ft: str, tmp_path: Path) -> None:
     name, origin = _big_file(ft, tmp_path)
-    session = Session()
+    session = Session(server_pool=ServerPool)
     try:
         call = Call(workspace=Workspace.at(tmp_path), budget=BUDGET, session=session)
         found = invoke("docs_search", {"query": "get", "limit": 100}, call)

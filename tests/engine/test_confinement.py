@@ -186,11 +186,11 @@ def test_only_the_users_own_config_allows_a_secrets_file(
 
 
 def _context(root: Path, path: Path, text: str | None = None) -> dict[str, object] | None:
-    from simple_brief.editor import Snapshot
-    from simple_brief.servers.envelope import ServerState, editor_context
+    from simple_brief.editor import DiskBackend, Snapshot
+    from simple_brief.host.context import editor_context
 
     snap = Snapshot(path=path, filetype="python", line_count=3, modified=False, cursor=(1, 1), text=text)
-    return editor_context(ServerState(Workspace.at(root)), snap)
+    return editor_context(Workspace.at(root), DiskBackend(), snap)
 
 
 def test_context_of_a_file_outside_the_root_is_read_without_following_links(layout: tuple[Path, Path]) -> None:

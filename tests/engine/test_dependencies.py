@@ -97,7 +97,7 @@ def _without(module: str, code: str, tmp_path: Path) -> subprocess.CompletedProc
 def test_without_pynvim_naming_a_neovim_says_which_extra_to_install(tmp_path: Path) -> None:
     done = _without(
         "pynvim",
-        "from simple_brief.cli import main\nsys.exit(main(['mcp', '--nvim', '/nonexistent/nvim.sock']))",
+        "from simple_brief.main import main\nsys.exit(main(['mcp', '--nvim', '/nonexistent/nvim.sock']))",
         tmp_path,
     )
     assert done.returncode == 2, done.stderr

@@ -23,6 +23,7 @@ from simple_brief.editor import Snapshot
 from simple_brief.editor.context import build_context, context_line
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.model import Position, SymbolKind, walk_all
 from simple_brief.render.lsp import Place, place_line
 from simple_brief.scan import scan
@@ -136,7 +137,7 @@ def test_the_lean_scan_the_index_stores_keeps_the_scope() -> None:
 def fzf(tmp_path: Path) -> Iterator[Call]:
     """A call in a workspace holding the fixture as `t.go`."""
     (tmp_path / "t.go").write_text(FZF)
-    call = Call(workspace=Workspace.at(tmp_path), session=Session())
+    call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
     try:
         yield call
     finally:
@@ -222,7 +223,7 @@ def test_expand_at_finds_a_real_method_by_its_receiver(tmp_path: Path) -> None:
     source = _real("net/http/server.go")
     (tmp_path / "server.go").write_bytes(source.read_bytes())
     line = _at(source.read_text(encoding="utf-8"), "func (srv *Server) Shutdown(ctx context.Context) error {")[0]
-    call = Call(workspace=Workspace.at(tmp_path), session=Session())
+    call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
     try:
         result = invoke("expand_at", {"path": "server.go", "selector": "Server.Shutdown"}, call)
         # Several receivers have a `Close` method: the receiver picks one.

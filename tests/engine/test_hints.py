@@ -32,7 +32,7 @@ def test_a_tool_call_names_tools(tmp_path: Path) -> None:
 def test_the_command_line_names_commands(tmp_path: Path) -> None:
     (tmp_path / "app.py").write_text(APP)
     done = subprocess.run(
-        [sys.executable, "-m", "simple_brief.cli.client", "--no-daemon", "expand", "app.py", "zzz_nothing"],
+        [sys.executable, "-m", "simple_brief.main", "--no-daemon", "expand", "app.py", "zzz_nothing"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -73,7 +73,7 @@ def test_a_parameter_that_does_not_apply_to_the_mode_is_refused(tmp_path: Path) 
         else:
             raise AssertionError(f"{params} was accepted")
     done = subprocess.run(
-        [sys.executable, "-m", "simple_brief.cli.client", "--no-daemon", "outline", "app.py", "--preview", "signature"],
+        [sys.executable, "-m", "simple_brief.main", "--no-daemon", "outline", "app.py", "--preview", "signature"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -25,7 +25,7 @@ from mcp import Client
 
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import MAX_NAME_BYTES, MAX_PATH_BYTES, Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 from simple_brief.tools import Call, ToolResult, invoke
 
@@ -36,8 +36,9 @@ PACKAGE = Path(__file__).resolve().parents[2] / "python" / "simple_brief"
 MAY_START_PROGRAMS = frozenset(
     {"lsp/pool.py", "lsp/process.py", "tasks/sandbox.py", "debug/client.py", "proc/process_limits.py"}
 )
-#: The keeper execs the program it keeps (a resolved path and an argv list, after its fork).
-MAY_EXEC_ARGV = frozenset({"proc/process_keeper.py"})
+#: The keeper execs the program it keeps (a resolved path and an argv list, after its fork); the
+#: script's detached child becomes `simple-brief daemon start` (this interpreter, an argv list).
+MAY_EXEC_ARGV = frozenset({"proc/process_keeper.py", "cli/client.py"})
 
 
 @pytest.fixture
@@ -365,7 +366,7 @@ async def test_refusals_reach_the_agent_over_mcp_as_one_sentence_with_is_error(w
     (root / "link.py").symlink_to(root.parent / "outside" / "secret.py")
     ws.max_bytes = 1000
     (root / "big.py").write_text("x = 1\n" * 200)
-    state = ServerState(ws, toolsets=("read", "workspace"))
+    state = Served.over(ws, toolsets=("read", "workspace"))
     calls: list[tuple[str, dict[str, Any], str]] = [
         ("simple_read", {"path": "../outside/secret.py"}, "../outside/secret.py is outside the workspace"),
         ("simple_read", {"path": "link.py"}, "link.py is outside the workspace"),
@@ -389,7 +390,7 @@ async def test_refusals_reach_the_agent_over_mcp_as_one_sentence_with_is_error(w
 
 @pytest.mark.anyio
 async def test_dev_zero_over_mcp_with_the_root_at_slash() -> None:
-    state = ServerState(Workspace.at("/"))
+    state = Served.over(Workspace.at("/"))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(20):
             zero = await client.call_tool("simple_read", {"path": "/dev/zero"})

@@ -20,6 +20,7 @@ import pytest
 from simple_brief.errors import UserError
 from simple_brief.files import config, trust
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, invoke
 
 SIMPLE_BRIEF = Path(sys.executable).with_name("simple-brief")
@@ -48,7 +49,7 @@ def calls_that_may_start_servers(call: Call) -> list[str]:
 
 
 def test_untrusted_config_starts_nothing_until_trusted(repo: Path) -> None:
-    session = Session()
+    session = Session(server_pool=ServerPool)
     call = Call(Workspace.at(repo), session=session)
     try:
         said = calls_that_may_start_servers(call)
@@ -65,7 +66,8 @@ def test_untrusted_config_starts_nothing_until_trusted(repo: Path) -> None:
         # The file spells the program `command`, read as `argv` with a one-line note.
         assert "\nnote: `servers.evil.command` in " in done.stdout and "old spelling of `argv`" in done.stdout
 
-        calls_that_may_start_servers(call)  # the same session picks the trusted config up
+        # The next call (a call reads the config once) of the same session picks the trusted config up.
+        calls_that_may_start_servers(Call(call.workspace, session=session))
         assert (repo / "RAN").exists(), "the trusted config's program was not started"
     finally:
         session.close()
@@ -75,7 +77,7 @@ def test_a_changed_config_is_untrusted_again(repo: Path) -> None:
     path = repo / config.FILENAME
     trust.allow(path.resolve(), path.read_bytes())
     path.write_text(path.read_text() + "# changed\n")
-    session = Session()
+    session = Session(server_pool=ServerPool)
     try:
         said = calls_that_may_start_servers(Call(Workspace.at(repo), session=session))
     finally:

@@ -232,16 +232,21 @@ def test_agent_overlay_wins_over_the_editor_buffer_and_outlives_its_replacement(
     assert (root / "app.py").read_text() == "def main():\n    pass\n"
 
 
-def test_assigning_overlays_replaces_only_the_editor_layer(ws: Workspace) -> None:
-    """`ws.overlays = {...}` (how the editor's buffers used to be set) keeps the agent's overlays."""
+def test_a_calls_view_has_its_own_editor_buffers_and_shares_the_agents(ws: Workspace) -> None:
+    """`for_call`: one call's editor buffers are its view's alone; the agent's overlays, the
+    parse cache and the symbol index's owner (`base`) are the workspace's."""
     ws.set_overlay("pkg/mod.py", "class Kept:\n    pass\n")
-    layers = ws.overlays
-    ws.overlays = {ws.resolve("app.py"): "def buffer():\n    pass\n"}  # type: ignore[assignment]
-    assert ws.overlays is layers
-    assert [s.name for s in ws.outline("pkg/mod.py")[1].symbols] == ["Kept"]
-    assert [s.name for s in ws.outline("app.py")[1].symbols] == ["buffer"]
-    fresh = Workspace(root=ws.root, overlays={ws.resolve("app.py"): "x = 1\n"})  # type: ignore[arg-type]
-    assert fresh.overlays.editor == {ws.resolve("app.py"): "x = 1\n"} and fresh.overlays.agent == {}
+    one = ws.for_call({ws.resolve("app.py"): "def one():\n    pass\n"})
+    two = ws.for_call({ws.resolve("app.py"): "def two():\n    pass\n"})
+    assert [s.name for s in one.outline("app.py")[1].symbols] == ["one"]
+    assert [s.name for s in two.outline("app.py")[1].symbols] == ["two"]
+    assert [s.name for s in ws.outline("app.py")[1].symbols] == ["main"]  # nothing written back
+    assert ws.overlays.editor == {}
+    one.set_overlay("pkg/new.py", "def from_one():\n    pass\n")
+    assert two.read("pkg/new.py")[1].text.startswith("def from_one")  # the agent's layer is shared
+    assert [s.name for s in two.outline("pkg/mod.py")[1].symbols] == ["Kept"]
+    assert one.base is ws and two.base is ws and one.for_call({}).base is ws
+    assert one._cache is ws._cache
 
 
 def test_editor_buffers_are_keyed_by_their_real_path(ws: Workspace, root: Path, tmp_path: Path) -> None:

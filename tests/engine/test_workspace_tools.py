@@ -1,6 +1,6 @@
 """The workspace toolset: overlays an agent keeps (seen by every tool, never written to
 disk, surviving the editor's per-call buffers), and opened workspaces (open, close,
-files, symbols), through the registry, the envelope, the MCP in-memory Client and a
+files, symbols), through the registry, the host, the MCP in-memory Client and a
 real headless Neovim.
 """
 
@@ -19,9 +19,9 @@ from simple_brief.editor import Snapshot
 from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
+from simple_brief.host.served import Served
 from simple_brief.intel import LanguageIntel
 from simple_brief.model import Diagnostic, Symbol, TextEdit
-from simple_brief.servers.envelope import ServerState, answer
 from simple_brief.servers.mcp import build_server
 from simple_brief.tools import Call, invoke
 from simple_brief.tools.workspace import MAX_OPEN
@@ -217,13 +217,13 @@ class ScriptedEditor:
         raise UserError("the scripted editor takes no edits.")
 
 
-def call_tool(state: ServerState, name: str, **args: Any) -> Any:
-    return answer(state, registry.get(name), args)
+def call_tool(state: Served, name: str, **args: Any) -> Any:
+    return state.call(registry.get(name), args)
 
 
 def test_agent_overlay_survives_the_editors_buffers_changing_between_calls(ws: Workspace, root: Path) -> None:
     editor = ScriptedEditor()
-    state = ServerState(ws, editor=editor, toolsets=("read", "workspace"))
+    state = Served.over(ws, editor=editor, toolsets=("read", "workspace"))
     app, util = (root / "app.py").resolve(), (root / "pkg" / "sub" / "util.py").resolve()
     editor.buffers = {util: "def from_editor_one():\n    pass\n", app: "def editor_app():\n    pass\n"}
     applied = call_tool(state, "files_apply_overlay", path="app.py", content=OVERLAID)
@@ -249,7 +249,7 @@ def test_agent_overlay_survives_the_editors_buffers_changing_between_calls(ws: W
 
 def test_editor_context_describes_the_persons_buffer_not_the_agents_overlay(ws: Workspace, root: Path) -> None:
     editor = ScriptedEditor()
-    state = ServerState(ws, editor=editor, toolsets=("read", "workspace"))
+    state = Served.over(ws, editor=editor, toolsets=("read", "workspace"))
     app = (root / "app.py").resolve()
     editor.snap = Snapshot(path=app, filetype="python", line_count=9, modified=False, cursor=(5, 9), text=APP)
     call_tool(state, "files_apply_overlay", path="app.py", content=OVERLAID)
@@ -269,7 +269,7 @@ def test_overlay_in_neovim_mode_stays_in_memory_and_leaves_the_buffer_alone(root
         nv.current.buffer[0:0] = ["import os  # unsaved"]
         backend = NvimBackend.connect(address, retry_interval=0)
         try:
-            state = ServerState(Workspace.at(root), editor=backend, toolsets=("read", "workspace"))
+            state = Served.over(Workspace.at(root), editor=backend, toolsets=("read", "workspace"))
             first = "\n".join(call_tool(state, "simple_read", path="app.py").blocks)
             assert "import os  # unsaved" in first
             applied = call_tool(state, "files_apply_overlay", path="app.py", content=OVERLAID)
@@ -299,7 +299,7 @@ def test_workspace_open_lists_files_and_initial_diagnostics(ws: Workspace) -> No
     assert result.blocks[2].startswith("pkg/broken.py (1)\n  1:12 E E002")
     assert result.data["id"] == "ws1" and result.data["file_count"] == 4
     assert list(result.data["diagnostics"]) == ["pkg/broken.py"]
-    assert call.session.workspaces["ws1"].root == ws.root / "pkg"
+    assert call.session.opened.by_id["ws1"].root == ws.root / "pkg"
     short = invoke("workspace_open", {"path": "pkg", "limit": 2}, call)
     assert short.blocks[0].splitlines()[1:] == ["pkg/: __init__.py broken.py", "[2 more: workspace_files id=ws1]"]
     assert short.data["files"] == ["pkg/__init__.py", "pkg/broken.py"] and short.data["already_open"] is True
@@ -328,7 +328,7 @@ def test_workspace_open_is_refused_outside_the_root_and_for_files(ws: Workspace,
         invoke("workspace_open", {"path": "app.py"}, call)
     with pytest.raises(UserError, match=r"^nowhere does not exist; "):
         invoke("workspace_open", {"path": "nowhere"}, call)
-    assert call.session.workspaces == {}
+    assert call.session.opened.by_id == {}
 
 
 def test_workspace_open_has_a_limit(ws: Workspace, root: Path) -> None:
@@ -426,7 +426,7 @@ def test_workspace_symbols_sees_overlays(ws: Workspace) -> None:
 
 @pytest.mark.anyio
 async def test_the_workspace_toolset_over_mcp(ws: Workspace, root: Path) -> None:
-    state = ServerState(ws, toolsets=("read", "workspace"))
+    state = Served.over(ws, toolsets=("read", "workspace"))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(20):
             listed = {t.name: t for t in (await client.list_tools()).tools}

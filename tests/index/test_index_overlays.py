@@ -26,12 +26,12 @@ def test_an_agent_overlay_replaces_the_files_stored_rows(tree: Path) -> None:
 
 def test_an_editor_buffer_of_a_new_file_is_found(tree: Path) -> None:
     ws = Workspace.at(tree)
-    ws.overlays = {tree / "json" / "unsaved.py": "class UnsavedThing:\n    def go(self):\n        pass\n"}
+    ws.overlays.replace_editor({tree / "json" / "unsaved.py": "class UnsavedThing:\n    def go(self):\n        pass\n"})
     text = index_text(ws, "UnsavedThing")
     assert "json/unsaved.py (1 result)" in text
     assert "Method - go" in index_text(ws, "UnsavedThing.go")
     assert not (tree / "json" / "unsaved.py").exists()
-    ws.overlays = {}
+    ws.overlays.replace_editor({})
     assert "Found 0 matches" in index_text(ws, "UnsavedThing")
 
 

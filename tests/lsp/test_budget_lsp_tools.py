@@ -32,6 +32,7 @@ import pytest
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
 from simple_brief.lsp import pool as pool_module
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.render.budget import approx_tokens
 from simple_brief.tools import Call, Session, ToolResult, invoke
 
@@ -113,7 +114,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Call, Ta
     (root / "tsconfig.json").write_text(
         '{"compilerOptions": {"strict": true, "noEmit": true}, "files": ["big.d.ts"]}\n'
     )
-    call = Call(workspace=Workspace.at(root), session=Session(), budget=BUDGET)
+    call = Call(workspace=Workspace.at(root), session=Session(server_pool=ServerPool), budget=BUDGET)
     try:
         yield call, _targets(TYPING.read_text(encoding="utf-8"))
     finally:
@@ -265,7 +266,7 @@ def test_a_server_still_loading_and_a_budget_cut_both_open_the_first_line(
     monkeypatch.setattr(pool_module, "READY_WAIT", 0.0)
     write_trusted_config(tmp_path, CONFIG)
     shutil.copyfile(TYPING, tmp_path / "typing_copy.py")
-    call = Call(workspace=Workspace.at(tmp_path), session=Session(), budget=BUDGET)
+    call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool), budget=BUDGET)
     try:
         line, col = targets.hub
         result = invoke("analyze_references", {"path": "typing_copy.py", "line": line, "col": col}, call)

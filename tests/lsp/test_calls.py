@@ -18,6 +18,7 @@ from test_references_paging import SHAPES, USE
 
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, ToolResult, invoke
 
 from conftest import write_trusted_config
@@ -45,7 +46,7 @@ def workspace(root: Path, config: str) -> Call:
     (root / "shapes.py").write_text(SHAPES)
     (root / "use.py").write_text(USE)
     (root / "wrapped.py").write_text(WRAPPED)
-    return Call(workspace=Workspace.at(root), session=Session())
+    return Call(workspace=Workspace.at(root), session=Session(server_pool=ServerPool))
 
 
 @pytest.fixture(scope="module")

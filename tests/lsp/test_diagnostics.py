@@ -14,6 +14,7 @@ import pytest
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
 from simple_brief.languages import detect
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.model import Diagnostic, FixIt, Position, Range, Severity, TextEdit, fixit_confidence
 from simple_brief.render import explain
 from simple_brief.render.diagnostics import diagnostic_line, render_diagnostics
@@ -130,7 +131,7 @@ def linted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
     write_trusted_config(root, CONFIG)
     (root / "app.py").write_text(LINTED)
     (root / "other.py").write_text("import sys\n")
-    call = Call(workspace=Workspace.at(root), session=Session())
+    call = Call(workspace=Workspace.at(root), session=Session(server_pool=ServerPool))
     try:
         yield call
     finally:

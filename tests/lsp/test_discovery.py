@@ -22,6 +22,7 @@ from simple_brief.files import config
 from simple_brief.files.workspace import Workspace
 from simple_brief.intel import server_discovery
 from simple_brief.lsp import pool as pool_module
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, ToolResult, invoke
 
 from conftest import write_trusted_config
@@ -45,7 +46,8 @@ TRUST_HINT = (
 
 
 def run(call: Call, name: str, **args: Any) -> ToolResult:
-    return invoke(name, args, call)
+    """One call of the tool, on `call`'s workspace and session (each call reads the configs anew)."""
+    return invoke(name, args, Call(call.workspace, session=call.session))
 
 
 def links(folder: Path, *programs: str) -> Path:
@@ -63,7 +65,7 @@ def workspace(tmp_path: Path) -> Iterator[Call]:
     root.mkdir()
     (root / "app.py").write_text(APP)
     (root / "helpers.py").write_text(HELPERS)
-    call = Call(workspace=Workspace.at(root), session=Session())
+    call = Call(workspace=Workspace.at(root), session=Session(server_pool=ServerPool))
     try:
         yield call
     finally:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, invoke
 
 from conftest import write_trusted_config
@@ -35,7 +36,7 @@ RANGE = {"start_line": 6, "start_col": 12, "end_line": 6, "end_col": 37}
 def call(tmp_path: Path) -> Iterator[Call]:
     write_trusted_config(tmp_path, CONFIG)
     (tmp_path / "prices.py").write_text(PRICES)
-    one = Call(workspace=Workspace.at(tmp_path), session=Session())
+    one = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
     try:
         yield one
     finally:

@@ -12,6 +12,7 @@ from pathlib import Path
 from simple_brief.editor import Snapshot
 from simple_brief.editor.context import build_context
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, invoke
 
 from conftest import outline_of, write_trusted_config
@@ -38,7 +39,7 @@ def test_a_site_in_a_methods_closure_is_named_with_its_receiver(tmp_path: Path) 
     write_trusted_config(tmp_path, f'[servers.gopls]\nargv = ["{gopls}"]\nfiletypes = ["go"]\n')
     (tmp_path / "go.mod").write_text("module example.com/fzf\n\ngo 1.19\n")
     (tmp_path / "t.go").write_text(SOURCE)
-    call = Call(workspace=Workspace.at(tmp_path), session=Session())
+    call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
     try:
         # The field `x` (line 3, 0-based column 23).
         result = invoke("analyze_references", {"path": "t.go", "line": 3, "col": 24}, call)

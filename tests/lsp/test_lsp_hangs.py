@@ -230,7 +230,7 @@ def test_a_server_that_never_answers_initialize_is_named_and_not_waited_for_agai
         shutil.copy(FAKES / name, programs / name)
     script = programs / "never_initializes.py"
     write_trusted_config(root, f'[servers.never]\ncommand = ["{sys.executable}", "{script}"]\nfiletypes = ["python"]\n')
-    call = Call(workspace=Workspace.at(root), session=Session())
+    call = Call(workspace=Workspace.at(root), session=Session(server_pool=ServerPool))
     args = {"path": "a.py", "line": 1, "col": 1}
     try:
         with pytest.raises(UserError) as first:

@@ -24,9 +24,10 @@ from simple_brief import tools
 from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
+from simple_brief.host.served import Served
 from simple_brief.intel.text_edits import apply_text_edits, minimal_edits
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.model import Position, Range, TextEdit
-from simple_brief.servers.envelope import ServerState, answer
 from simple_brief.servers.mcp import build_server
 from simple_brief.tools import Call, Session, ToolResult, invoke
 
@@ -74,7 +75,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
     write_trusted_config(root, CONFIG)
     for name, text in {"app.py": APP, "helpers.py": HELPERS, "use.py": USE, "messy.py": MESSY}.items():
         (root / name).write_text(text)
-    call = Call(workspace=Workspace.at(root), session=Session())
+    call = Call(workspace=Workspace.at(root), session=Session(server_pool=ServerPool))
     try:
         yield call
     finally:
@@ -319,7 +320,7 @@ def test_positions_outside_the_file_are_refused(project: Call) -> None:
 def test_without_a_server_the_sentence_says_how_to_get_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "x.py").write_text("x = 1\n")
     monkeypatch.setenv("PATH", str(tmp_path / "no-servers"))  # none installed (tests/lsp/test_discovery.py)
-    call = Call(workspace=Workspace.at(tmp_path), session=Session())
+    call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
     try:
         with pytest.raises(UserError) as err:
             run(call, "analyze_hover", path="x.py", line=1, col=1)
@@ -344,7 +345,7 @@ async def test_mcp_lists_the_lsp_tools_and_answers_a_hover(tmp_path: Path) -> No
     write_trusted_config(tmp_path, CONFIG)
     (tmp_path / "app.py").write_text(APP)
     (tmp_path / "helpers.py").write_text(HELPERS)
-    state = ServerState(Workspace.at(tmp_path))
+    state = Served.over(Workspace.at(tmp_path))
     lsp_tools = {
         "analyze_hover",
         "analyze_definition",
@@ -412,11 +413,11 @@ def test_neovim_clients_answer_on_the_unsaved_buffer_and_rename_edits_it(tmp_pat
             )
             assert attached
             backend = NvimBackend.connect(address, lsp_timeout_ms=30_000, retry_interval=0)
-            state = ServerState(Workspace.at(root), editor=backend)
+            state = Served.over(Workspace.at(root), editor=backend)
             try:
 
                 def ask(name: str, **args: Any) -> str:
-                    reply = answer(state, tools.get(name), args)
+                    reply = state.call(tools.get(name), args)
                     assert not reply.is_error, reply.blocks
                     return "\n\n".join(reply.blocks)
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from simple_brief.editor import Snapshot
 from simple_brief.editor.context import build_context
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, invoke
 
 from conftest import outline_of, write_trusted_config
@@ -52,7 +53,7 @@ class Box:
 def test_each_site_is_named_as_the_editor_context_names_it(tmp_path: Path) -> None:
     write_trusted_config(tmp_path, CONFIG)
     (tmp_path / "shapes.py").write_text(SHAPES)
-    call = Call(workspace=Workspace.at(tmp_path), session=Session())
+    call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
     try:
         result = invoke("analyze_references", {"path": "shapes.py", "line": 1, "col": 5}, call)
     finally:

@@ -40,6 +40,7 @@ from typing import Any
 import pytest
 
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, ToolResult, invoke
 
 REPO = Path(__file__).resolve().parents[2]
@@ -147,7 +148,7 @@ def fresh(
     go = shutil.which("go")  # gopls runs `go list`
     tools = dict.fromkeys(str(Path(p).parent) for p in (node, go) if p is not None)
     monkeypatch.setenv("PATH", ":".join([str(links), *tools]))
-    call = Call(workspace=Workspace.at(project(kind, tmp_path / "project")), session=Session())
+    call = Call(workspace=Workspace.at(project(kind, tmp_path / "project")), session=Session(server_pool=ServerPool))
     try:
         yield call, {"path": path, "line": line, "col": col, "limit": 1000}
     finally:

@@ -12,6 +12,7 @@ import pytest
 
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, invoke
 
 from conftest import write_trusted_config
@@ -32,7 +33,7 @@ def call(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
     write_trusted_config(root, CONFIG)
     (root / "prices.py").write_text(PRICES)
     (root / "taken.py").write_text("jls_extract_def = 1\n" + PRICES)
-    one = Call(workspace=Workspace.at(root), session=Session())
+    one = Call(workspace=Workspace.at(root), session=Session(server_pool=ServerPool))
     try:
         yield one
     finally:

@@ -18,6 +18,7 @@ import pytest
 
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, ToolResult, invoke
 
 from conftest import write_trusted_config
@@ -69,7 +70,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
     (hub / "base.py").write_text('class Base:\n    """The hub."""\n')
     for i in range(HUB_FILES):
         (hub / f"m{i:02}.py").write_text(hub_module(i))
-    call = Call(workspace=Workspace.at(root), session=Session())
+    call = Call(workspace=Workspace.at(root), session=Session(server_pool=ServerPool))
     try:
         yield call
     finally:

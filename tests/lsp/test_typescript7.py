@@ -19,6 +19,7 @@ import pytest
 
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.tools import Call, Session, invoke
 
 from conftest import write_trusted_config
@@ -54,7 +55,7 @@ def workspace(tmp_path: Path) -> Iterator[Call]:
     (root / "tsconfig.json").write_text("{}\n")
     (root / "a.ts").write_text("export const answer = 42;\n")
     (root / "b.ts").write_text('import { answer } from "./a";\nconsole.log(answer);\n')
-    call = Call(workspace=Workspace.at(root), session=Session())
+    call = Call(workspace=Workspace.at(root), session=Session(server_pool=ServerPool))
     try:
         yield call
     finally:

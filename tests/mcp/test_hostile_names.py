@@ -26,8 +26,8 @@ from mcp import Client, StdioServerParameters
 from simple_brief import tools as registry
 from simple_brief.defaults import KNOWN_TOOLSETS
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers import mcp as mcp_server
-from simple_brief.servers.envelope import Answer, ServerState
+from simple_brief.host.context import Answer
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 BODY = "def {name}():\n    return 1\n\n\nclass {name}_kind:\n    def method(self):\n        return {name}()\n"
@@ -286,8 +286,8 @@ async def test_an_answer_that_would_not_encode_goes_out_escaped_and_the_session_
     with the name escaped."""
     (tmp_path / "ok.py").write_text(BODY.format(name="ok_func"))
     leaked = Answer(blocks=["bad\udcff.py (python, 7 lines)"], data={"path": "bad\udcff.py", "bad\udcfe": 1})
-    monkeypatch.setattr(mcp_server, "answer", lambda *args: leaked)
-    async with Client(build_server(ServerState(Workspace.at(tmp_path)))) as client:
+    monkeypatch.setattr(Served, "call", lambda *args: leaked)
+    async with Client(build_server(Served.over(Workspace.at(tmp_path)))) as client:
         with anyio.fail_after(30):
             result = await client.call_tool("simple_read", {"path": "ok.py"})
     assert [block.text for block in result.content] == ["bad\\xff.py (python, 7 lines)"]  # type: ignore[union-attr]

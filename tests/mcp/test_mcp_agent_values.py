@@ -17,7 +17,7 @@ import pytest
 from mcp import Client
 
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 from conftest import write_trusted_config
@@ -110,7 +110,7 @@ async def test_hostile_values_run_nothing_the_person_did_not_trust(
     monkeypatch.chdir(root)  # the server started in the repository, as an editor starts it
     path = [".", "", "./node_modules/.bin", str(root / "bin"), VENV_BIN, "/usr/bin", "/bin"]
     monkeypatch.setenv("PATH", os.pathsep.join(path))
-    state = ServerState(Workspace.at(root), toolsets=("tasks", "debug"))
+    state = Served.over(Workspace.at(root), toolsets=("tasks", "debug"))
     wrong: list[str] = []
     async with Client(build_server(state)) as client:
         for tool, raw, expected in TABLE:

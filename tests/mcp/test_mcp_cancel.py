@@ -16,8 +16,8 @@ from mcp import Client
 
 from simple_brief import tools as registry
 from simple_brief.files.workspace import Workspace
+from simple_brief.host.served import Served
 from simple_brief.index import SymbolIndex
-from simple_brief.servers.envelope import ServerState
 from simple_brief.servers.mcp import build_server
 
 FILES = 3000
@@ -99,7 +99,7 @@ async def _abandon(start: Callable[[], Coroutine[Any, Any, None]], watch: Watch)
 
 @pytest.mark.anyio
 async def test_a_cancelled_search_stops_scanning_files(big_tree: Workspace, watch: Watch) -> None:
-    async with Client(build_server(ServerState(big_tree, toolsets=("read",)))) as client:
+    async with Client(build_server(Served.over(big_tree, toolsets=("read",)))) as client:
 
         async def search() -> None:
             await client.call_tool("search", {"query": "handler"})
@@ -115,7 +115,7 @@ async def test_a_cancelled_search_stops_scanning_files(big_tree: Workspace, watc
 
 @pytest.mark.anyio
 async def test_a_client_that_goes_away_stops_the_search(big_tree: Workspace, watch: Watch) -> None:
-    server = build_server(ServerState(big_tree, toolsets=("read",)))
+    server = build_server(Served.over(big_tree, toolsets=("read",)))
 
     async def connect_and_search() -> None:
         async with Client(server) as client:
@@ -146,7 +146,7 @@ async def test_a_cancelled_call_over_http_stops_the_search(big_tree: Workspace, 
 
     from simple_brief.servers.mcp import serve_http_thread
 
-    server = serve_http_thread(ServerState(big_tree, toolsets=("read",)), tmp_path / "state")
+    server = serve_http_thread(Served.over(big_tree, toolsets=("read",)), tmp_path / "state")
     try:
         http = create_mcp_http_client(headers={"Authorization": f"Bearer {server.token}"})
         async with Client(streamable_http_client(server.url, http_client=http)) as client:

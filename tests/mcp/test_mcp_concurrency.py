@@ -16,10 +16,11 @@ import anyio
 import pytest
 from mcp import Client
 
-from simple_brief import intel
 from simple_brief.defaults import KNOWN_TOOLSETS
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.core import Host
+from simple_brief.host.served import Served
+from simple_brief.lsp.pool import ServerPool
 from simple_brief.servers.mcp import build_server
 
 from conftest import write_trusted_config
@@ -70,28 +71,20 @@ def _children_running(program: str) -> list[int]:
     return found
 
 
-@pytest.fixture
-def slow_pool_start(monkeypatch: pytest.MonkeyPatch) -> None:
+def slow_pool_start(workspace: Workspace, settings: Any) -> Any:
     """A pool that takes a moment to make, as a real one may (reading the config, finding
     programs): the calls that arrive meanwhile must wait for it, not make their own."""
-    import simple_brief.lsp  # noqa: F401  (provides the pool factory)
-
-    start = intel.server_pool_factory()
-    assert start is not None
-
-    def slow(workspace: Workspace, settings: Any) -> Any:
-        time.sleep(0.3)
-        return start(workspace, settings)
-
-    monkeypatch.setattr(intel, "_server_pool_factory", slow)
+    time.sleep(0.3)
+    return ServerPool(workspace, settings)
 
 
 @pytest.mark.anyio
-@pytest.mark.usefixtures("slow_pool_start")
 async def test_twenty_calls_at_once_start_one_server_and_it_ends_with_the_session(tmp_path: Path) -> None:
     write_trusted_config(tmp_path, CONFIG)
     (tmp_path / "app.py").write_text(APP)
-    state = ServerState(Workspace.at(tmp_path), toolsets=KNOWN_TOOLSETS)
+    host = Host(slow_pool_start, long_lived=True)  # the factory handed in, as the adapters do
+    root = host.state(tmp_path).workspace.root
+    state = Served(host, root, toolsets=KNOWN_TOOLSETS)
     answers: dict[int, Any] = {}
 
     async def ask(client: Client, n: int, tool: str, args: dict[str, Any]) -> None:

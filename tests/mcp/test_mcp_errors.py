@@ -16,7 +16,7 @@ from simple_brief import errors
 from simple_brief import tools as registry
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 from simple_brief.tools import coerce
 
@@ -77,7 +77,7 @@ CASES: dict[str, tuple[str, dict[str, Any], str]] = {
 @pytest.mark.parametrize("case", list(CASES))
 async def test_bad_parameters_are_one_sentence_naming_the_parameter(workspace: Workspace, case: str) -> None:
     tool, args, expected = CASES[case]
-    async with Client(build_server(ServerState(workspace))) as client:
+    async with Client(build_server(Served.over(workspace))) as client:
         with anyio.fail_after(20):
             result = await client.call_tool(tool, args)
     text = error_text(result)
@@ -87,7 +87,7 @@ async def test_bad_parameters_are_one_sentence_naming_the_parameter(workspace: W
 
 @pytest.mark.anyio
 async def test_a_huge_int_string_is_named_by_an_excerpt_with_its_length(workspace: Workspace) -> None:
-    async with Client(build_server(ServerState(workspace))) as client:
+    async with Client(build_server(Served.over(workspace))) as client:
         with anyio.fail_after(20):
             result = await client.call_tool("search", {"query": "f", "limit": HUGE})
     text = error_text(result)
@@ -96,7 +96,7 @@ async def test_a_huge_int_string_is_named_by_an_excerpt_with_its_length(workspac
 
 @pytest.mark.anyio
 async def test_an_unknown_tool_is_one_sentence_listing_the_listed_tools(workspace: Workspace) -> None:
-    async with Client(build_server(ServerState(workspace, toolsets=("read",)))) as client:
+    async with Client(build_server(Served.over(workspace, toolsets=("read",)))) as client:
         with anyio.fail_after(20):
             plain = await client.call_tool("read_everything", {})
             huge = await client.call_tool("x" * 100_000 + "\nnext line", {})
@@ -111,7 +111,7 @@ async def test_an_unknown_tool_is_one_sentence_listing_the_listed_tools(workspac
 async def test_a_folded_tool_names_the_call_that_replaces_it(workspace: Workspace) -> None:
     """analyze_parse/typecheck/lint and docs_examples/related became parameters (issue 18):
     an agent calling an old name learns the new call, not "no such tool"."""
-    async with Client(build_server(ServerState(workspace))) as client:
+    async with Client(build_server(Served.over(workspace))) as client:
         with anyio.fail_after(20):
             answers = {
                 name: error_text(await client.call_tool(name, {"path": "app.py"}))
@@ -129,7 +129,7 @@ async def test_a_folded_tool_names_the_call_that_replaces_it(workspace: Workspac
 @pytest.mark.anyio
 async def test_a_huge_multi_line_argument_echoed_by_a_tool_is_cut_to_an_excerpt(workspace: Workspace) -> None:
     selector = "first line\n" + "y" * 500_000
-    async with Client(build_server(ServerState(workspace))) as client:
+    async with Client(build_server(Served.over(workspace))) as client:
         with anyio.fail_after(20):
             missing = await client.call_tool("expand_at", {"path": "app.py", "selector": selector})
     text = error_text(missing)
@@ -138,7 +138,7 @@ async def test_a_huge_multi_line_argument_echoed_by_a_tool_is_cut_to_an_excerpt(
 
 
 @pytest.mark.anyio
-async def test_the_envelope_cuts_any_tool_message_that_echoes_an_argument(
+async def test_the_host_cuts_any_tool_message_that_echoes_an_argument(
     workspace: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The last guard: a tool (of any toolset) that repeats what it was given in full."""
@@ -149,7 +149,7 @@ async def test_the_envelope_cuts_any_tool_message_that_echoes_an_argument(
 
     monkeypatch.setitem(tools, "expand_at", dataclasses.replace(tools["expand_at"], func=echoing))
     selector = "line one\nline two\x1b[2J" + "w" * 300_000
-    async with Client(build_server(ServerState(workspace))) as client:
+    async with Client(build_server(Served.over(workspace))) as client:
         with anyio.fail_after(20):
             result = await client.call_tool("expand_at", {"path": "p\n" * 50, "selector": selector})
     text = error_text(result)
@@ -158,8 +158,8 @@ async def test_the_envelope_cuts_any_tool_message_that_echoes_an_argument(
 
 
 def test_error_text_is_one_short_line_whatever_the_message() -> None:
-    from simple_brief.servers.envelope import MAX_ERROR_CHARS
-    from simple_brief.servers.envelope import error_text as guard_error_text
+    from simple_brief.host.context import MAX_ERROR_CHARS
+    from simple_brief.host.context import error_text as guard_error_text
 
     assert guard_error_text("no symbol `x`; look again.", {"selector": "x"}) == "no symbol `x`; look again."
     text = guard_error_text("a tool said:\n" + "line\n" * 10_000, {})
@@ -207,7 +207,7 @@ async def test_what_the_sdk_schema_still_refuses_is_one_sentence_too(
 ) -> None:
     """Behind the registry's check, the SDK validates again: its refusal is one sentence as well."""
     monkeypatch.setattr(registry, "check_arguments", lambda spec, args: args)
-    async with Client(build_server(ServerState(workspace))) as client:
+    async with Client(build_server(Served.over(workspace))) as client:
         with anyio.fail_after(20):
             result = await client.call_tool("search", {"query": "f", "limit": "x" * 100_000})
     text = error_text(result)

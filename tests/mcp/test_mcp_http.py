@@ -22,7 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import HttpServer, serve_http_thread
 
 
@@ -139,7 +139,7 @@ async def test_with_the_token_an_mcp_client_lists_and_calls(
 def quick_server(tmp_path: Path) -> Iterator[HttpServer]:
     """A real server in a thread that closes idle or stalled connections after 1 s."""
     (tmp_path / "app.py").write_text("def hello():\n    return 1\n")
-    running = serve_http_thread(ServerState(Workspace.at(tmp_path)), tmp_path / "state", idle_timeout=QUICK)
+    running = serve_http_thread(Served.over(Workspace.at(tmp_path)), tmp_path / "state", idle_timeout=QUICK)
     try:
         yield running
     finally:

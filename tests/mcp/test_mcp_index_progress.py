@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 FILES = 300  # more than `index.POOL_MIN_FILES`: the worker processes' path
@@ -29,7 +29,7 @@ async def test_building_the_symbol_index_sends_mcp_progress(tmp_path: Path) -> N
         if total is not None and progress >= total:
             finished.set()
 
-    state = ServerState(Workspace.at(tmp_path))
+    state = Served.over(Workspace.at(tmp_path))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(60):
             result = await client.call_tool("search", {"query": "handler_250"}, progress_callback=on_progress)

@@ -14,7 +14,7 @@ import pytest
 from mcp import Client
 
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 REPO = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ async def test_references_asked_of_a_loading_server_send_progress_and_answer_in_
         received.append(message or "")
 
     args = {"path": "mcp/shared/exceptions.py", "line": 19, "col": 7, "limit": 1}
-    state = ServerState(Workspace.at(root))
+    state = Served.over(Workspace.at(root))
     try:
         async with Client(build_server(state), raise_exceptions=True) as client:
             with anyio.fail_after(120):

@@ -14,7 +14,7 @@ from simple_brief import tools as registry
 from simple_brief.defaults import KNOWN_TOOLSETS
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server, parse_toolsets
 
 APP = '''class UserService:
@@ -48,7 +48,7 @@ def text_of(result: object) -> str:
 async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_described_schemas(
     workspace: Workspace,
 ) -> None:
-    async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
+    async with Client(build_server(Served.over(workspace)), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             tools = (await client.list_tools()).tools
     names = {t.name for t in tools}
@@ -91,7 +91,7 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
 async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspace: Workspace) -> None:
     """Written out by hand: `search` as tools/list shows it (lean: no titles, an optional
     parameter as its plain type)."""
-    async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
+    async with Client(build_server(Served.over(workspace)), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             tools = {t.name: t for t in (await client.list_tools()).tools}
     assert tools["search"].input_schema == {
@@ -129,7 +129,7 @@ def _plain(prop: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.anyio
 async def test_every_tool_lists_the_same_parameters_over_mcp_as_in_the_registry(workspace: Workspace) -> None:
     """Both schemas come from one declaration: names, order, types, descriptions, choices, defaults."""
-    state = ServerState(workspace, toolsets=tuple(KNOWN_TOOLSETS))
+    state = Served.over(workspace, toolsets=tuple(KNOWN_TOOLSETS))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             listed = (await client.list_tools()).tools
@@ -145,7 +145,7 @@ async def test_every_tool_lists_the_same_parameters_over_mcp_as_in_the_registry(
 
 @pytest.mark.anyio
 async def test_toolsets_choose_what_is_listed(workspace: Workspace) -> None:
-    state = ServerState(workspace, toolsets=parse_toolsets("workspace,tasks"))
+    state = Served.over(workspace, toolsets=parse_toolsets("workspace,tasks"))
     async with Client(build_server(state), raise_exceptions=True) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert set(tools) == {
@@ -175,7 +175,7 @@ async def test_toolsets_choose_what_is_listed(workspace: Workspace) -> None:
 
 @pytest.mark.anyio
 async def test_a_call_answers_text_blocks_and_data_without_editor_context_in_disk_mode(workspace: Workspace) -> None:
-    async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
+    async with Client(build_server(Served.over(workspace)), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             result = await client.call_tool("simple_read", {"path": "app.py", "mode": "outline"})
     assert not result.is_error
@@ -192,7 +192,7 @@ async def test_a_call_answers_text_blocks_and_data_without_editor_context_in_dis
 
 @pytest.mark.anyio
 async def test_user_errors_are_one_sentence_results_not_exceptions(workspace: Workspace) -> None:
-    async with Client(build_server(ServerState(workspace))) as client:
+    async with Client(build_server(Served.over(workspace))) as client:
         with anyio.fail_after(10):
             missing = await client.call_tool("expand_at", {"path": "app.py", "selector": "find_usr"})
             outside = await client.call_tool("simple_read", {"path": "../elsewhere.py"})
@@ -203,7 +203,7 @@ async def test_user_errors_are_one_sentence_results_not_exceptions(workspace: Wo
 
 @pytest.mark.anyio
 async def test_editor_get_context_says_disk_mode_and_system_tools_work(workspace: Workspace) -> None:
-    async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
+    async with Client(build_server(Served.over(workspace)), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             ctx = await client.call_tool("editor_get_context", {})
             status = await client.call_tool("server_status", {})
@@ -256,7 +256,7 @@ async def test_an_absent_neovim_answers_from_disk_and_says_so(workspace: Workspa
     from simple_brief.editor.nvim.attach import attach
 
     editor = attach(workspace.root, str(tmp_path / "gone.sock"))  # --nvim to a Neovim that is not there
-    async with Client(build_server(ServerState(workspace, editor=editor)), raise_exceptions=True) as client:
+    async with Client(build_server(Served.over(workspace, editor=editor)), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             result = await client.call_tool("simple_read", {"path": "app.py", "mode": "outline"})
     blocks = [b.text for b in result.content]  # type: ignore[union-attr]
@@ -270,7 +270,7 @@ async def test_an_absent_neovim_answers_from_disk_and_says_so(workspace: Workspa
 async def test_server_status_counts_the_tools_this_server_lists(
     workspace: Workspace, toolsets: tuple[str, ...] | None
 ) -> None:
-    state = ServerState(workspace) if toolsets is None else ServerState(workspace, toolsets=toolsets)
+    state = Served.over(workspace) if toolsets is None else Served.over(workspace, toolsets=toolsets)
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             listed = (await client.list_tools()).tools
@@ -282,7 +282,7 @@ async def test_server_status_counts_the_tools_this_server_lists(
 
 @pytest.mark.anyio
 async def test_server_status_counts_the_tools_the_server_lists(workspace: Workspace) -> None:
-    async with Client(build_server(ServerState(workspace)), raise_exceptions=True) as client:
+    async with Client(build_server(Served.over(workspace)), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             listed = await client.list_tools()
             status = await client.call_tool("server_status", {})

@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 
@@ -28,7 +28,7 @@ def _keys(node: Any) -> set[str]:
 @pytest.mark.anyio
 async def test_lean_schemas_and_calls_with_and_without_an_optional_parameter(tmp_path: Path) -> None:
     (tmp_path / "app.lua").write_text("local function greet(name)\n  return name\nend\n", encoding="utf-8")
-    state = ServerState(Workspace.at(tmp_path))
+    state = Served.over(Workspace.at(tmp_path))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(30):
             tools = {t.name: t for t in (await client.list_tools()).tools}

@@ -15,8 +15,8 @@ from mcp.client.stdio import stdio_client
 
 from simple_brief import tools as registry
 from simple_brief.files.workspace import Workspace
+from simple_brief.host.served import Served
 from simple_brief.index import symbol_index
-from simple_brief.servers.envelope import ServerState
 from simple_brief.servers.mcp import run_tool
 
 
@@ -31,14 +31,14 @@ def _tree(root: Path) -> Workspace:
     return Workspace.at(root)
 
 
-def _search(state: ServerState, query: str) -> str:
+def _search(state: Served, query: str) -> str:
     result = run_tool(state, registry.get("search"), {"query": query})
     assert not result.is_error, result.content
     return "\n".join(block.text for block in result.content if hasattr(block, "text"))
 
 
 def test_a_long_lived_server_watches_the_index_it_opened(tmp_path: Path) -> None:
-    state = ServerState(workspace=_tree(tmp_path), long_lived=True)
+    state = Served.over(workspace=_tree(tmp_path), long_lived=True)
     assert "handler_3" in _search(state, "handler_3")
     index = symbol_index(state.workspace)
     index.ensure_fresh()  # the first check after the watch began still walks once
@@ -48,7 +48,7 @@ def test_a_long_lived_server_watches_the_index_it_opened(tmp_path: Path) -> None
 
 
 def test_a_one_shot_answer_walks_and_starts_no_watcher(tmp_path: Path) -> None:
-    state = ServerState(workspace=_tree(tmp_path))
+    state = Served.over(workspace=_tree(tmp_path))
     assert "handler_3" in _search(state, "handler_3")
     index = symbol_index(state.workspace)
     index.ensure_fresh()

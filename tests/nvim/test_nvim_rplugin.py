@@ -188,7 +188,14 @@ def host_module() -> ModuleType:
 
 
 @pytest.fixture
-def host(host_module: ModuleType) -> Iterator[Any]:
+def host(host_module: ModuleType, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    import threading
+
+    from simple_brief.index import watch
+
+    # The plugin's engine host makes its process long-lived (its indexes watch their trees):
+    # this test process is so for the test only.
+    monkeypatch.setattr(watch, "_long_lived", threading.Event())
     plugin = host_module.SimpleBriefHost(None)
     yield plugin
     port = plugin._running_port()
@@ -222,3 +229,29 @@ def test_host_reports_a_missing_engine_in_one_sentence(host: Any, monkeypatch: p
             call([])
         assert caught.value.__cause__ is None
         assert caught.value.__suppress_context__
+
+
+def test_host_serves_its_lsp_and_mcp_servers_over_one_engine_host(
+    host: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Neovim's Python host runs one engine host: the fold server and the MCP server it
+    serves share it (the rplugin built a second, MCP-only state before)."""
+    from simple_brief.servers import mcp as mcp_server
+
+    served: list[Any] = []
+
+    class Running:
+        url, token, info_file = "http://127.0.0.1:1/mcp", "token", tmp_path / "server.json"
+
+    def serve(state: Any, state_dir: Path) -> Running:
+        served.append(state)
+        return Running()
+
+    monkeypatch.setattr(mcp_server, "serve_http_thread", serve)
+    host.lsp_port([])
+    assert host.mcp_serve([str(tmp_path), str(tmp_path / "no-nvim.sock")])["url"] == Running.url
+    engine = host._server.host
+    assert engine is not None and served[0].host is engine
+    answer = served[0].call("simple_read", {"path": "."})
+    assert answer.is_error and "is a directory" in answer.blocks[-1]
+    assert engine.roots() == [str(tmp_path.resolve())]

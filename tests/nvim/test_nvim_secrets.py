@@ -24,7 +24,8 @@ from simple_brief.editor.nvim.attach import AutoBackend
 from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.secret_files import DEFAULT_DENY, SecretRules
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState, attach_editor
+from simple_brief.host.context import attach_editor
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 from nvim_session import nvim
@@ -207,7 +208,7 @@ def _text(result: Any) -> str:
     return "\n".join(getattr(block, "text", "") for block in result.content)
 
 
-async def _mcp_calls(state: ServerState) -> dict[str, Any]:
+async def _mcp_calls(state: Served) -> dict[str, Any]:
     out: dict[str, Any] = {}
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(60):
@@ -226,7 +227,7 @@ async def _mcp_calls(state: ServerState) -> dict[str, Any]:
 
 def test_through_the_mcp_server_the_marker_never_shows(secret_editor: tuple[pynvim.Nvim, str, Path]) -> None:
     _, address, root = secret_editor
-    state = ServerState(workspace=Workspace.at(root))
+    state = Served.over(workspace=Workspace.at(root))
     state.editor = attach_editor(state.workspace.root, address)
     try:
         result = anyio.run(_mcp_calls, state)

@@ -21,7 +21,8 @@ from mcp import Client
 from simple_brief.editor.nvim.attach import AutoBackend
 from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState, attach_editor
+from simple_brief.host.context import attach_editor
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 from nvim_session import nvim
@@ -54,7 +55,7 @@ def _text(result: Any) -> str:
     return "\n".join(getattr(block, "text", "") for block in result.content)
 
 
-async def _timed_calls(state: ServerState, pid: int) -> list[tuple[str, float]]:
+async def _timed_calls(state: Served, pid: int) -> list[tuple[str, float]]:
     """One read while Neovim runs, three while it is stopped, then reads after SIGCONT until
     the editor is back (bounded): (answer text, seconds) each."""
     out: list[tuple[str, float]] = []
@@ -86,7 +87,7 @@ def test_a_stopped_neovim_answers_from_disk_once_per_stop_and_comes_back(
     editing: tuple[pynvim.Nvim, str, Path, int],
 ) -> None:
     _, address, root, pid = editing
-    state = ServerState(workspace=Workspace.at(root))
+    state = Served.over(workspace=Workspace.at(root))
     state.editor = attach_editor(state.workspace.root, address)
     try:
         calls = anyio.run(_timed_calls, state, pid)
@@ -206,9 +207,8 @@ class _StopsDuringTheCall:
 
 def test_a_neovim_that_stops_after_the_snapshot_still_gets_the_disk_note(tmp_path: Path) -> None:
     from simple_brief import tools as registry
-    from simple_brief.servers.envelope import answer
 
     (tmp_path / "a.py").write_text(SAVED)
-    state = ServerState(Workspace.at(tmp_path), editor=_StopsDuringTheCall())  # type: ignore[arg-type]
-    result = answer(state, registry.get("simple_read"), {"path": "a.py"})
+    state = Served.over(Workspace.at(tmp_path), editor=_StopsDuringTheCall())  # type: ignore[arg-type]
+    result = state.call(registry.get("simple_read"), {"path": "a.py"})
     assert "[Neovim has not answered for 2 s; answering from disk]" in result.blocks

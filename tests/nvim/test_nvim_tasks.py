@@ -16,7 +16,7 @@ import pytest
 from simple_brief import tools as registry
 from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState, answer
+from simple_brief.host.served import Served
 
 from nvim_session import nvim
 
@@ -57,9 +57,9 @@ def editor(tmp_path: Path, sockets: Path) -> Iterator[tuple[pynvim.Nvim, NvimBac
 
 
 def _run(backend: NvimBackend, root: Path, tool: str, **args: Any) -> Any:
-    state = ServerState(workspace=Workspace.at(root), editor=backend, toolsets=("tasks",))
+    state = Served.over(workspace=Workspace.at(root), editor=backend, toolsets=("tasks",))
     try:
-        return answer(state, registry.get(tool), args)
+        return state.call(registry.get(tool), args)
     finally:
         state.close()
 

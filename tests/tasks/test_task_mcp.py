@@ -13,7 +13,7 @@ from mcp import Client
 from projects import declare, python_project, python_tasks
 
 from simple_brief.files.workspace import Workspace
-from simple_brief.servers.envelope import ServerState
+from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 
@@ -21,7 +21,7 @@ from simple_brief.servers.mcp import build_server
 async def test_an_agent_tests_covers_and_profiles_a_project_over_mcp(tmp_path: Path) -> None:
     root = python_project(tmp_path / "calc")
     declare(root, python_tasks())
-    state = ServerState(Workspace.at(root), toolsets=("tasks",))
+    state = Served.over(Workspace.at(root), toolsets=("tasks",))
     progress: list[tuple[float, float | None, str | None]] = []
 
     async def on_progress(done: float, total: float | None, message: str | None) -> None:

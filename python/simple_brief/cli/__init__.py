@@ -1,9 +1,10 @@
 """The `simple-brief` command line (an adapter over the tool registry).
 
-`client.main` is the installed script: it hands the command to the per-user daemon
-(`simple_brief.daemon`) and imports the engine only to work without it. `main` below runs a
-command in this process, never through a daemon (`python -m simple_brief`, tests). This
-module imports nothing, so the script's fast path stays fast.
+`client.main` is what the installed script (`simple_brief.main`) runs for every command but
+`mcp`, `lsp` and `daemon`: it hands the command to the per-user daemon over its wire
+(`simple_brief.host.protocol`) and imports the engine only to work without it. `main` below
+runs a command in this process, never through a daemon (tests). This module imports nothing,
+so the script's fast path stays fast.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Standard library only until it decides to work without the daemon: a call the daemon
 answers costs an interpreter start, one socket round trip and the answer's bytes.
 
-- A daemon-served command (`parser.DAEMON_COMMANDS`: outline, expand, symbols, search,
+- A daemon-served command (`request.DAEMON_COMMANDS`: outline, expand, symbols, search,
   diagnostics, docs, run, tools) goes to the daemon unless `--no-daemon`,
   `SIMPLE_BRIEF_DAEMON=0`, or `[daemon] enabled = false` in the user's config says not to.
   A test run (`PYTEST_CURRENT_TEST` set) uses no daemon unless `SIMPLE_BRIEF_DAEMON=1`
@@ -36,14 +36,13 @@ import sys
 import time
 from collections.abc import Sequence
 
-from simple_brief.cli import calls, detach
+from simple_brief.cli import calls
 from simple_brief.cli.streams import escape_unencodable
-from simple_brief.daemon import protocol
 from simple_brief.errors import UserError
-from simple_brief.proc import environment
+from simple_brief.host import protocol
+from simple_brief.host.request import DAEMON_COMMANDS, ToolCall, error_answer
+from simple_brief.proc import detach, environment
 
-#: Kept equal to `parser.DAEMON_COMMANDS` (tests/daemon checks it; importing parser costs argparse).
-DAEMON_COMMANDS = frozenset(("outline", "expand", "symbols", "search", "diagnostics", "docs", "run", "tools"))
 _OFF = ("0", "off", "false", "no")
 #: Seconds a command waits for a daemon running changed code to stop and a new one to listen.
 RESTART_WAIT = 20.0
@@ -67,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return standalone(args)
 
 
-def _parsed(args: list[str]) -> calls.ToolCall | int | None:
+def _parsed(args: list[str]) -> ToolCall | int | None:
     """The command line's tool call; an exit code when it ended here (usage error, `--help`,
     a bad `--param`: printed as standalone prints it); None to work standalone (the current
     folder is gone, the --root is no folder: standalone says so)."""
@@ -83,7 +82,7 @@ def _parsed(args: list[str]) -> calls.ToolCall | int | None:
     try:
         call = calls.tool_call(parsed, os.getcwd(), _isatty(sys.stderr))
     except UserError as err:
-        return _print(calls.render(calls.error_answer(err), bool(getattr(parsed, "json", False))))
+        return _print(calls.render(error_answer(err), bool(getattr(parsed, "json", False))))
     except OSError:
         return None
     if not os.path.isdir(call.folder()):
@@ -163,9 +162,15 @@ def _start_daemon(after_failure: bool = False, args: list[str] | None = None) ->
         argv += ["--warm", root, "--after-pid", str(os.getpid())]
     try:
         if after_failure or not protocol.lock_is_held():
-            detach.spawn(lambda: standalone(argv))
+            detach.spawn(lambda: _become_daemon(argv))
     except OSError:
         pass  # the next call tries again; this one works standalone either way
+
+
+def _become_daemon(argv: list[str]) -> int:
+    """In the detached process: run `simple-brief daemon …` (`simple_brief.main` starts the
+    daemon's adapter; the command line does not import it)."""
+    os.execv(sys.executable, [sys.executable, "-m", "simple_brief", *argv])
 
 
 def _searched_root(args: list[str]) -> str | None:
@@ -190,7 +195,7 @@ class _Restart(Exception):
     it is stopping, and the command goes to a new one."""
 
 
-def through_daemon(args: list[str], call: calls.ToolCall) -> int | None:
+def through_daemon(args: list[str], call: ToolCall) -> int | None:
     """Run the command's call in the daemon; its exit code, or None to work standalone."""
     try:
         return _through_daemon(args, call)
@@ -225,7 +230,7 @@ def _restarted() -> bool:
     return False
 
 
-def _through_daemon(args: list[str], call: calls.ToolCall) -> int | None:
+def _through_daemon(args: list[str], call: ToolCall) -> int | None:
     path = protocol.socket_path()
     problem = protocol.private_folder_problem(path.parent)
     if problem is not None:
@@ -256,7 +261,7 @@ def _through_daemon(args: list[str], call: calls.ToolCall) -> int | None:
         return None
 
 
-def _request(call: calls.ToolCall) -> dict[str, object]:
+def _request(call: ToolCall) -> dict[str, object]:
     return {
         "op": "call",
         "call": call.message(),
@@ -324,7 +329,3 @@ def _print(rendered: tuple[str, str, int]) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,12 +9,12 @@ import sys
 from simple_brief import __version__
 from simple_brief import defaults as config
 from simple_brief.defaults import DEFAULT_BUDGET_TOKENS, DEFAULT_MAX_BYTES
+from simple_brief.host.request import EXIT_USER_ERROR
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the script's fast path milliseconds
 if TYPE_CHECKING:
     from typing import Any
 
-EXIT_USER_ERROR = 2
 
 _EPILOG = """\
 Positions in text output are 1-based line:col; --format standard JSON is 0-based (LSP).
@@ -70,8 +70,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     no_daemon_option(parser)
 
 
-#: The commands the `simple-brief` script hands to the per-user daemon (the others run here).
-DAEMON_COMMANDS = ("outline", "expand", "symbols", "search", "diagnostics", "docs", "run", "tools")
+#: The commands `simple_brief.main` starts their own adapters for (the MCP and LSP servers, the daemon).
+SERVED_ELSEWHERE = ("mcp", "lsp", "daemon")
 
 
 def no_daemon_option(parser: argparse.ArgumentParser, top: bool = False) -> None:

@@ -8,16 +8,17 @@
     simple-brief docs search QUERY | get ID | list MODULE | resolve SYMBOL | examples ID | related ID | index [LIB]
     simple-brief run TOOL --param k=v [--json]
     simple-brief tools
-    simple-brief lsp [--tcp PORT]
-    simple-brief mcp [--http [--port N]] [--nvim ADDR] [--toolsets read,lsp,docs]
-    simple-brief daemon start|stop|status
+    simple-brief trust [PATH]
 
-A user error prints one sentence on stderr and exits 2.
+Each call runs on a host of its own, closed after it (its language servers stop with it).
+`simple-brief mcp|lsp|daemon` start their own adapters (`simple_brief.main`). A user error
+prints one sentence on stderr and exits 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -25,13 +26,15 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from simple_brief.cli import calls, execute
-from simple_brief.cli.parser import EXIT_USER_ERROR, build_parser
+from simple_brief.cli import calls
+from simple_brief.cli.parser import SERVED_ELSEWHERE, build_parser
 from simple_brief.cli.streams import escape_unencodable
 from simple_brief.errors import UserError
 from simple_brief.files import config, trust
 from simple_brief.files.beneath import shown_path
-from simple_brief.files.workspace import Workspace
+from simple_brief.host import command
+from simple_brief.host.request import EXIT_USER_ERROR, LOG_FORMAT, error_answer
+from simple_brief.host.wiring import build_host
 
 
 def _trust(args: argparse.Namespace) -> str:
@@ -70,41 +73,6 @@ def _trust(args: argparse.Namespace) -> str:
     return f"{real}: trusted as it is now (a later change needs a new trust); it names {listed}.{notes}"
 
 
-def _serve_mcp(args: argparse.Namespace) -> int:
-    from simple_brief.files.private_files import state_dir
-    from simple_brief.index import watch
-    from simple_brief.servers import envelope
-    from simple_brief.servers import mcp as mcp_server
-
-    watch.long_lived()  # indexes watch their trees from before their first walk: one walk each
-    workspace = Workspace.at(args.root)
-    settings = config.load(workspace.root)
-    state = envelope.ServerState(
-        workspace=workspace,
-        budget=execute.budget(args.budget, settings),
-        toolsets=mcp_server.parse_toolsets(args.toolsets) if args.toolsets else tuple(settings.toolsets),
-        long_lived=True,
-    )
-    state.editor = envelope.attach_editor(state.workspace.root, args.nvim)
-    if args.http:
-        mcp_server.serve_http(
-            state, args.port, state_dir(), announce=lambda line: print(f"simple-brief: {line}", file=sys.stderr)
-        )
-    else:
-        mcp_server.serve_stdio(state)
-    return 0
-
-
-def _serve_lsp(port: int | None) -> int:
-    from simple_brief.servers import lsp as lsp_server
-
-    if port is None:
-        lsp_server.serve_stdio()
-    else:
-        lsp_server.create_server().start_tcp("127.0.0.1", port)
-    return 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     escape_unencodable()
@@ -122,7 +90,7 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
-        format=calls.LOG_FORMAT,
+        format=LOG_FORMAT,
         force=True,
     )
     if args.command is None:
@@ -131,26 +99,23 @@ def _main(argv: Sequence[str] | None) -> int:
     unfinished = calls.unfinished(args)
     if unfinished is not None:
         return unfinished
-    if args.command == "daemon":
-        from simple_brief.cli import daemon_commands
-
-        return daemon_commands.run(args)
-    if args.command == "lsp":
-        return _serve_lsp(args.tcp)
-    if args.command in ("mcp", "trust"):
+    if args.command in SERVED_ELSEWHERE:
+        # (`simple_brief.main` hands these to their adapters before this module is reached)
+        print(f"simple-brief: `{args.command}` is started by the simple-brief command itself.", file=sys.stderr)
+        return EXIT_USER_ERROR
+    if args.command == "trust":
         try:
-            return _serve_mcp(args) if args.command == "mcp" else _say(_trust(args))
+            return _say(_trust(args))
         except UserError as err:
             print(f"simple-brief: {err}", file=sys.stderr)
             return EXIT_USER_ERROR
     try:
         call = calls.tool_call(args, os.getcwd(), sys.stderr.isatty())
     except UserError as err:
-        shown = calls.error_answer(err)
+        shown = error_answer(err)
     else:
-        shown = execute.answer(
-            call, threading.Event(), sys.stderr, lambda call: Workspace.at(call.root), execute.OneCallSessions()
-        )
+        with contextlib.closing(build_host()) as host:  # its language servers and indexes stop with the call
+            shown = command.answer(call, threading.Event(), sys.stderr, host)
     out, err_text, code = calls.render(shown, bool(getattr(args, "json", False)))
     sys.stdout.write(out)
     sys.stderr.write(err_text)

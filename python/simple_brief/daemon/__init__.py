@@ -1,7 +1,8 @@
 """The per-user daemon the `simple-brief` command talks to (SPEC "Processes", issue 15).
 
-`protocol` (standard library only: the command's fast path imports it) names the socket
-and frames the messages; `server` is the daemon itself; `warm` keeps workspaces between
-calls. The daemon answers the tool calls it is handed (`server.serve(run=...)`), so it
-imports no adapter: `simple_brief.cli` wires it (`daemon_commands.answer`).
+`service` is `simple-brief daemon start|stop|status` and the daemon's wiring (one
+long-lived host, `simple_brief.host`); `server` is the daemon itself (socket, lock, idle
+stop); `memory` the policy closing warm indexes when memory grows. The wire both sides
+speak (`simple_brief.host.protocol`) and the tool call it carries (`host.request`) are the
+engine's, so the command line (`cli/`), its client, imports no part of this adapter.
 """

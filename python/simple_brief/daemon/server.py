@@ -4,7 +4,7 @@ It takes the lock file (fcntl.flock, held for its whole life) before it binds, s
 daemons never run; a socket left by a dead one is replaced. Every connection's peer is
 checked (SO_PEERCRED: this user only); the socket is 0600 in a 0700 folder.
 
-A request is a tool call (`cli.calls.ToolCall`: the tool, its arguments, the root, the
+A request is a tool call (`host.request.ToolCall`: the tool, its arguments, the root, the
 client's environment variables the engine reads), never a command line: the daemon runs
 it and sends back its answer, and the client prints it. Nothing of the process is changed
 for a request (its environment, working folder, sys.stdout, the root logger's handlers):
@@ -42,8 +42,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from simple_brief.daemon import protocol
 from simple_brief.files.private_files import FILE_MODE, private_dir
+from simple_brief.host import protocol
 from simple_brief.proc import environment
 
 log = logging.getLogger("simple_brief.daemon")

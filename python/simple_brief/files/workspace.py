@@ -12,13 +12,14 @@ component at a time from the root's descriptor (`openat` with `O_NOFOLLOW`), and
 opened is checked with `fstat`; the listing walks folders the same way.
 
 Overlays are text that wins over the disk, in two layers (`Overlays`): the editor's
-unsaved buffers, replaced at the start of every call, and the agent's
+unsaved buffers, one call's own (`Workspace.for_call`), and the agent's
 (`files_apply_overlay`), kept until removed or the server exits. Neither ever touches
 the disk.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import stat
@@ -27,7 +28,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pathspec
 
@@ -78,6 +78,18 @@ MAX_PATH_BYTES = 4096
 MAX_NAME_BYTES = 255
 
 
+def real_root(root: str | os.PathLike[str] | None = None) -> Path:
+    """The resolved folder a workspace at `root` (default: the current directory) has.
+
+    Raises:
+        UserError: the root is not a directory.
+    """
+    path = Path(root if root is not None else os.getcwd()).expanduser()
+    if not path.is_dir():
+        raise UserError(f"workspace root {path} is not a directory; pass an existing folder with --root.")
+    return path.resolve()
+
+
 class Overlays(MutableMapping[Path, str]):
     """Text that wins over the disk, by resolved path: the agent's layer over the editor's.
 
@@ -91,9 +103,11 @@ class Overlays(MutableMapping[Path, str]):
         agent: overlays an agent applied; kept until removed.
     """
 
-    def __init__(self, editor: Mapping[Path, str] | None = None) -> None:
+    def __init__(self, editor: Mapping[Path, str] | None = None, agent: dict[Path, str] | None = None) -> None:
         self.editor: dict[Path, str] = dict(editor or {})
-        self.agent: dict[Path, str] = {}
+        #: Shared, not copied, when given: a call's view (`Workspace.for_call`) writes its
+        #: workspace's agent layer.
+        self.agent: dict[Path, str] = {} if agent is None else agent
 
     def replace_editor(self, buffers: Mapping[Path, str]) -> None:
         """The editor's unsaved buffers of this call (keys resolved, so symlinked paths match)."""
@@ -140,15 +154,15 @@ class Overlays(MutableMapping[Path, str]):
         return f"Overlays(agent={sorted(map(str, self.agent))}, editor={sorted(map(str, self.editor))})"
 
 
-@dataclass
+@dataclass(eq=False)
 class Workspace:
     """A root directory, the overlays laid over it, and parsed documents cached by identity.
 
     Attributes:
         root: the resolved workspace root; no tool reads outside it.
         overlays: unsaved content by resolved path, read instead of the disk: the agent's
-            overlays over the editor's buffers (`Overlays`). Assigning a plain mapping
-            replaces the editor layer and keeps the agent's.
+            overlays over the editor's buffers (`Overlays`); a call sees its own editor's
+            buffers through its view (`for_call`).
         max_bytes: the largest file a tool reads, and the largest overlay accepted.
         gitignore_top: the highest folder whose .gitignore applies (default: `root`); a
             workspace opened inside another keeps its parent's, as git would.
@@ -165,36 +179,24 @@ class Workspace:
     cache_limit: int = PARSE_CACHE_FILES
     _cache: OrderedDict[Path, tuple[object, Outline]] = field(default_factory=OrderedDict, repr=False)
     _cache_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
-    #: Long-lived objects kept with this workspace by other modules (the symbol index:
-    #: `simple_brief.index.symbol_index`), created under `attached_lock`.
-    attached: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
-    attached_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    #: The workspace a call's view (`for_call`) was made from; None for the workspace itself.
+    base: Workspace | None = field(default=None, repr=False, compare=False)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        # `ws.overlays = {path: text}` (the editor's buffers) must not drop the agent's layer,
-        # nor replace the object workspaces opened from this one share.
-        if name == "overlays" and not isinstance(value, Overlays):
-            current = self.__dict__.get("overlays")
-            if isinstance(current, Overlays):
-                current.replace_editor(value)
-                return
-            value = Overlays(value)
-        super().__setattr__(name, value)
-
-    def close_attached(self, *keys: str) -> None:
-        """Close what other modules kept with this workspace (the symbol index: its watcher
-        and SQLite connection; a kept session: its language servers) and forget it; only
-        the things under `keys` when given."""
-        with self.attached_lock:
-            names = keys or tuple(self.attached)
-            kept = [self.attached.pop(key) for key in names if key in self.attached]
-        for thing in kept:
-            close = getattr(thing, "close", None)
-            if callable(close):
-                try:
-                    close()
-                except Exception:
-                    log.exception("closing %s of %s failed", type(thing).__name__, self.root)
+    def for_call(
+        self, editor_buffers: Mapping[Path, str], max_bytes: int | None = None, agent: dict[Path, str] | None = None
+    ) -> Workspace:
+        """This workspace as one call sees it: the call's own editor buffers as the editor
+        layer (never written where another call could see them), over the same agent
+        overlays (or the call's own `agent` layer when given), parse cache and symbol index
+        (`base`); its own `max_bytes` when given."""
+        layers = Overlays(agent=self.overlays.agent if agent is None else agent)
+        layers.replace_editor(editor_buffers)
+        return dataclasses.replace(
+            self,
+            overlays=layers,
+            max_bytes=self.max_bytes if max_bytes is None else max_bytes,
+            base=self.base or self,
+        )
 
     @classmethod
     def at(cls, root: str | os.PathLike[str] | None = None) -> Workspace:
@@ -204,10 +206,7 @@ class Workspace:
         Raises:
             UserError: the root is not a directory, or its config is broken.
         """
-        path = Path(root if root is not None else os.getcwd()).expanduser()
-        if not path.is_dir():
-            raise UserError(f"workspace root {path} is not a directory; pass an existing folder with --root.")
-        real = path.resolve()
+        real = real_root(root)
         return cls(root=real, secrets=config.load(real).secrets)
 
     def sub(self, folder: str | os.PathLike[str]) -> Workspace:
@@ -382,6 +381,16 @@ class Workspace:
                 while len(self._cache) > max(self.cache_limit, 1):
                     self._cache.popitem(last=False)
         return real, outline
+
+    def parsed(self, real: Path, text: str, language: languages.LanguageSpec) -> Outline | None:
+        """The parse cache's outline of `real` when it was made from exactly `text` read as
+        `language` (another reader of the same text, the fold server, shares it); else None."""
+        with self._cache_lock:
+            cached = self._cache.get(real)
+        if cached is None:
+            return None
+        outline = cached[1]
+        return outline if outline.language is language and outline.source.text == text else None
 
     def set_overlay(self, path: str | os.PathLike[str], text: str) -> Path:
         """Keep `text` in memory as the content of `path` (an agent overlay); the disk is untouched.

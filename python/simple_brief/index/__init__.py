@@ -30,6 +30,7 @@ import sqlite3
 import stat as stat_mod
 import threading
 import time
+import weakref
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -67,22 +68,46 @@ CHUNK_FILES = 64
 #: A file to parse: (path relative to the root, the real file's, old content hash, (mtime_ns, size)).
 Job = tuple[str, str, str, tuple[int, int]]
 
-__all__ = ["FileState", "RefreshStats", "SymbolIndex", "symbol_index"]
+__all__ = ["FileState", "RefreshStats", "SymbolIndex", "close_symbol_index", "open_symbol_index", "symbol_index"]
+
+
+#: The open index of each workspace (a call's view shares its workspace's: `Workspace.base`);
+#: the host closes them with its workspaces (`close_symbol_index`).
+_OPEN: weakref.WeakKeyDictionary[Workspace, SymbolIndex] = weakref.WeakKeyDictionary()
+_OPEN_LOCK = threading.Lock()
 
 
 def symbol_index(workspace: Workspace, cache_dir: Path | None = None) -> SymbolIndex:
-    """The symbol index of `workspace`: one object per Workspace, opened on first use and
-    kept with it (`Workspace.attached`), so a long-lived process keeps it warm.
+    """The symbol index of `workspace`: one object per Workspace (a call's view shares its
+    workspace's), opened on first use and kept while the workspace lives, so a long-lived
+    process keeps it warm.
 
     Raises:
         UserError: the cache folder cannot be created or written.
     """
-    with workspace.attached_lock:
-        index = workspace.attached.get("symbol_index")
-        if not isinstance(index, SymbolIndex) or index.closed:
-            index = SymbolIndex.open(workspace, cache_dir)
-            workspace.attached["symbol_index"] = index
+    owner = workspace.base or workspace
+    with _OPEN_LOCK:
+        index = _OPEN.get(owner)
+        if index is None or index.closed:
+            index = SymbolIndex.open(owner, cache_dir)
+            _OPEN[owner] = index
         return index
+
+
+def open_symbol_index(workspace: Workspace) -> SymbolIndex | None:
+    """The workspace's index if one is open (None: never opened, or closed)."""
+    with _OPEN_LOCK:
+        index = _OPEN.get(workspace.base or workspace)
+    return None if index is None or index.closed else index
+
+
+def close_symbol_index(workspace: Workspace) -> None:
+    """Close the workspace's index (its watcher and SQLite connection), if one is open; the
+    next `symbol_index` opens it again from disk."""
+    with _OPEN_LOCK:
+        index = _OPEN.pop(workspace.base or workspace, None)
+    if index is not None:
+        index.close()
 
 
 @dataclass

@@ -19,12 +19,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from simple_brief.files.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -101,18 +97,3 @@ class Watcher:
         close = getattr(self._notify, "close", None)
         if close is not None:
             close()
-
-
-def keep_watching(workspaces: Iterable[Workspace]) -> None:
-    """After a call in a long-lived process (the daemon, the MCP server): every open symbol
-    index of these workspaces watches its tree from now on, so the next query checks only
-    what changed instead of walking the tree. A workspace whose index was never opened is
-    left alone (watching costs a thread and the kernel's watches)."""
-    for ws in workspaces:
-        index = ws.attached.get("symbol_index")
-        watch = getattr(index, "watch", None)
-        if callable(watch) and not getattr(index, "closed", False):
-            try:
-                watch()
-            except Exception:
-                log.exception("the symbol index of %s cannot watch its tree", ws.root)

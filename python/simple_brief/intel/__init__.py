@@ -79,18 +79,6 @@ if TYPE_CHECKING:
     from simple_brief.files.workspace import Workspace
 
 #: Starts the language servers a config names for a workspace (disk mode): a LanguageIntel
-#: with a `config` attribute. Provided by `simple_brief.lsp` when an adapter imports it.
+#: with a `config` attribute. `simple_brief.lsp.pool.ServerPool`, handed to the host when an
+#: adapter builds it (`simple_brief.host.wiring`): the engine's tools never import it.
 ServerPoolFactory = Callable[["Workspace", "Config"], Any]
-_server_pool_factory: ServerPoolFactory | None = None
-
-
-def provide_server_pool(factory: ServerPoolFactory) -> None:
-    """Make `factory` start the session's language servers (`simple_brief.lsp` calls this on
-    import: the engine asks through this hook and never imports its adapters)."""
-    global _server_pool_factory
-    _server_pool_factory = factory
-
-
-def server_pool_factory() -> ServerPoolFactory | None:
-    """What starts the session's language servers, if an adapter provided it."""
-    return _server_pool_factory

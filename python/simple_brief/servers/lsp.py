@@ -9,6 +9,7 @@ engine (`documents`, `folding`); the handlers only convert.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import threading
 import time
@@ -18,9 +19,16 @@ from lsprotocol import converters, types
 from pygls.lsp.server import LanguageServer
 
 from simple_brief import __version__
-from simple_brief.intel.protocol import EDITOR_DIAGNOSTIC_FIELDS, diagnostic_from_editor, document_symbol
+from simple_brief.host.core import Host
+from simple_brief.intel.protocol import (
+    EDITOR_DIAGNOSTIC_FIELDS,
+    diagnostic_from_editor,
+    document_symbol,
+    uri_to_path,
+)
 from simple_brief.model import Diagnostic, Symbol
 from simple_brief.render import blockmarks
+from simple_brief.scan import Outline
 from simple_brief.servers.documents import Document, Documents
 from simple_brief.source import Source
 
@@ -39,11 +47,13 @@ _FOLD_KINDS = {
 
 
 class BriefServer(LanguageServer):
-    """A LanguageServer holding the engine's open documents."""
+    """A LanguageServer holding the engine's open documents, beside the process's host (the
+    rplugin's MCP server answers through the same one)."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: Host | None = None) -> None:
         super().__init__("simple-brief", __version__)
         self.documents = Documents()
+        self.host = host
 
     @property
     def encoding(self) -> str:
@@ -58,6 +68,20 @@ class BriefServer(LanguageServer):
             text_doc = self.workspace.get_text_document(uri)
             doc = self.documents.did_open(uri, text_doc.source, text_doc.language_id, text_doc.version or 0)
         return doc
+
+    def outline(self, uri: str) -> Outline:
+        """The full outline of an open document: the host's parse of the same text when a
+        workspace has one (a call read the file: one parse for both), else the document's own."""
+        doc = self.document(uri)
+        path = uri_to_path(uri) if self.host is not None else None
+        if self.host is not None and path is not None:
+            try:
+                shared = self.host.parsed(path.resolve(), doc.text, doc.language)
+            except (OSError, RuntimeError):  # a path that cannot be resolved: the document's own
+                shared = None
+            if shared is not None:
+                return shared
+        return doc.outline()
 
 
 def _document_symbols(source: Source, symbols: list[Symbol], encoding: str) -> list[types.DocumentSymbol]:
@@ -84,9 +108,9 @@ def editor_diagnostics(items: list[Any]) -> list[Diagnostic]:
     ]
 
 
-def create_server() -> BriefServer:
-    """A server with every feature registered (one per process or thread)."""
-    server = BriefServer()
+def create_server(host: Host | None = None) -> BriefServer:
+    """A server with every feature registered (one per process or thread), beside `host`."""
+    server = BriefServer(host)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: BriefServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -127,7 +151,7 @@ def create_server() -> BriefServer:
     def render(ls: BriefServer, params: Any) -> dict[str, Any]:
         """The block-mark view of the live text, with the editor's diagnostics as `V*` lines."""
         doc = ls.document(params.textDocument.uri)
-        outline = doc.outline()
+        outline = ls.outline(params.textDocument.uri)
         mode = getattr(params, "mode", "outline")
         if mode not in ("outline", "compact", "full"):
             mode = "outline"
@@ -141,7 +165,7 @@ def create_server() -> BriefServer:
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: BriefServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-        outline = ls.document(params.text_document.uri).outline()
+        outline = ls.outline(params.text_document.uri)
         return _document_symbols(outline.source, outline.symbols, ls.encoding)
 
     return server
@@ -153,7 +177,7 @@ def serve_stdio() -> None:
 
 
 def serve_tcp_thread(
-    host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0
+    host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0, engine: Host | None = None
 ) -> tuple[BriefServer, int, threading.Thread]:
     """Serve on a loopback TCP port from a daemon thread; return once it listens.
 
@@ -165,7 +189,7 @@ def serve_tcp_thread(
     Raises:
         RuntimeError: the server did not listen within `timeout` seconds.
     """
-    server = create_server()
+    server = create_server(engine)
     thread = threading.Thread(target=server.start_tcp, args=(host, port), name="simple-brief-lsp", daemon=True)
     thread.start()
     # pygls (pinned <3) keeps the asyncio server in `_server` once it listens; waiting for
@@ -177,3 +201,12 @@ def serve_tcp_thread(
         time.sleep(0.002)
     bound = int(listener.sockets[0].getsockname()[1])
     return server, bound, thread
+
+
+def run(args: argparse.Namespace) -> int:
+    """`simple-brief lsp [--tcp PORT]`: serve one client over stdio, or on a loopback port."""
+    if args.tcp is None:
+        serve_stdio()
+    else:
+        create_server().start_tcp("127.0.0.1", args.tcp)
+    return 0

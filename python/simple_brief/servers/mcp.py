@@ -15,6 +15,7 @@ a request, or idles between requests is closed after IDLE_TIMEOUT seconds.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import hmac
 import inspect
@@ -22,6 +23,7 @@ import json
 import logging
 import os
 import secrets
+import sys
 import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
@@ -43,12 +45,16 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from simple_brief import __version__
 from simple_brief import tools as registry
-from simple_brief.defaults import KNOWN_TOOLSETS
+from simple_brief.defaults import KNOWN_TOOLSETS, MIN_BUDGET_TOKENS
 from simple_brief.errors import UserError
+from simple_brief.files import config
 from simple_brief.files.path_escapes import escape_surrogates, escape_surrogates_in
-from simple_brief.files.private_files import write_private
-from simple_brief.index.watch import keep_watching
-from simple_brief.servers.envelope import ServerState, answer, error_text
+from simple_brief.files.private_files import state_dir, write_private
+from simple_brief.files.workspace import real_root
+from simple_brief.host.context import attach_editor, error_text
+from simple_brief.host.served import Served
+from simple_brief.host.wiring import build_host
+from simple_brief.index import watch
 
 log = logging.getLogger(__name__)
 
@@ -112,23 +118,21 @@ def _signature(tool: registry.Tool) -> inspect.Signature:
 
 
 def run_tool(
-    state: ServerState,
+    state: Served,
     tool: registry.Tool,
     args: dict[str, Any],
     progress: registry.ProgressFn | None = None,
     cancelled: threading.Event | None = None,
 ) -> CallToolResult:
-    """One MCP call: the envelope's answer as a CallToolResult."""
-    result = answer(state, tool, args, progress, cancelled)
-    if state.long_lived:
-        keep_watching(state.workspaces())
+    """One MCP call: the host's answer as a CallToolResult."""
+    result = state.call(tool, args, progress, cancelled)
     content: list[ContentBlock] = [TextContent(type="text", text=b) for b in result.blocks]
     if result.is_error:
         return CallToolResult(content=content, is_error=True)
     return CallToolResult(content=content, structured_content=result.data)
 
 
-def _adapter(state: ServerState, tool: registry.Tool) -> Callable[..., Awaitable[CallToolResult]]:
+def _adapter(state: Served, tool: registry.Tool) -> Callable[..., Awaitable[CallToolResult]]:
     async def call_tool(**kwargs: Any) -> CallToolResult:
         ctx: Context | None = kwargs.pop(_CONTEXT, None)
         cancelled = threading.Event()
@@ -168,7 +172,7 @@ class BriefServer(MCPServer):
     argument is one sentence naming it (the registry's own wording, huge values cut to an
     excerpt), never the SDK's multi-line validation text."""
 
-    def __init__(self, state: ServerState) -> None:
+    def __init__(self, state: Served) -> None:
         super().__init__(name="simple-brief", version=__version__, instructions=INSTRUCTIONS)
         self.state = state
 
@@ -269,7 +273,7 @@ def lean_schema(node: Any) -> Any:
     return out
 
 
-def build_server(state: ServerState) -> MCPServer:
+def build_server(state: Served) -> MCPServer:
     """An MCPServer listing the tools of `state.toolsets` (and the system tools)."""
     server = BriefServer(state)
     for tool in listed_tools(state.toolsets):
@@ -289,7 +293,7 @@ def build_server(state: ServerState) -> MCPServer:
     return server
 
 
-def serve_stdio(state: ServerState) -> None:
+def serve_stdio(state: Served) -> None:
     """Serve MCP over stdin/stdout until the client closes; then stop what the session started."""
     try:
         build_server(state).run("stdio")
@@ -327,7 +331,7 @@ class BearerTokenGate:
         await self.app(scope, receive, send)
 
 
-def http_app(state: ServerState, token: str, port: int) -> ASGIApp:
+def http_app(state: Served, token: str, port: int) -> ASGIApp:
     """The streamable-HTTP app behind the token gate, accepting only loopback Host/Origin."""
     hosts = [f"127.0.0.1:{port}", f"localhost:{port}", "127.0.0.1", "localhost"]
     security = TransportSecuritySettings(
@@ -408,7 +412,7 @@ def _guarded_protocol(idle_timeout: float) -> type[H11Protocol]:
 
 
 def serve_http_thread(
-    state: ServerState, state_dir: Path, port: int = 0, timeout: float = 15.0, idle_timeout: float = IDLE_TIMEOUT
+    state: Served, state_dir: Path, port: int = 0, timeout: float = 15.0, idle_timeout: float = IDLE_TIMEOUT
 ) -> HttpServer:
     """Serve MCP over HTTP from a daemon thread (the remote-plugin host's `:SimpleBriefServe`).
 
@@ -440,7 +444,7 @@ def serve_http_thread(
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError(f"simple-brief: the MCP HTTP server did not start within {timeout:.0f} s")
         time.sleep(0.01)
-    info_file = write_server_file(state_dir / "servers", port, token, state.workspace.root)
+    info_file = write_server_file(state_dir / "servers", port, token, state.root)
 
     def stop() -> None:
         server.should_exit = True
@@ -458,7 +462,7 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def serve_http(state: ServerState, port: int, state_dir: Path, announce: Callable[[str], None] = log.info) -> None:
+def serve_http(state: Served, port: int, state_dir: Path, announce: Callable[[str], None] = log.info) -> None:
     """Serve MCP over streamable HTTP on 127.0.0.1 with a random token until SIGINT/SIGTERM.
 
     The state file (URL and token, mode 0600) appears only once the server listens, and
@@ -478,3 +482,31 @@ def serve_http(state: ServerState, port: int, state_dir: Path, announce: Callabl
     finally:
         server.stop()
         state.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    """`simple-brief mcp [--http [--port N]] [--nvim ADDR] [--toolsets …] [--budget N]`: serve
+    until the client closes (stdio) or SIGINT/SIGTERM (HTTP); one long-lived host."""
+    watch.long_lived()  # indexes watch their trees from before their first walk: one walk each
+    host = build_host(long_lived=True)
+    try:
+        root = real_root(args.root)
+        settings = config.load(root)
+        if args.budget is not None and args.budget < MIN_BUDGET_TOKENS:
+            raise UserError(f"--budget must be at least {MIN_BUDGET_TOKENS} tokens.")
+        host.state(root, settings)
+        state = Served(
+            host,
+            root,
+            attach_editor(root, args.nvim, settings.secrets),
+            args.budget,
+            parse_toolsets(args.toolsets) if args.toolsets else tuple(settings.toolsets),
+        )
+    except UserError:
+        host.close()
+        raise
+    if args.http:
+        serve_http(state, args.port, state_dir(), announce=lambda line: print(f"simple-brief: {line}", file=sys.stderr))
+    else:
+        serve_stdio(state)
+    return 0

@@ -20,7 +20,10 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_typ
 from simple_brief.defaults import DEFAULT_BUDGET_TOKENS
 from simple_brief.editor import DiskBackend, EditorBackend
 from simple_brief.errors import EXCERPT_CHARS, UserError, excerpt
+from simple_brief.files.config import Config
+from simple_brief.files.config import load as load_config
 from simple_brief.files.workspace import Workspace
+from simple_brief.intel import ServerPoolFactory
 from simple_brief.model import ProgressFn
 
 #: Modules whose import registers tools, in listing order.
@@ -174,47 +177,68 @@ class ToolResult:
 
 
 @dataclass
+class OpenedWorkspaces:
+    """Workspaces opened with `workspace_open`, by id (`ws1`, `ws2`, …: never reused), under `lock`."""
+
+    by_id: dict[str, Workspace] = field(default_factory=dict)
+    issued: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def all(self) -> list[Workspace]:
+        """The opened workspaces, in the order they were opened."""
+        with self.lock:
+            return list(self.by_id.values())
+
+
+@dataclass
 class Session:
-    """What lives longer than one call: one per MCP server or CLI run, created empty and
-    filled by the features on first use.
+    """One workspace's long-lived objects as the tools use them: the host keeps one per
+    workspace (`simple_brief.host.state.WorkspaceState`), created empty and filled by the
+    features on first use, each under its own lock (calls run on worker threads at once,
+    and two of them must not each start the servers).
 
     Attributes:
-        docs: the open docs index (`simple_brief.docs.index.DocsIndex`).
-        language_servers: language servers started in disk mode (`simple_brief.lsp.pool.ServerPool`).
-        workspaces: workspaces opened with `workspace_open`, by id.
-        workspaces_issued: ids handed out so far (`ws1`, `ws2`, …; never reused).
-        debug: debug sessions (`simple_brief.debug.sessions.Sessions`), each with its processes.
-        lock: held while one of these is made, replaced or closed: calls run on worker
-            threads at once, and two of them must not each start the session's servers.
+        server_pool: what starts the language servers in disk mode (`simple_brief.lsp.pool.
+            ServerPool`), handed to the host when it is built; None: no servers.
+        docs: the open docs index (`simple_brief.docs.index.DocsIndex`), under `docs_lock`.
+        language_servers: the servers `server_pool` started, under `servers_lock`.
+        opened: workspaces opened with `workspace_open` (`OpenedWorkspaces`).
+        debug: debug sessions (`simple_brief.debug.sessions.Sessions`), under `debug_lock`.
     """
 
+    server_pool: ServerPoolFactory | None = None
     docs: Any = None
     language_servers: Any = None
-    workspaces: dict[str, Workspace] = field(default_factory=dict)
-    workspaces_issued: int = 0
+    opened: OpenedWorkspaces = field(default_factory=OpenedWorkspaces)
     debug: Any = None
     #: Why the workspace config's programs are not used (`config.Config.untrusted`), if so.
     untrusted: str | None = None
-    lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+    docs_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    servers_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    debug_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def close(self) -> None:
         """Stop what the session started (debug sessions and their processes, language
-        servers) and close the docs index."""
-        with self.lock:
-            things = (self.debug, self.language_servers, self.docs)
-            self.debug = None
-            self.language_servers = None
-            self.docs = None
-        for thing in things:
+        servers), close the docs index and forget the opened workspaces."""
+        with self.debug_lock:
+            debug, self.debug = self.debug, None
+        with self.servers_lock:
+            servers, self.language_servers = self.language_servers, None
+        with self.docs_lock:
+            docs, self.docs = self.docs, None
+        with self.opened.lock:
+            self.opened.by_id.clear()
+        for thing in (debug, servers, docs):
             if thing is not None:
                 thing.close()
 
 
 @dataclass
 class Call:
-    """What a tool call runs against: the workspace, the token budget, the editor
-    (the disk backend when none is attached), the session's long-lived objects, and
-    where to report progress."""
+    """What a tool call runs against: the workspace (as this call sees it: its editor's
+    unsaved buffers over the files), the token budget, the editor (the disk backend when
+    none is attached), the workspace's long-lived objects (`session`), the workspace
+    config read once for the call, and where to report progress."""
 
     workspace: Workspace
     budget: int = DEFAULT_BUDGET_TOKENS
@@ -225,6 +249,28 @@ class Call:
     cancelled: threading.Event = field(default_factory=threading.Event)
     #: The toolsets of the server the call came through; None: every toolset.
     toolsets: tuple[str, ...] | None = None
+    #: This call's own `workspace_open` workspaces (a daemon's call, as a standalone run: none
+    #: kept from earlier calls); None: the session's.
+    own_opened: OpenedWorkspaces | None = None
+    #: The workspace config (`files.config.load`), read once per call: the host reads it
+    #: before the call; a Call made without one reads it on first use.
+    loaded_config: Config | None = None
+
+    @property
+    def config(self) -> Config:
+        """The workspace config of this call (read at most once).
+
+        Raises:
+            UserError: a config file is not valid TOML or breaks the schema.
+        """
+        if self.loaded_config is None:
+            self.loaded_config = load_config(self.workspace.root)
+        return self.loaded_config
+
+    @property
+    def opened(self) -> OpenedWorkspaces:
+        """The workspaces opened with `workspace_open` this call sees."""
+        return self.own_opened if self.own_opened is not None else self.session.opened
 
     def check_cancelled(self) -> None:
         """Stop here if the call was abandoned: long loops call this once per item.

@@ -18,7 +18,6 @@ from typing import Annotated, Any, Literal
 from simple_brief.debug.nvim_dap import Bridge
 from simple_brief.debug.session import DebugSession
 from simple_brief.errors import UserError, excerpt
-from simple_brief.files import config
 from simple_brief.files.debug_adapters import adapter_named
 from simple_brief.proc import environment
 from simple_brief.tasks.agent_values import check_env
@@ -80,7 +79,7 @@ def debug_launch(
     """Launch a debug session."""
     if (program is None) == (module is None):
         raise UserError("give either `program` (a file) or `module` (like `pytest`) to debug_launch.")
-    settings = config.load(call.workspace.root)
+    settings = call.config
     spec = adapter_named(settings.debug, adapter)
     folder = call.workspace.resolve(cwd or ".")
     if not folder.is_dir():

@@ -37,7 +37,7 @@ FrameIndex = Annotated[int, Doc("Frame index from debug_stack (0: the innermost,
 
 def sessions(call: Call) -> Sessions:
     """The server's debug sessions (created on first use)."""
-    with call.session.lock:
+    with call.session.debug_lock:
         if call.session.debug is None:
             call.session.debug = Sessions()
         found: Sessions = call.session.debug

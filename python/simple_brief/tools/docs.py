@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import re
 import textwrap
-import threading
 import time
 from typing import Annotated, Any, Literal
 
@@ -28,9 +27,6 @@ from simple_brief.model import ProgressFn
 from simple_brief.render import docs as render
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 
-#: Calls arrive on worker threads (the MCP server runs the engine off its event loop): two first
-#: calls must not both open the session's index. The index serialises its own use.
-_OPEN_LOCK = threading.Lock()
 #: Seconds between two progress reports passed on (the first and the last always are).
 PROGRESS_INTERVAL = 0.1
 #: Most results one docs call lists.
@@ -60,8 +56,9 @@ class _Throttled:
 
 
 def _open(call: Call) -> DocsIndex:
-    """The session's index, opened on first use and kept."""
-    with _OPEN_LOCK:
+    """The session's index, opened on first use and kept (under the session's `docs_lock`:
+    two first calls on worker threads must not both open it; the index serialises its own use)."""
+    with call.session.docs_lock:
         if call.session.docs is None:
             call.session.docs = DocsIndex.open(call.workspace)
         index: DocsIndex = call.session.docs

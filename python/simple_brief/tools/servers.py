@@ -3,9 +3,8 @@
 installed, `simple_brief.intel.server_discovery`), the question with its positions converted,
 their findings and fix-its.
 
-The session's servers come from the disk-mode client (`simple_brief.lsp`), which
-registers itself with `intel.provide_server_pool` when an adapter imports it: the engine
-does not import its adapters.
+The session's servers are started by the factory the host was built with
+(`Session.server_pool`: the disk-mode client, `simple_brief.lsp.pool.ServerPool`).
 """
 
 from __future__ import annotations
@@ -17,8 +16,7 @@ from typing import Any
 
 from simple_brief import languages
 from simple_brief.errors import UserError
-from simple_brief.files import config
-from simple_brief.intel import LanguageIntel, LspReply, server_pool_factory
+from simple_brief.intel import LanguageIntel, LspReply
 from simple_brief.intel.protocol import (
     convert_positions,
     diagnostic_from_lsp,
@@ -46,12 +44,12 @@ def session_pool(call: Call) -> LanguageIntel:
     once trusted), or found installed for languages they name none for; created on first
     use; started anew when the servers named or `servers.discover` change (the person
     trusted the workspace config, or edited it)."""
-    settings = config.load(call.workspace.root)
+    settings = call.config
     call.session.untrusted = settings.untrusted
-    start = server_pool_factory()
+    start = call.session.server_pool
     if start is None:
         return _NO_SERVERS
-    with call.session.lock:
+    with call.session.servers_lock:
         current = call.session.language_servers
         if current is not None and (
             current.config.servers != settings.servers or current.config.discover != settings.discover
@@ -65,7 +63,7 @@ def session_pool(call: Call) -> LanguageIntel:
 
 
 class _NoServers:
-    """The session's servers when no adapter provided a way to start them."""
+    """The session's servers when the host was built without a way to start them."""
 
     def servers(self, path: Path, method: str) -> list[str]:
         return []

@@ -12,7 +12,6 @@ from typing import Annotated, Any, Literal
 from simple_brief import __version__
 from simple_brief.editor.context import ListsEditors
 from simple_brief.errors import UserError
-from simple_brief.files import config
 from simple_brief.files.path_escapes import escape_path
 from simple_brief.proc import task_cgroup
 from simple_brief.tools import Call, Doc, ToolResult, listed, tool
@@ -92,7 +91,7 @@ def server_status(call: Call) -> ToolResult:
 def _config_notes(call: Call) -> list[str]:
     """What the configs say in an older spelling (or why they cannot be read)."""
     try:
-        return list(config.load(call.workspace.root).notes)
+        return list(call.config.notes)
     except UserError as error:
         return [str(error)]
 

@@ -52,7 +52,7 @@ def declared_task(call: Call, name: str) -> TaskSpec:
     Raises:
         Undeclared: nothing declares it (the answer says what to add).
     """
-    settings = config.load(call.workspace.root)
+    settings = call.config
     spec = settings.tasks.get(name)
     if spec is not None:
         return spec
@@ -66,7 +66,7 @@ def task_or_detected(call: Call, name: str) -> tuple[TaskSpec, Detected | None]:
     Raises:
         Undeclared: nothing declares it and it cannot run a detected one (the answer says why).
     """
-    settings = config.load(call.workspace.root)
+    settings = call.config
     spec = settings.tasks.get(name)
     if spec is not None:
         return spec, None

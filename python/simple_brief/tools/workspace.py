@@ -7,7 +7,7 @@ written, and in Neovim mode the person's buffers are not changed. They are marke
 every later call sees, although no file changes.
 
 `workspace_open` opens a folder inside the server's root under an id (`ws1`, `ws2`, …,
-kept in `call.session.workspaces`) with its own parse cache and the server's overlays;
+kept in `call.opened`) with its own parse cache and the server's overlays;
 `workspace_files` and `workspace_symbols` list and search it (or the whole root when no
 id is given); `workspace_close` frees it. These only read, so they are `read_only`.
 
@@ -152,11 +152,17 @@ def _opened(call: Call, ws_id: str | None) -> tuple[str | None, Workspace]:
     if ws_id is None or not ws_id.strip():
         return None, call.workspace
     key = ws_id.strip()
-    found = call.session.workspaces.get(key)
+    with call.opened.lock:
+        found = call.opened.by_id.get(key)
     if found is None:
         opened = _describe_open(call)
         raise UserError(f"there is no open workspace `{shown_path(key)}`; {opened}.")
-    return key, found
+    return key, _seen_by(call, found)
+
+
+def _seen_by(call: Call, opened: Workspace) -> Workspace:
+    """An opened workspace as this call sees it: with the call's editor buffers."""
+    return opened.for_call(call.workspace.overlays.editor, call.workspace.max_bytes)
 
 
 def _describe_open(call: Call) -> str:
@@ -165,15 +171,17 @@ def _describe_open(call: Call) -> str:
 
 
 def _open_list(call: Call) -> str:
-    return ", ".join(f"{k} ({call.workspace.display(w.root)})" for k, w in call.session.workspaces.items())
+    with call.opened.lock:
+        opened = list(call.opened.by_id.items())
+    return ", ".join(f"{k} ({call.workspace.display(w.root)})" for k, w in opened)
 
 
 def _next_id(call: Call) -> str:
     # Ids are never reused within a session, so an id an agent kept cannot name another folder.
-    issued = call.session.workspaces_issued + 1
-    while f"ws{issued}" in call.session.workspaces:
+    issued = call.opened.issued + 1
+    while f"ws{issued}" in call.opened.by_id:
         issued += 1
-    call.session.workspaces_issued = issued
+    call.opened.issued = issued
     return f"ws{issued}"
 
 
@@ -262,7 +270,8 @@ def workspace_open(
     if limit < 0:
         raise UserError("parameter `limit` must be 0 or more.")
     try:
-        ws = call.workspace.sub(path)
+        # Kept from the workspace itself, not this call's view: another call sees its own buffers.
+        ws = (call.workspace.base or call.workspace).sub(path)
     except UserError as err:
         if "outside the workspace" in str(err):
             raise UserError(
@@ -271,14 +280,19 @@ def workspace_open(
             ) from None
         raise
     shown = call.workspace.display(ws.root)
-    again = next((k for k, w in call.session.workspaces.items() if w.root == ws.root), None)
-    if again is not None:
-        ws_id, ws = again, call.session.workspaces[again]
-    elif len(call.session.workspaces) >= MAX_OPEN:
+    with call.opened.lock:
+        opened = call.opened.by_id
+        again = next((k for k, w in opened.items() if w.root == ws.root), None)
+        if again is not None:
+            ws_id, ws = again, opened[again]
+        elif len(opened) < MAX_OPEN:
+            ws_id = _next_id(call)
+            opened[ws_id] = ws
+        else:
+            ws_id = ""
+    if not ws_id:
         raise UserError(f"{MAX_OPEN} workspaces are open ({_open_list(call)}); close one with workspace_close.")
-    else:
-        ws_id = _next_id(call)
-        call.session.workspaces[ws_id] = ws
+    ws = _seen_by(call, ws)
     files = sorted(ws.files(), key=_folder_order)
     checked = files[:OPEN_CHECK_MAX]
     by_file = _check(call, ws, checked)
@@ -324,7 +338,8 @@ def workspace_close(call: Call, id: Annotated[str, Doc("The id workspace_open re
     ws_id, ws = _opened(call, id)
     if ws_id is None:
         raise UserError("parameter `id` is empty; give the id workspace_open returned (ws1, ...).")
-    del call.session.workspaces[ws_id]
+    with call.opened.lock:
+        call.opened.by_id.pop(ws_id, None)
     shown = call.workspace.display(ws.root)
     return ToolResult([f"Closed {ws_id} ({shown}); {_describe_open(call)}."], {"id": ws_id, "root": shown})
 

@@ -1,6 +1,6 @@
-"""One tool call with the editor around it: snapshot first (AC12), unsaved buffers as
-overlays, the tool, then the editor context attached to the answer. The MCP server and the
-CLI (`simple-brief run … --json`, AC2) both answer through here.
+"""What a call's answer carries besides the tool's own: the editor context (seed 001) built
+from the snapshot taken before the tool ran (AC12), the guard on error messages, and the
+editor backend an adapter attaches. `core.Host.call` puts them together.
 """
 
 from __future__ import annotations
@@ -8,19 +8,16 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import threading
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from simple_brief import languages
-from simple_brief import lsp as _disk_servers  # noqa: F401  (registers the disk-mode language servers)
-from simple_brief import tools as registry
-from simple_brief.defaults import DEFAULT_BUDGET_TOKENS, DEFAULT_TOOLSETS
 from simple_brief.editor import DiskBackend, EditorBackend, Snapshot
-from simple_brief.editor.context import ListsEditors, build_context, context_line, following
+from simple_brief.editor.context import ListsEditors, build_context, following
 from simple_brief.errors import UserError, excerpt
+from simple_brief.files.secret_files import SecretRules
 from simple_brief.files.workspace import Workspace
 from simple_brief.scan import scan
 
@@ -34,30 +31,6 @@ ECHO_CHARS = 200
 
 
 @dataclass
-class ServerState:
-    """What every call of one server (or one CLI run) shares."""
-
-    workspace: Workspace
-    editor: EditorBackend = field(default_factory=DiskBackend)
-    budget: int = DEFAULT_BUDGET_TOKENS
-    toolsets: tuple[str, ...] = DEFAULT_TOOLSETS
-    session: registry.Session = field(default_factory=registry.Session)
-    #: A long-lived server (`simple-brief mcp`): after each call its open symbol indexes
-    #: watch their trees (`index.watch.keep_watching`) instead of walking them per query.
-    long_lived: bool = False
-
-    def workspaces(self) -> list[Workspace]:
-        """The workspace and those opened with `workspace_open`."""
-        return [self.workspace, *self.session.workspaces.values()]
-
-    def close(self) -> None:
-        """Stop what the calls started: language servers, the docs index, symbol indexes."""
-        self.session.close()
-        for ws in self.workspaces():
-            ws.close_attached()
-
-
-@dataclass
 class Answer:
     """A call's answer: text blocks, structured data (with `editorContext`), error flag."""
 
@@ -66,7 +39,7 @@ class Answer:
     is_error: bool = False
 
 
-def _safe(what: str, fn: Callable[[], Any], default: Any) -> Any:
+def safe(what: str, fn: Callable[[], Any], default: Any) -> Any:
     """An editor answer, or `default`: a failing editor never breaks the tool's answer (AC11)."""
     try:
         return fn()
@@ -75,15 +48,17 @@ def _safe(what: str, fn: Callable[[], Any], default: Any) -> Any:
         return default
 
 
-def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
-    """The seed 001 context object for a snapshot, or None when it cannot be built (AC11)."""
+def editor_context(workspace: Workspace, editor: EditorBackend, snap: Snapshot) -> dict[str, Any] | None:
+    """The seed 001 context object for a snapshot, or None when it cannot be built (AC11).
+
+    `workspace` is the call's view: its editor layer holds this call's unsaved buffers."""
 
     def build() -> dict[str, Any]:
         symbols = None
         warning = None
         if snap.path is not None:
-            symbols = state.editor.symbols(snap.path)
-        rule = _secret_rule(state.workspace, snap.path)
+            symbols = editor.symbols(snap.path)
+        rule = _secret_rule(workspace, snap.path)
         if rule is not None:
             # Where the person is, but nothing of what the file holds (SPEC "Secrets").
             symbols, warning = [], f"secrets file (rule `{rule}`): its content is withheld"
@@ -91,23 +66,24 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
             spec = languages.detect(snap.path or "buffer", snap.filetype)
             if spec is languages.PLAIN:
                 warning = "No symbol provider registered for this language"
-            elif snap.path is not None and _inside(state.workspace.root, snap.path):
+            elif snap.path is not None and _inside(workspace.root, snap.path):
                 real = snap.path.resolve()
-                layers = state.workspace.overlays
+                layers = workspace.overlays
                 if real in layers.agent:
                     # The context is where the person is, in their buffer: not in the text an
                     # agent overlaid on that file.
-                    buffer = snap.text if snap.text is not None else _disk_text(state.workspace, real)
+                    buffer = snap.text if snap.text is not None else _disk_text(workspace, real)
                     symbols = scan(buffer, spec).symbols
                 else:
-                    # The workspace's parse cache: unchanged buffers are not scanned again.
+                    # The workspace's parse cache: unchanged buffers are not scanned again
+                    # (the buffer joins this call's own editor layer, nobody else's).
                     if snap.text is not None:
                         layers.editor.setdefault(real, snap.text)
-                    symbols = state.workspace.outline(real, snap.filetype)[1].symbols
+                    symbols = workspace.outline(real, snap.filetype)[1].symbols
             else:
                 text = snap.text
                 if text is None and snap.path is not None:
-                    text = _disk_text(state.workspace, snap.path)
+                    text = _disk_text(workspace, snap.path)
                 symbols = scan(text or "", spec).symbols
         # A selection counts while it is live; the last one only stands in for a terminal.
         shown = snap
@@ -115,10 +91,10 @@ def editor_context(state: ServerState, snap: Snapshot) -> dict[str, Any] | None:
             shown = dataclasses.replace(snap, selection=None)
         return build_context(shown, symbols, warning)
 
-    result: dict[str, Any] | None = _safe("the editor context", build, None)
-    if result is not None and isinstance(state.editor, ListsEditors):
+    result: dict[str, Any] | None = safe("the editor context", build, None)
+    if result is not None and isinstance(editor, ListsEditors):
         # Several Neovims on this workspace: say which one the context is from.
-        neovim = following(_safe("the registered editors", state.editor.editors, []))
+        neovim = following(safe("the registered editors", editor.editors, []))
         if neovim is not None:
             result["neovim"] = neovim
     return result
@@ -183,55 +159,9 @@ def _echoable(args: Mapping[str, Any]) -> Iterator[str]:
                 yield item
 
 
-def answer(
-    state: ServerState,
-    tool: registry.Tool,
-    args: dict[str, Any],
-    progress: registry.ProgressFn | None = None,
-    cancelled: threading.Event | None = None,
-) -> Answer:
-    """One call: snapshot first, overlays, the tool, then the context attached to the answer.
-
-    `cancelled` is the adapter's flag for an abandoned call: once set, the tool stops at
-    its next check (`Call.check_cancelled`, `Call.report`) by raising `tools.Cancelled`.
-    """
-    snap = None if tool.system else _safe("the snapshot", state.editor.snapshot, None)
-    # The editor's unsaved buffers of this call replace the last call's; the agent's
-    # overlays (files_apply_overlay) are kept and win over them.
-    state.workspace.overlays.replace_editor(_safe("the unsaved buffers", state.editor.overlays, {}))
-    call = registry.Call(
-        workspace=state.workspace,
-        budget=state.budget,
-        editor=state.editor,
-        session=state.session,
-        progress=progress,
-        toolsets=state.toolsets,
-        cancelled=cancelled if cancelled is not None else threading.Event(),
-    )
-    try:
-        result = registry.invoke(tool.name, args, call)
-    except UserError as err:
-        return Answer([error_text(str(err), args)], {}, is_error=True)
-    blocks = list(result.blocks)
-    structured: dict[str, Any] = dict(result.data)
-    if snap is not None:
-        ctx = editor_context(state, snap)
-        if ctx is not None:
-            structured["editorContext"] = ctx
-            blocks.insert(0, context_line(ctx, state.workspace.root, terminal_fallback=snap.terminal_fallback))
-    if not tool.system:
-        status = _safe("the editor status", state.editor.status, {})
-        if status.get("connected") is False and status.get("message"):
-            # Neovim went away, is not there yet, or stopped answering during this call:
-            # say this answer comes from the disk.
-            blocks.insert(0, f"[{status['message']}]")
-    if not blocks:
-        blocks = ["(nothing to show)"]
-    return Answer(blocks, structured)
-
-
-def attach_editor(root: Path, explicit: str | None) -> EditorBackend:
-    """The editor to read: --nvim, $NVIM, the registered Neovim for `root`, else the disk.
+def attach_editor(root: Path, explicit: str | None, secrets: SecretRules | None = None) -> EditorBackend:
+    """The editor to read: --nvim, $NVIM, the registered Neovim for `root`, else the disk;
+    `secrets`: the workspace's rules, when the caller read its config already.
 
     Raises:
         UserError: `explicit` names a Neovim but pynvim (the `nvim` extra) is not installed.
@@ -248,5 +178,5 @@ def attach_editor(root: Path, explicit: str | None) -> EditorBackend:
         return DiskBackend()
     # AutoBackend re-runs the attach rules while no Neovim answers: one started (or
     # restarted) after the server is picked up.
-    backend: EditorBackend = nvim_attach.AutoBackend(root, explicit)
+    backend: EditorBackend = nvim_attach.AutoBackend(root, explicit, secrets=secrets)
     return backend

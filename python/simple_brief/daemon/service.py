@@ -1,6 +1,7 @@
 """`simple-brief daemon start|stop|status`, and the daemon's own wiring: it answers tool
-calls (`calls.ToolCall`, sent by the `simple-brief` script) as the standalone command does
-(`execute.answer`), over warm workspaces whose sessions it keeps between calls."""
+calls (`request.ToolCall`, sent by the `simple-brief` script) as the standalone command does
+(`host.command.answer`), over its one long-lived host, which keeps each workspace's state
+(parse cache, indexes, language servers, debug sessions) between calls."""
 
 from __future__ import annotations
 
@@ -13,14 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from simple_brief.cli import calls, detach, execute
-from simple_brief.cli.parser import DAEMON_COMMANDS, EXIT_USER_ERROR
-from simple_brief.daemon import protocol, server
-from simple_brief.daemon.warm import WarmWorkspaces
+from simple_brief.daemon import server
+from simple_brief.daemon.memory import MemorySettle
 from simple_brief.errors import UserError
 from simple_brief.files import config
+from simple_brief.host import command, protocol
+from simple_brief.host.core import Host
+from simple_brief.host.request import DAEMON_COMMANDS, EXIT_USER_ERROR, LOG_FORMAT, ToolCall, error_answer
+from simple_brief.host.wiring import build_host
 from simple_brief.index import watch
-from simple_brief.proc import environment
+from simple_brief.proc import detach, environment
 
 #: Exit code of `daemon status` when none runs (as LSB init scripts' `status`).
 EXIT_NOT_RUNNING = 3
@@ -136,12 +139,12 @@ class Warming:
     root: str
     after_pid: int | None = None
 
-    def __call__(self, warm: WarmWorkspaces, waiting: Callable[[], bool]) -> None:
+    def __call__(self, host: Host, waiting: Callable[[], bool]) -> None:
         """Run on the daemon's worker thread before its first request (`waiting()`: one came)."""
         from simple_brief.index import symbol_index
 
         try:
-            ws = warm.at(self.root)
+            ws = host.state(self.root).workspace
             deadline = time.monotonic() + AFTER_PID_WAIT
             while self.after_pid and _alive(self.after_pid) and not waiting() and time.monotonic() < deadline:
                 time.sleep(0.1)  # (its walk, or its build, and ours would share the machine's cores)
@@ -169,38 +172,37 @@ def serve(idle_minutes: float | None, warming: Warming | None = None) -> int:
         idle_minutes = config.user_settings().daemon_idle_minutes
     protocol.identity()  # the engine's fingerprint read now, before the imports of the first calls
     watch.long_lived()  # indexes watch their trees from before their first walk: one walk each
-    warm = WarmWorkspaces()
+    host = build_host(long_lived=True, calls_share_agent_state=False)  # (as standalone: none kept)
+    memory = MemorySettle(host, server.rss_bytes)
     try:
         code = server.serve(
-            lambda request, stderr, cancelled: answer(warm, request, stderr, cancelled),
-            warm.roots,
+            lambda request, stderr, cancelled: answer(host, request, stderr, cancelled),
+            host.roots,
             idle_minutes * 60,
             prepare=_warm_up,
-            after=lambda: warm.settle(server.rss_bytes),
-            close=warm.close,  # language servers and watchers stop with the daemon, before its lock goes
-            first=None if warming is None else lambda waiting: warming(warm, waiting),
+            after=memory.settle,
+            close=host.close,  # language servers and watchers stop with the daemon, before its lock goes
+            first=None if warming is None else lambda waiting: warming(host, waiting),
         )
     finally:
-        warm.close()  # (nothing left when `serve` stopped them; it did not when it raised)
+        host.close()  # (nothing left when `serve` stopped it; it did not when it raised)
     if code:
         print(f"simple-brief: a daemon already runs (the lock {protocol.lock_path()} is held).", file=sys.stderr)
     return code
 
 
-def answer(
-    warm: WarmWorkspaces, request: dict[str, Any], stderr: server.Stream, cancelled: threading.Event
-) -> dict[str, Any]:
-    """One request: its tool call run as the standalone command runs it, over the warm
-    workspaces, seeing the client's environment variables; it stops at its next check
-    once `cancelled` is set."""
+def answer(host: Host, request: dict[str, Any], stderr: server.Stream, cancelled: threading.Event) -> dict[str, Any]:
+    """One request: its tool call run as the standalone command runs it, on the daemon's
+    host, seeing the client's environment variables; it stops at its next check once
+    `cancelled` is set."""
     try:
-        call = calls.ToolCall.from_message(request.get("call"))
+        call = ToolCall.from_message(request.get("call"))
     except ValueError as exc:
-        return calls.error_answer(f"the daemon cannot read this request ({exc}); run the command with --no-daemon.")
+        return error_answer(f"the daemon cannot read this request ({exc}); run the command with --no-daemon.")
     if call.command not in DAEMON_COMMANDS:
-        return calls.error_answer(f"the daemon does not run `{call.command}`; run it with --no-daemon.")
-    with server.request_logging(stderr, call.verbose, calls.LOG_FORMAT), environment.calling_with(call.env):
-        return execute.answer(call, cancelled, stderr, lambda call: warm.at(call.folder()), warm)
+        return error_answer(f"the daemon does not run `{call.command}`; run it with --no-daemon.")
+    with server.request_logging(stderr, call.verbose, LOG_FORMAT), environment.calling_with(call.env):
+        return command.answer(call, cancelled, stderr, host)
 
 
 def _warm_up() -> None:

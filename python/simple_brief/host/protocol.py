@@ -11,7 +11,7 @@ surrogates of undecodable file names included). The client sends one request:
      "encoding": {"stderr": ...}, "identity": {...}}
     {"op": "status"} | {"op": "stop"}
 
-(`call`: a tool call, `cli.calls.ToolCall`, with the client's environment, which it
+(`call`: a tool call, `host.request.ToolCall`, with the client's environment, which it
 sees; `process_env`: the client's `environment.PROCESS` variables, which must equal the
 daemon's) and the daemon answers with frames: `{"e": text}` (the call's stderr: progress
 bar, log lines), `{"hb": 1}` (still working: sent every `HEARTBEAT` seconds while the
