@@ -23,7 +23,7 @@ beyond C: lsprotocol's `types.py` (a dependency, in `.venv`) and TypeScript's
 saying so. `--profile` adds where the engine's time goes (cProfile, cumulative).
 The target (issue 27): the LSP answer <= 2x the bare parse, on every file with a grammar.
 For C, `Document.folds()` is also measured with the macro masking switched off
-(`treesitter._MACRO_LANGUAGES` emptied): what C would cost once issue 28 removes it.
+(`masked_parse._MACRO_LANGUAGES` emptied): what C would cost once issue 28 removes it.
 """
 
 from __future__ import annotations
@@ -189,7 +189,10 @@ def engine_ms(sample: Sample, text: str, runs: int) -> tuple[float, float, int, 
 def unmasked_engine_ms(sample: Sample, text: str, runs: int) -> tuple[float, float]:
     """`engine_ms`'s time and ratio with the C macro masking switched off (nan: this
     revision has no switch)."""
-    from simple_brief.scan import treesitter
+    try:
+        from simple_brief.scan import masked_parse as treesitter
+    except ImportError:  # a revision before the masked parse had its own module
+        from simple_brief.scan import treesitter  # type: ignore[no-redef]
 
     saved = getattr(treesitter, "_MACRO_LANGUAGES", None)
     if saved is None:

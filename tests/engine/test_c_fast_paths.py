@@ -21,7 +21,7 @@ from simple_brief import languages
 from simple_brief.languages import _c_macros
 from simple_brief.languages._c_macros import _BRACES, _in_enum
 from simple_brief.languages._c_preprocessor import _CPLUSPLUS, _cplusplus_blocks
-from simple_brief.scan import treesitter
+from simple_brief.scan import masked_parse, treesitter
 from simple_brief.scan.doc_comments import is_comment
 from simple_brief.scan.treesitter import _comments_within, scan
 
@@ -167,7 +167,7 @@ def test_masked_c_parsed_incrementally_equals_a_fresh_parse(path: Path, monkeypa
     """Each masking round's incremental parse is checked against a fresh parse of the same bytes."""
     assert C is not None
     text = _text(path)
-    incremental = treesitter._reparse_masked
+    incremental = masked_parse._reparse_masked
     rounds: list[bool] = []
 
     def checked(parser, data, masked, tree, errors):  # type: ignore[no-untyped-def]
@@ -175,7 +175,7 @@ def test_masked_c_parsed_incrementally_equals_a_fresh_parse(path: Path, monkeypa
         rounds.append(_tree(again.root_node) == _tree(parser.parse(masked).root_node))
         return again
 
-    monkeypatch.setattr(treesitter, "_reparse_masked", checked)
+    monkeypatch.setattr(masked_parse, "_reparse_masked", checked)
     scan(text, C)
     assert rounds and all(rounds), rounds
 
@@ -186,7 +186,9 @@ def test_masking_that_joins_two_lines_is_parsed_afresh(monkeypatch: pytest.Monke
     assert C is not None
     text = "int a;\n#if\\\n  X ? 1 : 0\nFOO_API int f(void) FOO_ATTR;\n#endif\n__BEGIN_DECLS\nint g(void) __THROW;\n"
     outline = scan(text, C)
-    monkeypatch.setattr(treesitter, "_reparse_masked", lambda parser, data, masked, tree, errors: parser.parse(masked))
+    monkeypatch.setattr(
+        masked_parse, "_reparse_masked", lambda parser, data, masked, tree, errors: parser.parse(masked)
+    )
     fresh = scan(text, C)
     assert repr((outline.symbols, outline.diagnostics)) == repr((fresh.symbols, fresh.diagnostics))
     assert "f" in [sym.name for sym in outline.symbols]
