@@ -118,7 +118,9 @@ def build(root: Path, cache: Path) -> dict[str, Any]:
     ws = Workspace.at(root)
     index = symbol_index(ws, cache)
     index.ensure_fresh()
-    docs = DocsIndex.open(ws, cache)
+    docs = getattr(index, "docs", None)  # the file store's; before it, the docs index walked on its own
+    if docs is None:
+        docs = DocsIndex.open(ws, cache)  # type: ignore[call-arg]
     docs.refresh(force=True)
     docs.close()
     index.close()

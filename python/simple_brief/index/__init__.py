@@ -1,16 +1,20 @@
-"""The persistent symbol index of a workspace: every definition of every listed file in
-a SQLite file (`index.store`), kept current by stat and content hash, answering `search`
-and `workspace_symbols` without parsing (`index.query`).
+"""The workspace's file store and its two indexes: one table of the listed files (stat,
+then content hash) in a SQLite file (`index.store`), one walk or watcher, and one parse per
+changed file (`index.parse`) giving both every definition (the symbol index, answering
+`search` and `workspace_symbols` without parsing: `index.query`) and the doc items (the
+docs index, `docs.index.DocsIndex`, which the store opens and hands them to).
 
 Behaviour the tools rely on:
 
-- `symbol_index(workspace)` gives one `SymbolIndex` per Workspace, opened on first use;
-  a long-lived process (MCP server, daemon, Neovim host) keeps it, and with it the
-  in-memory name table, warm.
+- `symbol_index(workspace)` gives one `SymbolIndex` (the store) per Workspace, opened on
+  first use; a long-lived process (MCP server, daemon, Neovim host) keeps it, and with it
+  the in-memory name table, warm. `docs_index(workspace)` is its docs index (`.docs`).
 - `refresh(progress)` lists the workspace's files (`Workspace.files`, .gitignore-aware,
   the listing `search` and `docs` use), stats each, and parses only files whose
   (mtime_ns, size) changed and whose content hash then differs; files gone (deleted,
-  renamed) lose their rows. Many files are parsed by one worker process per core
+  renamed) lose their rows. A file the docs index reads (`languages.documented`) gets the
+  full scan and its doc items go to the docs index (`DocsIndex.take`, after each batch of
+  symbol rows is committed); any other file the lean scan. Many files are parsed by one worker process per core
   (`ProcessPoolExecutor`, chunks of files), few in this process. Files left out as too
   big, binary or unreadable are recorded with the reason (`skipped_counts`).
 - Overlays (the agent's and the editor's unsaved buffers) are never stored: queries
@@ -36,14 +40,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from simple_brief import languages
 from simple_brief.docs import db
+from simple_brief.docs.index import DocsIndex
+from simple_brief.docs.indexing import Known, ParsedDocs
 from simple_brief.errors import UserError
 from simple_brief.files.path_escapes import escape_path, unescape_path
 from simple_brief.files.private_files import private_dir
-from simple_brief.files.workspace import ALWAYS_SKIPPED, SKIP_UNREADABLE, Workspace
+from simple_brief.files.workspace import ALWAYS_SKIPPED, SKIP_BINARY, SKIP_UNREADABLE, Workspace
 from simple_brief.index import store
 from simple_brief.index.names import Names
 from simple_brief.index.parse import (
+    DocsWanted,
     Parsed,
     copy_of,
     diagnostics_from,
@@ -67,7 +75,7 @@ CHUNK_FILES = 64
 #: A file to parse: (path relative to the root, the real file's, old content hash, (mtime_ns, size)).
 Job = tuple[str, str, str, tuple[int, int]]
 
-__all__ = ["FileState", "RefreshStats", "SymbolIndex", "symbol_index"]
+__all__ = ["FileState", "RefreshStats", "SymbolIndex", "docs_index", "symbol_index"]
 
 
 def symbol_index(workspace: Workspace, cache_dir: Path | None = None) -> SymbolIndex:
@@ -83,6 +91,17 @@ def symbol_index(workspace: Workspace, cache_dir: Path | None = None) -> SymbolI
             index = SymbolIndex.open(workspace, cache_dir)
             workspace.attached["symbol_index"] = index
         return index
+
+
+def docs_index(workspace: Workspace, cache_dir: Path | None = None) -> DocsIndex:
+    """The docs index of `workspace`: the one its file store (`symbol_index`) keeps current.
+
+    Raises:
+        UserError: the cache folder cannot be created or written.
+    """
+    docs = symbol_index(workspace, cache_dir).docs
+    assert docs is not None  # `SymbolIndex.open` opens it
+    return docs
 
 
 @dataclass
@@ -132,6 +151,8 @@ class SymbolIndex:
         self._walked = False
         #: Set by `close()`: `symbol_index` opens a new one.
         self.closed = False
+        #: The docs index this store hands the doc items of what it parses (`open` sets it).
+        self.docs: DocsIndex | None = None
         self._load_files()
 
     @classmethod
@@ -145,11 +166,17 @@ class SymbolIndex:
         try:
             private_dir(path.parent.resolve())
             conn, rebuilt = store.open_db(path, workspace.root)
-            return cls(workspace, path, conn, rebuilt)
+            index = cls(workspace, path, conn, rebuilt)
         except (OSError, sqlite3.OperationalError) as exc:
             raise UserError(
                 f"cannot open the symbol index {path} ({exc}); set SIMPLE_BRIEF_CACHE_DIR to a writable folder."
             ) from None
+        try:
+            index.docs = DocsIndex.open(workspace, cache_dir, files=index)
+        except BaseException:
+            conn.close()
+            raise
+        return index
 
     # ---------------------------------------------------------------- state
 
@@ -200,6 +227,17 @@ class SymbolIndex:
             row = self._conn.execute("SELECT diagnostics FROM files WHERE id = ?", (state.id,)).fetchone()
         return diagnostics_from(row[0]) if row is not None and row[0] is not None else None
 
+    def documented(self) -> Known:
+        """Every stored file the docs index reads (`docs.indexing.WorkspaceFiles`): by its
+        escaped path, its content hash, mtime and size (a binary file too: the docs index
+        keeps it with no items)."""
+        with self.lock:
+            return {
+                escape_path(rel): (state.hash, state.mtime_ns, state.size)
+                for rel, state in self._files.items()
+                if state.skipped in (None, SKIP_BINARY) and state.hash and languages.documented(rel)
+            }
+
     def skipped_counts(self, under: str | None = None) -> dict[str, int]:
         """How many listed files under `under` (a folder relative to the root, "dir/") were
         left out, by reason."""
@@ -214,10 +252,12 @@ class SymbolIndex:
         return counts
 
     def close(self) -> None:
-        """Stop watching and close the database."""
+        """Stop watching and close the database (and the docs index's)."""
         with self.lock:
             self.stop_watching()
             self._conn.close()
+            if self.docs is not None:
+                self.docs.close()
             self.closed = True
 
     def recover(self, exc: sqlite3.DatabaseError) -> None:
@@ -308,6 +348,7 @@ class SymbolIndex:
                 marks.append((rel, reason, (-1, -1)))
         if gone or marks:
             self._write(lambda conn: self._drop(conn, gone, marks))
+            self._hand_docs([], [*gone, *(rel for rel, _r, _s in marks)])
         stats.removed += len(gone)
         batch.finish(stats, progress)
         stats.skipped = sum(1 for s in self._files.values() if s.skipped is not None)
@@ -500,6 +541,28 @@ class SymbolIndex:
                 stats.changed.append(p.rel)
 
         self._write(body)
+        fresh = [p for p in parsed if not p.same]
+        self._hand_docs([p for p in fresh if p.docs is not None], [p.rel for p in fresh if p.docs is None])
+
+    def _hand_docs(self, parsed: list[Parsed], gone: list[str]) -> None:
+        """Give the docs index the items of the files just parsed, and the documented files
+        it must drop (gone, or now skipped as too big or unreadable)."""
+        if self.docs is None:
+            return
+        items = [
+            ParsedDocs(
+                escape_path(p.rel),
+                p.hash,
+                p.mtime_ns,
+                p.size,
+                p.docs,
+                languages.for_path(p.rel).name,
+                readable=p.docs_read,
+            )
+            for p in parsed
+        ]
+        dropped = [escape_path(rel) for rel in gone if languages.documented(rel)]
+        self.docs.take(items, dropped)
 
 
 class _Batch:
@@ -520,6 +583,8 @@ class _Batch:
         self.count = workers if workers is not None else worker_count()
         self.root = index.workspace.root
         self.max_bytes = index.workspace.max_bytes
+        #: What the workers give besides rows (`parse.DocsWanted`): the docs index's items.
+        self.docs: DocsWanted = index.docs.include_private if index.docs is not None else None
         #: Walk order: a number (the n-th file to parse) or a copy (job, original, hash).
         self.order: list[int | tuple[Job, str, str]] = []
         self.jobs: list[Job] = []
@@ -545,7 +610,9 @@ class _Batch:
         rel, real_rel, _, (_, size) = job
         key = (rel.rpartition("/")[2], size)
         first = self.firsts.get(key)
-        if first is None:
+        if self.docs is not None and languages.documented(rel):
+            pass  # its doc items name its own path and module: parsed, never copied
+        elif first is None:
             self.firsts[key] = [rel, real_rel, "?"]
         else:
             if first[2] == "?":
@@ -568,7 +635,7 @@ class _Batch:
         assert self.pool is not None
         start = len(self.futures) * CHUNK_FILES
         chunk = self.jobs[start : start + CHUNK_FILES]
-        self.futures.append(self.pool.submit(parse_packed, str(self.root), chunk, self.max_bytes))
+        self.futures.append(self.pool.submit(parse_packed, str(self.root), chunk, self.max_bytes, self.docs))
 
     def _chunk(self, number: int) -> list[Parsed]:
         if self.pool is not None:
@@ -578,7 +645,7 @@ class _Batch:
             self.futures[number] = _DONE  # stored once: free its rows
             return unpack(packed)
         start = number * CHUNK_FILES
-        return parse_chunk(str(self.root), self.jobs[start : start + CHUNK_FILES], self.max_bytes)
+        return parse_chunk(str(self.root), self.jobs[start : start + CHUNK_FILES], self.max_bytes, self.docs)
 
     def finish(self, stats: RefreshStats, progress: ProgressFn | None) -> None:
         """Parse what is left and store everything, in the order it came."""
@@ -587,7 +654,7 @@ class _Batch:
             return
         index = self.index
         if progress is not None:
-            progress(0, total, "indexing symbols")
+            progress(0, total, "indexing")
         # A first build into an empty table: the indexes are made once at the end (faster
         # than keeping three b-trees current through a million inserts).
         bulk = self.pool is not None and index.conn.execute("SELECT 1 FROM symbols LIMIT 1").fetchone() is None
@@ -611,13 +678,13 @@ class _Batch:
                 if len(batch) == CHUNK_FILES or done + len(batch) == total:
                     index._store(batch, stats)
                     done += len(batch)
-                    batch = []
+                    last, batch = batch[-1].rel, []
                     if progress is not None:
-                        progress(done, total, "indexing symbols")
+                        progress(done, total, f"indexing {last}")
         finally:
             if bulk:
                 if progress is not None:
-                    progress(total, total, "indexing symbols: sorting names")
+                    progress(total, total, "indexing: sorting names")
                 store.create_indexes(index.conn)
 
     def _copy(self, job: Job, original: str, digest: str) -> Parsed:
@@ -626,8 +693,8 @@ class _Batch:
         self.wanted[original] -= 1
         if not self.wanted[original]:
             self.kept.pop(original, None)
-        copied = copy_of(pickle.loads(kept), self.root, job, digest) if kept is not None else None
-        return copied or parse_chunk(str(self.root), [job], self.max_bytes)[0]
+        copied = copy_of(pickle.loads(kept), self.root, job, digest, self.docs) if kept is not None else None
+        return copied or parse_chunk(str(self.root), [job], self.max_bytes, self.docs)[0]
 
 
 #: A stored chunk's place in `_Batch.futures`.

@@ -12,13 +12,13 @@ from __future__ import annotations
 import contextlib
 import re
 import textwrap
-import threading
 import time
 from typing import Annotated, Any, Literal
 
 from rapidfuzz import fuzz, process
 from tree_sitter import Node, Parser
 
+from simple_brief import index as file_store
 from simple_brief import languages
 from simple_brief.docs.index import DocsIndex
 from simple_brief.docs.indexing import RefreshStats
@@ -28,9 +28,6 @@ from simple_brief.model import ProgressFn
 from simple_brief.render import docs as render
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 
-#: Calls arrive on worker threads (the MCP server runs the engine off its event loop): two first
-#: calls must not both open the session's index. The index serialises its own use.
-_OPEN_LOCK = threading.Lock()
 #: Seconds between two progress reports passed on (the first and the last always are).
 PROGRESS_INTERVAL = 0.1
 #: Most results one docs call lists.
@@ -60,11 +57,10 @@ class _Throttled:
 
 
 def _open(call: Call) -> DocsIndex:
-    """The session's index, opened on first use and kept."""
-    with _OPEN_LOCK:
-        if call.session.docs is None:
-            call.session.docs = DocsIndex.open(call.workspace)
-        index: DocsIndex = call.session.docs
+    """The workspace's docs index, kept current by its file store (`index.docs_index`); the
+    session keeps it too (and closes it with itself)."""
+    index = file_store.docs_index(call.workspace)
+    call.session.docs = index
     return index
 
 
