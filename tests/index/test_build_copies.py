@@ -72,6 +72,17 @@ def assert_full_scan_rows(ws: Workspace) -> int:
     return count
 
 
+def copied_files(index: SymbolIndex) -> set[str]:
+    """The files a batch of every listed file would copy instead of parsing."""
+    ws = index.workspace
+    with _Batch(index, 1) as batch:
+        for path in ws.files():
+            rel = path.relative_to(ws.root).as_posix()
+            stat = path.stat()
+            batch.add((rel, rel, "", (stat.st_mtime_ns, stat.st_size)))
+        return {entry[0][0] for entry in batch.order if isinstance(entry, tuple)}
+
+
 def test_copies_are_told_from_files_of_the_same_name_and_size(copies: Path) -> None:
     """Only files the docs index does not read are copied: a documented file's doc items
     name its own path and module, so a copy of it is parsed (once, for both indexes)."""
@@ -80,22 +91,12 @@ def test_copies_are_told_from_files_of_the_same_name_and_size(copies: Path) -> N
         shutil.copytree(schemas, copies / name / "refs")
     ws = Workspace.at(copies)
     index = symbol_index(ws)
-    with _Batch(index, 1) as batch:
-        for path in ws.files():
-            rel = path.relative_to(copies).as_posix()
-            stat = path.stat()
-            batch.add((rel, rel, "", (stat.st_mtime_ns, stat.st_size)))
-        copied = {entry[0][0] for entry in batch.order if isinstance(entry, tuple)}
+    copied = copied_files(index)
     expected = {f"b/refs/{p.name}" for p in schemas.iterdir() if p.suffix == ".json"}
     assert len(expected) > 3 and not any(languages.documented(rel) for rel in expected)
     assert copied == expected
     index.docs = None  # a store without its docs index copies the Python files too
-    with _Batch(index, 1) as batch:
-        for path in ws.files():
-            rel = path.relative_to(copies).as_posix()
-            stat = path.stat()
-            batch.add((rel, rel, "", (stat.st_mtime_ns, stat.st_size)))
-        copied = {entry[0][0] for entry in batch.order if isinstance(entry, tuple)}
+    copied = copied_files(index)
     expected |= {p.relative_to(copies).as_posix() for p in (copies / "b" / "json").iterdir() if p.is_file()}
     expected |= {p.relative_to(copies).as_posix() for p in (copies / "c" / "json").iterdir() if p.is_file()}
     expected -= {"c/json/decoder.py"}

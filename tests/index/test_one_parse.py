@@ -6,12 +6,11 @@ index current without a walk."""
 from __future__ import annotations
 
 import shutil
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from index_helpers import STDLIB, cache_dir_fixture, tree_fixture  # noqa: F401  (fixtures)
+from index_helpers import cache_dir_fixture, eventually, tree_fixture  # noqa: F401  (fixtures)
 
 from simple_brief.docs import indexing
 from simple_brief.files.workspace import Workspace
@@ -92,15 +91,6 @@ def test_one_changed_file_is_parsed_once_more(polyglot: Path, scans: dict[str, l
     assert symbol_index(ws).ensure_fresh().parsed == 0  # the symbol index saw it too: nothing left
 
 
-def _eventually(check: Callable[[], bool]) -> bool:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 @pytest.fixture(name="no_walk")
 def no_walk_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], None]]:
     """Call it to make any walk of the tree from then on fail the test."""
@@ -125,7 +115,7 @@ def test_the_stores_watcher_keeps_the_docs_index_current_without_a_walk(
         docs.refresh()
         no_walk()
         (tree / "watched.py").write_text('def seen_by_docs():\n    """Told by the watcher."""\n')
-        assert _eventually(lambda: docs.refresh() is not None and docs.get("watched.seen_by_docs") is not None)
+        assert eventually(lambda: docs.refresh() is not None and docs.get("watched.seen_by_docs") is not None)
         assert store.file_state("watched.py") is not None
     finally:
         store.close()
