@@ -1,6 +1,7 @@
 """Which paths of a workspace changed on disk, told by the kernel (inotify through
-`watchfiles`' Rust watcher) to a long-lived index, so a query checks only those instead
-of walking the tree.
+`watchfiles`' Rust watcher) to a long-lived file store (`simple_brief.index`), so a query
+of either index — symbols or docs — checks only those instead of walking the tree: one
+watcher per workspace serves both.
 
 The watches are in place when `Watcher` returns (the Rust side adds them in its
 constructor); a change is reported within `STEP_MS` of the last event of a burst.
@@ -104,9 +105,9 @@ class Watcher:
 
 
 def keep_watching(workspaces: Iterable[Workspace]) -> None:
-    """After a call in a long-lived process (the daemon, the MCP server): every open symbol
-    index of these workspaces watches its tree from now on, so the next query checks only
-    what changed instead of walking the tree. A workspace whose index was never opened is
+    """After a call in a long-lived process (the daemon, the MCP server): every open file
+    store of these workspaces watches its tree from now on, so the next query of its symbol
+    or docs index checks only what changed instead of walking the tree. A workspace whose index was never opened is
     left alone (watching costs a thread and the kernel's watches)."""
     for ws in workspaces:
         index = ws.attached.get("symbol_index")
