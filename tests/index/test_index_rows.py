@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from index_rows import GOLDEN, build, copy_tree, differences
 
-from simple_brief import index as index_module
+from simple_brief.index import batch as batch_module
 
 
 @pytest.mark.parametrize("pool", [False, True])
@@ -20,9 +20,9 @@ def test_both_indexes_hold_the_rows_of_the_revision_before(
     tmp_path: Path, pool: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if pool:
-        monkeypatch.setattr(index_module, "POOL_MIN_FILES", 1)
-        monkeypatch.setattr(index_module, "CHUNK_FILES", 7)
-        monkeypatch.setattr(index_module, "worker_count", lambda: 2)  # workers even on one core
+        monkeypatch.setattr(batch_module, "POOL_MIN_FILES", 1)
+        monkeypatch.setattr(batch_module, "CHUNK_FILES", 7)
+        monkeypatch.setattr(batch_module, "worker_count", lambda: 2)  # workers even on one core
     now = build(copy_tree(tmp_path / "tree"), tmp_path / "cache")
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert now["symbols"]["count"] > 1000 and now["docs items"]["count"] > 1000  # a real tree, indexed

@@ -27,15 +27,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import multiprocessing
 import os
-import pickle
 import sqlite3
 import stat as stat_mod
 import threading
 import time
 from collections.abc import Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,18 +46,9 @@ from simple_brief.files.path_escapes import escape_path, unescape_path
 from simple_brief.files.private_files import private_dir
 from simple_brief.files.workspace import ALWAYS_SKIPPED, SKIP_BINARY, SKIP_UNREADABLE, Workspace
 from simple_brief.index import store
+from simple_brief.index.batch import Batch
 from simple_brief.index.names import Names
-from simple_brief.index.parse import (
-    DocsWanted,
-    Parsed,
-    copy_of,
-    diagnostics_from,
-    parse_chunk,
-    parse_packed,
-    read_digest,
-    unpack,
-    worker_count,
-)
+from simple_brief.index.parse import DocsWanted, Parsed, diagnostics_from
 from simple_brief.model import Diagnostic, ProgressFn
 
 if TYPE_CHECKING:
@@ -68,12 +56,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Fewer changed files than this are parsed in this process (starting workers costs more).
-POOL_MIN_FILES = 200
-#: Files per worker task.
-CHUNK_FILES = 64
-#: A file to parse: (path relative to the root, the real file's, old content hash, (mtime_ns, size)).
-Job = tuple[str, str, str, tuple[int, int]]
 
 __all__ = ["FileState", "RefreshStats", "SymbolIndex", "docs_index", "symbol_index"]
 
@@ -300,7 +282,7 @@ class SymbolIndex:
             skips[path.relative_to(root).as_posix()] = reason
 
         seen: set[str] = set()
-        with _Batch(self, workers) as batch:
+        with Batch(self.workspace.root, self.workspace.max_bytes, self._docs_wanted(), workers) as batch:
             for path in self.workspace.files(skipped=skipped):
                 self._consider(path, seen, batch, skips, stats)
             stats.walk_seconds = time.perf_counter() - started
@@ -310,7 +292,7 @@ class SymbolIndex:
         stats.seconds = time.perf_counter() - started
         return stats
 
-    def _consider(self, path: Path, seen: set[str], batch: _Batch, skips: dict[str, str], stats: RefreshStats) -> None:
+    def _consider(self, path: Path, seen: set[str], batch: Batch, skips: dict[str, str], stats: RefreshStats) -> None:
         """A listed file: unchanged (stat), to parse (a job), or unreadable."""
         root = self.workspace.root
         rel = path.relative_to(root).as_posix()
@@ -336,7 +318,7 @@ class SymbolIndex:
         self,
         gone: list[str],
         skips: dict[str, str],
-        batch: _Batch,
+        batch: Batch,
         stats: RefreshStats,
         progress: ProgressFn | None,
     ) -> None:
@@ -350,7 +332,7 @@ class SymbolIndex:
             self._write(lambda conn: self._drop(conn, gone, marks))
             self._hand_docs([], [*gone, *(rel for rel, _r, _s in marks)])
         stats.removed += len(gone)
-        batch.finish(stats, progress)
+        batch.finish(self.conn, lambda parsed: self._store(parsed, stats), progress)
         stats.skipped = sum(1 for s in self._files.values() if s.skipped is not None)
 
     # ---------------------------------------------------------------- freshness
@@ -422,7 +404,7 @@ class SymbolIndex:
         seen: set[str] = set()
         skips: dict[str, str] = {}
         gone: list[str] = []
-        with _Batch(self, None) as batch:
+        with Batch(self.workspace.root, self.workspace.max_bytes, self._docs_wanted(), None) as batch:
             if self._walk_changes(dirty, seen, batch, skips, gone, stats):
                 return self.refresh(progress)
             self._finish(sorted(set(gone)), skips, batch, stats, progress)
@@ -434,7 +416,7 @@ class SymbolIndex:
         self,
         dirty: set[str],
         seen: set[str],
-        batch: _Batch,
+        batch: Batch,
         skips: dict[str, str],
         gone: list[str],
         stats: RefreshStats,
@@ -544,6 +526,10 @@ class SymbolIndex:
         fresh = [p for p in parsed if not p.same]
         self._hand_docs([p for p in fresh if p.docs is not None], [p.rel for p in fresh if p.docs is None])
 
+    def _docs_wanted(self) -> DocsWanted:
+        """What the parse gives besides rows (`parse.DocsWanted`): the docs index's items."""
+        return self.docs.include_private if self.docs is not None else None
+
     def _hand_docs(self, parsed: list[Parsed], gone: list[str]) -> None:
         """Give the docs index the items of the files just parsed, and the documented files
         it must drop (gone, or now skipped as too big or unreadable)."""
@@ -563,139 +549,3 @@ class SymbolIndex:
         ]
         dropped = [escape_path(rel) for rel in gone if languages.documented(rel)]
         self.docs.take(items, dropped)
-
-
-class _Batch:
-    """The files one refresh parses, fed one by one while the tree is walked, stored in
-    the order they came.
-
-    Once there are `POOL_MIN_FILES` of them, worker processes (one per core) start on
-    chunks of `CHUNK_FILES` while the walk goes on; fewer are parsed in this process at
-    `finish`. A file named and sized like one met before (a vendored copy: typeshed in
-    two packages, the same schema twice) is read here and, when its content hash is the
-    earlier file's, not parsed: it gets the earlier file's rows (`parse.copy_of`).
-    Chunks parsed before their turn to be stored, and originals still to be copied, wait
-    pickled (bytes take a fraction of the memory of the rows as objects).
-    """
-
-    def __init__(self, index: SymbolIndex, workers: int | None) -> None:
-        self.index = index
-        self.count = workers if workers is not None else worker_count()
-        self.root = index.workspace.root
-        self.max_bytes = index.workspace.max_bytes
-        #: What the workers give besides rows (`parse.DocsWanted`): the docs index's items.
-        self.docs: DocsWanted = index.docs.include_private if index.docs is not None else None
-        #: Walk order: a number (the n-th file to parse) or a copy (job, original, hash).
-        self.order: list[int | tuple[Job, str, str]] = []
-        self.jobs: list[Job] = []
-        self.futures: list[Future[bytes]] = []
-        self.pool: ProcessPoolExecutor | None = None
-        #: The first file of each (name, size): its path, real path and content hash once
-        #: read ("?" not yet, "" unreadable).
-        self.firsts: dict[tuple[str, int], list[str]] = {}
-        #: How many copies still wait for each original, and the originals parsed (pickled).
-        self.wanted: dict[str, int] = {}
-        self.kept: dict[str, bytes] = {}
-
-    def __enter__(self) -> _Batch:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
-
-    def add(self, job: Job) -> None:
-        """One file to parse (`Job`)."""
-        rel, real_rel, _, (_, size) = job
-        key = (rel.rpartition("/")[2], size)
-        first = self.firsts.get(key)
-        if self.docs is not None and languages.documented(rel):
-            pass  # its doc items name its own path and module: parsed, never copied
-        elif first is None:
-            self.firsts[key] = [rel, real_rel, "?"]
-        else:
-            if first[2] == "?":
-                first[2] = read_digest(self.root, first[1], self.max_bytes) or ""
-            digest = read_digest(self.root, real_rel, self.max_bytes) if first[2] else None
-            if digest is not None and digest == first[2]:
-                self.order.append((job, first[0], digest))
-                self.wanted[first[0]] = self.wanted.get(first[0], 0) + 1
-                return
-        self.order.append(len(self.jobs))
-        self.jobs.append(job)
-        if self.pool is None and len(self.jobs) >= POOL_MIN_FILES and self.count > 1:
-            context = multiprocessing.get_context("forkserver")
-            self.pool = ProcessPoolExecutor(max_workers=self.count, mp_context=context)
-        if self.pool is not None:
-            while len(self.jobs) - len(self.futures) * CHUNK_FILES >= CHUNK_FILES:
-                self._submit()
-
-    def _submit(self) -> None:
-        assert self.pool is not None
-        start = len(self.futures) * CHUNK_FILES
-        chunk = self.jobs[start : start + CHUNK_FILES]
-        self.futures.append(self.pool.submit(parse_packed, str(self.root), chunk, self.max_bytes, self.docs))
-
-    def _chunk(self, number: int) -> list[Parsed]:
-        if self.pool is not None:
-            while len(self.futures) <= number:
-                self._submit()
-            packed = self.futures[number].result()
-            self.futures[number] = _DONE  # stored once: free its rows
-            return unpack(packed)
-        start = number * CHUNK_FILES
-        return parse_chunk(str(self.root), self.jobs[start : start + CHUNK_FILES], self.max_bytes, self.docs)
-
-    def finish(self, stats: RefreshStats, progress: ProgressFn | None) -> None:
-        """Parse what is left and store everything, in the order it came."""
-        total = len(self.order)
-        if not total:
-            return
-        index = self.index
-        if progress is not None:
-            progress(0, total, "indexing")
-        # A first build into an empty table: the indexes are made once at the end (faster
-        # than keeping three b-trees current through a million inserts).
-        bulk = self.pool is not None and index.conn.execute("SELECT 1 FROM symbols LIMIT 1").fetchone() is None
-        if bulk:
-            store.drop_indexes(index.conn)
-        try:
-            done = 0
-            batch: list[Parsed] = []
-            current, parsed = -1, []
-            for entry in self.order:
-                if isinstance(entry, int):
-                    number, at = divmod(entry, CHUNK_FILES)
-                    if number != current:
-                        current, parsed = number, self._chunk(number)
-                    one = parsed[at]
-                    if one.rel in self.wanted:
-                        self.kept[one.rel] = pickle.dumps(one, protocol=pickle.HIGHEST_PROTOCOL)
-                else:
-                    one = self._copy(*entry)
-                batch.append(one)
-                if len(batch) == CHUNK_FILES or done + len(batch) == total:
-                    index._store(batch, stats)
-                    done += len(batch)
-                    last, batch = batch[-1].rel, []
-                    if progress is not None:
-                        progress(done, total, f"indexing {last}")
-        finally:
-            if bulk:
-                if progress is not None:
-                    progress(total, total, "indexing: sorting names")
-                store.create_indexes(index.conn)
-
-    def _copy(self, job: Job, original: str, digest: str) -> Parsed:
-        """A file whose content hash is `original`'s: its rows, else parsed here."""
-        kept = self.kept.get(original)
-        self.wanted[original] -= 1
-        if not self.wanted[original]:
-            self.kept.pop(original, None)
-        copied = copy_of(pickle.loads(kept), self.root, job, digest, self.docs) if kept is not None else None
-        return copied or parse_chunk(str(self.root), [job], self.max_bytes, self.docs)[0]
-
-
-#: A stored chunk's place in `_Batch.futures`.
-_DONE: Future[bytes] = Future()
