@@ -40,7 +40,7 @@ from typing import Any, Protocol, TypeVar
 from simple_brief import languages
 from simple_brief.docs import db
 from simple_brief.docs import libraries as libs
-from simple_brief.docs.items import FileDocs, extract
+from simple_brief.docs.items import extract
 from simple_brief.errors import UserError
 from simple_brief.files.path_escapes import escape_path, unescape_path
 from simple_brief.files.secret_files import SecretRules
@@ -173,7 +173,7 @@ class ParsedDocs:
     hash: str
     mtime_ns: int
     size: int
-    docs: FileDocs | None  # None: only the stat changed (same content)
+    docs: db.FileRows | None  # None: only the stat changed (same content)
     language: str = ""
     readable: bool = True  # False: binary or unparsable (kept with no items, not retried)
 
@@ -388,11 +388,11 @@ def _parse_changed(
         docs = extract(outline, rel, origin.root, origin.library, private=include_private)
     except UserError as exc:
         log.info("docs: %s not indexed: %s", rel, exc)
-        return ParsedDocs(rel, digest, mtime, size, FileDocs(module=""), spec.name, readable=False)
+        return ParsedDocs(rel, digest, mtime, size, db.FileRows(), spec.name, readable=False)
     except Exception:  # a scanner bug must not stop the whole index
         log.exception("docs: %s could not be read", rel)
-        return ParsedDocs(rel, digest, mtime, size, FileDocs(module=""), spec.name, readable=False)
-    return ParsedDocs(rel, digest, mtime, size, docs, spec.name)
+        return ParsedDocs(rel, digest, mtime, size, db.FileRows(), spec.name, readable=False)
+    return ParsedDocs(rel, digest, mtime, size, db.file_rows(origin.library, rel, docs), spec.name)
 
 
 def store_batch(
@@ -407,7 +407,7 @@ def store_batch(
         if parsed.docs is None:
             db.update_stat(conn, library, parsed.rel, parsed.mtime_ns, parsed.size)
             continue
-        db.store_file(
+        db.write_file_rows(
             conn, library, parsed.rel, parsed.docs, parsed.hash, parsed.mtime_ns, parsed.size, parsed.language
         )
         indexed += int(parsed.readable)

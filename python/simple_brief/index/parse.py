@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simple_brief import languages
-from simple_brief.docs.db import content_hash
-from simple_brief.docs.items import FileDocs, extract
+from simple_brief.docs.db import FileRows, content_hash, file_rows
+from simple_brief.docs.items import extract
 from simple_brief.docs.libraries import WORKSPACE
 from simple_brief.errors import UserError
 from simple_brief.files.beneath import read_beneath
@@ -64,7 +64,7 @@ class Parsed:
     #: The doc items (a documented file, when the job asked for them); `docs_read`
     #: False when the file could not be read as text (kept with no items, as the docs
     #: index keeps it).
-    docs: FileDocs | None = None
+    docs: FileRows | None = None
     docs_read: bool = True
 
 
@@ -164,7 +164,7 @@ def parse_file(
         source = Source.from_bytes(data, name=shown, max_bytes=max_bytes)
     except UserError as err:
         reason = SKIP_BINARY if "binary" in str(err) else SKIP_TOO_BIG
-        unread = FileDocs(module="") if docs is not None and languages.documented(rel) else None
+        unread = FileRows() if docs is not None and languages.documented(rel) else None
         return Parsed(rel, mtime_ns, size, hash=digest, skipped=reason, docs=unread, docs_read=False)
     spec = languages.detect(root / real_rel, None)
     documented = docs is not None and languages.documented(rel)
@@ -184,16 +184,16 @@ def parse_file(
     return parsed
 
 
-def docs_of(outline: Outline | None, source: Source, root: Path, rel: str, private: bool) -> tuple[FileDocs, bool]:
-    """The doc items of a workspace file from its full scan (None: scan it as its name reads,
-    a symlink whose target's name reads as another language), and whether it could be read."""
+def docs_of(outline: Outline | None, source: Source, root: Path, rel: str, private: bool) -> tuple[FileRows, bool]:
+    """The rows of a workspace file's doc items (`docs.db.file_rows`, made here in the worker)
+    from its full scan (None: scan it as its name reads, a symlink whose target's name reads
+    as another language), and whether it could be read."""
+    shown = escape_path(rel)
     try:
         full = outline if outline is not None else scan(source, languages.for_path(rel))
-        return extract(full, escape_path(rel), root, WORKSPACE, private=private), True
-    except UserError:
-        return FileDocs(module=""), False
-    except Exception:  # a scanner bug must not stop the whole index
-        return FileDocs(module=""), False
+        return file_rows(WORKSPACE, shown, extract(full, shown, root, WORKSPACE, private=private)), True
+    except Exception:  # text it cannot read (UserError), or a scanner bug: it must not stop the index
+        return FileRows(), False
 
 
 def read_digest(root: Path, real_rel: str, max_bytes: int) -> str | None:
