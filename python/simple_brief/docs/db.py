@@ -318,20 +318,6 @@ def file_rows(library: str, rel: str, docs: FileDocs) -> FileRows:
     return rows
 
 
-def store_file(
-    conn: sqlite3.Connection,
-    library: str,
-    rel: str,
-    docs: FileDocs,
-    file_hash: str,
-    mtime_ns: int,
-    size: int,
-    language: str,
-) -> None:
-    """Replace a file's items with `docs` (other files' rows keep their rowids)."""
-    write_file_rows(conn, library, rel, file_rows(library, rel, docs), file_hash, mtime_ns, size, language)
-
-
 def write_file_rows(
     conn: sqlite3.Connection,
     library: str,
