@@ -57,7 +57,6 @@ from simple_brief.docs.model import Item
 from simple_brief.docs.queries import Hit, ModuleListing, Related
 from simple_brief.errors import UserError
 from simple_brief.files import config
-from simple_brief.files.path_escapes import escape_path
 from simple_brief.files.private_files import private_dir
 from simple_brief.files.workspace import Workspace
 from simple_brief.model import ProgressFn
@@ -382,12 +381,6 @@ class DocsIndex:
             stats.files_removed += counts[0][0]
             stats.files_indexed += counts[0][1]
             stats.items += counts[0][2]
-
-    def _rel(self, path: Path) -> str:
-        try:
-            return escape_path(Path(path).relative_to(self.workspace.root).as_posix())
-        except ValueError:
-            return ""
 
     def index_library(
         self, name: str, progress: ProgressFn | None = None, folders: Sequence[Path] | None = None

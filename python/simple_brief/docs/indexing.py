@@ -26,7 +26,6 @@ that is not UTF-8), and read by the name that stands for.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sqlite3
@@ -182,15 +181,12 @@ class ParsedDocs:
 _GONE = "gone"
 
 
-def known_files(conn: sqlite3.Connection, library: str, only: list[str] | None = None) -> Known:
-    """The stored files of `library`; with `only`, just those paths and the files last
-    indexed from an overlay (mtime -1)."""
-    sql = "SELECT path, hash, mtime_ns, size FROM files WHERE library = ?"
-    args: tuple[str, ...] = (library,)
-    if only is not None:
-        sql += " AND (mtime_ns = -1 OR path IN (SELECT value FROM json_each(?)))"
-        args += (json.dumps(only),)
-    return {row[0]: (row[1], row[2], row[3]) for row in conn.execute(sql, args)}
+def known_files(conn: sqlite3.Connection, library: str) -> Known:
+    """The stored files of `library`."""
+    return {
+        row[0]: (row[1], row[2], row[3])
+        for row in conn.execute("SELECT path, hash, mtime_ns, size FROM files WHERE library = ?", (library,))
+    }
 
 
 class WorkspaceFiles(Protocol):
