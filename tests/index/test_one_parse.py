@@ -6,6 +6,7 @@ index current without a walk."""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -119,3 +120,26 @@ def test_the_stores_watcher_keeps_the_docs_index_current_without_a_walk(
         assert store.file_state("watched.py") is not None
     finally:
         store.close()
+
+
+def test_a_busy_docs_database_leaves_the_symbol_index_whole_and_the_next_docs_call_catches_up(
+    tree: Path, scans: dict[str, list[str]]
+) -> None:
+    ws = Workspace.at(tree)
+    store = symbol_index(ws)
+    docs = docs_index(ws)
+    holder = sqlite3.connect(docs.path, timeout=0)
+    holder.execute("BEGIN IMMEDIATE")  # another process writing the docs database meanwhile
+    try:
+        stats = store.ensure_fresh()
+    finally:
+        holder.rollback()
+        holder.close()
+    assert stats.parsed == len(listed(ws)) and "JSONDecoder" in {
+        n for (n,) in store.conn.execute("SELECT name FROM symbols")
+    }
+    assert docs.get("json.decoder.JSONDecoder") is None  # not written: the database was busy
+    scans["store"].clear()
+    docs.refresh()
+    assert docs.get("json.decoder.JSONDecoder") is not None
+    assert scans["store"] == [] and len(scans["docs"]) == len(listed(ws))  # read again by the docs index, once
