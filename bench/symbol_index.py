@@ -51,16 +51,21 @@ QUICK_PACKAGES = ("json", "email", "asyncio", "logging")
 NOTES = (
     "\n"
     "Notes (2 cores; run niced):\n"
-    "- first index: the workers run the lean scan (`scan(lean=True)`: only what rows store, no signatures, doc"
-    " comments or bodies; JSON keys read by walking the tree, not by json.scm's ten-level patterns) and start"
-    " while the tree is walked, and 9,944 of the 34,271 files are not parsed: a file with an earlier file's"
-    " name, size and content hash (typeshed vendored by mypy and jedi, cfnlint's schemas) gets that file's"
-    " rows. The database is row-for-row identical to the one built before (checked on this tree); in"
-    " one A/B run under the same load the workers' CPU fell from 90 to 63 s (80.4 s, 8.9x before). What is"
-    " left is CPU on 2 cores shared with other work: ~48 s in the workers (tree-sitter's own parse and query"
-    " matching are ~0.9 ms of the ~1.6 ms a Python file costs; the rest turns matches into rows) and ~7 s in"
-    " the main process (the walk, hashing the copies, SQLite inserts), against ctags, one C process with"
-    " regex parsers. 3x needs ~15 s less CPU: fewer files parsed, or more cores.\n"
+    "- first index (one file store, issue 27): one walk and one parse per file in the workers give both the"
+    " symbol rows and the doc items (and the items' rows, `docs.db.file_rows`); a file the docs index reads"
+    " (37,216 of 42,743) gets the full scan, any other the lean scan (`scan(lean=True)`), and a copy (same name,"
+    " size and content hash) gets an earlier file's rows unparsed only when the docs index does not read it (a"
+    " documented copy's items name its own path and module: the ~10k typeshed copies are parsed now). Both"
+    " databases are row-for-row the revision before's (the row above: digests of the sorted rows). Where a"
+    " worker's time goes (cProfile, 1,500 files drawn from this tree, 10.4 s; lean scan alone 7.2 s): the"
+    " scan 69% (tree-sitter's parse ~11%, C macro re-parses ~14%, per-symbol signatures, doc comments and"
+    " columns ~35%), doc items 20% (docstring parsing 9%), rows 5%. The main process writes both databases:"
+    " 2.5 s per 1,500 files once the item rows are made in the workers (10.4 s before). The target is missed"
+    " by far: 30x ctags' CPU (the symbol index alone was 3.9x in the issue's run); the docs index's full scan"
+    " costs ~1.45x the lean scan and documented copies are parsed. Against the revision before, both indexes"
+    " of the stdlib part of this tree (24,599 files, same conditions): 210 s CPU, 647 s wall (two walks; the"
+    " docs index parsed in one process, five calls of 120 s) -> 149 s CPU, 164 s wall. Wall figures here"
+    " ran under a load of 5-7 on 2 cores (other sessions' runs).\n"
     "- warm search: every rule of `symbol_search.score` has an index in the name table: substrings and"
     " prefixes from an in-memory SQLite FTS5 trigram index of the lower-case names (a query by its two rarest"
     " trigrams, then checked), word prefixes from the rarest query word's postings, and the fuzzy rule"
@@ -399,7 +404,7 @@ def found(index: SymbolIndex, ws: Workspace, name: str) -> bool:
 
 def render(rows: list[tuple[str, str, str, str, str]], tree: Path, quick: bool) -> str:
     head = [
-        f"## Symbol index ({'quick: ' if quick else ''}{tree.name}, `bench/symbol_index.py`)",
+        f"## File store: symbol index and docs index ({'quick: ' if quick else ''}{tree.name}, `bench/symbol_index.py`)",
         "",
         "| Measure | Value | Baseline | Target | Result |",
         "| --- | --- | --- | --- | --- |",
