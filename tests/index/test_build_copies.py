@@ -128,3 +128,25 @@ def test_a_copy_edited_later_is_parsed_again(copies: Path, monkeypatch: pytest.M
     assert sorted(stats.changed) == ["b/json/scanner.py", "c/json/decoder.py"]
     assert_full_scan_rows(ws)
     assert "added_later" in index_text(ws, "added_later")
+
+
+def test_the_workers_run_a_bounded_number_of_chunks_ahead_of_the_one_stored(
+    copies: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parsed chunks wait in memory until their turn to be stored, which comes only after the
+    walk: the walk hands out `AHEAD_CHUNKS`, the rest go out as chunks are stored."""
+    monkeypatch.setattr(batch_module, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(batch_module, "CHUNK_FILES", 2)
+    monkeypatch.setattr(batch_module, "AHEAD_CHUNKS", 3)
+    ws = Workspace.at(copies)
+    order = []
+    with Batch(ws.root, ws.max_bytes, False, 2) as batch:
+        for path in ws.files():
+            rel = path.relative_to(copies).as_posix()
+            stat = path.stat()
+            batch.add((rel, rel, "", (stat.st_mtime_ns, stat.st_size)))
+            order.append(rel)
+        assert len(batch.jobs) > 12 and len(batch.futures) == 3
+        stored: list[str] = []
+        batch.finish(symbol_index(ws).conn, lambda parsed: stored.extend(p.rel for p in parsed), None)
+    assert stored == order

@@ -29,6 +29,10 @@ from simple_brief.model import ProgressFn
 POOL_MIN_FILES = 200
 #: Files per worker task.
 CHUNK_FILES = 64
+#: Chunks handed to the workers ahead of the one being stored: bounds the parsed results
+#: waiting in memory (a chunk's symbol rows and doc items are a few MB pickled; the walk
+#: stores nothing, so without a bound every chunk parsed meanwhile waited).
+AHEAD_CHUNKS = 32
 #: A file to parse: (path relative to the root, the real file's, old content hash, (mtime_ns, size)).
 Job = tuple[str, str, str, tuple[int, int]]
 
@@ -56,6 +60,8 @@ class Batch:
         self.order: list[int | tuple[Job, str, str]] = []
         self.jobs: list[Job] = []
         self.futures: list[Future[bytes]] = []
+        #: Chunks taken to be stored so far (`_chunk`).
+        self.taken = 0
         self.pool: ProcessPoolExecutor | None = None
         #: The first file of each (name, size): its path, real path and content hash once
         #: read ("?" not yet, "" unreadable).
@@ -95,8 +101,12 @@ class Batch:
             context = multiprocessing.get_context("forkserver")
             self.pool = ProcessPoolExecutor(max_workers=self.count, mp_context=context)
         if self.pool is not None:
-            while len(self.jobs) - len(self.futures) * CHUNK_FILES >= CHUNK_FILES:
+            while len(self.jobs) - len(self.futures) * CHUNK_FILES >= CHUNK_FILES and self._ahead() < AHEAD_CHUNKS:
                 self._submit()
+
+    def _ahead(self) -> int:
+        """Chunks submitted and not yet taken to be stored."""
+        return len(self.futures) - self.taken
 
     def _submit(self) -> None:
         assert self.pool is not None
@@ -106,10 +116,12 @@ class Batch:
 
     def _chunk(self, number: int) -> list[Parsed]:
         if self.pool is not None:
-            while len(self.futures) <= number:
+            chunks = -(-len(self.jobs) // CHUNK_FILES)
+            while len(self.futures) < chunks and (len(self.futures) <= number or self._ahead() < AHEAD_CHUNKS):
                 self._submit()
             packed = self.futures[number].result()
             self.futures[number] = _DONE  # stored once: free its rows
+            self.taken = number + 1
             return unpack(packed)
         start = number * CHUNK_FILES
         return parse_chunk(str(self.root), self.jobs[start : start + CHUNK_FILES], self.max_bytes, self.docs)

@@ -164,7 +164,7 @@ def parse_file(
         source = Source.from_bytes(data, name=shown, max_bytes=max_bytes)
     except UserError as err:
         reason = SKIP_BINARY if "binary" in str(err) else SKIP_TOO_BIG
-        unread = FileRows() if docs is not None and languages.documented(rel) else None
+        unread = FileRows() if reason == SKIP_BINARY and docs is not None and languages.documented(rel) else None
         return Parsed(rel, mtime_ns, size, hash=digest, skipped=reason, docs=unread, docs_read=False)
     spec = languages.detect(root / real_rel, None)
     documented = docs is not None and languages.documented(rel)
