@@ -404,7 +404,8 @@ def found(index: SymbolIndex, ws: Workspace, name: str) -> bool:
 
 def render(rows: list[tuple[str, str, str, str, str]], tree: Path, quick: bool) -> str:
     head = [
-        f"## File store: symbol index and docs index ({'quick: ' if quick else ''}{tree.name}, `bench/symbol_index.py`)",
+        f"## File store: symbol index and docs index ({'quick: ' if quick else ''}{tree.name},"
+        " `bench/symbol_index.py`)",
         "",
         "| Measure | Value | Baseline | Target | Result |",
         "| --- | --- | --- | --- | --- |",
