@@ -27,9 +27,9 @@ if str(REPO / "python") not in sys.path:
     sys.path.insert(1, str(REPO / "python"))
 
 from report import Table, num, verdict  # noqa: E402
-from simple_brief.docs.index import DocsIndex  # noqa: E402
 from simple_brief.docs.libraries import nvim_runtime_lua  # noqa: E402
 from simple_brief.files.workspace import Workspace  # noqa: E402
+from simple_brief.index import docs_index  # noqa: E402
 
 TARGET_SEARCH_P95_MS = 10.0
 TARGET_REINDEX_MS = 50.0
@@ -95,7 +95,7 @@ def _measure(table: Table, work: Path, quick: bool) -> None:
     median_file = top_level[len(top_level) // 2]
     shutil.copy(median_file, ws_root / median_file.name)
     cache = work / "cache"
-    index = DocsIndex.open(Workspace.at(ws_root), cache_dir=cache)
+    index = docs_index(Workspace.at(ws_root), cache)
 
     progress("docs: indexing the Python standard library")
     build = index.index_library("python")
@@ -132,7 +132,7 @@ def _measure(table: Table, work: Path, quick: bool) -> None:
     progress(f"docs: {len(queries)} queries x {runs} over {items:,} items")
     index.close()
     start = time.perf_counter()
-    index = DocsIndex.open(Workspace.at(ws_root), cache_dir=cache)
+    index = docs_index(Workspace.at(ws_root), cache)
     first = index.search("parse arguments")
     startup_ms = 1000 * (time.perf_counter() - start)
     ours: list[float] = []

@@ -18,6 +18,7 @@ from simple_brief.docs.index import DocsIndex
 from simple_brief.docs.libraries import nvim_runtime_lua
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
+from simple_brief.index import docs_index
 
 
 def write(root: Path, rel: str, text: str) -> Path:
@@ -179,7 +180,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def open_index(root: Path, cache: Path) -> DocsIndex:
-    return DocsIndex.open(Workspace.at(root), cache_dir=cache)
+    return docs_index(Workspace.at(root), cache)
 
 
 @pytest.fixture
@@ -303,10 +304,11 @@ def test_removed_file_drops_its_items(index: DocsIndex, project: Path) -> None:
     assert not index.search("Cache", library="workspace", kind="struct")
 
 
-def test_walk_is_throttled_but_force_walks(index: DocsIndex, project: Path) -> None:
+def test_the_next_refresh_sees_a_change_and_force_walks_again(index: DocsIndex, project: Path) -> None:
     write(project, "src/shop/extra.py", 'def fresh() -> None:\n    """New."""\n')
-    assert index.refresh().files_indexed == 0  # within WALK_INTERVAL of the last walk
-    assert index.refresh(force=True).files_indexed == 1
+    assert index.refresh().files_indexed == 1  # the file store's stat walk: no interval between walks
+    assert index.get("shop.extra.fresh") is not None
+    assert index.refresh(force=True).files_indexed == 0
 
 
 # ---------------------------------------------------------------- damage and concurrency
@@ -547,7 +549,7 @@ def test_similar_signature(project: Path, tmp_path: Path) -> None:
 
 def test_cache_dir_from_the_environment(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SIMPLE_BRIEF_CACHE_DIR", str(tmp_path / "envcache"))
-    idx = DocsIndex.open(Workspace.at(project))
+    idx = docs_index(Workspace.at(project))
     assert idx.path.parent == tmp_path / "envcache"
     assert db.db_path(Workspace.at(project).root, tmp_path / "x").parent == tmp_path / "x"
     idx.close()
@@ -557,7 +559,7 @@ def test_unwritable_cache_dir_is_a_user_error(project: Path, tmp_path: Path) -> 
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the cache folder should be")
     with pytest.raises(UserError, match="SIMPLE_BRIEF_CACHE_DIR"):
-        DocsIndex.open(Workspace.at(project), cache_dir=blocker / "cache")
+        docs_index(Workspace.at(project), blocker / "cache")
 
 
 def test_private_items_on_request(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

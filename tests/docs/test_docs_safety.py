@@ -22,9 +22,9 @@ import pytest
 
 from simple_brief.docs import index as docs_index_module
 from simple_brief.docs import indexing
-from simple_brief.docs.index import DocsIndex
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
+from simple_brief.index import docs_index
 from simple_brief.tools import Call, Session, ToolResult, invoke
 
 #: Seconds a test waits for another thread before it calls that a hang.
@@ -152,7 +152,7 @@ def test_library_files_are_read_without_following_symlinks(
     list_folders(monkeypatch, tmp_path, vendor)
     (vendor / "leak.py").symlink_to(outside / "leak.py")  # a file leading out of the library
     (vendor / "linked").symlink_to(outside / "pkg", target_is_directory=True)  # a folder leading out
-    index = DocsIndex.open(Workspace.at(root))
+    index = docs_index(Workspace.at(root))
     stats = index.index_library(str(vendor))
     assert stats.files_indexed == 1
     assert not index.search("zanzibar")
@@ -166,7 +166,7 @@ def test_secrets_files_of_a_library_are_never_indexed(
     list_folders(monkeypatch, tmp_path, vendor)
     write(vendor / "secrets.py", 'def api_token() -> str:\n    """Zanzibar token."""\n')
     write(vendor / "sub/credentials_store.py", 'def password() -> str:\n    """Zanzibar password."""\n')
-    index = DocsIndex.open(Workspace.at(root))
+    index = docs_index(Workspace.at(root))
     assert index.index_library(str(vendor)).files_indexed == 1
     assert not index.search("zanzibar")
     assert index.get("secrets.api_token") is None
@@ -177,12 +177,12 @@ def test_items_of_a_file_that_became_secret_are_never_shown(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write(root / "shop/keys.py", 'def master_key() -> str:\n    """Zanzibar master key."""\n')
-    first = DocsIndex.open(Workspace.at(root))
+    first = docs_index(Workspace.at(root))
     first.refresh(force=True)
     assert first.get("shop.keys.master_key") is not None
     first.close()
     user_config(monkeypatch, tmp_path, '[secrets]\ndeny = ["keys.py"]\n')
-    index = DocsIndex.open(Workspace.at(root))  # answers from the stored rows, before any refresh
+    index = docs_index(Workspace.at(root))  # answers from the stored rows, before any refresh
     assert not index.search("zanzibar") and index.get("shop.keys.master_key") is None
     assert not index.resolve("master_key") and not index.list_module("shop.keys").items
     index.refresh(force=True)
@@ -194,7 +194,7 @@ def test_items_of_a_file_that_became_secret_are_never_shown(
 def test_workspace_files_are_read_through_the_workspace(root: Path, outside: Path) -> None:
     """A file indexed from an overlay is read from disk again once the overlay is gone; by
     then it is a symlink leading out of the workspace: never followed."""
-    index = DocsIndex.open(Workspace.at(root))
+    index = docs_index(Workspace.at(root))
     index.refresh(force=True)
     draft = (root / "shop/draft.py").resolve()
     index.workspace.overlays[draft] = 'def drafted() -> None:\n    """Only a draft."""\n'
@@ -307,7 +307,7 @@ def test_a_call_stops_at_the_time_limit_having_indexed_something(
     lib = big_library(tmp_path, 3)
     list_folders(monkeypatch, tmp_path, lib)
     monkeypatch.setattr(indexing, "MAX_SECONDS", 0.0)
-    index = DocsIndex.open(Workspace.at(root))
+    index = docs_index(Workspace.at(root))
     runs = [index.index_library(str(lib)) for _ in range(3)]
     assert [s.files_indexed for s in runs] == [1, 1, 1]
     assert [s.stopped for s in runs[:2]] == ["the 0-second limit of one call"] * 2
@@ -324,7 +324,7 @@ def test_an_exception_from_progress_leaves_the_database_consistent_and_unlocked(
 ) -> None:
     lib = big_library(tmp_path, 200)
     list_folders(monkeypatch, tmp_path, lib)
-    index = DocsIndex.open(Workspace.at(root))
+    index = docs_index(Workspace.at(root))
 
     def cancel(done: float, total: float | None, message: str) -> None:
         if done >= 150:
@@ -463,7 +463,7 @@ def test_files_the_docs_index_writes_are_0600_in_0700_folders(
     cache = tmp_path / "deep" / "cache"
     old = os.umask(0o022)
     try:
-        index = DocsIndex.open(Workspace.at(root), cache_dir=cache)
+        index = docs_index(Workspace.at(root), cache)
         index.refresh(force=True)
         index.index_library(str(vendor))
         path = index.path
@@ -476,7 +476,7 @@ def test_files_the_docs_index_writes_are_0600_in_0700_folders(
         index.close()
         path.write_bytes(b"garbage, not a database" * 10)
         os.chmod(path, 0o644)
-        rebuilt = DocsIndex.open(Workspace.at(root), cache_dir=cache)
+        rebuilt = docs_index(Workspace.at(root), cache)
         assert rebuilt.refresh().rebuilt is not None
         for p in (path, Path(f"{path}.corrupt"), Path(f"{path}.libraries.json")):
             assert oct(stat.S_IMODE(os.lstat(p).st_mode)) == "0o600", p

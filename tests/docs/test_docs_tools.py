@@ -561,7 +561,7 @@ async def test_indexing_sends_mcp_progress_notifications(
     assert not result.is_error, text_of(result)
     assert result.structured_content["files_indexed"] == 30
     assert received[-1][:2] == (30, 30)
-    assert str(received[-1][2]).startswith("workspace: mod")  # the index says what it is reading
+    assert str(received[-1][2]).startswith("indexing mod")  # the index says what it is reading
     assert [p for p, _, _ in received] == sorted(p for p, _, _ in received)
     assert "s: 30 files seen, 30 (re)indexed (60 items), 0 removed." in text_of(result).splitlines()[0]
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import shutil
 import sysconfig
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -52,3 +54,13 @@ def scan_text(root: Path | Workspace, query: str, path: str | None = None, limit
 def index_text(ws: Workspace, query: str, path: str | None = None, limit: int = 50) -> str:
     """The indexed search's answer (a refresh first, as the tools do)."""
     return answer_text(query, find_symbols(ws, query, path=path, limit=limit))
+
+
+def eventually(check: Callable[[], bool]) -> bool:
+    """Whether `check` holds within a few seconds (the kernel's events arrive on their own thread)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.02)
+    return False

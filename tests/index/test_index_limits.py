@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from index_helpers import STDLIB, cache_dir_fixture, index_text, scan_text, tree_fixture  # noqa: F401  (fixtures)
 
-from simple_brief import index as index_module
 from simple_brief import tools as registry
 from simple_brief.files.workspace import LISTING_MAX_BYTES, Workspace
+from simple_brief.index import batch as batch_module
 from simple_brief.index import symbol_index
 
 
@@ -44,7 +44,7 @@ def test_the_parse_cache_keeps_at_most_its_limit(tree: Path) -> None:
 
 def test_a_cancelled_call_stops_indexing_and_keeps_what_it_stored(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(STDLIB / "email", tree / "email", ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(index_module, "CHUNK_FILES", 4)
+    monkeypatch.setattr(batch_module, "CHUNK_FILES", 4)
     ws = Workspace.at(tree)
     reports: list[float] = []
     call = registry.Call(ws, progress=lambda done, total, message: reports.append(done))
@@ -64,7 +64,7 @@ def test_a_cancelled_call_stops_indexing_and_keeps_what_it_stored(tree: Path, mo
 
 def test_worker_processes_store_the_same_rows(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copytree(STDLIB / "email", tree / "email", ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(index_module, "POOL_MIN_FILES", 1)
+    monkeypatch.setattr(batch_module, "POOL_MIN_FILES", 1)
     ws = Workspace.at(tree)
     stats = symbol_index(ws).refresh(workers=2)
     assert stats.parsed == stats.listed > 20

@@ -5,24 +5,12 @@ walks again."""
 from __future__ import annotations
 
 import shutil
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from index_helpers import STDLIB, cache_dir_fixture, index_text, scan_text, tree_fixture  # noqa: F401  (fixtures)
+from index_helpers import STDLIB, cache_dir_fixture, eventually, index_text, scan_text, tree_fixture  # noqa: F401  (fixtures)
 
 from simple_brief.files.workspace import Workspace
 from simple_brief.index import symbol_index
-
-
-def _eventually(check: Callable[[], bool]) -> bool:
-    """Whether `check` holds within a few seconds (the kernel's events arrive on their own thread)."""
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def _watched(tree: Path) -> Workspace:
@@ -46,13 +34,13 @@ def test_edits_additions_deletions_and_folders_reach_the_next_search(tree: Path)
     try:
         target = tree / "shlex.py"
         target.write_text(target.read_text() + "\ndef watched_edit():\n    pass\n")
-        assert _eventually(lambda: "shlex.py (1 result)" in index_text(ws, "watched_edit"))
+        assert eventually(lambda: "shlex.py (1 result)" in index_text(ws, "watched_edit"))
         (tree / "fnmatch.py").unlink()
-        assert _eventually(lambda: "fnmatch.py" not in index_text(ws, "fnmatch"))
+        assert eventually(lambda: "fnmatch.py" not in index_text(ws, "fnmatch"))
         shutil.copytree(STDLIB / "email" / "mime", tree / "mime", ignore=shutil.ignore_patterns("__pycache__"))
-        assert _eventually(lambda: "mime/" in index_text(ws, "MIMEText"))
+        assert eventually(lambda: "mime/" in index_text(ws, "MIMEText"))
         shutil.rmtree(tree / "json")
-        assert _eventually(lambda: "json/" not in index_text(ws, "decode"))
+        assert eventually(lambda: "json/" not in index_text(ws, "decode"))
         for query in ("decode", "MIMEText", "watched_edit", "split", "a"):
             assert index_text(ws, query) == scan_text(tree, query), query
     finally:
@@ -63,7 +51,7 @@ def test_a_gitignore_change_walks_again(tree: Path) -> None:
     ws = _watched(tree)
     try:
         (tree / ".gitignore").write_text("json/\n")
-        assert _eventually(lambda: "json/" not in index_text(ws, "decode"))
+        assert eventually(lambda: "json/" not in index_text(ws, "decode"))
         assert index_text(ws, "decode") == scan_text(tree, "decode")
     finally:
         symbol_index(ws).close()
@@ -90,7 +78,7 @@ def test_an_event_on_the_root_itself_walks_once(tree: Path) -> None:
     try:
         assert index.ensure_fresh().listed == 0
         tree.chmod(0o750)  # the root's own attributes: an event whose path is the root
-        assert _eventually(lambda: index._lost)
+        assert eventually(lambda: index._lost)
         assert index.ensure_fresh().listed > 5
         assert index.ensure_fresh().listed == 0
     finally:

@@ -26,6 +26,7 @@ import re
 import sqlite3
 import stat
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -277,22 +278,23 @@ def update_stat(conn: sqlite3.Connection, library: str, rel: str, mtime_ns: int,
     )
 
 
-def store_file(
-    conn: sqlite3.Connection,
-    library: str,
-    rel: str,
-    docs: FileDocs,
-    file_hash: str,
-    mtime_ns: int,
-    size: int,
-    language: str,
-) -> None:
-    """Replace a file's items with `docs` (other files' rows keep their rowids)."""
-    delete_file(conn, library, rel, keep_row=True)
+@dataclass
+class FileRows:
+    """A file's rows as `write_file_rows` writes them, made apart from the writing (the file
+    store's worker processes make them): its items (without rowid), their FTS rows in the
+    same order, its module and imports (JSON)."""
+
+    items: list[tuple[Any, ...]] = field(default_factory=list)
+    fts: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+    module: str = ""
+    imports: str = "[]"
+
+
+def file_rows(library: str, rel: str, docs: FileDocs) -> FileRows:
+    """The rows of a file's items (`docs`)."""
+    rows = FileRows(module=docs.module, imports=json.dumps(docs.imports))
     for item, bases in zip(docs.items, docs.bases, strict=True):
-        cur = conn.execute(
-            "INSERT INTO items(library, path, id, name, name_lc, kind, module, language, line, signature,"
-            " public, documented, doc, bases) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        rows.items.append(
             (
                 library,
                 rel,
@@ -308,23 +310,42 @@ def store_file(
                 int(bool(item.doc.summary or item.doc.body)),
                 json.dumps(item.doc.to_dict(), separators=(",", ":")),
                 json.dumps(bases),
-            ),
+            )
         )
-        conn.execute(
+        rows.fts.append(
+            (name_words(item.name), _SELF.sub("", item.signature), item.doc.summary, searchable_body(item), item.id)
+        )
+    return rows
+
+
+def write_file_rows(
+    conn: sqlite3.Connection,
+    library: str,
+    rel: str,
+    rows: FileRows,
+    file_hash: str,
+    mtime_ns: int,
+    size: int,
+    language: str,
+) -> None:
+    """Replace a file's items with `rows` (`file_rows`). New items take the rowids SQLite
+    would give them one by one (one more than the largest), so other files' rows keep theirs."""
+    delete_file(conn, library, rel, keep_row=True)
+    if rows.items:
+        first = conn.execute("SELECT coalesce(max(rowid), 0) + 1 FROM items").fetchone()[0]
+        conn.executemany(
+            "INSERT INTO items(rowid, library, path, id, name, name_lc, kind, module, language, line, signature,"
+            " public, documented, doc, bases) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(first + n, *row) for n, row in enumerate(rows.items)],
+        )
+        conn.executemany(
             "INSERT INTO items_fts(rowid, name, signature, summary, body, qual) VALUES(?,?,?,?,?,?)",
-            (
-                cur.lastrowid,
-                name_words(item.name),
-                _SELF.sub("", item.signature),
-                item.doc.summary,
-                searchable_body(item),
-                item.id,
-            ),
+            [(first + n, *row) for n, row in enumerate(rows.fts)],
         )
     conn.execute(
         "INSERT OR REPLACE INTO files(library, path, module, language, hash, mtime_ns, size, items, imports)"
         " VALUES(?,?,?,?,?,?,?,?,?)",
-        (library, rel, docs.module, language, file_hash, mtime_ns, size, len(docs.items), json.dumps(docs.imports)),
+        (library, rel, rows.module, language, file_hash, mtime_ns, size, len(rows.items), rows.imports),
     )
 
 

@@ -6,12 +6,15 @@ Behaviour the tools rely on:
 
 - `DocsIndex.open` never re-indexes: queries answer from the stored database at once;
   call `refresh()` (cheap when nothing changed) before answering.
-- `refresh()` walks the workspace at most every `WALK_INTERVAL` seconds per DocsIndex
-  (other calls only look at overlays); `refresh(force=True)` walks now. Only files whose
-  content hash changed are re-indexed; overlays win over the disk; removed files drop
-  their items. When another process holds the write lock longer than the busy timeout
-  the refresh is skipped (`RefreshStats.skipped` says why) and answers come from what
-  is stored.
+- The workspace's files are not tracked here: the workspace's file store (`files`,
+  `simple_brief.index`, which opens its docs index) walks or watches the tree, keeps the
+  one table of files (stat, then content hash) and parses each changed file once for the
+  symbol rows and the doc items, handed here (`take`). `refresh()` brings the store up to
+  date (`refresh(force=True)`: with a full walk even while it watches), then writes the
+  overlays (they win over the disk) and reads again what the store holds and the
+  database lacks (after a rebuild); files the store no longer holds drop their items.
+  When another process holds the write lock longer than the busy timeout the refresh
+  is skipped (`RefreshStats.skipped` says why) and answers come from what is stored.
 - Queries never wait for indexing: they read on their own connection (WAL) while an
   index writes short batches on another, so a docs_search answers from what is indexed
   so far while a long docs_index runs. A second refresh (or library index) waits at
@@ -49,20 +52,17 @@ from typing import Any, TypeVar
 
 from simple_brief.docs import db, indexing, queries, ranking, relations, storage
 from simple_brief.docs import libraries as libs
-from simple_brief.docs.indexing import Budget, Origin, RefreshStats
+from simple_brief.docs.indexing import Budget, Origin, ParsedDocs, RefreshStats, WorkspaceFiles
 from simple_brief.docs.model import Item
 from simple_brief.docs.queries import Hit, ModuleListing, Related
 from simple_brief.errors import UserError
 from simple_brief.files import config
-from simple_brief.files.path_escapes import escape_path
 from simple_brief.files.private_files import private_dir
 from simple_brief.files.workspace import Workspace
 from simple_brief.model import ProgressFn
 
 log = logging.getLogger(__name__)
 
-#: The disk walk of `refresh()` runs at most this often per DocsIndex (overlays are always checked).
-WALK_INTERVAL = 2.0
 #: Seconds a refresh or library index waits for the one already running in this index.
 WAIT_SECONDS = 10.0
 T = TypeVar("T")
@@ -102,10 +102,14 @@ class DocsIndex:
     #: Index private items too (class default; $SIMPLE_BRIEF_DOCS_PRIVATE=1 turns it on).
     include_private: bool = os.environ.get("SIMPLE_BRIEF_DOCS_PRIVATE", "") not in ("", "0")
 
-    def __init__(self, workspace: Workspace, path: Path, include_private: bool) -> None:
+    def __init__(self, workspace: Workspace, path: Path, include_private: bool, files: WorkspaceFiles) -> None:
         self.workspace = workspace
         self.path = path
         self.include_private = include_private
+        #: The workspace's file store, which hands this index the items of what it parses.
+        self.files = files
+        #: The refresh running in this index, which counts what `take` writes meanwhile.
+        self._taking: RefreshStats | None = None
         # Lock order: refresh or library, then write, then read. Queries take only the read lock.
         self._write_lock = threading.RLock()
         self._read_lock = threading.RLock()
@@ -114,7 +118,6 @@ class DocsIndex:
         #: A forced refresh (docs_index of the workspace) holds `_refresh_lock`: others do not wait for it.
         self._indexing_workspace = False
         self._store = _Store(self)
-        self._last_walk = float("-inf")
         self._rebuilt: str | None = None
         self._generation = 0
         self._reader: sqlite3.Connection | None = None
@@ -124,9 +127,10 @@ class DocsIndex:
             self._open()
 
     @classmethod
-    def open(cls, workspace: Workspace, cache_dir: Path | None = None) -> DocsIndex:
+    def open(cls, workspace: Workspace, cache_dir: Path | None = None, *, files: WorkspaceFiles) -> DocsIndex:
         """Open (or create) the DB for `workspace.root` under `cache_dir` (default: the
-        user's cache directory); a damaged or old-schema DB is rebuilt, never a crash.
+        user's cache directory), kept current by the workspace's file store `files`; a
+        damaged or old-schema DB is rebuilt, never a crash.
 
         Raises:
             UserError: the cache folder cannot be created or written, or another process
@@ -135,7 +139,7 @@ class DocsIndex:
         path = db.db_path(workspace.root, cache_dir)
         try:
             private_dir(path.parent.resolve())
-            return cls(workspace, path, cls.include_private)
+            return cls(workspace, path, cls.include_private, files)
         except (OSError, sqlite3.OperationalError) as exc:
             raise UserError(
                 f"cannot open the docs database {path} ({exc}); set SIMPLE_BRIEF_CACHE_DIR to a writable folder."
@@ -210,7 +214,6 @@ class DocsIndex:
         storage.write_listing(self.path, listing)
         self._rebuilt = reason
         self._generation += 1
-        self._last_walk = float("-inf")
 
     def _rebuild_after(self, generation: int, reason: str) -> None:
         """Rebuild for damage seen at `generation`, unless another thread already did."""
@@ -269,11 +272,15 @@ class DocsIndex:
 
     # ---------------------------------------------------------------- indexing
 
-    def refresh(self, progress: ProgressFn | None = None, force: bool = False) -> RefreshStats:
-        """Bring the workspace's items up to date: only files whose content hash changed
-        are re-indexed; overlays (`workspace.overlays`) win over the disk.
+    def refresh(
+        self, progress: ProgressFn | None = None, force: bool = False, view: Workspace | None = None
+    ) -> RefreshStats:
+        """Bring the workspace's items up to date through the file store (`files`): only
+        files whose content hash changed are parsed; overlays win over the disk — those of
+        `view`, the calling call's view of the workspace (its editor's unsaved buffers under
+        the agent's overlays; None: the workspace's own).
 
-        The disk walk runs at most every WALK_INTERVAL seconds unless `force`. Waits at
+        `force` walks the whole tree even while the store watches it. Waits at
         most WAIT_SECONDS for another call's refresh, not at all for a docs_index of the
         workspace (`skipped` says so: answers come from what is indexed so far)."""
         started = time.perf_counter()
@@ -288,7 +295,7 @@ class DocsIndex:
                 budget = Budget.start()
                 self._guarded(
                     stats,
-                    lambda again: self._refresh(stats, progress, force or again, budget),
+                    lambda again: self._refresh(stats, progress, force or again, budget, view or self.workspace),
                     "answers may be stale",
                 )
             finally:
@@ -321,36 +328,64 @@ class DocsIndex:
         stats.seconds = time.perf_counter() - started
 
     def _take_rebuilt(self) -> str | None:
+        """Why the database was rebuilt since last asked, if it was (opened again first
+        after a `close`, so a rebuild it needs shows now)."""
         with self._write_lock:
+            self._writer_connection()
             reason, self._rebuilt = self._rebuilt, None
         return reason
 
-    def _refresh(self, stats: RefreshStats, progress: ProgressFn | None, force: bool, budget: Budget) -> None:
-        walk = force or time.monotonic() - self._last_walk >= WALK_INTERVAL
-        # Between walks only overlays and files last indexed from an overlay (mtime -1) matter.
-        only = None if walk else [r for r in (self._rel(p) for p in self.workspace.overlays) if r]
-        known = self._store.read(lambda c: indexing.known_files(c, libs.WORKSPACE, only))
-        if walk:
-            self._last_walk = time.monotonic()
-        todo, removed, recheck = indexing.workspace_changes(self.workspace, known, walk, stats, budget)
+    def _refresh(
+        self, stats: RefreshStats, progress: ProgressFn | None, force: bool, budget: Budget, view: Workspace
+    ) -> None:
+        self._taking = stats
+        try:
+            if force:
+                self.files.refresh(progress)
+            else:
+                self.files.ensure_fresh(progress)
+        finally:
+            self._taking = None
+        held = self.files.documented()
+        known = self._store.read(lambda c: indexing.known_files(c, libs.WORKSPACE))
+        todo, overlays = indexing.overlay_changes(view, known)
+        behind, removed = indexing.behind_store(known, held, overlays)
+        stats.files_seen = len(held | dict.fromkeys(overlays))
         indexing.index_files(
             self._store,
             Origin.of_workspace(self.workspace),
-            todo,
+            todo + behind,
             known,
             removed,
             stats,
             progress,
             self.include_private,
             budget,
-            force_hash=recheck,
+            force_hash=[rel for rel, _t, _i in behind],
         )
 
-    def _rel(self, path: Path) -> str:
+    def take(self, parsed: list[ParsedDocs], gone: list[str]) -> None:
+        """Write the items of files the file store parsed, and drop the files it no longer
+        holds (paths escaped). A database busy or damaged now is left as it is: the next
+        `refresh` reads what it lacks (`indexing.behind_store`)."""
+        if not parsed and not gone:
+            return
+        counts: list[tuple[int, int, int]] = []
+        generation = self._generation
         try:
-            return escape_path(Path(path).relative_to(self.workspace.root).as_posix())
-        except ValueError:
-            return ""
+            self._store.write(lambda c: counts.append(indexing.store_batch(c, libs.WORKSPACE, parsed, gone)))
+        except sqlite3.DatabaseError as exc:
+            if not (db.is_locked(exc) or db.is_damage(exc)):
+                raise
+            log.warning("docs database not written (%s); the next docs call catches up", exc)
+            if db.is_damage(exc):
+                self._rebuild_after(generation, f"it is damaged ({exc})")
+            return
+        stats = self._taking
+        if stats is not None and counts:
+            stats.files_removed += counts[0][0]
+            stats.files_indexed += counts[0][1]
+            stats.items += counts[0][2]
 
     def index_library(
         self, name: str, progress: ProgressFn | None = None, folders: Sequence[Path] | None = None

@@ -1,6 +1,9 @@
-"""Keeping the docs database current: which files changed (content hash, stat, overlays),
-parsing them into items and writing them in short batches, for the workspace and for a
-library.
+"""Keeping the docs database current: for a library, which files changed (stat, content
+hash), parsing them into items and writing them in short batches; for the workspace,
+the overlays and what the file store (`WorkspaceFiles`, `simple_brief.index`) holds that
+the database lacks. The workspace's files on disk are walked, hashed and parsed by the
+file store alone (one parse per changed file for the symbol rows and the doc items); the
+docs index writes the items it is handed (`DocsIndex.take`).
 
 Writes go through a `Store` (`DocsIndex`): each batch is one short transaction under the
 index's write lock, and nothing is held between batches, so queries (on their own
@@ -8,7 +11,8 @@ connection) answer from what is indexed so far while a long index runs. An excep
 from `progress` (a cancelled call) stops the run between batches: every transaction
 either committed or rolled back.
 
-Limits of one call (`Budget`): `MAX_SECONDS` and `MAX_FILES` files (re)indexed; files
+Limits of one call (`Budget`, a library or the files parsed here for the workspace):
+`MAX_SECONDS` and `MAX_FILES` files (re)indexed; files
 unchanged since the last run cost a `stat` and do not count. On a limit the run keeps
 what it wrote and says so (`RefreshStats.stopped`); running it again continues, because
 what is stored is skipped.
@@ -22,7 +26,6 @@ that is not UTF-8), and read by the name that stands for.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sqlite3
@@ -36,7 +39,7 @@ from typing import Any, Protocol, TypeVar
 from simple_brief import languages
 from simple_brief.docs import db
 from simple_brief.docs import libraries as libs
-from simple_brief.docs.items import FileDocs, extract
+from simple_brief.docs.items import extract
 from simple_brief.errors import UserError
 from simple_brief.files.path_escapes import escape_path, unescape_path
 from simple_brief.files.secret_files import SecretRules
@@ -162,14 +165,14 @@ class Origin:
 
 
 @dataclass
-class _Parsed:
-    """One file ready to be written."""
+class ParsedDocs:
+    """One file's items ready to be written (from the file store's parse, or parsed here)."""
 
     rel: str
     hash: str
     mtime_ns: int
     size: int
-    docs: FileDocs | None  # None: only the stat changed (same content)
+    docs: db.FileRows | None  # None: only the stat changed (same content)
     language: str = ""
     readable: bool = True  # False: binary or unparsable (kept with no items, not retried)
 
@@ -178,28 +181,36 @@ class _Parsed:
 _GONE = "gone"
 
 
-def known_files(conn: sqlite3.Connection, library: str, only: list[str] | None = None) -> Known:
-    """The stored files of `library`; with `only`, just those paths and the files last
-    indexed from an overlay (mtime -1)."""
-    sql = "SELECT path, hash, mtime_ns, size FROM files WHERE library = ?"
-    args: tuple[str, ...] = (library,)
-    if only is not None:
-        sql += " AND (mtime_ns = -1 OR path IN (SELECT value FROM json_each(?)))"
-        args += (json.dumps(only),)
-    return {row[0]: (row[1], row[2], row[3]) for row in conn.execute(sql, args)}
+def known_files(conn: sqlite3.Connection, library: str) -> Known:
+    """The stored files of `library`."""
+    return {
+        row[0]: (row[1], row[2], row[3])
+        for row in conn.execute("SELECT path, hash, mtime_ns, size FROM files WHERE library = ?", (library,))
+    }
 
 
-def workspace_changes(
-    workspace: Workspace, known: Known, walk: bool, stats: RefreshStats, budget: Budget | None = None
-) -> tuple[list[Todo], list[str], set[str]]:
-    """What to look at in the workspace: overlays whose text changed, and on a `walk` every
-    file on disk; between walks, the files last indexed from an overlay that is gone.
-    Overlays of secrets files are left out.
+class WorkspaceFiles(Protocol):
+    """The workspace's file store (`simple_brief.index`): it walks (or watches) the tree,
+    keeps the one table of files (stat, then content hash), parses each changed file once
+    and hands the doc items of that parse to the docs index (`DocsIndex.take`)."""
 
-    Returns:
-        The files to check, the paths to remove, and the paths whose hash must be checked
-        even when their stat did not change (indexed from an overlay that is gone).
-    """
+    def ensure_fresh(self, progress: ProgressFn | None = None) -> object:
+        """Bring the store (and through `take`, the docs index) up to date with the disk."""
+        ...
+
+    def refresh(self, progress: ProgressFn | None = None) -> object:
+        """`ensure_fresh` with a full walk of the tree, even while a watcher runs."""
+        ...
+
+    def documented(self) -> Known:
+        """Every stored file the docs index reads, by path relative to the root (escaped as
+        `path_escapes.escape_path` writes it): its content hash, mtime and size."""
+        ...
+
+
+def overlay_changes(workspace: Workspace, known: Known) -> tuple[list[Todo], set[str]]:
+    """The overlays whose text is not what the database holds, and every overlay's path
+    (escaped); overlays of secrets files are left out."""
     root = workspace.root
     overlays: dict[str, str] = {}
     for real, text in workspace.overlays.items():
@@ -214,29 +225,21 @@ def workspace_changes(
         old = known.get(rel)
         if old is None or old[0] != db.content_hash(text.encode("utf-8", "surrogatepass")):
             todo.append((rel, text, None))
-    # Files indexed from an overlay that is gone: look at the disk again now.
-    recheck = {rel for rel, (_h, mtime, _s) in known.items() if mtime == -1 and rel not in overlays}
-    removed: list[str] = []
-    if walk:
-        seen = set(overlays)
-        complete = True
-        for count, path in enumerate(workspace.files()):
-            if budget is not None and count % 256 == 255 and budget.late():
-                complete = False
-                break
-            rel = escape_path(path.relative_to(root).as_posix())
-            if rel in overlays or not languages.documented(rel):
-                continue
-            seen.add(rel)
-            todo.append((rel, None, None))
-        # A cut listing did not see every file: remove only what it could judge.
-        removed = [rel for rel in known if rel not in seen] if complete else []
-        stats.files_seen = len(seen)
-        if not complete:
-            _listing_cut(stats, len(seen))
-    else:
-        todo += [(rel, None, None) for rel in sorted(recheck)]
-    return todo, removed, recheck
+    return todo, set(overlays)
+
+
+def behind_store(known: Known, held: Known, overlays: set[str]) -> tuple[list[Todo], list[str]]:
+    """What the database lacks of the file store's files (`held`): the files it holds
+    another content of, or last read from an overlay that is gone (read and parsed again
+    here: a rebuilt database, or one written by another process), and the files the store
+    no longer holds (removed)."""
+    todo: list[Todo] = [
+        (rel, None, None)
+        for rel, (digest, _m, _s) in sorted(held.items())
+        if rel not in overlays and (rel not in known or known[rel][0] != digest or known[rel][1] == -1)
+    ]
+    removed = [rel for rel in known if rel not in held and rel not in overlays]
+    return todo, removed
 
 
 def _listing_cut(stats: RefreshStats, listed: int) -> None:
@@ -301,7 +304,7 @@ def index_files(
     what is gone; stop at the `budget`'s limits (`stats.stopped`)."""
     forced = set(force_hash)
     total = len(todo)
-    batch: list[_Parsed] = []
+    batch: list[ParsedDocs] = []
     gone: list[str] = list(removed)
     indexed = 0
 
@@ -315,7 +318,7 @@ def index_files(
         def body(conn: sqlite3.Connection) -> None:
             if prelude is not None:
                 prelude(conn)
-            counts.append(_store(conn, origin.library, parsed, dropped))
+            counts.append(store_batch(conn, origin.library, parsed, dropped))
 
         store.write(body)
         # Counted once the transaction committed (a rolled-back batch wrote nothing).
@@ -334,7 +337,7 @@ def index_files(
         if parsed == _GONE:
             if rel in known:
                 gone.append(rel)
-        elif isinstance(parsed, _Parsed):
+        elif isinstance(parsed, ParsedDocs):
             batch.append(parsed)
             indexed += parsed.docs is not None
         if len(batch) + len(gone) >= BATCH_FILES:
@@ -351,7 +354,7 @@ def _parse_changed(
     old: tuple[str, int, int] | None,
     force: bool,
     include_private: bool,
-) -> _Parsed | str | None:
+) -> ParsedDocs | str | None:
     """The file parsed when its content changed, a stat-only update when only its stat
     did, `_GONE` when it is gone or refused, else None."""
     if text is not None:
@@ -373,7 +376,7 @@ def _parse_changed(
             return None
     digest = db.content_hash(data)
     if old is not None and old[0] == digest:
-        return _Parsed(rel, digest, mtime, size, None) if (old[1], old[2]) != (mtime, size) else None
+        return ParsedDocs(rel, digest, mtime, size, None) if (old[1], old[2]) != (mtime, size) else None
     spec = languages.for_path(rel)
     try:
         source = Source(text) if text is not None else Source.from_bytes(data, name=rel)
@@ -381,15 +384,15 @@ def _parse_changed(
         docs = extract(outline, rel, origin.root, origin.library, private=include_private)
     except UserError as exc:
         log.info("docs: %s not indexed: %s", rel, exc)
-        return _Parsed(rel, digest, mtime, size, FileDocs(module=""), spec.name, readable=False)
+        return ParsedDocs(rel, digest, mtime, size, db.FileRows(), spec.name, readable=False)
     except Exception:  # a scanner bug must not stop the whole index
         log.exception("docs: %s could not be read", rel)
-        return _Parsed(rel, digest, mtime, size, FileDocs(module=""), spec.name, readable=False)
-    return _Parsed(rel, digest, mtime, size, docs, spec.name)
+        return ParsedDocs(rel, digest, mtime, size, db.FileRows(), spec.name, readable=False)
+    return ParsedDocs(rel, digest, mtime, size, db.file_rows(origin.library, rel, docs), spec.name)
 
 
-def _store(
-    conn: sqlite3.Connection, library: str, batch: list[_Parsed], removed: Iterable[str] = ()
+def store_batch(
+    conn: sqlite3.Connection, library: str, batch: list[ParsedDocs], removed: Iterable[str] = ()
 ) -> tuple[int, int, int]:
     """Write one batch; the files removed, (re)indexed and the items written."""
     dropped = indexed = items = 0
@@ -400,7 +403,7 @@ def _store(
         if parsed.docs is None:
             db.update_stat(conn, library, parsed.rel, parsed.mtime_ns, parsed.size)
             continue
-        db.store_file(
+        db.write_file_rows(
             conn, library, parsed.rel, parsed.docs, parsed.hash, parsed.mtime_ns, parsed.size, parsed.language
         )
         indexed += int(parsed.readable)

@@ -1,16 +1,20 @@
-"""The persistent symbol index of a workspace: every definition of every listed file in
-a SQLite file (`index.store`), kept current by stat and content hash, answering `search`
-and `workspace_symbols` without parsing (`index.query`).
+"""The workspace's file store and its two indexes: one table of the listed files (stat,
+then content hash) in a SQLite file (`index.store`), one walk or watcher, and one parse per
+changed file (`index.parse`) giving both every definition (the symbol index, answering
+`search` and `workspace_symbols` without parsing: `index.query`) and the doc items (the
+docs index, `docs.index.DocsIndex`, which the store opens and hands them to).
 
 Behaviour the tools rely on:
 
-- `symbol_index(workspace)` gives one `SymbolIndex` per Workspace, opened on first use;
-  a long-lived process (MCP server, daemon, Neovim host) keeps it, and with it the
-  in-memory name table, warm.
+- `symbol_index(workspace)` gives one `SymbolIndex` (the store) per Workspace, opened on
+  first use; a long-lived process (MCP server, daemon, Neovim host) keeps it, and with it
+  the in-memory name table, warm. `docs_index(workspace)` is its docs index (`.docs`).
 - `refresh(progress)` lists the workspace's files (`Workspace.files`, .gitignore-aware,
   the listing `search` and `docs` use), stats each, and parses only files whose
   (mtime_ns, size) changed and whose content hash then differs; files gone (deleted,
-  renamed) lose their rows. Many files are parsed by one worker process per core
+  renamed) lose their rows. A file the docs index reads (`languages.documented`) gets the
+  full scan and its doc items go to the docs index (`DocsIndex.take`, after each batch of
+  symbol rows is committed); any other file the lean scan. Many files are parsed by one worker process per core
   (`ProcessPoolExecutor`, chunks of files), few in this process. Files left out as too
   big, binary or unreadable are recorded with the reason (`skipped_counts`).
 - Overlays (the agent's and the editor's unsaved buffers) are never stored: queries
@@ -23,37 +27,29 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import multiprocessing
 import os
-import pickle
 import sqlite3
 import stat as stat_mod
 import threading
 import time
 import weakref
 from collections.abc import Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from simple_brief import languages
 from simple_brief.docs import db
+from simple_brief.docs.index import DocsIndex
+from simple_brief.docs.indexing import Known, ParsedDocs
 from simple_brief.errors import UserError
 from simple_brief.files.path_escapes import escape_path, unescape_path
 from simple_brief.files.private_files import private_dir
-from simple_brief.files.workspace import ALWAYS_SKIPPED, SKIP_UNREADABLE, Workspace
+from simple_brief.files.workspace import ALWAYS_SKIPPED, SKIP_BINARY, SKIP_UNREADABLE, Workspace
 from simple_brief.index import store
+from simple_brief.index.batch import Batch
 from simple_brief.index.names import Names
-from simple_brief.index.parse import (
-    Parsed,
-    copy_of,
-    diagnostics_from,
-    parse_chunk,
-    parse_packed,
-    read_digest,
-    unpack,
-    worker_count,
-)
+from simple_brief.index.parse import DocsWanted, Parsed, diagnostics_from
 from simple_brief.model import Diagnostic, ProgressFn
 
 if TYPE_CHECKING:
@@ -61,14 +57,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Fewer changed files than this are parsed in this process (starting workers costs more).
-POOL_MIN_FILES = 200
-#: Files per worker task.
-CHUNK_FILES = 64
-#: A file to parse: (path relative to the root, the real file's, old content hash, (mtime_ns, size)).
-Job = tuple[str, str, str, tuple[int, int]]
 
-__all__ = ["FileState", "RefreshStats", "SymbolIndex", "close_symbol_index", "open_symbol_index", "symbol_index"]
+__all__ = [
+    "FileState",
+    "RefreshStats",
+    "SymbolIndex",
+    "close_symbol_index",
+    "docs_index",
+    "open_symbol_index",
+    "symbol_index",
+]
 
 
 #: The open index of each workspace (a call's view shares its workspace's: `Workspace.base`);
@@ -108,6 +106,17 @@ def close_symbol_index(workspace: Workspace) -> None:
         index = _OPEN.pop(workspace.base or workspace, None)
     if index is not None:
         index.close()
+
+
+def docs_index(workspace: Workspace, cache_dir: Path | None = None) -> DocsIndex:
+    """The docs index of `workspace`: the one its file store (`symbol_index`) keeps current.
+
+    Raises:
+        UserError: the cache folder cannot be created or written.
+    """
+    docs = symbol_index(workspace, cache_dir).docs
+    assert docs is not None  # `SymbolIndex.open` opens it
+    return docs
 
 
 @dataclass
@@ -157,6 +166,8 @@ class SymbolIndex:
         self._walked = False
         #: Set by `close()`: `symbol_index` opens a new one.
         self.closed = False
+        #: The docs index this store hands the doc items of what it parses (`open` sets it).
+        self.docs: DocsIndex | None = None
         self._load_files()
 
     @classmethod
@@ -170,11 +181,17 @@ class SymbolIndex:
         try:
             private_dir(path.parent.resolve())
             conn, rebuilt = store.open_db(path, workspace.root)
-            return cls(workspace, path, conn, rebuilt)
+            index = cls(workspace, path, conn, rebuilt)
         except (OSError, sqlite3.OperationalError) as exc:
             raise UserError(
                 f"cannot open the symbol index {path} ({exc}); set SIMPLE_BRIEF_CACHE_DIR to a writable folder."
             ) from None
+        try:
+            index.docs = DocsIndex.open(workspace, cache_dir, files=index)
+        except BaseException:
+            conn.close()
+            raise
+        return index
 
     # ---------------------------------------------------------------- state
 
@@ -225,6 +242,17 @@ class SymbolIndex:
             row = self._conn.execute("SELECT diagnostics FROM files WHERE id = ?", (state.id,)).fetchone()
         return diagnostics_from(row[0]) if row is not None and row[0] is not None else None
 
+    def documented(self) -> Known:
+        """Every stored file the docs index reads (`docs.indexing.WorkspaceFiles`): by its
+        escaped path, its content hash, mtime and size (a binary file too: the docs index
+        keeps it with no items)."""
+        with self.lock:
+            return {
+                escape_path(rel): (state.hash, state.mtime_ns, state.size)
+                for rel, state in self._files.items()
+                if state.skipped in (None, SKIP_BINARY) and state.hash and languages.documented(rel)
+            }
+
     def skipped_counts(self, under: str | None = None) -> dict[str, int]:
         """How many listed files under `under` (a folder relative to the root, "dir/") were
         left out, by reason."""
@@ -239,10 +267,12 @@ class SymbolIndex:
         return counts
 
     def close(self) -> None:
-        """Stop watching and close the database."""
+        """Stop watching and close the database (and the docs index's)."""
         with self.lock:
             self.stop_watching()
             self._conn.close()
+            if self.docs is not None:
+                self.docs.close()
             self.closed = True
 
     def recover(self, exc: sqlite3.DatabaseError) -> None:
@@ -285,7 +315,7 @@ class SymbolIndex:
             skips[path.relative_to(root).as_posix()] = reason
 
         seen: set[str] = set()
-        with _Batch(self, workers) as batch:
+        with Batch(self.workspace.root, self.workspace.max_bytes, self._docs_wanted(), workers) as batch:
             for path in self.workspace.files(skipped=skipped):
                 self._consider(path, seen, batch, skips, stats)
             stats.walk_seconds = time.perf_counter() - started
@@ -295,7 +325,7 @@ class SymbolIndex:
         stats.seconds = time.perf_counter() - started
         return stats
 
-    def _consider(self, path: Path, seen: set[str], batch: _Batch, skips: dict[str, str], stats: RefreshStats) -> None:
+    def _consider(self, path: Path, seen: set[str], batch: Batch, skips: dict[str, str], stats: RefreshStats) -> None:
         """A listed file: unchanged (stat), to parse (a job), or unreadable."""
         root = self.workspace.root
         rel = path.relative_to(root).as_posix()
@@ -321,7 +351,7 @@ class SymbolIndex:
         self,
         gone: list[str],
         skips: dict[str, str],
-        batch: _Batch,
+        batch: Batch,
         stats: RefreshStats,
         progress: ProgressFn | None,
     ) -> None:
@@ -333,8 +363,9 @@ class SymbolIndex:
                 marks.append((rel, reason, (-1, -1)))
         if gone or marks:
             self._write(lambda conn: self._drop(conn, gone, marks))
+            self._hand_docs([], [*gone, *(rel for rel, _r, _s in marks)])
         stats.removed += len(gone)
-        batch.finish(stats, progress)
+        batch.finish(self.conn, lambda parsed: self._store(parsed, stats), progress)
         stats.skipped = sum(1 for s in self._files.values() if s.skipped is not None)
 
     # ---------------------------------------------------------------- freshness
@@ -406,7 +437,7 @@ class SymbolIndex:
         seen: set[str] = set()
         skips: dict[str, str] = {}
         gone: list[str] = []
-        with _Batch(self, None) as batch:
+        with Batch(self.workspace.root, self.workspace.max_bytes, self._docs_wanted(), None) as batch:
             if self._walk_changes(dirty, seen, batch, skips, gone, stats):
                 return self.refresh(progress)
             self._finish(sorted(set(gone)), skips, batch, stats, progress)
@@ -418,7 +449,7 @@ class SymbolIndex:
         self,
         dirty: set[str],
         seen: set[str],
-        batch: _Batch,
+        batch: Batch,
         skips: dict[str, str],
         gone: list[str],
         stats: RefreshStats,
@@ -525,135 +556,29 @@ class SymbolIndex:
                 stats.changed.append(p.rel)
 
         self._write(body)
+        fresh = [p for p in parsed if not p.same]
+        self._hand_docs([p for p in fresh if p.docs is not None], [p.rel for p in fresh if p.docs is None])
 
+    def _docs_wanted(self) -> DocsWanted:
+        """What the parse gives besides rows (`parse.DocsWanted`): the docs index's items."""
+        return self.docs.include_private if self.docs is not None else None
 
-class _Batch:
-    """The files one refresh parses, fed one by one while the tree is walked, stored in
-    the order they came.
-
-    Once there are `POOL_MIN_FILES` of them, worker processes (one per core) start on
-    chunks of `CHUNK_FILES` while the walk goes on; fewer are parsed in this process at
-    `finish`. A file named and sized like one met before (a vendored copy: typeshed in
-    two packages, the same schema twice) is read here and, when its content hash is the
-    earlier file's, not parsed: it gets the earlier file's rows (`parse.copy_of`).
-    Chunks parsed before their turn to be stored, and originals still to be copied, wait
-    pickled (bytes take a fraction of the memory of the rows as objects).
-    """
-
-    def __init__(self, index: SymbolIndex, workers: int | None) -> None:
-        self.index = index
-        self.count = workers if workers is not None else worker_count()
-        self.root = index.workspace.root
-        self.max_bytes = index.workspace.max_bytes
-        #: Walk order: a number (the n-th file to parse) or a copy (job, original, hash).
-        self.order: list[int | tuple[Job, str, str]] = []
-        self.jobs: list[Job] = []
-        self.futures: list[Future[bytes]] = []
-        self.pool: ProcessPoolExecutor | None = None
-        #: The first file of each (name, size): its path, real path and content hash once
-        #: read ("?" not yet, "" unreadable).
-        self.firsts: dict[tuple[str, int], list[str]] = {}
-        #: How many copies still wait for each original, and the originals parsed (pickled).
-        self.wanted: dict[str, int] = {}
-        self.kept: dict[str, bytes] = {}
-
-    def __enter__(self) -> _Batch:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
-
-    def add(self, job: Job) -> None:
-        """One file to parse (`Job`)."""
-        rel, real_rel, _, (_, size) = job
-        key = (rel.rpartition("/")[2], size)
-        first = self.firsts.get(key)
-        if first is None:
-            self.firsts[key] = [rel, real_rel, "?"]
-        else:
-            if first[2] == "?":
-                first[2] = read_digest(self.root, first[1], self.max_bytes) or ""
-            digest = read_digest(self.root, real_rel, self.max_bytes) if first[2] else None
-            if digest is not None and digest == first[2]:
-                self.order.append((job, first[0], digest))
-                self.wanted[first[0]] = self.wanted.get(first[0], 0) + 1
-                return
-        self.order.append(len(self.jobs))
-        self.jobs.append(job)
-        if self.pool is None and len(self.jobs) >= POOL_MIN_FILES and self.count > 1:
-            context = multiprocessing.get_context("forkserver")
-            self.pool = ProcessPoolExecutor(max_workers=self.count, mp_context=context)
-        if self.pool is not None:
-            while len(self.jobs) - len(self.futures) * CHUNK_FILES >= CHUNK_FILES:
-                self._submit()
-
-    def _submit(self) -> None:
-        assert self.pool is not None
-        start = len(self.futures) * CHUNK_FILES
-        chunk = self.jobs[start : start + CHUNK_FILES]
-        self.futures.append(self.pool.submit(parse_packed, str(self.root), chunk, self.max_bytes))
-
-    def _chunk(self, number: int) -> list[Parsed]:
-        if self.pool is not None:
-            while len(self.futures) <= number:
-                self._submit()
-            packed = self.futures[number].result()
-            self.futures[number] = _DONE  # stored once: free its rows
-            return unpack(packed)
-        start = number * CHUNK_FILES
-        return parse_chunk(str(self.root), self.jobs[start : start + CHUNK_FILES], self.max_bytes)
-
-    def finish(self, stats: RefreshStats, progress: ProgressFn | None) -> None:
-        """Parse what is left and store everything, in the order it came."""
-        total = len(self.order)
-        if not total:
+    def _hand_docs(self, parsed: list[Parsed], gone: list[str]) -> None:
+        """Give the docs index the items of the files just parsed, and the documented files
+        it must drop (gone, or now skipped as too big or unreadable)."""
+        if self.docs is None:
             return
-        index = self.index
-        if progress is not None:
-            progress(0, total, "indexing symbols")
-        # A first build into an empty table: the indexes are made once at the end (faster
-        # than keeping three b-trees current through a million inserts).
-        bulk = self.pool is not None and index.conn.execute("SELECT 1 FROM symbols LIMIT 1").fetchone() is None
-        if bulk:
-            store.drop_indexes(index.conn)
-        try:
-            done = 0
-            batch: list[Parsed] = []
-            current, parsed = -1, []
-            for entry in self.order:
-                if isinstance(entry, int):
-                    number, at = divmod(entry, CHUNK_FILES)
-                    if number != current:
-                        current, parsed = number, self._chunk(number)
-                    one = parsed[at]
-                    if one.rel in self.wanted:
-                        self.kept[one.rel] = pickle.dumps(one, protocol=pickle.HIGHEST_PROTOCOL)
-                else:
-                    one = self._copy(*entry)
-                batch.append(one)
-                if len(batch) == CHUNK_FILES or done + len(batch) == total:
-                    index._store(batch, stats)
-                    done += len(batch)
-                    batch = []
-                    if progress is not None:
-                        progress(done, total, "indexing symbols")
-        finally:
-            if bulk:
-                if progress is not None:
-                    progress(total, total, "indexing symbols: sorting names")
-                store.create_indexes(index.conn)
-
-    def _copy(self, job: Job, original: str, digest: str) -> Parsed:
-        """A file whose content hash is `original`'s: its rows, else parsed here."""
-        kept = self.kept.get(original)
-        self.wanted[original] -= 1
-        if not self.wanted[original]:
-            self.kept.pop(original, None)
-        copied = copy_of(pickle.loads(kept), self.root, job, digest) if kept is not None else None
-        return copied or parse_chunk(str(self.root), [job], self.max_bytes)[0]
-
-
-#: A stored chunk's place in `_Batch.futures`.
-_DONE: Future[bytes] = Future()
+        items = [
+            ParsedDocs(
+                escape_path(p.rel),
+                p.hash,
+                p.mtime_ns,
+                p.size,
+                p.docs,
+                languages.for_path(p.rel).name,
+                readable=p.docs_read,
+            )
+            for p in parsed
+        ]
+        dropped = [escape_path(rel) for rel in gone if languages.documented(rel)]
+        self.docs.take(items, dropped)

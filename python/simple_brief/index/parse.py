@@ -1,4 +1,8 @@
-"""Turning one file into symbol rows: what the index workers run (in other processes).
+"""Turning one file into symbol rows and doc items: what the file store's workers run (in
+other processes). A file is parsed once for both: a file the docs index reads
+(`languages.documented`) gets the full scan, whose symbols give the same rows as the lean
+scan (`tests/index/test_parse_lean.py`), and its doc items (`docs.items.extract`); any
+other file gets the lean scan and rows only.
 
 A row holds everything `search` and `workspace_symbols` show and rank by, so a query
 never parses: the name, its qualified path (`User.greet`), the container, the kind, the
@@ -17,9 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simple_brief import languages
-from simple_brief.docs.db import content_hash
+from simple_brief.docs.db import FileRows, content_hash, file_rows
+from simple_brief.docs.items import extract
+from simple_brief.docs.libraries import WORKSPACE
 from simple_brief.errors import UserError
 from simple_brief.files.beneath import read_beneath
+from simple_brief.files.path_escapes import escape_path
 from simple_brief.files.workspace import SKIP_BINARY, SKIP_TOO_BIG, SKIP_UNREADABLE
 from simple_brief.index.symbol_search import words
 from simple_brief.model import (
@@ -54,6 +61,11 @@ class Parsed:
     skipped: str | None = None
     same: bool = False
     diagnostics: str | None = None
+    #: The doc items (a documented file, when the job asked for them); `docs_read`
+    #: False when the file could not be read as text (kept with no items, as the docs
+    #: index keeps it).
+    docs: FileRows | None = None
+    docs_read: bool = True
 
 
 def rows_of(outline: Outline) -> list[Row]:
@@ -120,8 +132,22 @@ def symbol_of(
     )
 
 
-def parse_file(root: Path, rel: str, real_rel: str, old_hash: str, max_bytes: int, stat: tuple[int, int]) -> Parsed:
-    """Read `root/real_rel` (no symlink followed) and parse it; `same` when its hash is `old_hash`."""
+#: What a job asks for besides the rows: None (rows only), else the doc items of a
+#: documented file, private ones too when True.
+DocsWanted = bool | None
+
+
+def parse_file(
+    root: Path,
+    rel: str,
+    real_rel: str,
+    old_hash: str,
+    max_bytes: int,
+    stat: tuple[int, int],
+    docs: DocsWanted = None,
+) -> Parsed:
+    """Read `root/real_rel` (no symlink followed) and parse it once; `same` when its hash is
+    `old_hash`. With `docs` (not None), a documented file's doc items come from that parse."""
     mtime_ns, size = stat
     shown = rel
     try:
@@ -138,10 +164,13 @@ def parse_file(root: Path, rel: str, real_rel: str, old_hash: str, max_bytes: in
         source = Source.from_bytes(data, name=shown, max_bytes=max_bytes)
     except UserError as err:
         reason = SKIP_BINARY if "binary" in str(err) else SKIP_TOO_BIG
-        return Parsed(rel, mtime_ns, size, hash=digest, skipped=reason)
+        unread = FileRows() if reason == SKIP_BINARY and docs is not None and languages.documented(rel) else None
+        return Parsed(rel, mtime_ns, size, hash=digest, skipped=reason, docs=unread, docs_read=False)
     spec = languages.detect(root / real_rel, None)
-    outline = scan(source, spec, lean=True)
-    return Parsed(
+    documented = docs is not None and languages.documented(rel)
+    full = documented and languages.for_path(rel) is spec
+    outline = scan(source, spec, lean=not full)
+    parsed = Parsed(
         rel,
         mtime_ns,
         size,
@@ -150,6 +179,21 @@ def parse_file(root: Path, rel: str, real_rel: str, old_hash: str, max_bytes: in
         rows=rows_of(outline),
         diagnostics=diagnostics_json(outline),
     )
+    if documented:
+        parsed.docs, parsed.docs_read = docs_of(outline if full else None, source, root, rel, bool(docs))
+    return parsed
+
+
+def docs_of(outline: Outline | None, source: Source, root: Path, rel: str, private: bool) -> tuple[FileRows, bool]:
+    """The rows of a workspace file's doc items (`docs.db.file_rows`, made here in the worker)
+    from its full scan (None: scan it as its name reads, a symlink whose target's name reads
+    as another language), and whether it could be read."""
+    shown = escape_path(rel)
+    try:
+        full = outline if outline is not None else scan(source, languages.for_path(rel))
+        return file_rows(WORKSPACE, shown, extract(full, shown, root, WORKSPACE, private=private)), True
+    except Exception:  # text it cannot read (UserError), or a scanner bug: it must not stop the index
+        return FileRows(), False
 
 
 def read_digest(root: Path, real_rel: str, max_bytes: int) -> str | None:
@@ -160,16 +204,21 @@ def read_digest(root: Path, real_rel: str, max_bytes: int) -> str | None:
         return None
 
 
-def copy_of(original: Parsed, root: Path, job: tuple[str, str, str, tuple[int, int]], digest: str) -> Parsed | None:
+def copy_of(
+    original: Parsed, root: Path, job: tuple[str, str, str, tuple[int, int]], digest: str, docs: DocsWanted = None
+) -> Parsed | None:
     """What `parse_file` gives for the file of `job`, whose content hash (`digest`) is that
     of the file `original` was parsed from: the same rows and diagnostics (a scan reads
     only the text and the language). None when `original` holds no rows to copy (skipped,
-    unchanged, another content or language): parse the file instead."""
+    unchanged, another content or language), or the copy's doc items are wanted (they name
+    its own path and module): parse the file instead."""
     rel, real_rel, old_hash, (mtime_ns, size) = job
     if original.skipped is not None or original.same or original.hash != digest:
         return None
     if digest == old_hash:
         return Parsed(rel, mtime_ns, size, hash=digest, same=True)
+    if docs is not None and languages.documented(rel):
+        return None
     if languages.detect(root / real_rel, None).name != original.language:
         return None
     return Parsed(
@@ -183,22 +232,26 @@ def copy_of(original: Parsed, root: Path, job: tuple[str, str, str, tuple[int, i
     )
 
 
-def parse_chunk(root: str, jobs: list[tuple[str, str, str, tuple[int, int]]], max_bytes: int) -> list[Parsed]:
+def parse_chunk(
+    root: str, jobs: list[tuple[str, str, str, tuple[int, int]]], max_bytes: int, docs: DocsWanted = None
+) -> list[Parsed]:
     """A worker's chunk: (rel, real rel, old hash, stat) per file."""
     base = Path(root)
     out = []
     for rel, real_rel, old_hash, stat in jobs:
         try:
-            out.append(parse_file(base, rel, real_rel, old_hash, max_bytes, stat))
+            out.append(parse_file(base, rel, real_rel, old_hash, max_bytes, stat, docs))
         except Exception:
             out.append(Parsed(rel, *stat, skipped=SKIP_UNREADABLE))
     return out
 
 
-def parse_packed(root: str, jobs: list[tuple[str, str, str, tuple[int, int]]], max_bytes: int) -> bytes:
+def parse_packed(
+    root: str, jobs: list[tuple[str, str, str, tuple[int, int]]], max_bytes: int, docs: DocsWanted = None
+) -> bytes:
     """`parse_chunk`, pickled: what a worker sends back waits as bytes (a fraction of the
     memory of the rows as objects) until it is stored (`unpack`)."""
-    return pickle.dumps(parse_chunk(root, jobs, max_bytes), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(parse_chunk(root, jobs, max_bytes, docs), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def unpack(packed: bytes) -> list[Parsed]:

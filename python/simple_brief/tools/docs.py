@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from rapidfuzz import fuzz, process
 from tree_sitter import Node, Parser
 
+from simple_brief import index as file_store
 from simple_brief import languages
 from simple_brief.docs.index import DocsIndex
 from simple_brief.docs.indexing import RefreshStats
@@ -56,19 +57,17 @@ class _Throttled:
 
 
 def _open(call: Call) -> DocsIndex:
-    """The session's index, opened on first use and kept (under the session's `docs_lock`:
-    two first calls on worker threads must not both open it; the index serialises its own use)."""
-    with call.session.docs_lock:
-        if call.session.docs is None:
-            call.session.docs = DocsIndex.open(call.workspace)
-        index: DocsIndex = call.session.docs
+    """The workspace's docs index, kept current by its file store (`index.docs_index`); the
+    session keeps it too (and closes it with itself)."""
+    index = file_store.docs_index(call.workspace)
+    call.session.docs = index
     return index
 
 
 def _index(call: Call) -> tuple[DocsIndex, list[str]]:
     """The session's index brought up to date; notes for the answer (a rebuild, a skipped refresh)."""
     index = _open(call)
-    stats = index.refresh(_Throttled(call.report))
+    stats = index.refresh(_Throttled(call.report), view=call.workspace)
     notes = []
     if stats.rebuilt:
         notes.append(render.rebuilt_note(stats))
@@ -361,7 +360,7 @@ def docs_index(
     index = _open(call)
     progress = _Throttled(call.report)
     if name == "workspace":
-        stats: RefreshStats = index.refresh(progress, force=True)
+        stats: RefreshStats = index.refresh(progress, force=True, view=call.workspace)
     else:
         stats = index.index_library(name, progress)
     libraries = index.libraries()
