@@ -24,7 +24,7 @@ from simple_brief.docs import index as docs_index_module
 from simple_brief.docs import indexing
 from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
-from simple_brief.index import docs_index
+from simple_brief.index import close_symbol_index, docs_index
 from simple_brief.tools import Call, Session, ToolResult, invoke
 
 #: Seconds a test waits for another thread before it calls that a hang.
@@ -396,10 +396,11 @@ def test_a_damaged_database_is_rebuilt_keeping_the_list_of_libraries(
     first = Session()
     tool(ws, first, "docs_index", library=str(vendor))
     tool(ws, first, "docs_search", query="checkout")
-    path: Path = first.docs.path
+    path: Path = docs_index(ws).path
     saved_wal = tmp_path / "saved-wal"
     shutil.copy(f"{path}-wal", saved_wal)
     first.close()
+    close_symbol_index(ws)  # what the host does as the workspace closes: its docs index with it
     elsewhere = tmp_path / "elsewhere" / "target.sqlite3"
     elsewhere.parent.mkdir()
     damage(path, layout, saved_wal, elsewhere)
@@ -437,8 +438,9 @@ def test_a_rebuild_during_docs_index_advises_only_the_other_libraries(
     ws, first = Workspace.at(root), Session()
     tool(ws, first, "docs_index", library=str(vendor))
     tool(ws, first, "docs_index", library=str(other))
-    path: Path = first.docs.path
+    path: Path = docs_index(ws).path
     first.close()
+    close_symbol_index(ws)  # what the host does as the workspace closes: its docs index with it
     damage(path, "corrupt", path, path)
     second = Session()
     answer = tool(ws, second, "docs_index", library=str(vendor))

@@ -17,6 +17,7 @@ from simple_brief.docs.model import DocComment, DocParam, DocReturn, Example, It
 from simple_brief.docs.queries import Hit, Related
 from simple_brief.files.workspace import Workspace
 from simple_brief.host.served import Served
+from simple_brief.index import docs_index, open_symbol_index
 from simple_brief.render import docs as render
 from simple_brief.render.budget import approx_tokens
 from simple_brief.servers.mcp import build_server, parse_toolsets
@@ -525,15 +526,16 @@ async def test_errors_are_one_sentence_naming_the_closest_ids(state: Served) -> 
 
 
 @pytest.mark.anyio
-async def test_the_session_keeps_one_open_index_across_calls(state: Served) -> None:
+async def test_the_workspace_keeps_one_open_index_across_calls(state: Served) -> None:
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(30):
             await client.call_tool("docs_search", {"query": "split"})
-            first = state.session.docs
+            first = docs_index(state.workspace)
             await client.call_tool("docs_get", {"id": "util.split"})
-    assert first is not None and state.session.docs is first
-    state.session.close()
-    assert state.session.docs is None
+    workspace = state.workspace
+    assert docs_index(workspace) is first
+    state.close()
+    assert open_symbol_index(workspace) is None
 
 
 @pytest.mark.anyio

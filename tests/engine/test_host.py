@@ -22,6 +22,7 @@ from simple_brief.editor import DiskBackend
 from simple_brief.files import config
 from simple_brief.host.core import Host
 from simple_brief.host.served import Served
+from simple_brief.index import open_symbol_index
 
 from conftest import write_trusted_config
 
@@ -167,10 +168,10 @@ def test_one_state_per_root_until_its_secrets_change(root: Path) -> None:
 def test_a_closed_host_stops_what_its_calls_started_and_refuses_new_calls(root: Path) -> None:
     host = Host()
     assert not host.call("docs_search", {"query": "on_disk"}, root=root).is_error
-    session = host.state(root).session
-    docs = session.docs
-    assert docs is not None
+    workspace = host.state(root).workspace
+    store = open_symbol_index(workspace)
+    assert store is not None and store.docs is not None  # the docs index is its file store's
     host.close()
-    assert session.docs is None and host.roots() == []
+    assert store.closed and open_symbol_index(workspace) is None and host.roots() == []
     refused = host.call("simple_read", {"path": "app.py"}, root=root)
     assert refused.is_error and "shutting down" in refused.blocks[0]

@@ -14,7 +14,7 @@ from simple_brief.files.workspace import Workspace
 from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
-FILES = 300  # more than `index.POOL_MIN_FILES`: the worker processes' path
+FILES = 300  # more than `index.batch.POOL_MIN_FILES`: the worker processes' path
 
 
 @pytest.mark.anyio

@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
@@ -118,6 +119,10 @@ class Workspace:
     _cache_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     #: The workspace a call's view (`for_call`) was made from; None for the workspace itself.
     base: Workspace | None = field(default=None, repr=False, compare=False)
+    #: Its file store and symbol index (`simple_brief.index.symbol_index`), once opened: held
+    #: here, so a workspace nobody uses any more takes its index (and its databases' open
+    #: files) with it.
+    symbol_index: Any = field(default=None, repr=False, compare=False)
 
     def for_call(
         self, editor_buffers: Mapping[Path, str], max_bytes: int | None = None, agent: dict[Path, str] | None = None

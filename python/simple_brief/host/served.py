@@ -57,7 +57,7 @@ class Served:
 
     @property
     def session(self) -> registry.Session:
-        """The workspace's long-lived objects (docs index, language servers, debug sessions)."""
+        """The workspace's long-lived objects (language servers, debug sessions, opened workspaces)."""
         return self.host.state(self.root).session
 
     def call(

@@ -32,7 +32,6 @@ import sqlite3
 import stat as stat_mod
 import threading
 import time
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,9 +68,10 @@ __all__ = [
 ]
 
 
-#: The open index of each workspace (a call's view shares its workspace's: `Workspace.base`);
-#: the host closes them with its workspaces (`close_symbol_index`).
-_OPEN: weakref.WeakKeyDictionary[Workspace, SymbolIndex] = weakref.WeakKeyDictionary()
+#: Held while a workspace's index is opened, replaced or closed. The index itself is kept on
+#: its workspace (`Workspace.symbol_index`; a call's view shares its workspace's:
+#: `Workspace.base`), not in a table here: a table would keep every workspace ever indexed,
+#: and its databases' open files, alive. The host closes them with its workspaces.
 _OPEN_LOCK = threading.Lock()
 
 
@@ -85,25 +85,27 @@ def symbol_index(workspace: Workspace, cache_dir: Path | None = None) -> SymbolI
     """
     owner = workspace.base or workspace
     with _OPEN_LOCK:
-        index = _OPEN.get(owner)
+        index: SymbolIndex | None = owner.symbol_index
         if index is None or index.closed:
             index = SymbolIndex.open(owner, cache_dir)
-            _OPEN[owner] = index
+            owner.symbol_index = index
         return index
 
 
 def open_symbol_index(workspace: Workspace) -> SymbolIndex | None:
     """The workspace's index if one is open (None: never opened, or closed)."""
     with _OPEN_LOCK:
-        index = _OPEN.get(workspace.base or workspace)
+        index: SymbolIndex | None = (workspace.base or workspace).symbol_index
     return None if index is None or index.closed else index
 
 
 def close_symbol_index(workspace: Workspace) -> None:
     """Close the workspace's index (its watcher and SQLite connection), if one is open; the
     next `symbol_index` opens it again from disk."""
+    owner = workspace.base or workspace
     with _OPEN_LOCK:
-        index = _OPEN.pop(workspace.base or workspace, None)
+        index: SymbolIndex | None = owner.symbol_index
+        owner.symbol_index = None
     if index is not None:
         index.close()
 

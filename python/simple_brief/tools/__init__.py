@@ -200,35 +200,31 @@ class Session:
     Attributes:
         server_pool: what starts the language servers in disk mode (`simple_brief.lsp.pool.
             ServerPool`), handed to the host when it is built; None: no servers.
-        docs: the open docs index (`simple_brief.docs.index.DocsIndex`), under `docs_lock`.
         language_servers: the servers `server_pool` started, under `servers_lock`.
         opened: workspaces opened with `workspace_open` (`OpenedWorkspaces`).
         debug: debug sessions (`simple_brief.debug.sessions.Sessions`), under `debug_lock`.
     """
 
     server_pool: ServerPoolFactory | None = None
-    docs: Any = None
     language_servers: Any = None
     opened: OpenedWorkspaces = field(default_factory=OpenedWorkspaces)
     debug: Any = None
     #: Why the workspace config's programs are not used (`config.Config.untrusted`), if so.
     untrusted: str | None = None
-    docs_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     servers_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     debug_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def close(self) -> None:
         """Stop what the session started (debug sessions and their processes, language
-        servers), close the docs index and forget the opened workspaces."""
+        servers) and forget the opened workspaces. (The docs index is its file store's, the
+        symbol index's: `index.docs_index`; the host closes them together.)"""
         with self.debug_lock:
             debug, self.debug = self.debug, None
         with self.servers_lock:
             servers, self.language_servers = self.language_servers, None
-        with self.docs_lock:
-            docs, self.docs = self.docs, None
         with self.opened.lock:
             self.opened.by_id.clear()
-        for thing in (debug, servers, docs):
+        for thing in (debug, servers):
             if thing is not None:
                 thing.close()
 

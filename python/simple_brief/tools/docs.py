@@ -2,9 +2,10 @@
 docs_resolve and docs_index (seed 004's documentation system; seed 004's docs_examples and
 docs_related are docs_get's parts since issue 18, to keep the tool list short).
 
-The index is opened once per session (`call.session.docs`) and brought up to date before
-each call (`DocsIndex.refresh` only re-reads files whose content changed and throttles its
-disk walk); progress goes to `call.report` (MCP progress notifications, the CLI's bar).
+The index is the workspace's file store's (`index.docs_index`: the symbol index keeps both
+current from one parse per file) and is brought up to date before each call
+(`DocsIndex.refresh` only re-reads files whose content changed); progress goes to
+`call.report` (MCP progress notifications, the CLI's bar).
 """
 
 from __future__ import annotations
@@ -57,11 +58,9 @@ class _Throttled:
 
 
 def _open(call: Call) -> DocsIndex:
-    """The workspace's docs index, kept current by its file store (`index.docs_index`); the
-    session keeps it too (and closes it with itself)."""
-    index = file_store.docs_index(call.workspace)
-    call.session.docs = index
-    return index
+    """The workspace's docs index, kept current by its file store (`index.docs_index`), which
+    the host closes with the workspace."""
+    return file_store.docs_index(call.workspace)
 
 
 def _index(call: Call) -> tuple[DocsIndex, list[str]]:
