@@ -40,7 +40,7 @@ from index_rows import digests  # noqa: E402
 
 from simple_brief.docs import db  # noqa: E402
 from simple_brief.files.workspace import Workspace  # noqa: E402
-from simple_brief.index import SymbolIndex, store, symbol_index  # noqa: E402
+from simple_brief.index import SymbolIndex, docs_index, store, symbol_index  # noqa: E402
 from simple_brief.index.parse import worker_count  # noqa: E402
 from simple_brief.index.query import full_scan, search_index  # noqa: E402
 from simple_brief.index.symbol_search import words  # noqa: E402
@@ -183,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             ctags_cpu = cpu_seconds()["children"] - ctags_cpu
         progress(f"first index of both indexes ({worker_count()} workers)")
         index = symbol_index(ws)
+        docs_index(ws)  # asked for before the first index: the store parses once for both
         before = cpu_seconds()
         first_s = timed(lambda: index.refresh())
         after = cpu_seconds()

@@ -110,6 +110,7 @@ def build(root: Path, cache: Path) -> dict[str, Any]:
     """Index the tree at `root` with both indexes (the first index, from an empty cache) and
     return the digests of their rows."""
     sys.path.insert(0, str(REPO / "python"))
+    from simple_brief import index as index_module
     from simple_brief.docs import db
     from simple_brief.docs.index import DocsIndex
     from simple_brief.files.workspace import Workspace
@@ -117,9 +118,10 @@ def build(root: Path, cache: Path) -> dict[str, Any]:
 
     ws = Workspace.at(root)
     index = symbol_index(ws, cache)
+    opener = getattr(index_module, "docs_index", None)  # the file store's (opened on the first docs call)
+    docs = opener(ws, cache) if opener is not None else None
     index.ensure_fresh()
-    docs = getattr(index, "docs", None)  # the file store's; before it, the docs index walked on its own
-    if docs is None:
+    if docs is None:  # before the file store, the docs index walked on its own
         docs = DocsIndex.open(ws, cache)  # type: ignore[call-arg]
     docs.refresh(force=True)
     docs.close()

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from index_helpers import cache_dir_fixture, eventually, tree_fixture  # noqa: F401  (fixtures)
 
-from simple_brief.docs import indexing
+from simple_brief.docs import db, indexing
 from simple_brief.files.workspace import Workspace
-from simple_brief.index import docs_index, parse, symbol_index
+from simple_brief.index import close_symbol_index, docs_index, parse, symbol_index
 from simple_brief.scan import Outline
 from simple_brief.source import Source
 
@@ -143,3 +143,33 @@ def test_a_busy_docs_database_leaves_the_symbol_index_whole_and_the_next_docs_ca
     docs.refresh()
     assert docs.get("json.decoder.JSONDecoder") is not None
     assert scans["store"] == [] and len(scans["docs"]) == len(listed(ws))  # read again by the docs index, once
+
+
+def test_search_alone_makes_no_doc_items_and_the_first_docs_call_reads_what_it_lacks(
+    tree: Path, scans: dict[str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    extracted: list[str] = []
+    real_extract = parse.extract
+    monkeypatch.setattr(parse, "extract", lambda *a, **kw: extracted.append(a[1]) or real_extract(*a, **kw))
+    ws = Workspace.at(tree)
+    store = symbol_index(ws)
+    assert store.ensure_fresh().parsed == len(listed(ws))
+    assert extracted == [] and store.docs is None  # nobody asked for docs: none made
+    assert not db.db_path(ws.root).exists()
+
+    scans["store"].clear()
+    docs = docs_index(ws)
+    stats = docs.refresh()
+    assert docs.get("json.decoder.JSONDecoder") is not None and stats.files_indexed == len(listed(ws))
+    assert scans["store"] == [] and texts(ws, scans["docs"]) == each_once(ws)  # read once, by the docs index
+
+    # A later process finds the docs database and has the store hand the items again: one parse.
+    close_symbol_index(ws)
+    again = Workspace.at(tree)
+    scans["docs"].clear()
+    (tree / "json" / "tool.py").write_text((tree / "json" / "tool.py").read_text() + "\n\ndef later():\n    pass\n")
+    assert symbol_index(again).docs is not None
+    docs_index(again).refresh()
+    assert texts(again, scans["store"]) == ["json/tool.py"] and scans["docs"] == []
+    assert docs_index(again).get("json.tool.later") is not None
+    close_symbol_index(again)

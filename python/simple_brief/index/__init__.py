@@ -8,7 +8,11 @@ Behaviour the tools rely on:
 
 - `symbol_index(workspace)` gives one `SymbolIndex` (the store) per Workspace, opened on
   first use; a long-lived process (MCP server, daemon, Neovim host) keeps it, and with it
-  the in-memory name table, warm. `docs_index(workspace)` is its docs index (`.docs`).
+  the in-memory name table, warm. `docs_index(workspace)` is its docs index (`.docs`),
+  opened on the first docs call of the workspace (or with the store when its database
+  exists from an earlier one): until then the store gives no doc items and parses
+  with the lean scan, so `search` never pays for docs nobody asked for; the docs
+  index's first refresh then reads what it lacks (`indexing.behind_store`).
 - `refresh(progress)` lists the workspace's files (`Workspace.files`, .gitignore-aware,
   the listing `search` and `docs` use), stats each, and parses only files whose
   (mtime_ns, size) changed and whose content hash then differs; files gone (deleted,
@@ -116,9 +120,11 @@ def docs_index(workspace: Workspace, cache_dir: Path | None = None) -> DocsIndex
     Raises:
         UserError: the cache folder cannot be created or written.
     """
-    docs = symbol_index(workspace, cache_dir).docs
-    assert docs is not None  # `SymbolIndex.open` opens it
-    return docs
+    index = symbol_index(workspace, cache_dir)
+    with index.docs_lock:  # not `lock`: a docs call never waits for another call's refresh
+        if index.docs is None:
+            index.docs = DocsIndex.open(index.workspace, index.cache_dir, files=index)
+        return index.docs
 
 
 @dataclass
@@ -150,10 +156,21 @@ class RefreshStats:
 class SymbolIndex:
     """The symbol index of one workspace root."""
 
-    def __init__(self, workspace: Workspace, path: Path, conn: sqlite3.Connection, rebuilt: str | None) -> None:
+    def __init__(
+        self,
+        workspace: Workspace,
+        path: Path,
+        conn: sqlite3.Connection,
+        rebuilt: str | None,
+        cache_dir: Path | None = None,
+    ) -> None:
         self.workspace = workspace
         self.path = path
+        #: The cache folder asked for at `open` (None: the user's), where the docs index opens too.
+        self.cache_dir = cache_dir
         self.lock = threading.RLock()
+        #: Held while the docs index is opened (`docs_index`).
+        self.docs_lock = threading.Lock()
         self._conn = conn
         self._rebuilt = rebuilt
         self._files: dict[str, FileState] = {}
@@ -168,7 +185,8 @@ class SymbolIndex:
         self._walked = False
         #: Set by `close()`: `symbol_index` opens a new one.
         self.closed = False
-        #: The docs index this store hands the doc items of what it parses (`open` sets it).
+        #: The docs index this store hands the doc items of what it parses: opened by
+        #: `open` when its database exists, else by the first `docs_index` call.
         self.docs: DocsIndex | None = None
         self._load_files()
 
@@ -183,13 +201,14 @@ class SymbolIndex:
         try:
             private_dir(path.parent.resolve())
             conn, rebuilt = store.open_db(path, workspace.root)
-            index = cls(workspace, path, conn, rebuilt)
+            index = cls(workspace, path, conn, rebuilt, cache_dir)
         except (OSError, sqlite3.OperationalError) as exc:
             raise UserError(
                 f"cannot open the symbol index {path} ({exc}); set SIMPLE_BRIEF_CACHE_DIR to a writable folder."
             ) from None
         try:
-            index.docs = DocsIndex.open(workspace, cache_dir, files=index)
+            if db.db_path(workspace.root, cache_dir).exists():
+                index.docs = DocsIndex.open(workspace, cache_dir, files=index)
         except BaseException:
             conn.close()
             raise
