@@ -189,7 +189,13 @@ def test_a_missing_header_or_unknown_name_gives_no_verdict_not_false_errors(tmp_
         pytest.skip("clang is not installed (.ci/run installs it)")
     (tmp_path / "a.c").write_text('#include "project_config.h"\nint main(void) { return 0; }\n')
     (tmp_path / "b.c").write_text("API_EXPORT int open_thing(void);\nsize_t n;\n")  # macros the build defines
-    for name in ("a.c", "b.c"):
+    # musl's src/ctype/iswdigit.c: `weak_alias` comes from a header of musl's build (gcc
+    # accepts it as an implicit-int declaration with warnings; clang rejects it).
+    (tmp_path / "c.c").write_text(
+        "#include <wctype.h>\n\nint __iswdigit_l(wint_t c, locale_t l)\n{\n\treturn iswdigit(c);\n}\n\n"
+        "weak_alias(__iswdigit_l, iswdigit_l);\n"
+    )
+    for name in ("a.c", "b.c", "c.c"):
         verdict = _c_verdict(tmp_path, name, "clang")
         assert verdict.judged_by is None and verdict.diagnostics == []
         assert verdict.note and "could not judge it without the project's build flags" in verdict.note

@@ -33,6 +33,7 @@ import tomllib
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -150,16 +151,24 @@ def _run_program(program: Path, args: list[str], text: bytes) -> tuple[int, str]
 
 
 def _python_compile(run: Run, _program: Path | None) -> list[Diagnostic] | str:
+    found = _compile_error(run.source.text)
+    return [] if found is None else [error_at(run.source, *found, "python", byte_col=False)]
+
+
+@lru_cache(maxsize=16)
+def _compile_error(text: str) -> tuple[int, int, str] | None:
+    """Where `compile()` stops on `text` (1-based line, character column, message), or None;
+    kept for the texts read last (simple_read asks again for the same unchanged file, and a
+    str's hash is computed once)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarning (`"\d"`) is not an error
-            compile(run.source.text, str(run.path), "exec", dont_inherit=True)
+            compile(text, "<file>", "exec", dont_inherit=True)
     except SyntaxError as err:
-        message = err.msg or "invalid syntax"
-        return [error_at(run.source, err.lineno or 1, err.offset or 1, message, "python", byte_col=False)]
+        return err.lineno or 1, err.offset or 1, err.msg or "invalid syntax"
     except (ValueError, RecursionError, MemoryError) as err:  # NUL bytes, nesting too deep for the compiler
-        return [error_at(run.source, 1, 1, str(err) or type(err).__name__, "python", byte_col=False)]
-    return []
+        return 1, 1, str(err) or type(err).__name__
+    return None
 
 
 def _tomllib(run: Run, _program: Path | None) -> list[Diagnostic] | str:
@@ -251,11 +260,13 @@ def _bash_n(run: Run, program: Path | None) -> list[Diagnostic] | str:
     return found or _unread_output("bash", output)
 
 
-_CC = re.compile(r"^<stdin>:(\d+):(\d+): (fatal error|error): (.*?)(?: \[-W[^\]]*\])?$", re.MULTILINE)
-#: Errors that mean the compiler lacks what the build gives it (headers, flags): no verdict.
+_CC = re.compile(r"^<stdin>:(\d+):(\d+): (fatal error|error|warning): (.*?)(?: \[-W[^\]]*\])?$", re.MULTILINE)
+#: Findings that mean the compiler lacks what the build gives it (headers, flags, a macro
+#: such as musl's `weak_alias(a, b);` read as an implicit-int declaration): no verdict.
 _UNKNOWN_NAME = re.compile(
     r"file not found|No such file|unknown type name|undeclared|implicit declaration|was not declared|"
-    r"does not name a type|has not been declared|no member named|incomplete type|#error|not a (?:type|template)"
+    r"does not name a type|has not been declared|no member named|incomplete type|#error|not a (?:type|template)|"
+    r"type specifier missing|defaults to .int.|parameter list without types|parameter names \(without types\)"
 )
 
 
@@ -263,20 +274,20 @@ def _c_family(compiler: str) -> Judge:
     def judge(run: Run, program: Path | None) -> list[Diagnostic] | str:
         assert program is not None
         lang = "c++" if run.language == "cpp" else "c"
-        args = ["-fsyntax-only", "-x", lang, "-iquote", str(run.path.parent), "-w"]
+        args = ["-fsyntax-only", "-x", lang, "-iquote", str(run.path.parent)]
         args += ["-fno-caret-diagnostics", "-fno-color-diagnostics", "-ferror-limit=50"] if compiler == "clang" else []
         args += ["-fdiagnostics-plain-output", "-fmax-errors=50"] if compiler == "gcc" else []
         status, output = _run_program(program, [*args, "-"], run.source.data)
+        found = list(_CC.finditer(output))
         if status == 0:
             return []
-        found = list(_CC.finditer(output))
         unknown = next((m for m in found if _UNKNOWN_NAME.search(m[4])), None)
         if unknown is not None:
             return (
                 f"{compiler} could not judge it without the project's build flags (line {unknown[1]}: "
                 f"{unknown[4]}); declare a `check` task that builds it"
             )
-        errors = [error_at(run.source, int(m[1]), int(m[2]), m[4], compiler) for m in found]
+        errors = [error_at(run.source, int(m[1]), int(m[2]), m[4], compiler) for m in found if m[3] != "warning"]
         return errors or _unread_output(compiler, output)
 
     return judge
