@@ -209,8 +209,8 @@ def test_without_gofmt_the_first_line_says_what_to_install(tmp_path: Path, monke
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     result = run(tmp_path, "diagnostics", path="main.go", only="parse")
     assert result.text.splitlines()[0] == (
-        "main.go (go, 3 lines): syntax not judged: no checker for go found; install Go (gofmt) or declare a "
-        "`check` task"
+        "main.go (go, 3 lines): syntax not judged: no checker for go found; install Go (gofmt), or run the "
+        "project's `check` task (build_check)"
     )
     assert result.data["success"] is None
 
@@ -219,7 +219,8 @@ def test_a_language_without_checkers_says_who_judges_it(tmp_path: Path) -> None:
     (tmp_path / "a.rb").write_text("def f(\nend\n")
     first = run(tmp_path, "diagnostics", path="a.rb").text.splitlines()[0]
     assert first.endswith(
-        "syntax not judged: no checker is known for ruby; a language server or a `check` task judges it"
+        "syntax not judged: no checker is known for ruby; a language server judges it, or the project's `check` "
+        "task (build_check)"
     )
 
 

@@ -214,7 +214,7 @@ def _node_check(run: Run, program: Path | None) -> list[Diagnostic] | str:
     and is valid when either accepts it (else the error of the one that read further)."""
     assert program is not None
     if run.tree is not None and _has_jsx(run.tree.root_node):
-        return "node does not read JSX; a language server or a `check` task judges this file"
+        return "node does not read JSX; a language server judges this file, or the project's `check` task (build_check)"
     modes = [["--input-type=module"]] if run.path.suffix == ".mjs" else [["--input-type=commonjs"]]
     if run.path.suffix not in (".mjs", ".cjs"):
         modes.append(["--input-type=module"])
@@ -285,7 +285,7 @@ def _c_family(compiler: str) -> Judge:
         if unknown is not None:
             return (
                 f"{compiler} could not judge it without the project's build flags (line {unknown[1]}: "
-                f"{unknown[4]}); declare a `check` task that builds it"
+                f"{unknown[4]}); the project's `check` task (build_check) builds it with them"
             )
         errors = [error_at(run.source, int(m[1]), int(m[2]), m[4], compiler) for m in found if m[3] != "warning"]
         return errors or _unread_output(compiler, output)
@@ -319,7 +319,10 @@ def check(run: Run, names: tuple[str, ...], *, in_process_only: bool = False) ->
     `in_process_only`: only the checks that start no program (`simple_read`'s).
     """
     if not names:
-        return Verdict(note=f"no checker is known for {run.language}; a language server or a `check` task judges it")
+        return Verdict(
+            note=f"no checker is known for {run.language}; a language server judges it, or the project's `check` task "
+            "(build_check)"
+        )
     untrusted: list[str] = []
     missing: list[str] = []
     passes: list[str] = []
@@ -351,10 +354,11 @@ def check(run: Run, names: tuple[str, ...], *, in_process_only: bool = False) ->
     if untrusted:
         return Verdict(
             note=f"{' and '.join(untrusted)} check {run.language} only in a workspace you trusted (its preprocessor "
-            "reads the files an #include names): run `simple-brief trust`, or declare a `check` task"
+            "reads the files an #include names): run `simple-brief trust`, or the project's `check` task (build_check)"
         )
     return Verdict(
-        note=f"no checker for {run.language} found; install {' or '.join(missing)} or declare a `check` task"
+        note=f"no checker for {run.language} found; install {' or '.join(missing)}, or run the project's `check` "
+        "task (build_check)"
     )
 
 
