@@ -353,8 +353,8 @@ def check(run: Run, names: tuple[str, ...], *, in_process_only: bool = False) ->
         return Verdict(note="; ".join(passes))
     if untrusted:
         return Verdict(
-            note=f"{' and '.join(untrusted)} check {run.language} only in a workspace you trusted (its preprocessor "
-            "reads the files an #include names): run `simple-brief trust`, or the project's `check` task (build_check)"
+            note=f"{' and '.join(untrusted)} check {run.language} only in a workspace you trusted (a C preprocessor "
+            "reads whatever file an #include names): run `simple-brief trust`, or the project's `check` task (build_check)"
         )
     return Verdict(
         note=f"no checker for {run.language} found; install {' or '.join(missing)}, or run the project's `check` "
@@ -363,7 +363,7 @@ def check(run: Run, names: tuple[str, ...], *, in_process_only: bool = False) ->
 
 
 def checkable(names: tuple[str, ...]) -> bool:
-    """Whether any of `names` is known (a unit may name only known checkers)."""
+    """Whether every one of `names` is known (a unit may name only known checkers)."""
     return all(name in CHECKERS for name in names)
 
 
