@@ -354,7 +354,8 @@ def check(run: Run, names: tuple[str, ...], *, in_process_only: bool = False) ->
     if untrusted:
         return Verdict(
             note=f"{' and '.join(untrusted)} check {run.language} only in a workspace you trusted (a C preprocessor "
-            "reads whatever file an #include names): run `simple-brief trust`, or the project's `check` task (build_check)"
+            "reads whatever file an #include names): run `simple-brief trust`, or the project's `check` task "
+            "(build_check)"
         )
     return Verdict(
         note=f"no checker for {run.language} found; install {' or '.join(missing)}, or run the project's `check` "
