@@ -5,9 +5,10 @@
 
 Per language (`simple_brief.languages.LANGUAGES`, so a new unit is measured without edits
 here): the corpus sample (`conformance_corpus.py`), the definitions the engine finds,
-their coverage of universal-ctags' definitions (`ctags.py`), false syntax errors (files the
-language's own tool accepts on which the engine reports E-diagnostics,
-`conformance_tools.py`), and from a real headless Neovim (`tests/nvim_session.py`): the
+their coverage of universal-ctags' definitions (`ctags.py`), on the files the language's own
+tool accepts (`conformance_tools.py`) the errors of the checkers the engine runs
+(`intel/checkers.py`; target 0) and the files with grammar hints (H003, informational),
+and from a real headless Neovim (`tests/nvim_session.py`): the
 definitions closed by `:SimpleBrief` and the `:ExpandAt` round trips. Writes
 bench/results/conformance.md; progress on stderr. See bench/README.md.
 """
@@ -38,7 +39,8 @@ from measure import FileResult, _coverage  # noqa: E402
 from report import cell, markdown_table, pct  # noqa: E402
 from simple_brief import languages, scan  # noqa: E402
 from simple_brief.errors import UserError  # noqa: E402
-from simple_brief.model import walk_all  # noqa: E402
+from simple_brief.intel import checkers  # noqa: E402
+from simple_brief.model import Diagnostic, walk_all  # noqa: E402
 from simple_brief.render.blockmarks import render_outline  # noqa: E402
 from simple_brief.source import Source  # noqa: E402
 
@@ -68,6 +70,8 @@ class Row:
     accepted: int = 0
     rejected: int = 0
     false_errors: list[str] = field(default_factory=list)
+    checker: str = ""
+    hinted: list[str] = field(default_factory=list)
     tree_errors: int = 0
     nvim_files: int = 0
     expected: int = 0
@@ -82,10 +86,10 @@ class Row:
     seconds: float = 0.0
 
 
-def _engine(row: Row, files: list[Path]) -> dict[Path, tuple[list[str], bool]]:
-    """Scan every file: definitions, E-diagnostics, ctags coverage."""
+def _engine(row: Row, files: list[Path]) -> dict[Path, tuple[list[str], scan.Outline]]:
+    """Scan every file: definitions, grammar hints (H003), ctags coverage."""
     tagged = ctags.run_batch(row.language, files) if row.ctags_language else None
-    diagnostics: dict[Path, tuple[list[str], bool]] = {}
+    diagnostics: dict[Path, tuple[list[str], scan.Outline]] = {}
     for path in files:
         try:
             source = Source.from_bytes(path.read_bytes(), name=path.name)
@@ -99,14 +103,9 @@ def _engine(row: Row, files: list[Path]) -> dict[Path, tuple[list[str], bool]]:
         names = [s.name for s in walk_all(outline.symbols)]
         row.definitions += len(names)
         names += [alias for name in names for alias in _aliases(name, row.language)]
-        errors = [
-            f"{d.range.start.line + 1}:{d.range.start.character + 1} {d.code} {d.message}"
-            for d in outline.diagnostics
-            if d.code.startswith("E")
-        ]
-        has_error = outline.tree is not None and outline.tree.root_node.has_error
-        diagnostics[path] = (errors, has_error)
-        row.tree_errors += bool(errors)
+        hints = [_shown(d) for d in outline.diagnostics if d.code == "H003"]
+        diagnostics[path] = (hints, outline)
+        row.tree_errors += bool(hints)
         if tagged is not None:
             res = FileResult(path, row.language)
             tags = [_whole_pattern(t, source.lines) for t in tagged.tags.get(path, [])]
@@ -180,7 +179,18 @@ def _aliases(name: str, language: str) -> list[str]:
     return out
 
 
-def _judge(row: Row, diagnostics: dict[Path, tuple[list[str], bool]]) -> None:
+def _shown(d: Diagnostic) -> str:
+    return f"{d.range.start.line + 1}:{d.range.start.character + 1} {d.source} {d.code} {d.message}"
+
+
+def _first(path: Path, found: list[str]) -> str:
+    return f"{path}: {found[0]}" + (f" (+{len(found) - 1})" if len(found) > 1 else "")
+
+
+def _judge(row: Row, diagnostics: dict[Path, tuple[list[str], scan.Outline]]) -> None:
+    """On the files the oracle accepts: the engine's checkers' errors (each a false error)
+    and the grammar's hints. The checkers run as in a trusted workspace (the corpus is the
+    developer's own choice), so the C compilers judge too."""
     found = tools.judge(row.language)
     if found is None:
         return
@@ -191,9 +201,14 @@ def _judge(row: Row, diagnostics: dict[Path, tuple[list[str], bool]]) -> None:
             row.rejected += 1
             continue
         row.accepted += 1
-        errors, _ = diagnostics[path]
-        if errors:
-            row.false_errors.append(f"{path}: {errors[0]}" + (f" (+{len(errors) - 1})" if len(errors) > 1 else ""))
+        hints, outline = diagnostics[path]
+        if hints:
+            row.hinted.append(_first(path, hints))
+        run = checkers.Run(outline.source, path, path.parent, True, outline.language.name, outline.tree)
+        verdict = checkers.check(run, outline.language.checks)
+        row.checker = row.checker or verdict.judged_by or ""
+        if verdict.diagnostics:
+            row.false_errors.append(_first(path, [_shown(d) for d in verdict.diagnostics]))
 
 
 def _neovim(row: Row, files: list[Path], expands: int) -> None:
@@ -264,7 +279,8 @@ def table(rows: list[Row]) -> str:
         "files (of)",
         "definitions",
         "ctags coverage",
-        "false syntax errors",
+        "checker errors on accepted",
+        "grammar hints on accepted",
         "folds closed",
         "containers open",
         ":ExpandAt",
@@ -276,9 +292,12 @@ def table(rows: list[Row]) -> str:
         if r.ctags_language and r.wanted and (r.wanted - len(r.missed)) / r.wanted < TARGET_COVERAGE:
             cov += " **< 98%**"
         if r.tool:
-            errors = f"{len(r.false_errors)} of {r.accepted} ({r.tool}; {r.rejected} rejected)"
+            by = r.checker or "no checker"
+            errors = f"{len(r.false_errors)} of {r.accepted} ({r.tool}; {r.rejected} rejected; {by})"
+            hinted = f"{len(r.hinted)} of {r.accepted}"
         else:
-            errors = f"no tool ({r.tree_errors} files with E-diagnostics)" if r.files else "—"
+            errors = "no tool" if r.files else "—"
+            hinted = f"{r.tree_errors} of {r.files} (no tool)" if r.files else "—"
         expand = _frac(r.expands_ok, r.expands) + (f", {r.by_line} by line:N" if r.by_line else "")
         ok = (
             r.files > 0
@@ -301,6 +320,7 @@ def table(rows: list[Row]) -> str:
                 str(r.definitions),
                 cov,
                 errors,
+                hinted,
                 _frac(r.closed, r.expected) + (f" in {r.nvim_files} files" if r.nvim_files else ""),
                 _frac(r.containers_open, r.containers),
                 expand,
@@ -321,7 +341,8 @@ def details(rows: list[Row]) -> str:
         for title, items in (
             ("not read", r.read_failed),
             ("ctags definitions missed", r.missed),
-            ("false syntax errors", r.false_errors),
+            ("checker errors on accepted files", r.false_errors),
+            ("grammar hints on accepted files (informational)", r.hinted),
             ("Neovim problems", r.nvim_problems),
         ):
             if items:

@@ -35,7 +35,7 @@ STYLE = (
 def _read(text: str) -> tuple[list[int], list[str]]:
     """The lines of the E-diagnostics and the names of the outline."""
     outline = scan(Source.from_bytes(text.encode()), languages.by_name("css") or languages.LANGUAGES[0])
-    lines = [d.range.start.line for d in outline.diagnostics if d.code.startswith("E")]
+    lines = [d.range.start.line for d in outline.diagnostics if d.code == "H003"]
     return lines, [s.name for s in walk_all(outline.symbols)]
 
 

@@ -18,7 +18,7 @@ def _scan(text: str) -> Outline:
 
 
 def _errors(outline: Outline) -> list[str]:
-    return [f"{d.range.start.line}: {d.message}" for d in outline.diagnostics if d.code in ("E001", "E002")]
+    return [f"{d.range.start.line}: {d.message}" for d in outline.diagnostics if d.code == "H003"]
 
 
 def _symbol(outline: Outline, name: str) -> Symbol:

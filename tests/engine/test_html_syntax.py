@@ -19,7 +19,7 @@ def _scan(text: str) -> Outline:
 
 
 def _errors(outline: Outline) -> list[str]:
-    return [f"{d.range.start.line}: {d.message}" for d in outline.diagnostics if d.code.startswith("E")]
+    return [f"{d.range.start.line}: {d.message}" for d in outline.diagnostics if d.code == "H003"]
 
 
 def _names(outline: Outline) -> list[str]:

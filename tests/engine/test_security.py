@@ -35,6 +35,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "python" / "simple_brief"
 #: Modules that start programs: language servers, and the declared tasks (the sandbox).
 MAY_START_PROGRAMS = frozenset(
     {"lsp/pool.py", "lsp/process.py", "tasks/sandbox.py", "debug/client.py", "proc/process_limits.py"}
+    | {"intel/checkers.py"}
 )
 #: The keeper execs the program it keeps (a resolved path and an argv list, after its fork); the
 #: script's detached child becomes `simple-brief daemon start` (this interpreter, an argv list).

@@ -54,8 +54,8 @@ def test_seed_000_compact_mode_has_one_summary_line() -> None:
 def test_seed_000_full_mode_marks_lines_in_the_files_comment_syntax() -> None:
     outline = outline_of("local x = 1\nlocal y = \n", "lua")
     text = blockmarks.render_full(outline, outline.diagnostics)
-    flagged = [ln for ln in text.splitlines() if "[E]" in ln]
-    assert flagged and all("-- [E]" in ln for ln in flagged)
+    flagged = [ln for ln in text.splitlines() if "[H]" in ln]
+    assert flagged and all("-- [H] H003" in ln for ln in flagged)
 
 
 def test_seed_000_expand_at_shows_the_open_mark_and_body() -> None:

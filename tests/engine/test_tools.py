@@ -165,9 +165,11 @@ def test_diagnostics_groups_syntax_errors_by_file(tmp_path: Path) -> None:
     (tmp_path / "bad.py").write_text("def f(:\n    pass\n")
     text, data = run(Workspace.at(tmp_path), "diagnostics")
     lines = text.splitlines()
-    assert lines[0] == "1 diagnostic in 1 file (1E 0W)"
+    # Across files only the grammar's hints (no checker runs per file of a folder), and it says so.
+    assert lines[0] == "1 diagnostic in 1 file (0E 0W 1H)"
     assert lines[2] == "bad.py (1)"
-    assert lines[3] == "  1:7 E E002 syntax error: missing `)`"
+    assert lines[3] == "  1:7 H H003 the grammar could not read line 1 (it expected `)`)"
+    assert lines[5] == "[syntax is judged one file at a time: diagnostics path=FILE]"
     assert list(data["files"]) == ["bad.py"]
 
 

@@ -97,7 +97,9 @@ def test_overlay_is_read_by_every_tool_and_never_written(ws: Workspace, root: Pa
     call = Call(ws)
     applied = invoke("files_apply_overlay", {"path": "app.py", "content": OVERLAID}, call)
     assert applied.text.startswith("Overlay on app.py: 9 lines, ")
-    assert "disk file unchanged" in applied.text and "syntax: no errors found" in applied.text
+    assert (
+        "disk file unchanged" in applied.text and "syntax (judged by python-compile): no errors found" in applied.text
+    )
     assert applied.data["on_disk"] is True and applied.data["diagnostics"] == []
 
     full = invoke("simple_read", {"path": "app.py"}, call).text
@@ -123,10 +125,10 @@ def test_overlay_is_read_by_every_tool_and_never_written(ws: Workspace, root: Pa
 
 def test_overlay_reports_its_syntax_errors(ws: Workspace, root: Path) -> None:
     result = run(ws, "files_apply_overlay", path="app.py", content="def half(:\n    pass\n")
-    assert result.blocks[1].startswith("syntax: 1 problem\n  1:10 E E002")
-    assert result.data["diagnostics"][0]["code"] == "E002"
+    assert result.blocks[1].startswith("syntax (judged by python-compile): 2 problems\n  1:10 E python ")
+    assert [d["code"] for d in result.data["diagnostics"]] == ["", "H003"]
     diags = run(ws, "diagnostics", path="app.py").data["files"]
-    assert [d["code"] for d in diags["app.py"]] == ["E002"]
+    assert [(d["source"], d["code"]) for d in diags["app.py"]] == [("python", ""), ("simple-brief", "H003")]
     assert (root / "app.py").read_text() == APP
 
 
@@ -295,8 +297,10 @@ def test_workspace_open_lists_files_and_initial_diagnostics(ws: Workspace) -> No
     head = result.blocks[0].splitlines()
     assert head[0] == "ws1 opened: pkg — 4 source files (python 4), .gitignore applied"
     assert head[1:] == ["pkg/: __init__.py broken.py models.py", "pkg/sub/: util.py"]
-    assert result.blocks[1].startswith("Diagnostics (simple-brief syntax check of 4 files): 1 diagnostic in 1 file")
-    assert result.blocks[2].startswith("pkg/broken.py (1)\n  1:12 E E002")
+    assert result.blocks[1].startswith(
+        "Diagnostics (grammar hints of 4 files; syntax is judged one file at a time): 1 diagnostic in 1 file"
+    )
+    assert result.blocks[2].startswith("pkg/broken.py (1)\n  1:12 H H003")
     assert result.data["id"] == "ws1" and result.data["file_count"] == 4
     assert list(result.data["diagnostics"]) == ["pkg/broken.py"]
     assert call.session.opened.by_id["ws1"].root == ws.root / "pkg"

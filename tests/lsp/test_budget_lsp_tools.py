@@ -135,7 +135,7 @@ def _calls(t: Targets) -> list[tuple[str, dict[str, Any]]]:
         ("diagnostics", {"path": py, "only": "types", "fixits": False}),
         ("diagnostics", {"path": py, "only": "lint", "fixits": False}),
         ("diagnostics", {"path": py, "only": "parse"}),
-        ("diagnostic_explain", {"code": "E001"}),
+        ("diagnostic_explain", {"code": "H003"}),
         ("refactor_rename", {"path": py, "line": t.hub[0], "col": t.hub[1], "new_name": "Renamed"}),
         ("format_document", {"path": py}),
         (

@@ -51,8 +51,8 @@ def test_a_line_is_position_severity_source_code_message_and_the_best_fix() -> N
         diagnostic_line(diag)
         == "12:5 W ruff F401 `os` imported but unused  fix: Remove unused import: `os` (0.8) +1 more"
     )
-    own = Diagnostic(at(0, 6), "syntax error: missing `)`", Severity.Error, "E002")
-    assert diagnostic_line(own) == "1:7 E E002 syntax error: missing `)`"
+    own = Diagnostic(at(0, 6), "the grammar could not read line 1", Severity.Hint, "H003")
+    assert diagnostic_line(own) == "1:7 H H003 the grammar could not read line 1"
     bare = Diagnostic(at(4, 8), "unused variable key", Severity.Warning, "", "pyflakes")
     assert diagnostic_line(bare) == "5:9 W pyflakes unused variable key"
 
@@ -73,7 +73,7 @@ def test_files_are_grouped_in_name_order_positions_first() -> None:
 
 
 def test_every_code_the_engine_emits_is_explained() -> None:
-    emitted = {"E001", "E002", "W001", "H001", "H002", "W002"}
+    emitted = {"W001", "H001", "H002", "H003", "W002"}
     src = scan("def f(:\n    pass\n)\n", detect("x.py"))
     emitted |= {d.code for d in src.diagnostics}
     assert emitted <= set(explain.CATALOGUE)
@@ -97,7 +97,8 @@ def test_unknown_codes_get_one_sentence(tmp_path: Path) -> None:
     with pytest.raises(UserError) as other:
         run(call, "diagnostic_explain", code="F401")
     assert str(other.value) == (
-        "`F401` is not one of simple-brief's codes (E001, E002, W001, W002, H001, H002); a code shown next to another "
+        "`F401` is not one of simple-brief's codes (E001, E002, W001, W002, H001, H002, H003); a code shown next to "
+        "another "
         "source (ruff, pyflakes, pyright ...) is explained by that tool's documentation."
     )
     with pytest.raises(UserError, match="simple-brief has no diagnostic E999; its codes are E001, E002"):
@@ -120,8 +121,12 @@ def test_own_findings_use_the_one_format(tmp_path: Path) -> None:
     (tmp_path / "ok.py").write_text("x = 1\n")
     (tmp_path / "bad.py").write_text("def f(:\n    pass\n")
     result = run(Call(workspace=Workspace.at(tmp_path)), "diagnostics")
-    assert result.blocks == ["1 diagnostic in 1 file (1E 0W)", "bad.py (1)\n  1:7 E E002 syntax error: missing `)`"]
-    assert result.data["files"]["bad.py"][0]["code"] == "E002"
+    assert result.blocks == [
+        "1 diagnostic in 1 file (0E 0W 1H)",
+        "bad.py (1)\n  1:7 H H003 the grammar could not read line 1 (it expected `)`)",
+        "[syntax is judged one file at a time: diagnostics path=FILE]",
+    ]
+    assert result.data["files"]["bad.py"][0]["code"] == "H003"
     assert result.data["files"]["bad.py"][0]["source"] == "simple-brief"
 
 
@@ -140,7 +145,7 @@ def linted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
 
 def test_one_file_shows_the_servers_findings_with_fixits(linted: Call) -> None:
     result = run(linted, "diagnostics", path="app.py")
-    assert result.blocks[0] == "1 diagnostic in 1 file (1E 0W)"
+    assert result.blocks[0] == "1 diagnostic in 1 file (1E 0W); syntax judged by python-compile, also checked by pylsp"
     assert result.blocks[1].splitlines() == [
         "app.py (1)",
         "  1:8 E ruff F401 `os` imported but unused  fix: Ruff (F401): Remove unused import: `os` (0.8) +1 more",
@@ -156,7 +161,9 @@ def test_one_file_shows_the_servers_findings_with_fixits(linted: Call) -> None:
     # Applying the preferred fix-it's edits removes the finding.
     linted.workspace.set_overlay("app.py", LINTED.split("\n", 1)[1])
     try:
-        assert run(linted, "diagnostics", path="app.py").blocks == ["No diagnostics in 1 file"]
+        assert run(linted, "diagnostics", path="app.py").blocks == [
+            "No diagnostics in 1 file; syntax judged by python-compile, also checked by pylsp"
+        ]
     finally:
         linted.workspace.remove_overlay("app.py")
 
@@ -170,4 +177,7 @@ def test_fixits_only_when_asked(linted: Call) -> None:
 def test_the_workspace_listing_does_not_start_requests_per_file(linted: Call) -> None:
     # Whole workspace, disk mode: only the engine's findings (servers are asked per file).
     result = run(linted, "diagnostics")
-    assert result.blocks == ["No diagnostics in 3 files"]  # app.py, other.py, .simple-brief.toml
+    assert result.blocks == [  # app.py, other.py, .simple-brief.toml
+        "No diagnostics in 3 files",
+        "[syntax is judged one file at a time: diagnostics path=FILE]",
+    ]

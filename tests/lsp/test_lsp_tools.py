@@ -217,7 +217,7 @@ def test_an_unsaved_overlay_function_is_hovered(project: Call) -> None:
 def test_parse_summarises_functions_types_imports_and_syntax_errors(project: Call) -> None:
     ok = run(project, "diagnostics", path="app.py", only="parse")
     assert ok.text.splitlines() == [
-        "app.py (python, 16 lines): parsed, no syntax errors",
+        "app.py (python, 16 lines): no syntax errors (python-compile)",
         "functions (2)",
         "  5:5 compute_total  def compute_total(items: list[int]) -> int",
         "  11:9 Cart.total  def total(self) -> int",
@@ -231,10 +231,12 @@ def test_parse_summarises_functions_types_imports_and_syntax_errors(project: Cal
     assert [f["name"] for f in ok.data["ast_summary"]["functions"]] == ["compute_total", "Cart.total"]
     (project.workspace.root / "broken.py").write_text("def f(:\n    pass\n")
     bad = run(project, "diagnostics", path="broken.py", only="parse")
-    assert bad.data["success"] is False
-    assert bad.text.splitlines()[:2] == [
-        "broken.py (python, 2 lines): 1 syntax error",
-        "  1:7 E E002 syntax error: missing `)`",
+    assert bad.data["success"] is False and bad.data["judged_by"] == "python-compile"
+    assert bad.text.splitlines()[:3] == [
+        "broken.py (python, 2 lines): 1 syntax error (python-compile); "
+        "the grammar could not read 1 region (H003 hints)",
+        "  1:7 E python invalid syntax",
+        "  1:7 H H003 the grammar could not read line 1 (it expected `)`)",
     ]
 
 
@@ -330,7 +332,9 @@ def test_without_a_server_the_sentence_says_how_to_get_one(tmp_path: Path, monke
             "attach one in Neovim or name one in .simple-brief.toml ([servers.NAME] command = [...])."
         )
         lint = run(call, "diagnostics", path="x.py", only="lint")
-        assert "[no language server checks x.py: only simple-brief's syntax check ran" in lint.text
+        assert "[no language server checks x.py: no checker judged its syntax; " in lint.text
+        types = run(call, "diagnostics", path="x.py", only="types")
+        assert "[no language server checks x.py: only python-compile judged its syntax; " in types.text
     finally:
         call.session.close()
 

@@ -170,7 +170,7 @@ def test_rename_preview_has_exactly_the_two_code_edits_and_changes_nothing(sessi
 
 def test_parse_sees_the_unsaved_function(session: Session) -> None:
     text = session.text("parse")
-    assert "app.py (python, 9 lines): parsed, no syntax errors" in text
+    assert "app.py (python, 9 lines): no syntax errors (python-compile)" in text
     assert "  4:5 greet_person  def greet_person(name)" in text
 
 

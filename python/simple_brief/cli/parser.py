@@ -166,15 +166,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "diagnostics",
-        help="problems in a file or the workspace (syntax, the editor's, for one file the language servers')",
+        help="problems in a file or the workspace (the editor's; for one file its syntax checker's and the "
+        "language servers'; H003 where the grammar could not read)",
         description="List diagnostics grouped by file, position first.",
     )
     p.add_argument("path", nargs="?")
     p.add_argument(
         "--only",
         choices=("parse", "types", "lint"),
-        help="one file: parse (the parser's verdict, functions, types, imports), types (type and compile "
-        "errors from its language servers), lint (linters' findings); default: every finding",
+        help="one file: parse (its syntax checker's verdict, functions, types, imports), types (type and "
+        "compile errors from its checker and language servers), lint (linters' findings); default: every finding",
     )
     _common(p)
 

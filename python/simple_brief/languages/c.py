@@ -8,6 +8,7 @@ SPEC = LanguageSpec(
     (".c", ".h"),
     "tree_sitter_c:language",
     comment="//",
+    checks=("clang-syntax", "gcc-syntax"),
     docs=DocRules(items="static", doxygen=True, typed_throws=True),
 )
 

@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h++", ".c++"),
     "tree_sitter_cpp:language",
     comment="//",
+    checks=("clang-syntax", "gcc-syntax"),
     aliases=("c++",),
     docs=DocRules(separator="::", items="static", doxygen=True, typed_throws=True),
 )

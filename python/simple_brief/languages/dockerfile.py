@@ -10,5 +10,4 @@ SPEC = LanguageSpec(
     aliases=("docker", "containerfile"),
     file_names=("Dockerfile", "dockerfile", "Containerfile", "Dockerfile.*", "Containerfile.*"),
     docs=DocRules(indexed=False),
-    syntax_errors=False,
 )

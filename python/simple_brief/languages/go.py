@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     (".go",),
     "tree_sitter_go:language",
     comment="//",
+    checks=("gofmt",),
     aliases=("golang",),
     docs=DocRules(
         items="capitalised",

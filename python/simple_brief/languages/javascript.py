@@ -16,6 +16,7 @@ SPEC = LanguageSpec(
     (".js", ".mjs", ".cjs", ".jsx"),
     "tree_sitter_javascript:language",
     comment="//",
+    checks=("node-check",),
     filetypes=("javascriptreact",),
     aliases=("js", "jsx"),
     docs=DOCS,

@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     (".py", ".pyi", ".pyw"),
     "tree_sitter_python:language",
     comment="#",
+    checks=("python-compile",),
     aliases=("py",),
     docs=DocRules(
         items="underscore",

@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     (".rs",),
     "tree_sitter_rust:language",
     comment="//",
+    checks=("rustfmt",),
     aliases=("rs",),
     docs=DocRules(
         separator="::",

@@ -11,6 +11,7 @@ SPEC = LanguageSpec(
     (".sh", ".bash", ".ebuild", ".eclass"),
     "tree_sitter_bash:language",
     comment="#",
+    checks=("bash-n",),
     filetypes=("bash",),
     aliases=("shell", "shellscript"),
     file_names=(

@@ -119,10 +119,10 @@ class LanguageSpec:
         names: `module:function` cleaning a name's text (its `@name` captures and the
             text between them) before its whitespace is normalised: HTML leaves out the
             tags inside a heading (`Macro </a>NAME` is `Macro NAME`). "" for none.
-        syntax_errors: whether the grammar's ERROR nodes are reported as E001/E002. False
-            where the grammar is known to reject valid code wholesale (one grammar for
-            every SQL dialect; the Dockerfile grammar's legacy `ENV k v`): the outline
-            stays, the syntax check would be noise.
+        checks: the checkers that judge this language's syntax, by name, tried in order
+            (`simple_brief.intel.checkers.CHECKERS`: `python-compile`, `clang-syntax` …);
+            the first one installed judges the file. The grammar's own errors are only
+            hints (H003): a grammar may not know the language's newest syntax.
         file_names: whole file names, or glob patterns of them (`Makefile`,
             `Dockerfile.*`), for files named rather than typed by their ending.
     """
@@ -139,7 +139,7 @@ class LanguageSpec:
     aliases: tuple[str, ...] = ()
     docs: DocRules = field(default_factory=DocRules)
     file_names: tuple[str, ...] = ()
-    syntax_errors: bool = True
+    checks: tuple[str, ...] = ()
     repair: str = ""
     guard: str = ""
     names: str = ""

@@ -11,5 +11,4 @@ SPEC = LanguageSpec(
     block_comment=("/*", "*/"),
     filetypes=("mysql",),
     docs=DocRules(indexed=False),
-    syntax_errors=False,
 )

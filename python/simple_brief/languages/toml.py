@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     (".toml",),
     "tree_sitter_toml:language",
     comment="#",
+    checks=("tomllib",),
     file_names=("Cargo.lock", "Pipfile", "uv.lock", "Gopkg.lock"),
     docs=DocRules(indexed=False),
     max_definitions=25_000,  # a data file of more keys is listed in part (H002)

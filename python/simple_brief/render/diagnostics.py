@@ -1,13 +1,14 @@
 """Diagnostics grouped by file, position first, one line per finding (seed 002's to-do format).
 
-    3 diagnostics in 2 files (2E 1W)
+    3 diagnostics in 2 files (1E 1W 1H)
 
-    src/x.py (2)
-      5:12 E E002 syntax error: missing `)`
+    src/x.py (3)
+      5:7 E python '(' was never closed
+      5:12 H H003 the grammar could not read line 5 (it expected `)`)
       12:5 W ruff F401 `os` imported but unused  fix: Remove unused import: `os` (0.8)
 
 A line is `LINE:COL SEVERITY [SOURCE] [CODE] message`, 1-based, column counting
-characters. simple-brief's own findings show only their code (`E002`: explained by
+characters. simple-brief's own findings show only their code (`H003`: explained by
 `diagnostic_explain`); other sources keep their name next to their code (`ruff F401`).
 The best fix-it follows two spaces after the message with its confidence (meanings in
 `simple_brief.render.explain`); `+N more` counts the others, all of them are in the data.

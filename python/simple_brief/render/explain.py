@@ -51,27 +51,29 @@ CATALOGUE: dict[str, Explanation] = {
         Explanation(
             "E001",
             Severity.Error,
-            "syntax error: unexpected text",
-            "The parser (tree-sitter, with the file's grammar) met text it cannot fit into the language's "
-            "grammar at this point, so it wrapped it in an ERROR node.",
-            "The file must parse with its language's grammar; the span covers the text the parser skipped.",
+            "retired: the grammar met unexpected text",
+            "simple-brief no longer reports this code. It marked the text tree-sitter's grammar could not fit "
+            "(an ERROR node); a grammar can be older than the language or blind to a macro, so that was often "
+            "valid code. Such regions are now the hint H003; syntax errors come from the file's checker "
+            "(Python's compile(), gofmt, node --check ...) or its language server, under their own names.",
+            "Errors come from what judges the language; the grammar's limits are hints.",
             "def total(items:\n    return sum(items)",
             "def total(items):\n    return sum(items)",
-            "Look at the span and the line before it: an unclosed bracket, a missing `:` or a stray token is "
-            "the usual cause. Outlines stay usable but may misplace symbols after the error.",
-            ("simple_read mode=full (shows the marker inline)", "diagnostics only=parse"),
+            "Read the checker's error (its source is shown, e.g. `python`); see H003 for the hint.",
+            ("diagnostic_explain H003", "diagnostics only=parse"),
         ),
         Explanation(
             "E002",
             Severity.Error,
-            "syntax error: missing token",
-            "The parser recovered by assuming a token that is not there (a MISSING node); the message names "
-            "the token, e.g. missing `)`.",
-            "The file must parse with its language's grammar; the position is where the token was expected.",
+            "retired: the grammar assumed a missing token",
+            "simple-brief no longer reports this code. It marked a token tree-sitter's grammar assumed (a "
+            "MISSING node); that region is now part of the hint H003, and the file's checker or language "
+            "server says whether the token is really missing.",
+            "Errors come from what judges the language; the grammar's limits are hints.",
             "print(total(items)",
             "print(total(items))",
-            "Insert the named token at the position (or close what was opened before it).",
-            ("simple_read mode=full", "diagnostics only=parse"),
+            "Read the checker's error (its source is shown, e.g. `gofmt`); see H003 for the hint.",
+            ("diagnostic_explain H003", "diagnostics only=parse"),
         ),
         Explanation(
             "W001",
@@ -119,6 +121,23 @@ CATALOGUE: dict[str, Explanation] = {
             "the same data split over files of fewer keys each",
             "Read the part you need as text (simple_read mode=full, or search for a key).",
             ("simple_read mode=full", "search"),
+        ),
+        Explanation(
+            "H003",
+            Severity.Hint,
+            "the grammar could not read a region",
+            "tree-sitter's grammar for the file's language could not fit these lines (ERROR nodes: text it "
+            "skipped; MISSING nodes: a token it assumed, named in the message). It is a hint, not an error: "
+            "a grammar may be older than the language, not see through a macro, or not know a dialect, and "
+            "read valid code this way. One hint per region (nodes on adjacent lines merged).",
+            "Whether the file is valid is for its checker (diagnostics only=parse says which judged it) or its "
+            "language server; the outline around the region stays usable.",
+            "int main( {\n  return 0;\n}",
+            "int main(void) {\n  return 0;\n}",
+            "If the file's checker or language server reports an error there, fix that; if not, the grammar "
+            "is behind the code: read the region as source (simple_read mode=full) - definitions in it may be "
+            "missing from the outline.",
+            ("diagnostics only=parse", "simple_read mode=full"),
         ),
     )
 }

@@ -95,7 +95,8 @@ class Outline:
         symbols: the top-level symbols, children nested.
         imports: 0-based line ranges (first, last) of import blocks (adjacent statements merged).
         import_lines: 0-based lines that belong to an import statement.
-        diagnostics: syntax findings (E001/E002) and reading notes (W001, H001).
+        diagnostics: reading notes: the regions the grammar could not read (H003), invalid
+            UTF-8 (W001), definitions left out (H001, H002); never the file's own errors.
         tree: the tree-sitter tree, when a grammar was used (kept for incremental reparse).
     """
 
@@ -220,8 +221,8 @@ def _scan_tree(
     outline.symbols = nest(list(found.values()), outline.diagnostics)
     outline.imports = _merge_import_lines(imports)
     outline.import_lines = {row for first, last in imports for row in range(first, last + 1)}
-    if tree.root_node.has_error and language.syntax_errors:
-        outline.diagnostics.extend(syntax_diagnostics(source, tree.root_node))
+    if tree.root_node.has_error:
+        outline.diagnostics.extend(unread_regions(source, tree.root_node))
     return outline
 
 
@@ -511,35 +512,42 @@ def _merge_import_lines(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def syntax_diagnostics(source: Source, root: Node, limit: int = 50) -> list[Diagnostic]:
-    """E001 for unexpected text (ERROR nodes), E002 for missing tokens (MISSING nodes)."""
-    found: list[Diagnostic] = []
+#: At most this many unread regions are reported for one file (each is one hint).
+MAX_UNREAD_REGIONS = 50
+
+
+def unread_regions(source: Source, root: Node, limit: int = MAX_UNREAD_REGIONS) -> list[Diagnostic]:
+    """H003, one per region the grammar could not read: its ERROR nodes (text it skipped)
+    and MISSING nodes (a token it assumed), those on the same or adjacent lines merged.
+
+    These are the grammar's limits, not the file's errors: a grammar older than the
+    language, a macro it cannot see through or a dialect it does not know reads a valid
+    file as errors. Whether the file is valid is for a checker or a language server to
+    say (`simple_brief.intel.checkers`).
+    """
+    nodes: list[Node] = []
     stack = [root]
-    while stack and len(found) < limit:
+    while stack and len(nodes) < limit * 4:
         node = stack.pop()
-        if node.is_missing:
-            found.append(
-                Diagnostic(
-                    _node_range(source, node),
-                    f"syntax error: missing `{node.type}`",
-                    Severity.Error,
-                    "E002",
-                    source="simple-brief",
-                )
-            )
-            continue
-        if node.type == "ERROR":
-            snippet = _WS.sub(" ", source.slice_bytes(node.start_byte, min(node.end_byte, node.start_byte + 40)))
-            found.append(
-                Diagnostic(
-                    _node_range(source, node),
-                    f"syntax error: unexpected `{snippet.strip()}`" if snippet.strip() else "syntax error",
-                    Severity.Error,
-                    "E001",
-                )
-            )
-            continue
-        if node.has_error:
+        if node.is_missing or node.type == "ERROR":
+            nodes.append(node)
+        elif node.has_error:
             stack.extend(reversed(node.children))
-    found.sort(key=lambda d: d.range.start)
-    return found
+    regions: list[list[Node]] = []
+    for node in sorted(nodes, key=lambda n: (n.start_byte, n.end_byte)):
+        if regions and node.start_point[0] <= max(n.end_point[0] for n in regions[-1]) + 1:
+            regions[-1].append(node)
+        elif len(regions) < limit:
+            regions.append([node])
+    return [_unread_hint(source, region) for region in regions]
+
+
+def _unread_hint(source: Source, region: list[Node]) -> Diagnostic:
+    start = min(_node_range(source, n).start for n in region)
+    end = max(_node_range(source, n).end for n in region)
+    first = start.line + 1
+    last = end.line if end.character == 0 and end.line > start.line else end.line + 1  # (ends at a line's start)
+    where = f"line {first}" if first == last else f"lines {first}–{last}"
+    missing = list(dict.fromkeys(n.type for n in region if n.is_missing))
+    expected = f" (it expected {', '.join(f'`{t}`' for t in missing[:3])})" if missing else ""
+    return Diagnostic(Range(start, end), f"the grammar could not read {where}{expected}", Severity.Hint, "H003")

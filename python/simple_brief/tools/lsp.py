@@ -1,17 +1,12 @@
 """The lsp toolset: hover, definition, references, calls, completion and diagnostic
-explanations; and the reports behind `diagnostics only=parse|types|lint`.
+explanations (the reports behind `diagnostics only=parse|types|lint` are
+`tools.file_reports`).
 
 Language work is delegated (SPEC): the LSP clients attached in Neovim answer when they
 serve the file and method; otherwise the language servers named in `.simple-brief.toml`,
 which the session starts itself (`lsp_client.ServerPool`). Positions in and out are 1-based
 `line:col` counting characters; JSON data keeps LSP's 0-based positions. Nothing here has a
 side effect; the tools that edit (rename, extract, format) are in `tools.refactor`.
-
-types vs lint: `diagnostics only=types` shows a file's findings of severity error and those
-whose source is a type checker or compiler (`TYPE_CHECKERS`: pyright, mypy, jedi, tsserver,
-rustc ...); `only=lint` shows all the others (ruff, pyflakes, pycodestyle, eslint ...).
-(These were the tools `analyze_typecheck`, `analyze_lint` and `analyze_parse`; folded into
-`diagnostics` to keep the tool list short, issue 18.)
 """
 
 from __future__ import annotations
@@ -23,33 +18,23 @@ from typing import Annotated, Any, Literal
 from simple_brief.editor.context import enclosing_scopes
 from simple_brief.errors import UserError
 from simple_brief.intel import LspReply, protocol
-from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, qualified
+from simple_brief.model import Position, Range, Symbol
 from simple_brief.model import SymbolKind as K
 from simple_brief.render import explain as catalogue
 from simple_brief.render import lsp as view
-from simple_brief.render.budget import approx_tokens
-from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, diagnostic_line, render_diagnostics
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 from simple_brief.tools.lsp_pages import Paged, within_page
 from simple_brief.tools.servers import (
     TIMEOUT,
-    add_fixits,
     ask,
     error_notes,
     incomplete_notice,
     locate,
-    no_server_hint,
     provider,
-    server_diagnostics,
     settle,
     text_reader,
 )
 
-#: Sources whose findings count as type checking (lower case; see the module docstring).
-TYPE_CHECKERS = frozenset(
-    {"pyright", "basedpyright", "pylance", "mypy", "dmypy", "pyre", "pytype", "jedi", "ty", "tsserver"}
-    | {"typescript", "ts", "rustc", "rust-analyzer", "compiler", "gopls", "go", "clang", "javac"}
-)
 _WORD = re.compile(r"\w+")
 
 FilePath = Annotated[str, Doc("File.")]
@@ -480,115 +465,16 @@ def analyze_completion(
     return ToolResult(kept, data)
 
 
-# --- diagnostics only=parse|types|lint, explain ---------------------------------------------------------
-
-_FUNCTIONS = frozenset({K.Function, K.Method, K.Constructor})
-_TYPES = frozenset({K.Class, K.Struct, K.Enum, K.Interface, K.TypeParameter})
-
-
-def only_report(call: Call, path: str | None, only: str, fixits: bool | None) -> ToolResult:
-    """`diagnostics only=parse|types|lint`: one file's parse report (`parse_report`) or its
-    type-checker or linter findings (`checked_report`).
-
-    Raises:
-        UserError: no path, a folder, or `fixits` with only=parse (one sentence each); a
-            file that cannot be read (the workspace's own sentence).
-    """
-    if path is None or call.workspace.resolve(path).is_dir():
-        where = (
-            "no path was given"
-            if path is None
-            else f"{call.workspace.display(call.workspace.resolve(path))} is a folder"
-        )
-        raise UserError(f"{hints.command('diagnostics', path='FILE', only=only)} checks one file; {where}.")
-    if only == "parse":
-        if fixits is not None:
-            raise UserError("fixits= does not apply to only=parse (simple-brief's own parser has no fix-its).")
-        return parse_report(call, path)
-    return checked_report(call, path, only == "types", fixits is not False)
-
-
-def parse_report(call: Call, path: str) -> ToolResult:
-    """Syntax check and AST summary from the engine's scan (`diagnostics only=parse`)."""
-    real, outline = call.workspace.outline(path)
-    shown = call.workspace.display(real)
-    errors = [d for d in outline.diagnostics if d.severity == Severity.Error]
-    named = [(sym, name) for sym, name, _ in qualified(outline.symbols)]
-    functions = [(sym, name) for sym, name in named if sym.kind in _FUNCTIONS]
-    types = [(sym, name) for sym, name in named if sym.kind in _TYPES]
-    imports = view.import_lines(outline.source.lines, outline.import_lines)
-    state = "parsed, no syntax errors" if not errors else view.plural(len(errors), "syntax error")
-    head = f"{shown} ({outline.language.name}, {outline.source.line_count} lines): {state}"
-    error_lines = [diagnostic_line(d) for d in errors]
-    text = view.render_parse(head, error_lines, functions, types, imports)
-    left_out = 0
-    if approx_tokens(text) > call.budget:
-        left_out = len(functions) + len(types) + len(imports)
-        listed = f"{len(functions)} functions, {len(types)} types and {len(imports)} imports"
-        depth_one = hints.command("simple_read", shown, mode="symbols", depth=1)
-        note = view.cut_note(listed, call.budget, f"the data lists them, or {depth_one}")
-        text = "\n".join([note, head, *("  " + e for e in error_lines)])
-
-    def entry(sym: Symbol, name: str) -> dict[str, Any]:
-        return {"name": name, "kind": int(sym.kind), "range": sym.range.to_lsp(), "signature": sym.signature}
-
-    summary = {
-        "functions": [entry(*pair) for pair in functions],
-        "types": [entry(*pair) for pair in types],
-        "imports": [{"line": n, "text": t} for n, t in imports],
-    }
-    diags = [diagnostic_json(d) for d in outline.diagnostics]
-    data = {"path": shown, "success": not errors, "ast_summary": summary, "diagnostics": diags}
-    return ToolResult([text], {**data, "truncated": left_out} if left_out else data)
-
-
-def is_typecheck(diag: Diagnostic) -> bool:
-    """Errors, and findings of type checkers (TYPE_CHECKERS); the rest are lint."""
-    return diag.severity == Severity.Error or diag.source.lower() in TYPE_CHECKERS
-
-
-def checked_report(call: Call, path: str, typecheck: bool, fixits: bool = True) -> ToolResult:
-    """One file's errors and type-checker findings (`typecheck`; `diagnostics only=types`)
-    or the rest (`only=lint`), with fix-its unless `fixits` is false."""
-    real, outline = call.workspace.outline(path)
-    shown = call.workspace.display(real)
-    found = [(d, protocol.diagnostic_to_lsp(d)) for d in outline.diagnostics]
-    served, notes, asked = server_diagnostics(call, real)
-    found.extend(served)
-    keep = [pair for pair in found if is_typecheck(pair[0]) == typecheck]
-    diags, fix_note = add_fixits(call, real, keep) if fixits else ([d for d, _ in keep], None)
-    errors = sum(1 for d in diags if d.severity == Severity.Error)
-    sources = sorted({OWN_SOURCE, *asked})
-    what = "typecheck" if typecheck else "lint"
-    verdict = ("passed" if not errors else f"failed ({view.plural(errors, 'error')})") if typecheck else ""
-    head = f"{what} {shown}: {verdict + ', ' if verdict else ''}{view.plural(len(diags), 'finding')}"
-    if not asked:
-        notes.append(
-            f"[no language server checks {shown}: only simple-brief's syntax check ran; {no_server_hint(call)}]"
-        )
-    blocks = [head, *render_diagnostics({shown: diags})[1:], *notes]
-    if fix_note:
-        blocks.append(fix_note)
-    data = {
-        "path": shown,
-        "success": errors == 0,
-        "sources": sources,
-        "diagnostics": [diagnostic_json(d) for d in diags],
-    }
-    other = hints.command("diagnostics", shown, only="lint" if typecheck else "types")
-    kept, left = view.fit(blocks, call.budget, f"the data lists every finding; {other} shows the others")
-    if left:
-        data["truncated"] = left
-    return ToolResult(kept, data)
+# --- diagnostic_explain ---------------------------------------------------------------------------
 
 
 @tool(
     "diagnostic_explain",
     "lsp",
-    "Cause, example and fix of a simple-brief code (E001, W002, H001 ...). USE FOR: its codes in "
+    "Cause, example and fix of a simple-brief code (H003, W002, H001 ...). USE FOR: its codes in "
     "diagnostics. DON'T USE FOR: other tools' codes.",
 )
-def diagnostic_explain(call: Call, code: Annotated[str, Doc("E.g. E002.")]) -> ToolResult:
+def diagnostic_explain(call: Call, code: Annotated[str, Doc("E.g. H003.")]) -> ToolResult:
     """The catalogue entry of a code."""
     exp = catalogue.explain(code)
     return ToolResult([catalogue.render_explanation(exp)], catalogue.explanation_data(exp))

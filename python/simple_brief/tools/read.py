@@ -9,16 +9,17 @@ from typing import Annotated, Any, Literal
 from rapidfuzz import process
 
 from simple_brief.errors import UserError
+from simple_brief.intel.checkers import Verdict
 from simple_brief.intel.protocol import diagnostic_to_lsp
 from simple_brief.model import Diagnostic, Position, Range, Severity, Symbol, SymbolKind, qualified, walk_with_parent
 from simple_brief.render import blockmarks, table
 from simple_brief.render.budget import approx_tokens, fit_blocks
-from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, render_diagnostics
+from simple_brief.render.diagnostics import OWN_SOURCE, diagnostic_json, render_diagnostics, sort_key
 from simple_brief.render.names import render_names
 from simple_brief.render.search import render_search
 from simple_brief.render.symbols_view import render_symbols_view
 from simple_brief.scan import Outline
-from simple_brief.tools import Call, Doc, ToolResult, hints, name_of, surroundings, symbol_pages, tool
+from simple_brief.tools import Call, Doc, ToolResult, checks, hints, name_of, surroundings, symbol_pages, tool
 from simple_brief.tools.servers import add_fixits, server_diagnostics
 
 ReadPath = Annotated[str, Doc("File.")]
@@ -32,10 +33,10 @@ def _header(call: Call, real: Path, outline: Outline, mode: str) -> str:
     return f"{call.workspace.display(real)} ({outline.language.name}, {lines} lines) {mode}"
 
 
-def _render_mode(outline: Outline, mode: str, depth: int | None) -> str:
+def _render_mode(outline: Outline, diags: list[Diagnostic], mode: str, depth: int | None) -> str:
     if mode == "full":
-        return blockmarks.render_full(outline, outline.diagnostics)
-    return blockmarks.render_outline(outline, outline.diagnostics, mode, depth)
+        return blockmarks.render_full(outline, diags)
+    return blockmarks.render_outline(outline, diags, mode, depth)
 
 
 @tool(
@@ -85,10 +86,13 @@ def simple_read(
         return _within_budget(call, blocks, data, f"use depth=1, or {hints.command('expand_at', shown, 'NAME')}")
     limit = depth or None
     asked_tokens = 0
+    # The grammar's hints, and the errors of the checks that start no program (Python's compile()).
+    judged = checks.verdict(call, real, outline, in_process_only=True).diagnostics
+    diags = sorted([*outline.diagnostics, *judged], key=sort_key)
     for step in DEGRADE[DEGRADE.index(mode) :]:
         # A view the caller did not ask for keeps their depth, except compact: top level only.
         step_depth = 1 if step == "compact" and step != mode else limit
-        text = f"{_header(call, real, outline, step)}\n{_render_mode(outline, step, step_depth)}"
+        text = f"{_header(call, real, outline, step)}\n{_render_mode(outline, diags, step, step_depth)}"
         tokens = approx_tokens(text)
         asked_tokens = asked_tokens or tokens
         if tokens <= call.budget:
@@ -387,8 +391,8 @@ def search(
 @tool(
     "diagnostics",
     "read",
-    "Problems by file: syntax, the editor's, and for one file the language servers' with fix-its. USE FOR: "
-    "what is broken after an edit. DON'T USE FOR: code.",
+    "Problems by file: the editor's; for one file also its syntax checker's and the language servers' with "
+    "fix-its. USE FOR: what is broken after an edit. DON'T USE FOR: code.",
 )
 def diagnostics(
     call: Call,
@@ -405,7 +409,7 @@ def diagnostics(
     """Syntax and reading findings per file, with the editor's and (one file) the servers';
     `only` gives one file's parse report or its type-checker or linter findings."""
     if only is not None:
-        from simple_brief.tools.lsp import only_report
+        from simple_brief.tools.file_reports import only_report
 
         return only_report(call, path, only, fixits)
     ws = call.workspace
@@ -431,13 +435,20 @@ def diagnostics(
     scope = ws.resolve(path) if path is not None else ws.root
     single = path is not None and len(shown) == 1 and scope in shown
     notes: list[str] = []
+    judged: list[Diagnostic] = []
+    judged_by = ""
     if single:
-        # One file: the editor's findings in Neovim, else the configured servers' (one sync each).
+        # One file: its checker's verdict, and the editor's findings in Neovim, else the
+        # configured servers' (one sync each).
+        verdict = _file_verdict(call, scope)
+        judged = verdict.diagnostics if verdict is not None else []
         served, errors, asked = server_diagnostics(call, scope)
         found[scope].extend(served)
         notes.extend(errors)
         if not asked and call.session.untrusted:
             notes.append(f"[no language server checked it: {call.session.untrusted}]")
+        if verdict is not None:
+            judged_by = checks.judged_note(verdict, asked)
     else:
         # The editor's own findings (every vim.diagnostic source), for files under `path`.
         for real, diags in call.editor.diagnostics().items():
@@ -453,11 +464,24 @@ def diagnostics(
             notes.extend([note] if note else [])
         else:
             diags = [d for d, _ in pairs]
-        by_file[shown[real]] = diags
+        by_file[shown[real]] = sorted([*diags, *(judged if real == scope else [])], key=sort_key)
     blocks = render_diagnostics(by_file)
+    if single and judged_by:
+        blocks[0] += f"; {judged_by}"
+    elif not single:
+        notes.append(f"[syntax is judged one file at a time: {hints.command('diagnostics', path='FILE')}]")
     blocks.extend(notes)
     data = {"files": {p: [diagnostic_json(d) for d in diags] for p, diags in by_file.items() if diags}}
     return _within_budget(call, blocks, data, "pass path= for one folder or file")
+
+
+def _file_verdict(call: Call, real: Path) -> Verdict | None:
+    """The file's checkers' verdict; None when it cannot be read (its W002 says why)."""
+    try:
+        _, outline = call.workspace.outline(real)
+    except UserError:
+        return None
+    return checks.verdict(call, real, outline)
 
 
 def _read_error(message: str) -> Diagnostic:

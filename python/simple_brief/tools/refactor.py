@@ -29,7 +29,7 @@ from simple_brief.model import Diagnostic, TextEdit
 from simple_brief.render import lsp as view
 from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
 from simple_brief.scan import scan
-from simple_brief.tools import Call, Doc, ToolResult, hints, tool
+from simple_brief.tools import Call, Doc, ToolResult, checks, hints, tool
 from simple_brief.tools.lsp import Col, FilePath, Line
 from simple_brief.tools.servers import ask, error_notes, incomplete_notice, locate, server_diagnostics
 
@@ -87,8 +87,8 @@ def apply_changes(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]
 
 
 def consequences(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]]) -> tuple[list[str], dict[str, Any]]:
-    """The diagnostics of the files an applied edit touched: the engine's findings on their
-    new text and the language servers' (one sync and publish each, at most
+    """The diagnostics of the files an applied edit touched: their checker's and the grammar's
+    findings on their new text and the language servers' (one sync and publish each, at most
     `CHECKED_AFTER_EDIT` files)."""
     by_file: dict[str, list[Diagnostic]] = {}
     notes: list[str] = []
@@ -96,7 +96,8 @@ def consequences(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]
     for path in paths[:CHECKED_AFTER_EDIT]:
         call.check_cancelled()
         new_text = changed[path][1]
-        found = list(scan(new_text, languages.detect(path, None)).diagnostics)
+        outline = scan(new_text, languages.detect(path, None))
+        found = [*checks.verdict(call, path, outline).diagnostics, *outline.diagnostics]
         served, errors, _ = server_diagnostics(call, path)
         found.extend(d for d, _ in served if d not in found)
         notes.extend(errors)

@@ -32,7 +32,7 @@ from simple_brief.model import Diagnostic, Position, Range, Severity, SymbolKind
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens, fit_blocks
 from simple_brief.render.diagnostics import diagnostic_line, render_diagnostics
 from simple_brief.render.search import render_search
-from simple_brief.tools import Call, Doc, ToolResult, hints, tool
+from simple_brief.tools import Call, Doc, ToolResult, checks, hints, tool
 
 #: Workspaces one session may hold open at once (each keeps a parse cache).
 MAX_OPEN = 8
@@ -77,7 +77,7 @@ def files_apply_overlay(
     path: Annotated[str, Doc("File the text stands for, relative to the workspace root (it need not exist).")],
     content: Annotated[str, Doc("The whole new text of the file.")],
 ) -> ToolResult:
-    """Set an agent overlay and report its size and syntax findings."""
+    """Set an agent overlay and report its size, its checker's verdict and the grammar's hints."""
     ws = call.workspace
     real = ws.set_overlay(path, content)
     shown = ws.display(real)
@@ -92,8 +92,12 @@ def files_apply_overlay(
     if call.editor.name != "disk":
         head += " The editor's buffers are not changed."
     diags: list[Diagnostic] = []
+    judged = ""
     if languages.for_path(real) is not languages.PLAIN:
-        diags = list(ws.outline(real)[1].diagnostics)
+        outline = ws.outline(real)[1]
+        verdict = checks.verdict(call, real, outline)
+        diags = [*verdict.diagnostics, *outline.diagnostics]
+        judged = f" (judged by {verdict.judged_by})" if verdict.judged_by else f" (not judged: {verdict.note})"
     data: dict[str, Any] = {
         "path": shown,
         "lines": _lines(content),
@@ -102,13 +106,13 @@ def files_apply_overlay(
         "diagnostics": [{"code": d.code, "message": d.message, "range": d.range.to_lsp()} for d in diags],
     }
     if not diags:
-        return ToolResult([head + "\nsyntax: no errors found"], data)
+        return ToolResult([head + f"\nsyntax{judged}: no errors found"], data)
     ordered = sorted(diags, key=lambda d: (d.range.start, int(d.severity)))
     shown_diags = ["  " + diagnostic_line(d) for d in ordered[:OVERLAY_DIAG_LINES]]
     more = len(diags) - len(shown_diags)
     tail = f"\n  [{more} more: {hints.command('diagnostics', path=shown)}]" if more > 0 else ""
     noun = "problem" if len(diags) == 1 else "problems"
-    return ToolResult([head, f"syntax: {len(diags)} {noun}\n" + "\n".join(shown_diags) + tail], data)
+    return ToolResult([head, f"syntax{judged}: {len(diags)} {noun}\n" + "\n".join(shown_diags) + tail], data)
 
 
 @tool(
@@ -237,7 +241,7 @@ def _read_error(message: str) -> Diagnostic:
 
 
 def _check(call: Call, ws: Workspace, files: list[Path]) -> dict[str, list[Diagnostic]]:
-    """simple-brief's own findings (syntax, decoding) per file, plus the editor's for files in `ws`."""
+    """simple-brief's own findings (grammar hints, decoding) per file, plus the editor's for files in `ws`."""
     by_file: dict[str, list[Diagnostic]] = {}
     total = len(files)
     for i, path in enumerate(files):
@@ -257,7 +261,7 @@ def _check(call: Call, ws: Workspace, files: list[Path]) -> dict[str, list[Diagn
     "workspace_open",
     "workspace",
     "Open a project folder inside the server's root: returns an id (ws1, ...), its source files "
-    "(.gitignore applied) and simple-brief's initial syntax diagnostics for them. USE FOR: starting "
+    "(.gitignore applied) and simple-brief's initial diagnostics for them. USE FOR: starting "
     "work on one package of a big repository, then workspace_files / workspace_symbols with id=. "
     "DON'T USE FOR: reading files (simple_read) or folders outside the root (refused).",
 )
@@ -266,7 +270,7 @@ def workspace_open(
     path: Annotated[str, Doc("Folder to open, relative to the server's root (`.` = the whole root).")] = ".",
     limit: Annotated[int, Doc("Most file names listed in the answer (all are counted).")] = 50,
 ) -> ToolResult:
-    """Open (or find already open) a folder; list its files and their syntax diagnostics."""
+    """Open (or find already open) a folder; list its files and their diagnostics (grammar hints)."""
     if limit < 0:
         raise UserError("parameter `limit` must be 0 or more.")
     try:
@@ -304,7 +308,7 @@ def workspace_open(
     if len(files) > listed:
         listing.append(f"[{len(files) - listed} more: workspace_files id={ws_id}]")
     diag_blocks = render_diagnostics(by_file)
-    check_note = f"simple-brief syntax check of {len(checked)} files"
+    check_note = f"grammar hints of {len(checked)} files; syntax is judged one file at a time"
     if len(checked) < len(files):
         check_note += f" (the first {len(checked)}; {hints.command('diagnostics', path='…')} for the rest)"
     diag_blocks[0] = f"Diagnostics ({check_note}): {diag_blocks[0]}"
