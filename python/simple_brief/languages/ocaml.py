@@ -18,4 +18,7 @@ SPEC = LanguageSpec(
     comment_end=" *)",
     block_comment=("(*", "*)"),
     aliases=("ml",),
+    # Each `let ... in` nests the rest of its function one level deeper: a local helper
+    # after a dozen of them starts past the default depth (Stdlib's arg.ml).
+    max_start_depth=32,
 )
