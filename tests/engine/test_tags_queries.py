@@ -176,6 +176,16 @@ NOT_OUTLINE = (
         lambda node, _name: node.child_by_field_name("body") is None,
         "`enum level x` names a type declared elsewhere (tags.scm's pattern wants no body)",
     ),
+    *(
+        Skip(
+            c,
+            kind,
+            _in_body("compound_statement"),
+            "a declaration in a function body is a local (`unique_lock<mutex> lock(m);` reads as a function's)",
+        )
+        for c in ("c", "cpp")
+        for kind in ("function", "type", "class")
+    ),
     Skip("go", "type", _in_body("block"), "a type declared in a function body is a local (as in gopls)"),
     Skip(
         "java",
