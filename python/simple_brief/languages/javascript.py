@@ -15,6 +15,7 @@ SPEC = LanguageSpec(
     "javascript",
     (".js", ".mjs", ".cjs", ".jsx"),
     "tree_sitter_javascript:language",
+    title="JavaScript",
     comment="//",
     filetypes=("javascriptreact",),
     aliases=("js", "jsx"),

@@ -14,6 +14,7 @@ SPEC = LanguageSpec(
     "ocaml",
     (".ml",),
     "tree_sitter_ocaml:language_ocaml",
+    title="OCaml",
     comment="(*",
     comment_end=" *)",
     block_comment=("(*", "*)"),

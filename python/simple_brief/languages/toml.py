@@ -6,6 +6,7 @@ SPEC = LanguageSpec(
     "toml",
     (".toml",),
     "tree_sitter_toml:language",
+    title="TOML",
     comment="#",
     file_names=("Cargo.lock", "Pipfile", "uv.lock", "Gopkg.lock"),
     docs=DocRules(indexed=False),

@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "typescript",
     (".ts", ".mts", ".cts"),
     "tree_sitter_typescript:language_typescript",
+    title="TypeScript",
     comment="//",
     aliases=("ts",),
     docs=javascript.DOCS,

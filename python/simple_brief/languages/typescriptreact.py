@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "typescriptreact",
     (".tsx",),
     "tree_sitter_typescript:language_tsx",
+    title="TSX",
     comment="//",
     aliases=("tsx",),
     docs=javascript.DOCS,
