@@ -91,6 +91,7 @@ bench-peers: $(VENV)/.installed-dev ## simple-brief next to Serena (serena-agent
 conformance: $(VENV)/.installed-dev ## real files in every language: ctags coverage, false syntax errors, folds and :ExpandAt in Neovim
 	$(PY) bench/conformance.py --install
 	$(PY) bench/conformance.py
+	$(PY) bench/conformance.py --corpus 2
 
 update-snapshots: $(VENV)/.installed-dev ## rewrite golden snapshots (review the diff like code)
 	UPDATE_SNAPSHOTS=1 $(PY) -m pytest -q tests/engine/test_snapshots.py
