@@ -147,6 +147,11 @@
 
 (field_declaration (field_name) @name) @definition.field
 
+; `type view = [ `Any | `Constant of int ]`: its tags are its members.
+(type_binding
+  body: (polymorphic_variant_type
+    (tag_specification (tag) @name) @definition.enum_member))
+
 (exception_definition
   (constructor_declaration (constructor_name) @name)) @definition.type
 
@@ -163,14 +168,23 @@
 
 ; ---------------------------------------------------------------- classes
 
+; A class in a signature (`class c : t`) and a virtual method have no body.
 (class_definition
   (class_binding
     (class_name) @name
-    body: (_) @body)) @definition.class
+    body: (_)? @body)) @definition.class
+
+(class_type_definition
+  (class_type_binding
+    (class_type_name) @name
+    body: (_)? @body)) @definition.interface
 
 (method_definition
   (method_name) @name
-  body: (_) @body) @definition.method
+  body: (_)? @body) @definition.method
+
+(method_specification
+  (method_name) @name) @definition.method
 
 (instance_variable_definition
   (instance_variable_name) @name) @definition.field
