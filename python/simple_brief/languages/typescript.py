@@ -11,4 +11,6 @@ SPEC = LanguageSpec(
     comment="//",
     aliases=("ts",),
     docs=javascript.DOCS,
+    # As JavaScript (javascript.py): definitions deep in callbacks and generators (effect).
+    max_start_depth=32,
 )
