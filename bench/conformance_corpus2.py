@@ -123,7 +123,11 @@ def sources() -> dict[str, Source]:
         "css": Source(
             (npm["bootstrap"] / "dist" / "css", django, mkdocs), "npm bootstrap (dist), Django's admin, mkdocs"
         ),
-        "ocaml": Source((OCAML_SOURCE,), "the OCaml compiler's own sources (apt ocaml-source), not its stdlib"),
+        "ocaml": Source(
+            (OCAML_SOURCE,),
+            "the OCaml compiler's own sources (apt ocaml-source), not its stdlib nor its testsuite",
+            exclude=("/testsuite/", "/stdlib/"),
+        ),
         "sql": Source(
             (Path("/usr/share/postgresql/15/extension"),), "PostgreSQL 15's extension scripts (apt postgresql-15)"
         ),
