@@ -371,13 +371,15 @@ def _pip() -> None:
         (folder / ".conformance-version").write_text(spec)
 
 
-def _sdists() -> None:
-    SDIST.mkdir(parents=True, exist_ok=True)
-    for spec in PIP_SDISTS:
-        folder = SDIST / spec.split("==")[0]
+def _sdists(specs: tuple[str, ...] = PIP_SDISTS, into: Path = SDIST, *pip_options: str) -> None:
+    """`pip download` each source distribution of `specs` and unpack it into `into`/<name>/."""
+    into.mkdir(parents=True, exist_ok=True)
+    for spec in specs:
+        folder = into / spec.split("==")[0]
         if _fresh(folder, spec):
             continue
-        sdist = _pip_download(spec, SDIST / "archives", ("--no-binary", ":all:"), "{name}-{version}.tar.gz")
+        kind = ("--no-binary", ":all:", *pip_options)
+        sdist = _pip_download(spec, into / "archives", kind, "{name}-{version}.tar.gz")
         if sdist is None:
             continue
         shutil.rmtree(folder, ignore_errors=True)

@@ -25,10 +25,12 @@ from conformance_corpus import (
     _globbed,
     _log,
     _npm_pack,
-    _pip_download,
     _run,
     files_of,
     sample,
+)
+from conformance_corpus import (
+    _sdists as _sdists_of,
 )
 
 __all__ = ["NO_CORPUS", "files_of", "install", "sample", "sources"]
@@ -174,19 +176,7 @@ def _npm() -> None:
 
 
 def _sdists() -> None:
-    SDIST.mkdir(parents=True, exist_ok=True)
-    for spec in PIP_SDISTS:
-        folder = SDIST / spec.split("==")[0]
-        if _fresh(folder, spec):
-            continue
-        kind = ("--no-binary", ":all:", "--ignore-requires-python")
-        sdist = _pip_download(spec, SDIST / "archives", kind, "{name}-{version}.tar.gz")
-        if sdist is None:
-            continue
-        folder.mkdir(parents=True, exist_ok=True)
-        with tarfile.open(sdist) as archive:
-            archive.extractall(folder, filter="data")  # no links out, no devices
-        (folder / ".conformance-version").write_text(spec)
+    _sdists_of(PIP_SDISTS, SDIST, "--ignore-requires-python")  # only the sources are read
 
 
 def _ocaml_source() -> None:
