@@ -91,12 +91,14 @@ bench-peers: $(VENV)/.installed-dev ## simple-brief next to Serena (serena-agent
 conformance: $(VENV)/.installed-dev ## real files in every language: ctags coverage, false syntax errors, folds and :ExpandAt in Neovim
 	$(PY) bench/conformance.py --install
 	$(PY) bench/conformance.py
+	$(PY) bench/conformance.py --corpus 2
 
 update-snapshots: $(VENV)/.installed-dev ## rewrite golden snapshots (review the diff like code)
 	UPDATE_SNAPSHOTS=1 $(PY) -m pytest -q tests/engine/test_snapshots.py
 
-languages: $(VENV)/.installed ## write lua/simple_brief/filetypes.lua from the engine's language units
+languages: $(VENV)/.installed ## write lua/simple_brief/filetypes.lua and the README's and :help's language lists from the engine's language units
 	$(PY) -c "from simple_brief.languages import filetypes_lua; print(filetypes_lua(), end='')" > lua/simple_brief/filetypes.lua
+	$(PY) -m simple_brief.languages._lists .
 
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

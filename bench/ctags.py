@@ -97,7 +97,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
     - Sh: an array assignment (`COMPREPLY=( $(compgen ...) )` gives a function `COMPREPLY=`);
     - Kotlin: a lambda (`<lambda>`), a lambda's parameters (`{ a, b -> ...}`) and loop
       variables, tagged as methods;
-    - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
+    - OCaml: `let _ = ...`, `let () = ...`, the module a file is (tagged on line 1), and
+      `private`/`virtual`, which ctags takes for a method's name (`method private f`);
     - JSON: an object inside an array, named by its index (`0`);
     - Haskell: Hugs' `primitive` declarations (its libraries' own extension), keywords or
       parenthesised names ctags' Haskell parser takes for definitions, and the left operand
@@ -109,6 +110,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "a lambda, a lambda's parameter or a loop variable (ctags: method)"
     if language == "ocaml" and (tag.name in ("_", "()") or (tag.kind == "module" and "module" not in tag.pattern)):
         return "`let _ =`/`let () =`, or the file's own module (ctags: at line 1)"
+    if language == "ocaml" and tag.kind == "method" and tag.name in ("private", "virtual"):
+        return "a keyword ctags read as the method's name (`method private f`)"
     if language == "json" and tag.name.isdigit():
         return "an array element (ctags names it by its index)"
     if language == "haskell" and tag.name == "primitive":

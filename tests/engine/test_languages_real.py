@@ -285,3 +285,21 @@ def test_haskell_hsc2hs_line_pragmas_and_spaced_as_patterns_are_no_syntax_errors
     )
     outline = scan(text, spec)
     assert [d.message for d in outline.diagnostics if d.code == "H003"] == []
+
+
+# -------------------------------------------------------------------- ocaml
+
+
+def test_ocaml_harness_skips_the_keyword_ctags_names_a_private_method() -> None:
+    """The OCaml compiler's `method private kill_loads n = ...` (asmcomp/CSEgen.ml): ctags
+    tags a method `private`; the method is `kill_loads`, which the outline lists."""
+    _, ctags = _bench()
+    text = "class c = object\n  method private kill_loads n = n\n  method virtual v : int\nend\n"
+
+    def tag(name: str, line: int) -> Any:
+        return ctags.Tag(name, "method", line, pattern=f"/^{text.splitlines()[line - 1]}$/")
+
+    assert ctags.not_a_definition("ocaml", tag("private", 2))
+    assert ctags.not_a_definition("ocaml", tag("virtual", 3))
+    assert not ctags.not_a_definition("ocaml", tag("kill_loads", 2))
+    assert {"kill_loads", "v"} <= set(_names("ocaml", text))

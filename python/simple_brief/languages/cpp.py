@@ -6,6 +6,7 @@ SPEC = LanguageSpec(
     "cpp",
     (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h++", ".c++"),
     "tree_sitter_cpp:language",
+    title="C++",
     comment="//",
     checks=("clang-syntax", "gcc-syntax"),
     aliases=("c++",),

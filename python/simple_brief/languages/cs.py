@@ -6,6 +6,7 @@ SPEC = LanguageSpec(
     "cs",
     (".cs", ".csx"),
     "tree_sitter_c_sharp:language",
+    title="C#",
     comment="//",
     aliases=("csharp", "c#"),
 )

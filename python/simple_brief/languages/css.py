@@ -10,6 +10,7 @@ SPEC = LanguageSpec(
     "css",
     (".css",),
     "tree_sitter_css:language",
+    title="CSS",
     comment="/*",
     comment_end=" */",
     block_comment=("/*", "*/"),

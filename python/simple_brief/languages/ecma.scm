@@ -114,6 +114,44 @@
         body: (statement_block) @body)
     ])) @definition.function
 
+; a.x = b.x = function () {} (`module.exports = exports = function`), and three in a
+; chain: named by all the left sides (`a.x = b.x`), so any of them finds it.
+(expression_statement
+  (assignment_expression
+    left: [
+      (identifier)
+      (member_expression)
+    ] @name
+    right: (assignment_expression
+      left: [
+        (identifier)
+        (member_expression)
+      ] @name
+      right: [
+        (arrow_function
+          body: (_) @body)
+        (function_expression
+          !name
+          body: (statement_block) @body)
+      ]))) @definition.function
+
+(expression_statement
+  (assignment_expression
+    left: (_) @name
+    right: (assignment_expression
+      right: (assignment_expression
+        left: [
+          (identifier)
+          (member_expression)
+        ] @name
+        right: [
+          (arrow_function
+            body: (_) @body)
+          (function_expression
+            !name
+            body: (statement_block) @body)
+        ])))) @definition.function
+
 ; return function named() {} -- a factory's named result.
 (return_statement
   (function_expression

@@ -6,6 +6,7 @@ SPEC = LanguageSpec(
     "hcl",
     (".hcl", ".tf", ".tfvars"),
     "tree_sitter_hcl:language",
+    title="HCL/Terraform",
     comment="#",
     block_comment=("/*", "*/"),
     filetypes=("terraform", "terraform-vars"),

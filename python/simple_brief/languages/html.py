@@ -12,6 +12,7 @@ SPEC = LanguageSpec(
     "html",
     (".html", ".htm", ".xhtml", ".xht"),
     "tree_sitter_html:language",
+    title="HTML",
     comment="<!--",
     comment_end=" -->",
     block_comment=("<!--", "-->"),

@@ -15,9 +15,13 @@ SPEC = LanguageSpec(
     "javascript",
     (".js", ".mjs", ".cjs", ".jsx"),
     "tree_sitter_javascript:language",
+    title="JavaScript",
     comment="//",
     checks=("node-check",),
     filetypes=("javascriptreact",),
     aliases=("js", "jsx"),
     docs=DOCS,
+    # Bundles nest a definition in a wrapper, a callback and a promise before its block
+    # (vitest's chunks): past the default depth, with no definition on the way down.
+    max_start_depth=32,
 )

@@ -6,6 +6,7 @@ SPEC = LanguageSpec(
     "json",
     (".json", ".jsonc"),
     "tree_sitter_json:language",
+    title="JSON",
     comment="//",
     filetypes=("jsonc",),
     docs=DocRules(indexed=False),

@@ -14,8 +14,13 @@ SPEC = LanguageSpec(
     "ocaml",
     (".ml",),
     "tree_sitter_ocaml:language_ocaml",
+    title="OCaml",
     comment="(*",
     comment_end=" *)",
     block_comment=("(*", "*)"),
     aliases=("ml",),
+    # Each `let ... in` nests the rest of its function one level deeper: a local helper
+    # after a dozen of them starts past the default depth (Stdlib's arg.ml), after thirty
+    # past twice that (the compiler's translclass.ml).
+    max_start_depth=64,
 )

@@ -7,17 +7,42 @@
 
 ; ---------------------------------------------------------------- values
 
-; A lone binding is its whole `let` definition (so `let rec` and the doc comment
-; belong to it). A binding with parameters, or with a `fun`/`function` body, is
-; a function; others are values, listed at the structure level only.
-((value_definition
+; A lone binding is its whole `let` definition (so `let rec`, an attribute such as
+; `let[@inline]`, and the doc comment belong to it). A binding with parameters, or
+; with a `fun`/`function` body, is a function at any depth (the grammar's own
+; tags.scm decides so too); other values are listed at the structure level only.
+(value_definition
   .
-  (let_binding
-    pattern: [(value_name) (parenthesized_operator)] @name
-    body: (_) @body) @_binding
+  [
+    (let_binding
+      pattern: [(value_name) (parenthesized_operator)] @name
+      (parameter)
+      body: (_) @body)
+    (let_binding
+      pattern: [(value_name) (parenthesized_operator)] @name
+      body: [(fun_expression) (function_expression)] @body)
+  ]
   .) @definition.function
-  (#match? @_binding "^([a-z_][A-Za-z0-9_']*|\\([^)]*\\))(\\s+[^=:\\s]|\\s*=\\s*(fun|function)\\b)"))
 
+(value_definition
+  .
+  (attribute)
+  .
+  [
+    (let_binding
+      pattern: [(value_name) (parenthesized_operator)] @name
+      (parameter)
+      body: (_) @body)
+    (let_binding
+      pattern: [(value_name) (parenthesized_operator)] @name
+      body: [(fun_expression) (function_expression)] @body)
+  ]
+  .) @definition.function
+
+; A value: no parameter after its name, and no `fun`/`function` after its `=` (the
+; complement of the two patterns above, read from the text). A parent alternation
+; (`[(compilation_unit) (structure)]`) matches nothing in py-tree-sitter 0.26: one
+; pattern per parent.
 ((compilation_unit
   (value_definition
     .
@@ -25,7 +50,18 @@
       pattern: [(value_name) (parenthesized_operator)] @name
       body: (_) @body) @_binding
     .) @definition.variable)
-  (#not-match? @_binding "^([a-z_][A-Za-z0-9_']*|\\([^)]*\\))(\\s+[^=:\\s]|\\s*=\\s*(fun|function)\\b)"))
+  (#not-match? @_binding "^([a-z_][A-Za-z0-9_']*|\\([^)]*\\))(\\s+[^=:\\s]|[^=]*=\\s*(fun|function)\\b)"))
+
+((compilation_unit
+  (value_definition
+    .
+    (attribute)
+    .
+    (let_binding
+      pattern: [(value_name) (parenthesized_operator)] @name
+      body: (_) @body) @_binding
+    .) @definition.variable)
+  (#not-match? @_binding "^([a-z_][A-Za-z0-9_']*|\\([^)]*\\))(\\s+[^=:\\s]|[^=]*=\\s*(fun|function)\\b)"))
 
 ((structure
   (value_definition
@@ -34,7 +70,18 @@
       pattern: [(value_name) (parenthesized_operator)] @name
       body: (_) @body) @_binding
     .) @definition.variable)
-  (#not-match? @_binding "^([a-z_][A-Za-z0-9_']*|\\([^)]*\\))(\\s+[^=:\\s]|\\s*=\\s*(fun|function)\\b)"))
+  (#not-match? @_binding "^([a-z_][A-Za-z0-9_']*|\\([^)]*\\))(\\s+[^=:\\s]|[^=]*=\\s*(fun|function)\\b)"))
+
+((structure
+  (value_definition
+    .
+    (attribute)
+    .
+    (let_binding
+      pattern: [(value_name) (parenthesized_operator)] @name
+      body: (_) @body) @_binding
+    .) @definition.variable)
+  (#not-match? @_binding "^([a-z_][A-Za-z0-9_']*|\\([^)]*\\))(\\s+[^=:\\s]|[^=]*=\\s*(fun|function)\\b)"))
 
 ; `let rec f ... and g ...`: each binding is a function of its own.
 (value_definition
@@ -72,6 +119,14 @@
     body: (variant_declaration) @body)
   .) @definition.enum
 
+; An extension of a type declared elsewhere: `type stag += String_tag of tag`.
+(type_definition
+  .
+  (type_binding
+    name: (type_constructor_path) @name
+    body: (variant_declaration) @body)
+  .) @definition.enum
+
 ((type_definition
   .
   (type_binding
@@ -92,6 +147,11 @@
 
 (field_declaration (field_name) @name) @definition.field
 
+; `type view = [ `Any | `Constant of int ]`: its tags are its members.
+(type_binding
+  body: (polymorphic_variant_type
+    (tag_specification (tag) @name) @definition.enum_member))
+
 (exception_definition
   (constructor_declaration (constructor_name) @name)) @definition.type
 
@@ -108,14 +168,23 @@
 
 ; ---------------------------------------------------------------- classes
 
+; A class in a signature (`class c : t`) and a virtual method have no body.
 (class_definition
   (class_binding
     (class_name) @name
-    body: (_) @body)) @definition.class
+    body: (_)? @body)) @definition.class
+
+(class_type_definition
+  (class_type_binding
+    (class_type_name) @name
+    body: (_)? @body)) @definition.interface
 
 (method_definition
   (method_name) @name
-  body: (_) @body) @definition.method
+  body: (_)? @body) @definition.method
+
+(method_specification
+  (method_name) @name) @definition.method
 
 (instance_variable_definition
   (instance_variable_name) @name) @definition.field

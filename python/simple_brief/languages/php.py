@@ -6,6 +6,7 @@ SPEC = LanguageSpec(
     "php",
     (".php", ".phtml", ".php3", ".php4", ".php5", ".php7", ".php8", ".ctp"),
     "tree_sitter_php:language_php",
+    title="PHP",
     comment="//",
     block_comment=("/*", "*/"),
     docs=DocRules(

@@ -10,6 +10,7 @@ SPEC = LanguageSpec(
     "sh",
     (".sh", ".bash", ".ebuild", ".eclass"),
     "tree_sitter_bash:language",
+    title="Bash",
     comment="#",
     checks=("bash-n",),
     filetypes=("bash",),

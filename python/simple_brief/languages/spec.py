@@ -109,6 +109,8 @@ class LanguageSpec:
             hint; data files (JSON, YAML, TOML) can hold hundreds of thousands of keys.
         filetypes: other Neovim filetypes this language serves (`javascriptreact`).
         aliases: names other tools use for it (`py`, `golang`).
+        title: how people write its name (`C#`, `TSX`), where that is not the filetype
+            capitalised; the README's and `:help`'s language lists show it.
         docs: how the docs index reads it.
         repair: `module:function` rewriting the text's bytes (same length) into what an
             older grammar knows (Zig's newer syntax), tried when the first parse has
@@ -137,12 +139,18 @@ class LanguageSpec:
     max_definitions: int = 0
     filetypes: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
+    title: str = ""
     docs: DocRules = field(default_factory=DocRules)
     file_names: tuple[str, ...] = ()
     checks: tuple[str, ...] = ()
     repair: str = ""
     guard: str = ""
     names: str = ""
+
+    @property
+    def display_name(self) -> str:
+        """Its name as people write it: `title`, else the filetype capitalised."""
+        return self.title or self.name.capitalize()
 
     @property
     def has_grammar(self) -> bool:

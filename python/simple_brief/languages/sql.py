@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "sql",
     (".sql", ".mysql"),
     "tree_sitter_sql:language",
+    title="SQL",
     comment="--",
     block_comment=("/*", "*/"),
     filetypes=("mysql",),

@@ -74,13 +74,19 @@
 
 ; ---- Properties -----------------------------------------------------------------
 
-; Stored and computed properties of types fold as a whole when they span lines.
+; Stored and computed properties of types fold as a whole when they span lines. A
+; type the grammar could not read (tree-sitter-swift 0.7 has no `#if` between a
+; switch's cases) leaves its members in an ERROR node: they are still listed.
 [
   (class_body
     (property_declaration
       name: (pattern
         bound_identifier: _ @name)) @definition.property)
   (enum_class_body
+    (property_declaration
+      name: (pattern
+        bound_identifier: _ @name)) @definition.property)
+  (ERROR
     (property_declaration
       name: (pattern
         bound_identifier: _ @name)) @definition.property)

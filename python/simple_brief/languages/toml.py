@@ -6,6 +6,7 @@ SPEC = LanguageSpec(
     "toml",
     (".toml",),
     "tree_sitter_toml:language",
+    title="TOML",
     comment="#",
     checks=("tomllib",),
     file_names=("Cargo.lock", "Pipfile", "uv.lock", "Gopkg.lock"),

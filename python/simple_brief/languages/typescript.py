@@ -7,7 +7,10 @@ SPEC = LanguageSpec(
     "typescript",
     (".ts", ".mts", ".cts"),
     "tree_sitter_typescript:language_typescript",
+    title="TypeScript",
     comment="//",
     aliases=("ts",),
     docs=javascript.DOCS,
+    # As JavaScript (javascript.py): definitions deep in callbacks and generators (effect).
+    max_start_depth=32,
 )

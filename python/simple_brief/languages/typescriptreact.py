@@ -7,7 +7,10 @@ SPEC = LanguageSpec(
     "typescriptreact",
     (".tsx",),
     "tree_sitter_typescript:language_tsx",
+    title="TSX",
     comment="//",
     aliases=("tsx",),
     docs=javascript.DOCS,
+    # As JavaScript (javascript.py): definitions deep in callbacks and generators (effect).
+    max_start_depth=32,
 )

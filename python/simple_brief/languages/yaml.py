@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "yaml",
     (".yaml", ".yml"),
     "tree_sitter_yaml:language",
+    title="YAML",
     comment="#",
     aliases=("yml",),
     docs=DocRules(indexed=False),

@@ -461,7 +461,7 @@ def _signature(
     limit = BLOCK_SIGNATURE_CHARS if has_body else MEMBER_SIGNATURE_CHARS
     if len(sig) > limit:
         sig = sig[: limit - 1].rstrip() + "…"
-    while sig and sig[-1] in "{:=(;" and not sig.endswith("::"):
+    while sig and sig[-1] in "{:=(;" and not sig.endswith(("::", "+=")):
         sig = sig[:-1].rstrip()
     return sig
 
