@@ -8,6 +8,7 @@ SPEC = LanguageSpec(
     "tree_sitter_hcl:language",
     comment="#",
     block_comment=("/*", "*/"),
+    other_comments=("//",),
     filetypes=("terraform", "terraform-vars"),
     docs=DocRules(indexed=False),
 )

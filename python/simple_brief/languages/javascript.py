@@ -16,6 +16,7 @@ SPEC = LanguageSpec(
     (".js", ".mjs", ".cjs", ".jsx"),
     "tree_sitter_javascript:language",
     comment="//",
+    other_comments=("<!--", "-->"),
     filetypes=("javascriptreact",),
     aliases=("js", "jsx"),
     docs=DOCS,

@@ -8,6 +8,7 @@ SPEC = LanguageSpec(
     (".ts", ".mts", ".cts"),
     "tree_sitter_typescript:language_typescript",
     comment="//",
+    other_comments=("<!--", "-->"),
     aliases=("ts",),
     docs=javascript.DOCS,
 )

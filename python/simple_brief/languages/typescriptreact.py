@@ -8,6 +8,7 @@ SPEC = LanguageSpec(
     (".tsx",),
     "tree_sitter_typescript:language_tsx",
     comment="//",
+    other_comments=("<!--", "-->"),
     aliases=("tsx",),
     docs=javascript.DOCS,
 )

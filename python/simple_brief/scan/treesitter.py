@@ -34,13 +34,13 @@ from simple_brief.scan.doc_comments import doc_text, is_comment, last_line, lead
 from simple_brief.scan.fallback import scan_lines
 from simple_brief.scan.json_keys import applies as json_walk_applies
 from simple_brief.scan.json_keys import json_symbols
-from simple_brief.scan.masked_parse import parse
 from simple_brief.scan.nesting import MAX_NESTING, nest, too_deep_hint, too_many_hint
 from simple_brief.scan.tree_index import Columns, Family, clamp, trim_end
 from simple_brief.source import Source
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Query, Tree
+    from tree_sitter import Range as TreeRange
 
     from simple_brief.languages import LanguageSpec
 
@@ -132,7 +132,7 @@ def scan(
             empty, its `selection_range` is its `range`, and the signature of a symbol on
             one line (it never folds) is empty; everything else is as in a full scan.
         parsed: the tree an earlier scan of this same text made (`Outline.tree`), used as
-            it is: no parse, no macro masking.
+            it is: no parse.
     """
     source = text if isinstance(text, Source) else Source(text)
     if not language.has_grammar:
@@ -223,6 +223,55 @@ def _scan_tree(
     if tree.root_node.has_error and language.syntax_errors:
         outline.diagnostics.extend(syntax_diagnostics(source, tree.root_node))
     return outline
+
+
+def parse(source: Source, language: LanguageSpec, old_tree: Tree | None = None) -> Tree:
+    """The text's tree as the grammar reads it (after the language's crash `guard`, same
+    length: the tree's ranges are the real text's; without its `unparsed_lines`),
+    `old_tree` reused when given."""
+    from tree_sitter import Parser
+
+    parser = Parser(languages.grammar(language))
+    data = languages.parseable(language, source.data)
+    if language.unparsed_lines:
+        included = _included_ranges(data, _unparsed(language.unparsed_lines))
+        if included:
+            parser.included_ranges = included
+    return parser.parse(data, old_tree) if old_tree is not None else parser.parse(data)
+
+
+@cache
+def _unparsed(pattern: str) -> re.Pattern[bytes]:
+    return re.compile(pattern.encode(), re.MULTILINE)
+
+
+def _included_ranges(data: bytes, unparsed: re.Pattern[bytes]) -> list[TreeRange]:
+    """The ranges of `data` around the lines `unparsed` matches ([] when it matches none)."""
+    from tree_sitter import Point
+    from tree_sitter import Range as TreeRange
+
+    ranges: list[TreeRange] = []
+    start, start_point = 0, Point(0, 0)
+    row, row_start = 0, 0  # the row of `start`'s line, counted as far as needed
+
+    def point(offset: int) -> Point:
+        nonlocal row, row_start
+        row += data.count(b"\n", row_start, offset)
+        row_start = data.rfind(b"\n", row_start, offset) + 1 or row_start
+        return Point(row, offset - row_start)
+
+    for match in unparsed.finditer(data):
+        if match.end() == match.start():
+            continue
+        if match.start() > start:
+            ranges.append(TreeRange(start_point, point(match.start()), start, match.start()))
+        start = match.end()
+        start_point = point(start)
+    if start == 0:
+        return []
+    if start < len(data):
+        ranges.append(TreeRange(start_point, point(len(data)), start, len(data)))
+    return ranges
 
 
 @cache
@@ -330,7 +379,7 @@ def _symbol_from_match(
         sig_node = up
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    markers = _COMMENT_MARKERS.get(language.name)
+    markers = language.comment_marks
     signature = _signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node, markers) + (
         " …" if source.data[sig_end:header_end].strip() else ""
     )
@@ -418,16 +467,6 @@ def _signature_end(source: Source, header_end: int, body: Node | None, names: li
     return header_end
 
 
-#: What every comment node of a grammar starts with (its node types holding `comment`, see
-#: `is_comment`): a signature holding none of these holds no comment to cut out.
-_COMMENT_MARKERS: dict[str, tuple[bytes, ...]] = {
-    "python": (b"#",),
-    "lua": (b"--",),
-    **dict.fromkeys(("c", "cpp", "cs", "go", "java", "rust"), (b"/",)),
-    **dict.fromkeys(("javascript", "typescript", "typescriptreact"), (b"/", b"<!--", b"-->")),
-}
-
-
 def _signature(
     source: Source,
     start: int,
@@ -440,8 +479,8 @@ def _signature(
     and without the comments between its parts (`suffix='', # gh-93353: …` in parameters).
 
     Without a body (fields, constants, `local M = {}`) it runs to the end of the name's
-    line (see `_signature_end`). With `comment_markers` (`_COMMENT_MARKERS`), the tree is
-    searched for comments only when the text holds one of them.
+    line (see `_signature_end`). With `comment_markers` (the language's `comment_marks`),
+    the tree is searched for comments only when the text holds one of them.
     """
     text = source.slice_bytes(start, end)
     if node is not None and (
