@@ -465,3 +465,21 @@ def test_an_export_word_before_const_and_a_type_whose_name_is_on_the_next_line()
     text += "FcPublic FcFontSet *\nFcCacheCopySet(const FcCache *c);\n"
     assert C is not None
     assert {"FcCacheDir", "FcCacheCopySet"} <= _names(scan(text, C).symbols)
+
+
+def test_a_lone_macro_line_typed_or_deleted_reads_as_a_fresh_parse_does() -> None:
+    # the included ranges change as the editor adds or removes a lone macro line: the
+    # incremental parse (the LSP's) must give the outline a parse from scratch gives
+    from simple_brief.servers.documents import Document
+
+    assert C is not None
+    base = "#include <x.h>\n\nint before(void);\n\ntypedef struct {\n    int value;\n} Counter;\n\nint after(void);\n"
+    doc = Document(base, C)
+    doc.outline()
+    doc.apply_change((3, 0), (3, 0), "__BEGIN_DECLS")  # a lone macro line typed above the typedef
+    typed = doc.outline()
+    fresh = scan(doc.text, C)
+    assert repr(typed.symbols) == repr(fresh.symbols)
+    assert {"before", "Counter", "after"} <= _names(typed.symbols)
+    doc.apply_change((3, 0), (3, 13), "")  # and deleted again
+    assert repr(doc.outline().symbols) == repr(scan(doc.text, C).symbols)
