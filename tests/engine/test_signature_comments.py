@@ -18,7 +18,8 @@ from simple_brief import languages
 from simple_brief.languages import LanguageSpec
 from simple_brief.scan import treesitter
 from simple_brief.scan.doc_comments import is_comment
-from simple_brief.scan.treesitter import _comments_within, parse, scan
+from simple_brief.scan.parsing import parse
+from simple_brief.scan.treesitter import _comments_within, scan
 from simple_brief.source import Source
 
 INCLUDE = Path("/usr/include")
