@@ -242,3 +242,18 @@ def test_zig_newer_than_the_grammar(text: str, names: list[str]) -> None:
 
 def test_bash_functions_around_a_zsh_branch() -> None:
     assert _names(SCRIPT, "sh") == ["__git_main", "__git_after"]
+
+
+#: Data/Typeable.hs of Hugs' libraries (/usr/lib/hugs, its export list: tabs inside lines,
+#: which tree-sitter-haskell 0.24 does not take as whitespace), then declarations as the
+#: same file writes them: the grammar reads all after the export list as loose tokens.
+TYPEABLE_HEAD = (
+    "\nmodule Data.Typeable\n  (\n\n\t-- * The Typeable class\n\tTypeable( typeOf ),\t-- :: a -> TypeRep\n\n"
+    "\t-- * Type-safe cast\n\tcast,\t\t\t-- :: (Typeable a, Typeable b) => a -> Maybe b\n"
+    "\tgcast,\t\t\t-- a generalisation of cast\n\n\t-- * Type representations\n  ) where\n\n"
+    "import Data.Maybe\n\nappKeys :: Key -> [Key] -> Key\nappKeys k ks = foldl appKey k ks\n\ndata T = A | B\n"
+)
+
+
+def test_haskell_signatures_and_types_in_a_region_the_grammar_could_not_read() -> None:
+    assert _names(TYPEABLE_HEAD, "haskell") == ["Data.Typeable", "appKeys", "T"]
