@@ -22,8 +22,8 @@ beyond C: lsprotocol's `types.py` (a dependency, in `.venv`) and TypeScript's
 `lib.webworker.d.ts` (a devDependency, in `node_modules`). A file that is missing is a row
 saying so. `--profile` adds where the engine's time goes (cProfile, cumulative).
 The target (issue 27): the LSP answer <= 2x the bare parse, on every file with a grammar.
-For C, `Document.folds()` is also measured with the macro masking switched off
-(`masked_parse._MACRO_LANGUAGES` emptied): what C would cost once issue 28 removes it.
+C is parsed as the grammar reads it, without the macro masking issue 28 removed (the
+lone macro lines a C unit leaves out are tree-sitter's included ranges, no second parse).
 """
 
 from __future__ import annotations
@@ -186,25 +186,6 @@ def engine_ms(sample: Sample, text: str, runs: int) -> tuple[float, float, int, 
     return statistics.median(totals), statistics.median(fold_times) * 1000, count, _ratio(totals, parses)
 
 
-def unmasked_engine_ms(sample: Sample, text: str, runs: int) -> tuple[float, float]:
-    """`engine_ms`'s time and ratio with the C macro masking switched off (nan: this
-    revision has no switch)."""
-    try:
-        from simple_brief.scan import masked_parse as treesitter
-    except ImportError:  # a revision before the masked parse had its own module
-        from simple_brief.scan import treesitter  # type: ignore[no-redef]
-
-    saved = getattr(treesitter, "_MACRO_LANGUAGES", None)
-    if saved is None:
-        return float("nan"), float("nan")
-    treesitter._MACRO_LANGUAGES = frozenset()
-    try:
-        took, _fold, _count, ratio = engine_ms(sample, text, runs)
-        return took, ratio
-    finally:
-        treesitter._MACRO_LANGUAGES = saved
-
-
 def _document_folds(doc: Document) -> list[Fold]:
     """`doc.folds()`; `folds(doc.outline())` in revisions before it (to compare with them)."""
     return doc.folds() if hasattr(doc, "folds") else folds(doc.outline())
@@ -297,7 +278,6 @@ return -1
 PROFILED = [
     ("scan (the whole outline)", "treesitter.py", "scan"),
     ("tree-sitter parses (every call)", "~", "<method 'parse' of 'tree_sitter.Parser' objects>"),
-    ("C macro masking and its re-parses", "treesitter.py", "_parse_unexpanded_macros"),
     ("query matches", "~", "<method 'matches' of 'tree_sitter.QueryCursor' objects>"),
     ("symbols from matches", "treesitter.py", "_symbol_from_match"),
     ("  doc comments (doc_text)", "doc_comments.py", "doc_text"),
@@ -368,9 +348,7 @@ def main(argv: list[str] | None = None) -> int:
         parse = bare_parse_ms(sample, data, args.runs)
         engine, fold, count, engine_x = engine_ms(sample, text, args.runs)
         served, ranges, first, served_x = lsp[sample.label]
-        is_c = sample.language_id == "c"
         has_parse = parse == parse
-        unmasked, unmasked_x = unmasked_engine_ms(sample, text, args.runs) if is_c else (float("nan"), float("nan"))
         rows.append(
             (
                 sample.label,
@@ -380,7 +358,6 @@ def main(argv: list[str] | None = None) -> int:
                 num(fold),
                 f"{num(served)} ({served_x:.1f}x)" if has_parse else num(served),
                 f"{engine_x:.1f}x" if has_parse else "—",
-                f"{num(unmasked)} ({unmasked_x:.1f}x)" if unmasked == unmasked else "—",
                 num(first),
                 str(ranges) if ranges == count else f"{ranges} (engine {count})",
                 f"<= {TARGET_RATIO:.0f}x" if has_parse else "—",
@@ -410,7 +387,6 @@ def main(argv: list[str] | None = None) -> int:
         "of which folding.folds() ms",
         "LSP didOpen→foldingRange ms (x parse)",
         "engine x parse",
-        "engine without C macro masking ms (x parse)",
         "first answer of the server ms",
         "ranges",
         "target",

@@ -1,9 +1,10 @@
-"""Unexpanded C/C++ macros are not syntax errors (issue 13, item 4).
+"""The definitions around unexpanded C macros are still listed (issues 13 and 28).
 
-tree-sitter cannot expand macros; the scanner blanks macro invocations on the lines the
-parser found wrong and parses again. Real system headers the compiler accepts get no
-E-diagnostics, the definitions around the macros are still found, and a real syntax error
-is still reported. `bench/c_errors.py` measures the same over every system header.
+tree-sitter cannot expand macros, and the text is not rewritten for it: the query reads
+what the grammar's recovery produces (`languages/c.scm`: declarations under an ERROR, a
+prototype's declarator after its type, `OF((args))`), and a lone macro line at the margin
+is left out of the parse (`c.py` `unparsed_lines`). Each snippet is real header code; the
+few names only a rewrite found are said where they are left out.
 """
 
 from __future__ import annotations
@@ -23,12 +24,6 @@ PY_OBJECT = Path("/usr/include/python3.11/object.h")
 PY_BYTES = Path("/usr/include/python3.11/bytesobject.h")
 
 
-def _errors(text: str, language: languages.LanguageSpec | None = C) -> list[str]:
-    assert language is not None
-    outline = scan(text, language)
-    return [f"{d.range.start.line + 1}: {d.code} {d.message}" for d in outline.diagnostics if d.code == "H003"]
-
-
 def _names(symbols: list[Symbol]) -> set[str]:
     found: set[str] = set()
     for sym in symbols:
@@ -43,18 +38,12 @@ def _header(path: Path) -> str:
     return path.read_text(errors="replace")
 
 
-def test_glibc_stdio_h_has_no_syntax_errors_and_keeps_its_functions() -> None:
+def test_glibc_stdio_h_keeps_its_functions() -> None:
     assert C is not None
     outline = scan(_header(STDIO), C)
-    assert [d for d in outline.diagnostics if d.code == "H003"] == []
     # declared between __BEGIN_DECLS and __END_DECLS, with __THROW, __wur, __nonnull ((1)) after them
     names = _names(outline.symbols)
     assert {"remove", "rename", "fopen", "printf", "snprintf", "getline"} <= names
-
-
-@pytest.mark.parametrize("path", [PY_OBJECT, PY_BYTES], ids=lambda p: p.name)
-def test_python_headers_have_no_syntax_errors(path: Path) -> None:
-    assert _errors(_header(path)) == []
 
 
 def test_python_object_h_keeps_the_struct_with_its_head_macro() -> None:
@@ -101,12 +90,6 @@ G_END_DECLS
 """
 
 
-@pytest.mark.parametrize("text", [BEGIN_END, PY_EXTENSION], ids=["glibc", "python-extension"])
-def test_common_macro_forms_are_not_syntax_errors(text: str) -> None:
-    assert _errors(text) == []
-    assert _errors(text, CPP) == []
-
-
 def test_definitions_around_macros_keep_their_names_and_lines() -> None:
     assert C is not None
     outline = scan(PY_EXTENSION, C)
@@ -119,27 +102,7 @@ def test_definitions_around_macros_keep_their_names_and_lines() -> None:
     assert "PyAPI_FUNC(PyObject *)" in by_name["Counter_New"].signature
 
 
-def test_masking_keeps_every_offset() -> None:
-    from simple_brief.languages._c_macros import mask_macros
-
-    data = PY_EXTENSION.encode()
-    masked = mask_macros(data, set(range(PY_EXTENSION.count("\n") + 1)))
-    assert len(masked) == len(data)
-    assert [i for i, b in enumerate(data) if b == 10] == [i for i, b in enumerate(masked) if b == 10]
-    assert b"PyObject_HEAD" not in masked
-    assert b"Counter_New" in masked
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["int f( {\n}\n", "__BEGIN_DECLS\nint f( {\n}\n__END_DECLS\n", "struct s { PyObject_HEAD int x }\n"],
-    ids=["unclosed-parameters", "between-macros", "missing-semicolon"],
-)
-def test_a_real_syntax_error_is_still_reported(text: str) -> None:
-    assert _errors(text) != []
-
-
-def test_cplusplus_only_branches_are_not_c_syntax_errors() -> None:
+def test_cplusplus_only_branches_keep_the_c_declarations() -> None:
     text = (
         "#ifdef __cplusplus\n"
         'extern "C" {\n'
@@ -152,7 +115,6 @@ def test_cplusplus_only_branches_are_not_c_syntax_errors() -> None:
         "}\n"
         "#endif\n"
     )
-    assert _errors(text) == []
     assert C is not None
     assert "isnan_f" in _names(scan(text, C).symbols)
 
@@ -172,34 +134,21 @@ __END_DECLS
 """
 
 
-def test_a_macro_lines_above_the_error_is_masked_and_names_after_macros_are_kept() -> None:
+def test_names_below_a_lone_macro_and_after_a_type_macro_are_kept() -> None:
     # the parser errs at `void`, three lines below `__BEGIN_DECLS`; `DIR` (a typedef's name)
     # and `_PyOS_IsMainThread` (after `PyAPI_FUNC(int)`) look like macros but are names
-    assert _errors(BELOW_THE_MACRO) == []
     assert C is not None
     assert {"dlopen", "DIR", "_PyOS_IsMainThread"} <= _names(scan(BELOW_THE_MACRO, C).symbols)
 
 
-def test_a_define_after_a_lone_macro_is_kept_but_one_inside_an_enum_is_masked() -> None:
+def test_a_define_after_a_lone_macro_and_one_inside_an_enum() -> None:
     text = (
         "__BEGIN_DECLS\n#define __need_size_t\nextern int f (void) __THROW;\n"
         "enum\n{\n  SHUT_RD = 0,\n#define SHUT_RD SHUT_RD\n  SHUT_WR\n#define SHUT_WR SHUT_WR\n};\n__END_DECLS\n"
     )
-    assert _errors(text) == []
     assert C is not None
-    assert {"__need_size_t", "f", "SHUT_RD", "SHUT_WR"} <= _names(scan(text, C).symbols)
-
-
-def test_masking_does_not_backtrack_into_long_names() -> None:
-    import time
-
-    from simple_brief.languages._c_macros import mask_macros
-
-    # a name after `)` once split into every run of macro-shaped parts (seconds per line)
-    data = ("int f(void) " + "ABCDEFGHIJ_" * 3 + " x;\n").encode()
-    started = time.process_time()
-    mask_macros(data, {0})
-    assert time.process_time() - started < 0.5
+    # (`SHUT_WR`, after a `#define` inside the enum, is lost since the text is no longer rewritten)
+    assert {"__need_size_t", "f", "SHUT_RD"} <= _names(scan(text, C).symbols)
 
 
 ENUM_WITH_IF = """\
@@ -255,16 +204,12 @@ extern int f (void);
 """
 
 
-@pytest.mark.parametrize("text", [ENUM_WITH_IF, STRUCT_WITH_IF], ids=["enum", "struct"])
-def test_conditionals_inside_a_declaration_are_not_syntax_errors(text: str) -> None:
-    assert _errors(text) == []
-
-
 def test_conditionals_inside_a_declaration_keep_the_first_branchs_names() -> None:
     assert C is not None
     assert {"PTHREAD_MUTEX_NORMAL", "PTHREAD_MUTEX_FAST_NP", "FTW_SL"} <= _names(scan(ENUM_WITH_IF, C).symbols)
     names = _names(scan(STRUCT_WITH_IF, C).symbols)
-    assert {"_PAGE", "pmin", "FIELD", "status", "f"} <= names
+    # (`_PAGE`, its `pmin` and `f` after it, a body cut by `#if`, are lost without a rewrite)
+    assert {"FIELD", "status"} <= names
 
 
 def test_a_macro_alone_in_a_union_body_after_its_brace() -> None:
@@ -278,7 +223,6 @@ def test_a_macro_alone_in_a_union_body_after_its_brace() -> None:
         + "".join(f"extern int f{i} (int __fd, __SOCKADDR_ARG __addr) __THROW;\n" for i in range(60))
         + "__END_DECLS\n#endif\n"
     )
-    assert _errors(text) == []
     assert C is not None
     assert {"__SOCKADDR_ARG", "f0", "f59"} <= _names(scan(text, C).symbols)
 
@@ -312,11 +256,6 @@ long int __align __LOCK_ALIGNMENT;
 """
 
 
-@pytest.mark.parametrize("text", [ZLIB_STYLE, EXPORT_STYLE], ids=["zlib", "exports"])
-def test_zlib_and_export_macros_are_not_syntax_errors(text: str) -> None:
-    assert _errors(text) == []
-
-
 def test_zlib_and_export_macros_keep_the_declared_names() -> None:
     assert C is not None
     names = _names(scan(ZLIB_STYLE, C).symbols)
@@ -324,7 +263,7 @@ def test_zlib_and_export_macros_keep_the_declared_names() -> None:
     assert "OF" not in names and "FAR" not in names
     names = _names(scan(EXPORT_STYLE, C).symbols)
     assert {"sqlite3_last_insert_rowid", "XML_ElementDeclHandler", "asn1_strerror", "api_call", "exported"} <= names
-    assert {"__le16", "__align", "FT_Bitmap_Copy"} <= names
+    assert {"__le16", "FT_Bitmap_Copy"} <= names  # (`__align __LOCK_ALIGNMENT;` is lost)
 
 
 QUEUE_STYLE = """\
@@ -347,39 +286,6 @@ extern int after (void);
 """
 
 
-def test_comments_inside_macro_bodies_and_hard_if_conditions_are_not_syntax_errors() -> None:
-    assert _errors(QUEUE_STYLE) == []
-    assert C is not None
-    names = _names(scan(QUEUE_STYLE, C).symbols)
-    assert {"LIST_HEAD", "LIST_INIT", "__GLIBC_USE_DEPRECATED_GETS", "HAVE_RSEQ", "after"} <= names
-
-
-PNG_STYLE = """\
-typedef png_struct * PNG_RESTRICT png_structrp;
-typedef PNG_CALLBACK(void, *png_error_ptr, (png_structp, png_const_charp));
-PNG_EXPORT(17, void, png_write_chunk_end, (png_structrp png_ptr));
-PNG_EXPORTA(18, png_infop, png_create_info_struct, (png_const_structrp png_ptr),
-    PNG_ALLOCATED);
-"""
-
-
-def test_declaring_macros_read_as_their_declarations() -> None:
-    assert _errors(PNG_STYLE) == []
-    assert C is not None
-    names = _names(scan(PNG_STYLE, C).symbols)
-    assert {"png_structrp", "png_write_chunk_end", "png_create_info_struct"} <= names
-    assert "PNG_RESTRICT" not in names
-
-
-def test_errors_past_the_first_five_hundred_do_not_hide_the_first() -> None:
-    # the rows to mask come from the first errors in the file, not the last ones
-    text = "__BEGIN_DECLS\n" + "".join(f"extern int f{i} (int (x) y z) __THROW;\n" for i in range(600))
-    assert C is not None
-    outline = scan(text, C)
-    first = [d.message for d in outline.diagnostics if d.code == "H003" and d.range.start.line < 10]
-    assert first and not any("__THROW" in message or "extern" in message for message in first)
-
-
 def test_undef_first_in_an_enum_and_the_cplusplus_else_branch() -> None:
     text = (
         "enum\n{\n#undef MS_RDONLY\n  MS_RDONLY = 1,\n#define MS_RDONLY MS_RDONLY\n"
@@ -394,7 +300,6 @@ def test_undef_first_in_an_enum_and_the_cplusplus_else_branch() -> None:
         "#endif\n"
         "extern int after (void) __THROW;\n"
     )
-    assert _errors(text) == []
     assert C is not None
     assert {"MS_RDONLY", "MS_NOSUID", "iseqsig", "after"} <= _names(scan(text, C).symbols)
 
@@ -409,10 +314,10 @@ extern __pid_t __getpgid (__pid_t __pid) __THROW;
 """
 
 
-def test_curses_style_macros_are_not_syntax_errors() -> None:
-    assert _errors(CURSES_STYLE) == []
+def test_curses_style_macros_keep_the_declared_functions() -> None:
     assert C is not None
-    assert {"acs_map", "curscr", "mvprintw", "exit_curses", "__getpgid"} <= _names(scan(CURSES_STYLE, C).symbols)
+    # (`NCURSES_WRAPPED_VAR(chtype*, acs_map)` declares by a macro only its definition reads)
+    assert {"mvprintw", "__getpgid"} <= _names(scan(CURSES_STYLE, C).symbols)
 
 
 SPLIT_LINES = """\
@@ -428,7 +333,6 @@ typedef __u16 __bitwise __le16;
 
 
 def test_export_macros_before_a_type_on_the_line_above_the_name() -> None:
-    assert _errors(SPLIT_LINES) == []
     assert C is not None
     names = _names(scan(SPLIT_LINES, C).symbols)
     assert {"getPublicId", "FcBlanksCreate", "BrotliEncoderCompress", "__le16"} <= names
@@ -447,27 +351,8 @@ def test_a_macro_wrapping_a_declarator_and_a_macro_right_after_a_star() -> None:
         "}\n"
         "# endif\n"
     )
-    assert _errors(text) == []
     assert C is not None
     assert "regcomp" in _names(scan(text, C).symbols)
-
-
-@pytest.mark.parametrize("path", [Path("/usr/include/panel.h"), Path("/usr/include/menu.h")], ids=lambda p: p.name)
-def test_a_conditional_right_below_the_erroneous_line(path: Path) -> None:
-    # ncurses: the parser errs on `typedef struct panel` alone; the `#if !NCURSES_OPAQUE_PANEL`
-    # below it, outside the erroneous rows, is what cuts the declaration
-    assert _errors(_header(path)) == []
-
-
-def test_a_type_macro_then_attribute_macros_on_their_own_lines() -> None:
-    text = (
-        "XMLPARSEAPI(void *)\nXML_ATTR_MALLOC\nXML_ATTR_ALLOC_SIZE(2)\n"
-        "XML_MemMalloc(XML_Parser parser, size_t size);\n\n"
-        "XMLPARSEAPI(void *)\nXML_ATTR_ALLOC_SIZE(3)\nXML_MemRealloc(XML_Parser parser, void *ptr, size_t size);\n"
-    )
-    assert _errors(text) == []
-    assert C is not None
-    assert {"XML_MemMalloc", "XML_MemRealloc"} <= _names(scan(text, C).symbols)
 
 
 def test_a_macro_after_a_parameters_name_and_after_a_typedefs_name() -> None:
@@ -477,7 +362,6 @@ def test_a_macro_after_a_parameters_name_and_after_a_typedefs_name() -> None:
         "typedef int asn1_retCode _ASN1_GCC_ATTR_DEPRECATED;\n"
         "typedef __u16 __bitwise __le16;\n"
     )
-    assert _errors(text) == []
     assert C is not None
     assert {"idn2_to_unicode_8z4z", "asn1_retCode", "__le16"} <= _names(scan(text, C).symbols)
 
@@ -492,7 +376,6 @@ def test_an_editors_brace_under_if_0_and_an_attribute_after_a_pointers_name() ->
         "gcry_mpi_t gcry_mpi_new (unsigned int nbits);\n"
         "#if 0 /* editors */\n{\n#endif\n#ifdef __cplusplus\n}\n#endif\n#endif /* _GCRYPT_H */\n"
     )
-    assert _errors(text) == []
     assert C is not None
     assert {"gcry_mpi_t", "GCRY_MPI", "gcry_mpi_new"} <= _names(scan(text, C).symbols)
 
@@ -505,21 +388,12 @@ def test_a_run_of_defines_inside_an_enum() -> None:
         + "".join(f"  _NL_WALTMON_{i},\n" for i in range(1, 13))
         + "  _NL_NUM\n};\n"
     )
-    assert _errors(text) == []
     assert C is not None
     assert {"__ALTMON_12", "_NL_WALTMON_1", "_NL_NUM"} <= _names(scan(text, C).symbols)
 
 
-def test_an_enum_brace_inside_a_define_is_not_an_enum() -> None:
-    # FreeType's X-macro header: `#define FT_MODERR_START_LIST  enum {` and `e = 0,` in a #define body
-    # must not make the #defines after them look like they sit in an enum's list
-    errors = _errors(_header(Path("/usr/include/freetype2/freetype/ftmoderr.h")))
-    assert len(errors) <= 1
-
-
-def test_unnamed_bit_fields_are_padding_not_syntax_errors() -> None:
+def test_unnamed_bit_fields_keep_the_named_fields() -> None:
     text = "struct timex {\n\tint tai;\n\tint  :32; int  :32;\n\t__s32 :32;\n\tunsigned int :8;\n\tint a:3;\n};\n"
-    assert _errors(text) == []
     assert C is not None
     assert {"timex", "tai", "a"} <= _names(scan(text, C).symbols)
 
@@ -532,7 +406,6 @@ def test_a_qualifier_macro_first_in_an_arrays_brackets() -> None:
         "extern int other (int n, int v[ARR_QUAL N_ELTS (n)]);\n"
         "extern int keep (int n, int v[restrict n]);\n"
     )
-    assert _errors(text) == []
     assert C is not None
     assert {"regexec", "other", "keep"} <= _names(scan(text, C).symbols)
 
@@ -560,7 +433,6 @@ def test_a_macro_line_far_above_a_long_doc_comment() -> None:
     # FreeType: `FT_BEGIN_HEADER`, then a doc comment of more than sixty lines, then the first typedef
     text = "FT_BEGIN_HEADER\n\n/*\n" + "".join(f" *   FT_Type{i}\n" for i in range(90)) + " */\n"
     text += "  typedef unsigned char  FT_Bool;\n\nFT_END_HEADER\n"
-    assert _errors(text) == []
     assert C is not None
     assert "FT_Bool" in _names(scan(text, C).symbols)
 
@@ -573,11 +445,9 @@ def test_macros_wrapping_struct_members() -> None:
         "struct iphdr {\n\t__u8\tttl;\n\t__struct_group(/* no tag */, addrs, /* no attrs */,\n"
         "\t\t__be32\tsaddr;\n\t\t__be32\tdaddr;\n\t);\n\t__u8\ttos;\n};\n"
     )
-    assert _errors(text) == []
     assert C is not None
-    assert {"kvm_coalesced_mmio_ring", "last", "coalesced_mmio", "iphdr", "saddr", "daddr", "tos"} <= _names(
-        scan(text, C).symbols
-    )
+    # (`__DECLARE_FLEX_ARRAY(struct kvm_coalesced_mmio, coalesced_mmio)` is a macro's to name)
+    assert {"kvm_coalesced_mmio_ring", "last", "iphdr", "saddr", "daddr", "tos"} <= _names(scan(text, C).symbols)
 
 
 def test_a_qualifier_macro_before_an_unnamed_pointer_parameter() -> None:
@@ -586,7 +456,6 @@ def test_a_qualifier_macro_before_an_unnamed_pointer_parameter() -> None:
         "    _Xconst XChar2b*\t/* string */,\n    int\t\t\t/* length */\n);\n"
         "extern int f(_Xconst char *, int);\n"
     )
-    assert _errors(text) == []
     assert C is not None
     assert {"XDrawImageString16", "f"} <= _names(scan(text, C).symbols)
 
@@ -594,6 +463,23 @@ def test_a_qualifier_macro_before_an_unnamed_pointer_parameter() -> None:
 def test_an_export_word_before_const_and_a_type_whose_name_is_on_the_next_line() -> None:
     text = "/* fccache.c */\n\nFcPublic const FcChar8 *\nFcCacheDir(const FcCache *c);\n\n"
     text += "FcPublic FcFontSet *\nFcCacheCopySet(const FcCache *c);\n"
-    assert _errors(text) == []
     assert C is not None
     assert {"FcCacheDir", "FcCacheCopySet"} <= _names(scan(text, C).symbols)
+
+
+def test_a_lone_macro_line_typed_or_deleted_reads_as_a_fresh_parse_does() -> None:
+    # the included ranges change as the editor adds or removes a lone macro line: the
+    # incremental parse (the LSP's) must give the outline a parse from scratch gives
+    from simple_brief.servers.documents import Document
+
+    assert C is not None
+    base = "#include <x.h>\n\nint before(void);\n\ntypedef struct {\n    int value;\n} Counter;\n\nint after(void);\n"
+    doc = Document(base, C)
+    doc.outline()
+    doc.apply_change((3, 0), (3, 0), "__BEGIN_DECLS")  # a lone macro line typed above the typedef
+    typed = doc.outline()
+    fresh = scan(doc.text, C)
+    assert repr(typed.symbols) == repr(fresh.symbols)
+    assert {"before", "Counter", "after"} <= _names(typed.symbols)
+    doc.apply_change((3, 0), (3, 13), "")  # and deleted again
+    assert repr(doc.outline().symbols) == repr(scan(doc.text, C).symbols)

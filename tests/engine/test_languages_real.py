@@ -199,28 +199,16 @@ HASKELL_TABS = (
 )
 
 
-def test_haskell_tabs_the_grammar_stops_at_are_read_as_spaces() -> None:
+def test_haskell_definitions_around_the_tabs_the_grammar_stops_at() -> None:
     outline = _scan("haskell", HASKELL_TABS)
-    assert [d for d in outline.diagnostics if d.code == "H003"] == []
     names = [s.name for s in walk_all(outline.symbols)]
     assert {"PPLayout", "realPart", "mkPolar"} <= set(names), names
-    # Names and ranges are the real text's (the repair keeps every byte's place).
+    # Without a rewrite the tab-indented `deriving Eq` is read apart: the type ends above it.
     layout = next(s for s in walk_all(outline.symbols) if s.name == "PPLayout")
-    assert (layout.range.start.line, layout.range.end.line) == (10, 12)
+    assert (layout.range.start.line, layout.range.end.line) == (10, 11)
 
 
-def test_haskell_untab_keeps_length_lines_and_layout_tabs() -> None:
-    from simple_brief.languages.haskell import untab
-
-    assert untab(b"f = 1\n") == b"f = 1\n"
-    fixed = untab(HASKELL_TABS.encode())
-    assert len(fixed) == len(HASKELL_TABS.encode()) and fixed.count(b"\n") == HASKELL_TABS.count("\n")
-    # A tab that starts a layout item is left alone.
-    block = b"f x = y\n  where\n\ty = 1\n\tz = [1,\t2]\n"
-    assert untab(block) == b"f x = y\n  where\n\ty = 1\n\tz = [1, 2]\n"
-
-
-def test_hugs_data_complex_reads_without_syntax_errors() -> None:
+def test_hugs_data_complex_keeps_its_type_and_functions() -> None:
     path = Path("/usr/lib/hugs/packages/base/Data/Complex.hs")
     if not path.is_file():
         pytest.skip(f"{path} is absent (apt hugs, installed by `make conformance`)")
@@ -228,7 +216,8 @@ def test_hugs_data_complex_reads_without_syntax_errors() -> None:
     assert spec is not None
     outline = scan(Source.from_bytes(path.read_bytes()), spec)
     names = {s.name for s in walk_all(outline.symbols)}
-    assert {"mkPolar", "magnitude", "phase", "Complex"} <= names
+    # (`mkPolar`, below a line the grammar stops at a tab in, is lost without a rewrite)
+    assert {"magnitude", "phase", "Complex"} <= names
 
 
 HASKELL_OPERATORS = """\
@@ -267,7 +256,7 @@ def test_haskell_harness_skips_the_left_operand_ctags_names_an_infix_definition(
     assert not ctags.not_a_definition("haskell", ctags.Tag("f", "function", 1, pattern="/^f :: Int$/"))
 
 
-def test_haskell_hsc2hs_line_pragmas_and_spaced_as_patterns_are_no_syntax_errors() -> None:
+def test_haskell_hsc2hs_line_pragmas_and_spaced_as_patterns_keep_the_functions() -> None:
     """Hugs' System/Posix/Unistd.hs (hsc2hs output) and HaXml's Escape.hs, which Hugs loads."""
     spec = languages.by_name("haskell")
     assert spec is not None
@@ -283,8 +272,7 @@ def test_haskell_hsc2hs_line_pragmas_and_spaced_as_patterns_are_no_syntax_errors
         "compress ( (ls @ (Left s1)) : es) = compress es\n"
         "compress _ = []\n"
     )
-    outline = scan(text, spec)
-    assert [d.message for d in outline.diagnostics if d.code == "H003"] == []
+    assert [s.name for s in walk_all(scan(text, spec).symbols)] == ["M", "getInfo", "compress"]
 
 
 # -------------------------------------------------------------------- ocaml

@@ -134,7 +134,7 @@ def docs_rules(language: str) -> DocRules:
 
 @cache
 def function(ref: str) -> Callable[..., Any]:
-    """The function a unit names as `module:function` (its grammar, `repair`, `guard`, `names`)."""
+    """The function a unit names as `module:function` (its grammar, `guard`, `names`)."""
     module_name, name = ref.split(":")
     found: Callable[..., Any] = getattr(importlib.import_module(module_name), name)
     return found

@@ -1,7 +1,17 @@
-"""C: `dir/file.name` ids, file-level `static` is private, Doxygen."""
+"""C: `dir/file.name` ids, file-level `static` is private, Doxygen.
 
-from simple_brief.languages._c_macros import mask_macros
+Macros tree-sitter cannot expand are read in the query (`c.scm`, `c_family.scm`): the
+grammar's recovery around `PyAPI_FUNC(int) f(void);`, `extern int f (void) __THROW;` or
+`OF((args))` still holds the declarators the outline names. A lone macro on a line of its
+own at the margin (`__BEGIN_DECLS`, `G_END_DECLS`), which the grammar would read as the
+type of the declaration below it, is left out of the parse (`unparsed_lines`); the last
+enumerator of a list (a `}` below it) and a macro body's continued line are not."""
+
 from simple_brief.languages.spec import DocRules, LanguageSpec
+
+#: A line holding only an upper-case name with an underscore, at the margin: an
+#: unexpanded macro standing for a statement (C and C++ share it).
+LONE_MACRO = r"(?<!\\\n)^[A-Z_][A-Z0-9_]*_[A-Z0-9_]*[ \t]*\r?$(?!\n(?:[ \t]*\r?\n)*[ \t]*\})"
 
 SPEC = LanguageSpec(
     "c",
@@ -10,7 +20,5 @@ SPEC = LanguageSpec(
     comment="//",
     checks=("clang-syntax", "gcc-syntax"),
     docs=DocRules(items="static", doxygen=True, typed_throws=True),
+    unparsed_lines=LONE_MACRO,
 )
-
-#: Unexpanded macros (`__BEGIN_DECLS`, `PyAPI_FUNC(int)`, `OF((args))`) are masked by languages/_c_macros.py.
-__all__ = ["SPEC", "mask_macros"]

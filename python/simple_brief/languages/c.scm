@@ -88,7 +88,8 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
       (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
-    ]) @definition.function)
+    ]) @definition.function
+  (#not-match? @name "^(OF|__P|_PROTO|PARAMS|_ANSI_ARGS_|__PMT|_Pmt)$"))
 
 (translation_unit
   (declaration
@@ -101,7 +102,9 @@
       (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
-    ]) @definition.variable)
+    ]
+    ";" @_end .) @definition.variable
+  (#eq? @_end ";"))
 
 (translation_unit
   (type_definition
@@ -120,6 +123,95 @@
       (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
     ]) @definition.type)
 
+; The same inside an ERROR: where tree-sitter cannot expand a macro
+; (`#ifdef __cplusplus` / `extern "C" {` / `#endif`, `__BEGIN_DECLS`), its
+; recovery keeps the declarations that follow under an ERROR node.
+
+(ERROR
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+      (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
+    ]) @definition.function
+  (#not-match? @name "^(OF|__P|_PROTO|PARAMS|_ANSI_ARGS_|__PMT|_Pmt)$"))
+
+(ERROR
+  (declaration
+    declarator: [
+      (identifier) @name
+      (init_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (pointer_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (array_declarator declarator: (identifier) @name)]))
+      (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+      (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+      (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+      (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
+    ]
+    ";" @_end .) @definition.variable
+  (#eq? @_end ";"))
+
+(ERROR
+  (type_definition
+    type: [
+      (struct_specifier name: (_) !body)
+      (union_specifier name: (_) !body)
+      (enum_specifier name: (_) !body)
+      (primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+    ]
+    declarator: [
+      (type_identifier) @name
+      (primitive_type) @name
+      (pointer_declarator declarator: [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)])
+      (array_declarator declarator: (type_identifier) @name)
+      (function_declarator declarator: [(type_identifier) @name (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))])
+      (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    ]) @definition.type)
+
+; A prototype whose trailing macro (`__THROW`, `__nonnull ((1))`, `_DEPRECATED`) the
+; grammar could not read leaves its type and declarator loose in an ERROR: the
+; declarator right after a type is the function (its signature starts at the name).
+(ERROR
+  ; (a type after a macro word reads as an identifier: `__USE_POSIX extern int fileno (...)`)
+  [(primitive_type) (type_identifier) (sized_type_specifier) (struct_specifier) (union_specifier) (enum_specifier) (macro_type_specifier) (identifier)]
+  .
+  [
+    (function_declarator declarator: (identifier) @name) @definition.function
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)) @definition.function
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function
+    ; `f (args) __THROWNL __attribute__ ((...))`: the attribute read as a call of `f (args)`
+    (function_declarator declarator: (function_declarator declarator: (identifier) @name)) @definition.function
+    (function_declarator declarator: (function_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function
+  ])
+
+; `SQLITE_API sqlite3_int64 f(sqlite3*);`: after two words the grammar closes a
+; declaration and reads `f(sqlite3*)` as a macro's type argument, loose at the top.
+(translation_unit
+  (macro_type_specifier name: (identifier) @name) @definition.function)
+
+; Typedef names behind a macro the grammar cannot read: `typedef __u16 __bitwise
+; __le16;` (the name last, in an ERROR), `typedef struct s *NAME _DEPRECATED;`.
+(type_definition
+  (ERROR (identifier) @name .)
+  .
+  ";") @definition.type
+
+(type_definition
+  declarator: (pointer_declarator (ERROR . (type_identifier) @name .))) @definition.type
+
+; The pre-ANSI argument-list macros, `zlibVersion OF((void))`, `f __P((int))`: the
+; grammar reads the name as a type and the macro as the function.
+(declaration
+  type: (type_identifier) @name
+  declarator: (function_declarator declarator: (identifier) @_arguments)
+  (#match? @_arguments "^(OF|__P|_PROTO|PARAMS|_ANSI_ARGS_|__PMT|_Pmt)$")) @definition.function
+
+(type_definition
+  declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))
+  .
+  ";") @definition.type
+
 (declaration_list
   (declaration
     declarator: [
@@ -127,7 +219,8 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
       (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
-    ]) @definition.function)
+    ]) @definition.function
+  (#not-match? @name "^(OF|__P|_PROTO|PARAMS|_ANSI_ARGS_|__PMT|_Pmt)$"))
 
 (declaration_list
   (declaration
@@ -140,7 +233,9 @@
       (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
-    ]) @definition.variable)
+    ]
+    ";" @_end .) @definition.variable
+  (#eq? @_end ";"))
 
 (declaration_list
   (type_definition
@@ -166,7 +261,8 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
       (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
-    ]) @definition.function)
+    ]) @definition.function
+  (#not-match? @name "^(OF|__P|_PROTO|PARAMS|_ANSI_ARGS_|__PMT|_Pmt)$"))
 
 (linkage_specification
   (declaration
@@ -179,7 +275,9 @@
       (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
-    ]) @definition.variable)
+    ]
+    ";" @_end .) @definition.variable
+  (#eq? @_end ";"))
 
 (preproc_if
   (declaration
@@ -188,7 +286,8 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
       (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
-    ]) @definition.function)
+    ]) @definition.function
+  (#not-match? @name "^(OF|__P|_PROTO|PARAMS|_ANSI_ARGS_|__PMT|_Pmt)$"))
 
 (preproc_if
   (declaration
@@ -201,7 +300,9 @@
       (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
-    ]) @definition.variable)
+    ]
+    ";" @_end .) @definition.variable
+  (#eq? @_end ";"))
 
 (preproc_if
   (type_definition
@@ -227,7 +328,8 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
       (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
-    ]) @definition.function)
+    ]) @definition.function
+  (#not-match? @name "^(OF|__P|_PROTO|PARAMS|_ANSI_ARGS_|__PMT|_Pmt)$"))
 
 (preproc_ifdef
   (declaration
@@ -240,7 +342,9 @@
       (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
-    ]) @definition.variable)
+    ]
+    ";" @_end .) @definition.variable
+  (#eq? @_end ";"))
 
 (preproc_ifdef
   (type_definition
@@ -266,7 +370,8 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
       (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
-    ]) @definition.function)
+    ]) @definition.function
+  (#not-match? @name "^(OF|__P|_PROTO|PARAMS|_ANSI_ARGS_|__PMT|_Pmt)$"))
 
 (preproc_else
   (declaration
@@ -279,7 +384,9 @@
       (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
-    ]) @definition.variable)
+    ]
+    ";" @_end .) @definition.variable
+  (#eq? @_end ";"))
 
 (preproc_else
   (type_definition
@@ -305,7 +412,8 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
       (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
-    ]) @definition.function)
+    ]) @definition.function
+  (#not-match? @name "^(OF|__P|_PROTO|PARAMS|_ANSI_ARGS_|__PMT|_Pmt)$"))
 
 (preproc_elif
   (declaration
@@ -318,7 +426,9 @@
       (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
-    ]) @definition.variable)
+    ]
+    ";" @_end .) @definition.variable
+  (#eq? @_end ";"))
 
 (preproc_elif
   (type_definition
@@ -344,7 +454,8 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
       (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))))
-    ]) @definition.function)
+    ]) @definition.function
+  (#not-match? @name "^(OF|__P|_PROTO|PARAMS|_ANSI_ARGS_|__PMT|_Pmt)$"))
 
 (preproc_elifdef
   (declaration
@@ -357,7 +468,9 @@
       (init_declarator declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
       (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
       (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
-    ]) @definition.variable)
+    ]
+    ";" @_end .) @definition.variable
+  (#eq? @_end ";"))
 
 (preproc_elifdef
   (type_definition

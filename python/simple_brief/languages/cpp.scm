@@ -42,6 +42,29 @@
   name: [(type_identifier) (qualified_identifier)] @name
   body: (enumerator_list) @body) @definition.enum
 
+; `class EXPORT_MACRO Name { ... }`: the grammar reads the macro as the class's
+; name and the rest as a function definition; the class is the identifier after it.
+(function_definition
+  type: [(class_specifier !body) (struct_specifier !body)]
+  declarator: (identifier) @name
+  body: (compound_statement) @body) @definition.class
+
+; `BEGIN_NAMESPACE_MACRO namespace name { ... }`: read as a function definition
+; holding `namespace` in an ERROR, or as the scope of a qualified name
+; (`namespace a::b {`, named by its last part).
+(function_definition
+  type: (type_identifier)
+  (ERROR (identifier) @_namespace (#eq? @_namespace "namespace"))
+  declarator: (identifier) @name
+  body: (compound_statement) @body) @definition.namespace
+
+(function_definition
+  type: (type_identifier)
+  declarator: (qualified_identifier
+    scope: (namespace_identifier) @_namespace (#eq? @_namespace "namespace")
+    name: (identifier) @name)
+  body: (compound_statement) @body) @definition.namespace
+
 ; Anonymous namespaces are not listed: their members show at the top level.
 (namespace_definition
   name: (_) @name
@@ -272,6 +295,54 @@
 ; against every node type).
 
 (translation_unit
+  [
+    (declaration
+      declarator: [
+        (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))
+        (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+        (_ "*" declarator: (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_))))
+        (_ declarator: (_ "(" (_ "*" declarator: (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))) parameters: (_))
+        (_ ["&" "&&"] (_ declarator: [(identifier) (qualified_identifier) (operator_name)] @name parameters: (_)))
+      ]) @definition.function
+    (declaration
+      declarator: [
+        [(identifier) (qualified_identifier)] @name
+        (_ declarator: [(identifier) (qualified_identifier)] @name value: (_))
+        (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")])
+        (_ declarator: (_ "*" declarator: [[(identifier) (qualified_identifier)] @name (_ "*" declarator: [(identifier) (qualified_identifier)] @name) (_ declarator: [(identifier) (qualified_identifier)] @name "[")]) value: (_))
+        (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[")
+        (_ declarator: (_ declarator: [[(identifier) (qualified_identifier)] @name (_ declarator: [(identifier) (qualified_identifier)] @name "[")] "[") value: (_))
+        (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_))
+        (_ declarator: (_ declarator: (_ "(" (_ "*" declarator: [(identifier) (qualified_identifier)] @name)) parameters: (_)) value: (_))
+        (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name)
+        (_ declarator: (_ ["&" "&&"] [(identifier) (qualified_identifier)] @name) value: (_))
+      ]) @definition.variable
+    (type_definition
+      type: [
+        (struct_specifier !body)
+        (union_specifier !body)
+        (class_specifier !body)
+        (enum_specifier !body)
+        (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier)
+        (template_type) (dependent_type)
+      ]
+      declarator: [
+        (type_identifier) @name
+        (primitive_type) @name
+        (_ "*" declarator: [(type_identifier) @name (_ "*" declarator: (type_identifier) @name)])
+        (_ declarator: (type_identifier) @name "[")
+        (_ declarator: [(type_identifier) @name (_ "(" (_ "*" declarator: (type_identifier) @name))] parameters: (_))
+        (_ "*" declarator: (_ declarator: (_ "(" (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+      ]) @definition.type
+    (alias_declaration
+      name: (type_identifier) @name) @definition.type
+  ])
+
+; The same inside an ERROR: where tree-sitter cannot expand a macro
+; (`#ifdef __cplusplus` / `extern "C" {` / `#endif`, `__BEGIN_DECLS`), its
+; recovery keeps the declarations that follow under an ERROR node.
+
+(ERROR
   [
     (declaration
       declarator: [

@@ -1,8 +1,5 @@
 """CSS: rule sets named by their selectors, at-rules (`@media`, `@supports`, `@keyframes`,
-`@font-face` ...), `@import`; outlined, not documented.
-
-An unquoted `url(./file.svg)`, valid CSS the grammar misreads, is rewritten byte for
-byte before a second parse (`_css_syntax.py`, the `repair`)."""
+`@font-face` ...), `@import`; outlined, not documented."""
 
 from simple_brief.languages.spec import DocRules, LanguageSpec
 
@@ -15,5 +12,4 @@ SPEC = LanguageSpec(
     comment_end=" */",
     block_comment=("/*", "*/"),
     docs=DocRules(indexed=False),
-    repair="simple_brief.languages._css_syntax:repair",
 )

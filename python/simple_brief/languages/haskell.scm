@@ -78,9 +78,9 @@
 (foreign_import
   (signature name: [(variable) (prefix_id)] @name)) @definition.function
 
-; Hugs' `primitive` declarations (`primitive nullAddr "nullPtr" :: Addr`), which the
-; repair reads as an empty declaration `;` and a type signature: listed as foreign
-; imports are, each name of `primitive primPlusInt, primMinusInt :: ...` on its own.
+; A signature right after a `;` (declarations written with semicolons; Hugs'
+; `primitive` declarations read that way): listed as foreign imports are, each name
+; of `f, g :: ...` on its own.
 (";" . (signature name: [(variable) (prefix_id)] @name) @definition.function)
 
 (";" . (signature names: (binding_list [(variable) (prefix_id)] @name @definition.function)))
@@ -89,6 +89,23 @@
 (";" . (declarations . (signature name: [(variable) (prefix_id)] @name) @definition.function))
 
 (";" . (declarations . (signature names: (binding_list [(variable) (prefix_id)] @name @definition.function))))
+
+; A region the grammar could not read (a file indented with tabs inside lines, which
+; tree-sitter-haskell 0.24 does not take as whitespace there) is one ERROR of loose
+; tokens: a name right before `::` is a signature's, listed as the function it types,
+; or a record's field right after its `{` or `,` (that match starts first and is
+; kept; a field the recovery left apart from its `{` or `,`, or with a comment
+; between, is listed as a function); `data`, `newtype`, `type` and `class` before a
+; name declare it. These symbols are one token long: no body, no fold.
+(ERROR ["{" ","] . (variable) @name @definition.field . "::")
+
+(ERROR (variable) @name @definition.function . "::")
+
+(ERROR ["data" "newtype"] . (name) @name @definition.struct)
+
+(ERROR "type" . (name) @name @definition.type)
+
+(ERROR "class" . (name) @name @definition.interface)
 
 ; ---------------------------------------------------------------- types
 

@@ -9,6 +9,7 @@ SPEC = LanguageSpec(
     title="HCL/Terraform",
     comment="#",
     block_comment=("/*", "*/"),
+    other_comments=("//",),
     filetypes=("terraform", "terraform-vars"),
     docs=DocRules(indexed=False),
 )

@@ -1,8 +1,5 @@
 """HTML: elements with an id, headings, inline scripts and styles; stylesheets and scripts
-linked in are imports. Outlined, not documented.
-
-Valid HTML the grammar misreads (a `>` in text, an XML prolog, `<body>` never closed) is
-rewritten byte for byte before a second parse (`_html_syntax.py`, the `repair`)."""
+linked in are imports. Outlined, not documented."""
 
 import re
 
@@ -24,7 +21,6 @@ SPEC = LanguageSpec(
     aliases=("htm",),
     docs=DocRules(indexed=False),
     names="simple_brief.languages.html:heading_name",
-    repair="simple_brief.languages._html_syntax:repair",
 )
 
 #: A link that is only a mark (`<a href="#x">§</a>`): a permalink, not the title.

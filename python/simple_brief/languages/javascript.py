@@ -18,6 +18,7 @@ SPEC = LanguageSpec(
     title="JavaScript",
     comment="//",
     checks=("node-check",),
+    other_comments=("<!--", "-->"),
     filetypes=("javascriptreact",),
     aliases=("js", "jsx"),
     docs=DOCS,

@@ -1,6 +1,7 @@
 """Scala 2 and 3: packages, classes, traits, objects, enums, givens, extensions and their
-members; Scaladoc (`@throws` names the type first). The grammar is Scala 3's: Scala 2's
-symbol literals and soft modifiers used as names are read through `_scala_syntax.py`."""
+members; Scaladoc (`@throws` names the type first). The grammar is Scala 3's; it reads
+Scala 2 too, and where it cannot (a symbol literal, a soft modifier used as a name) its
+recovery keeps the definitions around."""
 
 from simple_brief.languages.spec import DocRules, LanguageSpec
 
@@ -15,5 +16,4 @@ SPEC = LanguageSpec(
         import_target="parent",
         typed_throws=True,
     ),
-    repair="simple_brief.languages._scala_syntax:repair",
 )

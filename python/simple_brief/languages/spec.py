@@ -103,6 +103,9 @@ class LanguageSpec:
         block_comment: a block comment's opening and closing marks (`("/*", "*/")`,
             OCaml's `("(*", "*)")`): a multi-line one folds as a comment block. Empty: only
             runs of line comments fold (C-like `//` languages get `/* */` by default).
+        other_comments: what else starts a comment the grammar reads (HCL's `//` beside
+            `#`, JavaScript's HTML-like `<!--`): with `comment` and `block_comment`, the
+            `comment_marks` a signature is searched for before its comments are cut out.
         max_start_depth: syntax-tree depth below which no definition is looked for;
             lets the query skip deep expression trees (scanning stays close to a parse).
         max_definitions: the outline stops after this many (0: no limit) with an H002
@@ -112,12 +115,15 @@ class LanguageSpec:
         title: how people write its name (`C#`, `TSX`), where that is not the filetype
             capitalised; the README's and `:help`'s language lists show it.
         docs: how the docs index reads it.
-        repair: `module:function` rewriting the text's bytes (same length) into what an
-            older grammar knows (Zig's newer syntax), tried when the first parse has
-            errors; the re-parse is kept when it has fewer. "" for none.
         guard: `module:function` rewriting the text's bytes (same length) before every
             parse, where the grammar's own code crashes the process on what it rewrites
-            (tree-sitter-bash on 4-byte UTF-8 characters). "" for none.
+            (tree-sitter-bash on 4-byte UTF-8 characters). "" for none. The only
+            rewrite a unit may declare: a grammar's misreading of valid code is met in
+            its query, never by editing the text.
+        unparsed_lines: a regular expression (bytes, multi-line) of whole lines the grammar
+            is not given: tree-sitter's included ranges leave them out of the parse, the
+            text itself unchanged (C's lone unexpanded macros, `__BEGIN_DECLS`, which
+            the grammar reads as the type of what follows). "" for none.
         names: `module:function` cleaning a name's text (its `@name` captures and the
             text between them) before its whitespace is normalised: HTML leaves out the
             tags inside a heading (`Macro </a>NAME` is `Macro NAME`). "" for none.
@@ -135,6 +141,7 @@ class LanguageSpec:
     comment: str = "#"
     comment_end: str = ""
     block_comment: tuple[str, str] | tuple[()] = ()
+    other_comments: tuple[str, ...] = ()
     max_start_depth: int = 16
     max_definitions: int = 0
     filetypes: tuple[str, ...] = ()
@@ -143,14 +150,22 @@ class LanguageSpec:
     docs: DocRules = field(default_factory=DocRules)
     file_names: tuple[str, ...] = ()
     checks: tuple[str, ...] = ()
-    repair: str = ""
     guard: str = ""
+    unparsed_lines: str = ""
     names: str = ""
 
     @property
     def display_name(self) -> str:
         """Its name as people write it: `title`, else the filetype capitalised."""
         return self.title or self.name.capitalize()
+
+    @property
+    def comment_marks(self) -> tuple[bytes, ...]:
+        """What a comment starts with: the line-comment prefix, a block comment's opening
+        (`/*` for a `//` language without one declared) and `other_comments`."""
+        line = self.comment.strip()
+        block = self.block_comment[0] if self.block_comment else "/*" if line == "//" else ""
+        return tuple(mark.encode() for mark in dict.fromkeys((line, block, *self.other_comments)) if mark)
 
     @property
     def has_grammar(self) -> bool:

@@ -9,6 +9,7 @@ SPEC = LanguageSpec(
     "tree_sitter_typescript:language_typescript",
     title="TypeScript",
     comment="//",
+    other_comments=("<!--", "-->"),
     aliases=("ts",),
     docs=javascript.DOCS,
     # As JavaScript (javascript.py): definitions deep in callbacks and generators (effect).

@@ -9,6 +9,7 @@ SPEC = LanguageSpec(
     "tree_sitter_typescript:language_tsx",
     title="TSX",
     comment="//",
+    other_comments=("<!--", "-->"),
     aliases=("tsx",),
     docs=javascript.DOCS,
     # As JavaScript (javascript.py): definitions deep in callbacks and generators (effect).

@@ -59,6 +59,11 @@
 ; Fields of structs and unions; the members of enums and error sets.
 (struct_declaration (container_field name: (identifier) @name) @definition.field)
 (union_declaration (container_field name: (identifier) @name) @definition.field)
+; A field named by a keyword of the grammar's Zig (`async:`, `await:` in Zig 0.15's std):
+; read as that keyword's expression, its first token the field's name.
+(struct_declaration
+  (container_field
+    . (range_expression . [(async_expression . "async" @name) (await_expression . "await" @name)])) @definition.field)
 (enum_declaration (container_field name: (identifier) @name) @definition.enum_member)
 (error_set_declaration (identifier) @name @definition.enum_member)
 

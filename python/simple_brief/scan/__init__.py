@@ -1,4 +1,5 @@
-"""Source text -> Symbol tree: the tree-sitter scan (`treesitter`), nesting by containment
+"""Source text -> Symbol tree: the grammar's tree (`parsing`), the tree-sitter scan
+(`treesitter`), nesting by containment
 (`nesting`), linear-time node and column helpers (`tree_index`), the line heuristic
 for languages without a grammar (`fallback`), and JSON keys read without the query for
 the symbol index (`json_keys`)."""

@@ -39,8 +39,8 @@ _WS = re.compile(r"\s+")
 
 @cache
 def applies(language: LanguageSpec) -> bool:
-    """Whether `language` is JSON read by the query this walk mirrors."""
-    if language.name != "json" or language.names or language.repair:
+    """Whether `language`'s query is the one this walk mirrors (JSON's: its SHA-256)."""
+    if language.names:
         return False
     try:
         text = languages.query_source(language)

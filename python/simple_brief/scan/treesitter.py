@@ -34,8 +34,8 @@ from simple_brief.scan.doc_comments import doc_text, is_comment, last_line, lead
 from simple_brief.scan.fallback import scan_lines
 from simple_brief.scan.json_keys import applies as json_walk_applies
 from simple_brief.scan.json_keys import json_symbols
-from simple_brief.scan.masked_parse import parse
 from simple_brief.scan.nesting import MAX_NESTING, nest, too_deep_hint, too_many_hint
+from simple_brief.scan.parsing import parse
 from simple_brief.scan.tree_index import Columns, Family, clamp, trim_end
 from simple_brief.source import Source
 
@@ -133,7 +133,7 @@ def scan(
             empty, its `selection_range` is its `range`, and the signature of a symbol on
             one line (it never folds) is empty; everything else is as in a full scan.
         parsed: the tree an earlier scan of this same text made (`Outline.tree`), used as
-            it is: no parse, no macro masking.
+            it is: no parse.
     """
     source = text if isinstance(text, Source) else Source(text)
     if not language.has_grammar:
@@ -331,7 +331,7 @@ def _symbol_from_match(
         sig_node = up
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    markers = _COMMENT_MARKERS.get(language.name)
+    markers = language.comment_marks
     signature = _signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node, markers) + (
         " …" if source.data[sig_end:header_end].strip() else ""
     )
@@ -419,16 +419,6 @@ def _signature_end(source: Source, header_end: int, body: Node | None, names: li
     return header_end
 
 
-#: What every comment node of a grammar starts with (its node types holding `comment`, see
-#: `is_comment`): a signature holding none of these holds no comment to cut out.
-_COMMENT_MARKERS: dict[str, tuple[bytes, ...]] = {
-    "python": (b"#",),
-    "lua": (b"--",),
-    **dict.fromkeys(("c", "cpp", "cs", "go", "java", "rust"), (b"/",)),
-    **dict.fromkeys(("javascript", "typescript", "typescriptreact"), (b"/", b"<!--", b"-->")),
-}
-
-
 def _signature(
     source: Source,
     start: int,
@@ -441,8 +431,8 @@ def _signature(
     and without the comments between its parts (`suffix='', # gh-93353: …` in parameters).
 
     Without a body (fields, constants, `local M = {}`) it runs to the end of the name's
-    line (see `_signature_end`). With `comment_markers` (`_COMMENT_MARKERS`), the tree is
-    searched for comments only when the text holds one of them.
+    line (see `_signature_end`). With `comment_markers` (the language's `comment_marks`),
+    the tree is searched for comments only when the text holds one of them.
     """
     text = source.slice_bytes(start, end)
     if node is not None and (

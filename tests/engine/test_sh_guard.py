@@ -1,8 +1,6 @@
-"""The bash grammar's same-length rewrites (languages/_sh_syntax.py): a zsh branch inside
-a bash script (bash-completion's git file) gives no invented syntax error, and the
-functions around it are still listed; 4-byte UTF-8 characters, on which
-tree-sitter-bash crashes the process, never reach the grammar, and what is shown is the
-real text."""
+"""The bash grammar's crash guard (languages/sh.py `astral_as_letters`, the unit's
+`guard`): 4-byte UTF-8 characters, on which tree-sitter-bash crashes the process, never
+reach the grammar, and what is shown is the real text."""
 
 from __future__ import annotations
 
@@ -12,40 +10,11 @@ import sys
 import pytest
 
 from simple_brief import languages
-from simple_brief.languages._sh_syntax import astral_as_letters
+from simple_brief.languages.sh import astral_as_letters
 from simple_brief.model import walk_all
 from simple_brief.scan import scan
 
 SH = languages.by_name("sh")
-
-SCRIPT = """__git_main () {
-\techo main
-}
-
-if [[ -n ${ZSH_VERSION-} ]]; then
-\tunset ${(M)${(k)parameters[@]}:#__gitcomp_builtin_*} 2>/dev/null
-else
-\tunset $(compgen -v __gitcomp_builtin_)
-fi
-
-__git_after () {
-\techo after
-}
-"""
-
-
-def test_zsh_flagged_expansions_are_no_syntax_error() -> None:
-    assert SH is not None
-    outline = scan(SCRIPT, SH)
-    assert [d.message for d in outline.diagnostics if d.code == "H003"] == []
-    assert [s.name for s in walk_all(outline.symbols)] == ["__git_main", "__git_after"]
-
-
-def test_a_real_bash_syntax_error_is_still_reported() -> None:
-    assert SH is not None
-    outline = scan("f () {\n\tif true; then\n\t\techo x\n}\n", SH)
-    assert [d for d in outline.diagnostics if d.code == "H003"]
-
 
 #: Texts on which tree-sitter-bash 0.25.1 crashed with SIGSEGV (found by this suite's
 #: random text, tests/engine/test_robustness.py, and a fuzzer); each crashed a bare parse

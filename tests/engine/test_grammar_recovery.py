@@ -1,0 +1,259 @@
+"""Valid code a grammar misreads keeps its outline without any rewrite of the text (issue
+28): the query reads what the grammar's recovery produces, and a region the grammar could
+not read costs only the definitions inside it. Every snippet is cut from the conformance
+corpus (bench/README.md), each accepted by its language's own tool: CSS from
+nodejs/api/assets/style.css (PostCSS), HTML from pages under /usr/share/doc (parse5),
+Scala 2 from Pygments' lexer examples (scalac 2.11), Zig 0.15 from the ziglang wheel's std
+(`zig ast-check`), bash from bash-completion's git file (`bash -n`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from simple_brief import languages
+from simple_brief.model import walk_all
+from simple_brief.scan import scan
+from simple_brief.source import Source
+
+
+def _names(text: str, language: str) -> list[str]:
+    spec = languages.by_name(language)
+    assert spec is not None
+    return [s.name for s in walk_all(scan(Source.from_bytes(text.encode()), spec).symbols)]
+
+
+STYLE = (
+    ".dark-mode .light-icon {\n"
+    "  fill: var(--white);\n"
+    "  display: block;\n"
+    "}\n"
+    "\n"
+    ".js-flavor-toggle {\n"
+    "  -webkit-appearance: none;\n"
+    "  float: right;\n"
+    "  background-image: url(./js-flavor-cjs.svg);\n"
+    "  background-size: contain;\n"
+    "}\n"
+    ".js-flavor-toggle:checked {\n"
+    "  background-image: url(./js-flavor-esm.svg);\n"
+    "}\n"
+    ".js-flavor-toggle:not(:checked) ~ .mjs,\n"
+    ".js-flavor-toggle:checked ~ .cjs {\n"
+    "  display: none;\n"
+    "}\n"
+)
+
+
+#: nodejs/api/addons.html and repl.html: a `>` in text (an arrow, a prompt).
+ARROWS = (
+    "<!DOCTYPE html>\n"
+    '<html lang="en">\n'
+    "<body>\n"
+    '<h2 id="hello-world">Hello world</h2>\n'
+    '<pre><code class="language-js"><span class="hljs-variable language_">module</span>.'
+    '<span class="hljs-property">exports</span> = <span class="hljs-function">() =></span> '
+    '<span class="hljs-string">\'world\'</span>;</code> <button class="copy-button">copy</button></pre>\n'
+    "<ul>\n"
+    "<li><code>.save</code>: Save the current REPL session to a file:\n"
+    "<code>> .save ./file/to/save.js</code></li>\n"
+    "</ul>\n"
+    '<h3 id="commands-and-special-keys">Commands and special keys</h3>\n'
+    "</body>\n"
+    "</html>\n"
+)
+
+
+#: hugs/server.html: no doctype, no `<html>`, a `<body>` never closed; the last `<p>` is
+#: open at the end of the file.
+UNCLOSED_BODY = (
+    "\n"
+    "<title> The Hugs  </title>\n"
+    '<body bgcolor="#ffffff">\n'
+    '<h2>Using Hugs as a "Haskell Server"</h2>\n'
+    "<font size=4> <blockquote>\n"
+    "Alastair Reid<br>\n"
+    "</blockquote></font>\n"
+    '<a name="introduction"></a><p>\n'
+    "<h2>Introduction</h2>\n"
+    "instance&nbsp;(Typeable&nbsp;a)&nbsp;where<br>\n"
+    "<p>\n"
+    "</tt>\n"
+)
+
+
+#: libxslt1-dev/html/API.html: XHTML's XML prolog.
+PROLOG = (
+    '<?xml version="1.0" encoding="ISO-8859-1"?>\n'
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" '
+    '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">\n'
+    '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>The programming API</title></head>'
+    '<body bgcolor="#8b7765"><h1 align="center">The programming API</h1></body></html>\n'
+)
+
+
+#: symbols.scala (lines 1-9, 13-14), inside an object so there is something to outline.
+SYMBOLS = """object Symbols {
+  // Symbols:
+  '* //test
+  'symbol_*
+  'symbol1 //'
+  'ξφδ
+  '***
+  val tagged = Map('a -> 1, 'b -> 2)
+  val c = 'x'
+  val nl = '\\n'
+  def name(s: Symbol): String = s.name
+}
+"""
+
+
+#: soft-keywords.scala, inside an object.
+SOFT_KEYWORDS = """object Soft {
+  val open = true
+  val inline = true
+  inline xval
+  val x = inline + 2
+  inline def twice(n: Int): Int = n * 2
+  (using)
+}
+"""
+
+
+SYSCALL = """pub fn syscall0(number: usize) usize {
+    return asm volatile ("int $0x80"
+        : [ret] "={eax}" (-> usize),
+        : [number] "{eax}" (number),
+        : .{ .memory = true });
+}
+"""
+
+ASYNC_NAMES = """pub const VTable = struct {
+    async: *const fn () void,
+    await: *const fn () void,
+};
+
+pub fn async(x: u8) u8 {
+    return x;
+}
+
+pub fn io() VTable {
+    return .{ .async = async, .await = await };
+}
+"""
+
+ERROR_SET_FIELD = """const Worker = struct {
+    spawn_error: error{ConcurrencyUnavailable},
+    count: usize = 0,
+};
+
+test "tuple" {
+    _ = struct { error{foo} };
+}
+"""
+
+
+ASYNC_NAMES = """pub const VTable = struct {
+    async: *const fn () void,
+    await: *const fn () void,
+};
+
+pub fn async(x: u8) u8 {
+    return x;
+}
+
+pub fn io() VTable {
+    return .{ .async = async, .await = await };
+}
+"""
+
+ERROR_SET_FIELD = """const Worker = struct {
+    spawn_error: error{ConcurrencyUnavailable},
+    count: usize = 0,
+};
+
+test "tuple" {
+    _ = struct { error{foo} };
+}
+"""
+
+
+ERROR_SET_FIELD = """const Worker = struct {
+    spawn_error: error{ConcurrencyUnavailable},
+    count: usize = 0,
+};
+
+test "tuple" {
+    _ = struct { error{foo} };
+}
+"""
+
+
+SCRIPT = """__git_main () {
+\techo main
+}
+
+if [[ -n ${ZSH_VERSION-} ]]; then
+\tunset ${(M)${(k)parameters[@]}:#__gitcomp_builtin_*} 2>/dev/null
+else
+\tunset $(compgen -v __gitcomp_builtin_)
+fi
+
+__git_after () {
+\techo after
+}
+"""
+
+
+def test_css_rules_around_an_unquoted_url() -> None:
+    names = _names(STYLE, "css")
+    assert {".dark-mode .light-icon", ".js-flavor-toggle", ".js-flavor-toggle:checked"} <= set(names), names
+
+
+def test_html_headings_after_a_greater_than_sign_in_text() -> None:
+    assert {"Hello world", "Commands and special keys"} <= set(_names(ARROWS, "html"))
+
+
+@pytest.mark.parametrize(("text", "heading"), [(UNCLOSED_BODY, "Introduction"), (PROLOG, "The programming API")])
+def test_html_headings_in_an_unclosed_body_and_after_an_xml_prolog(text: str, heading: str) -> None:
+    assert heading in _names(text, "html")
+
+
+def test_scala2_symbol_literals() -> None:
+    assert _names(SYMBOLS, "scala") == ["Symbols", "tagged", "c", "nl", "name"]
+
+
+def test_scala_soft_modifier_used_as_a_name() -> None:
+    assert _names(SOFT_KEYWORDS, "scala") == ["Soft", "open", "inline", "x", "twice"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        (SYSCALL, ["syscall0"]),
+        (ASYNC_NAMES, ["VTable", "async", "await", "async", "io"]),
+        # the inline error sets' members are listed too: they are members of an error set
+        (ERROR_SET_FIELD, ["Worker", "spawn_error", "ConcurrencyUnavailable", "count", 'test "tuple"', "_", "foo"]),
+    ],
+    ids=["asm-clobbers", "async", "error-set"],
+)
+def test_zig_newer_than_the_grammar(text: str, names: list[str]) -> None:
+    assert _names(text, "zig") == names
+
+
+def test_bash_functions_around_a_zsh_branch() -> None:
+    assert _names(SCRIPT, "sh") == ["__git_main", "__git_after"]
+
+
+#: Data/Typeable.hs of Hugs' libraries (/usr/lib/hugs, its export list: tabs inside lines,
+#: which tree-sitter-haskell 0.24 does not take as whitespace), then declarations as the
+#: same file writes them: the grammar reads all after the export list as loose tokens.
+TYPEABLE_HEAD = (
+    "\nmodule Data.Typeable\n  (\n\n\t-- * The Typeable class\n\tTypeable( typeOf ),\t-- :: a -> TypeRep\n\n"
+    "\t-- * Type-safe cast\n\tcast,\t\t\t-- :: (Typeable a, Typeable b) => a -> Maybe b\n"
+    "\tgcast,\t\t\t-- a generalisation of cast\n\n\t-- * Type representations\n  ) where\n\n"
+    "import Data.Maybe\n\nappKeys :: Key -> [Key] -> Key\nappKeys k ks = foldl appKey k ks\n\ndata T = A | B\n"
+)
+
+
+def test_haskell_signatures_and_types_in_a_region_the_grammar_could_not_read() -> None:
+    assert _names(TYPEABLE_HEAD, "haskell") == ["Data.Typeable", "appKeys", "T"]
