@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+from simple_brief.languages import _generic_outline, _neovim_parsers
 from simple_brief.languages.spec import DocRules, LanguageSpec
 
 if TYPE_CHECKING:
@@ -147,12 +148,20 @@ def parseable(spec: LanguageSpec, data: bytes) -> bytes:
     return function(spec.guard)(data) if spec.guard else data
 
 
+#: A unit's `grammar="neovim:NAME"`: the parser Neovim ships (`_neovim_parsers`), where no
+#: wheel has the grammar (vimdoc).
+NEOVIM_GRAMMAR = "neovim"
+
+
 @cache
 def grammar(spec: LanguageSpec) -> Language:
-    """The tree-sitter Language of `spec` (loaded once per process)."""
+    """The tree-sitter Language of `spec` (loaded once per process): `module:function` of a
+    grammar wheel, or `neovim:NAME` (Neovim's own parser; `NeovimParserMissing`, an
+    OSError, when none is found)."""
     from tree_sitter import Language
 
-    pointer = function(spec.grammar)()
+    kind, _, name = spec.grammar.partition(":")
+    pointer = _neovim_parsers.language(name) if kind == NEOVIM_GRAMMAR else function(spec.grammar)()
     with warnings.catch_warnings():
         # Older wheels (tree-sitter-dockerfile 0.2, the only release) hand over an int,
         # which tree-sitter < 0.27 (pinned) still takes with a DeprecationWarning.
@@ -212,7 +221,18 @@ def _read_query(name: str) -> str | None:
 
 
 def query_source(spec: LanguageSpec) -> str:
-    """Text of the language's outline query, the queries it inherits first."""
+    """Text of the language's outline query, the queries it inherits first; for a language
+    with a grammar and no written `<ft>.scm`, the definitions of the `queries/tags.scm` its
+    grammar ships (`_generic_outline`).
+
+    Raises:
+        QueryInheritanceError: no written query, and the grammar ships no tags.scm; or a
+            written query's inheritance is broken.
+    """
+    if spec.has_grammar and _read_query(spec.name) is None:
+        generic = _generic_outline.generic_query(spec.grammar)
+        if generic is not None:
+            return generic
     return compose_query(spec.name, _read_query)
 
 

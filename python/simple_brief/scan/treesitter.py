@@ -168,7 +168,8 @@ def _scan_tree(
     query = _outline_query_or_none(language)
     if query is None:
         symbols, too_deep = scan_lines(source.lines, MAX_NESTING)
-        return Outline(source, language, symbols=symbols, diagnostics=[too_deep_hint(too_deep)] if too_deep else [])
+        diagnostics = [no_grammar_warning(language), *([too_deep_hint(too_deep)] if too_deep else [])]
+        return Outline(source, language, symbols=symbols, diagnostics=diagnostics)
     tree = parsed if parsed is not None else parse(source, language, old_tree)
     if lean and json_walk_applies(language):
         keys = json_symbols(source, language, tree, Columns(source))
@@ -233,9 +234,26 @@ def _outline_query_or_none(language: LanguageSpec) -> Query | None:
     try:
         return languages.outline_query(language)
     except (ImportError, OSError, QueryError, languages.QueryInheritanceError) as err:
-        # A missing grammar wheel or a broken query must not cost the user their outline.
+        # A missing grammar (wheel, Neovim parser) or a broken query must not cost the user
+        # their outline; the outline says why it is the heuristic's (`no_grammar_warning`).
         log.warning("no tree-sitter outline for %s (%s); using the line heuristic", language.name, err)
+        _NO_OUTLINE_REASONS[language] = str(err)
         return None
+
+
+#: Why a language's grammar or query did not load, by language (`_outline_query_or_none`).
+_NO_OUTLINE_REASONS: dict[LanguageSpec, str] = {}
+
+
+def no_grammar_warning(language: LanguageSpec) -> Diagnostic:
+    """W003: this outline is the line heuristic's, because the language's grammar or query did not load."""
+    reason = _NO_OUTLINE_REASONS.get(language, "its grammar did not load")
+    return Diagnostic(
+        Range(Position(0, 0), Position(0, 0)),
+        f"no tree-sitter outline for {language.name}: {reason}; this outline comes from the line heuristic",
+        Severity.Warning,
+        "W003",
+    )
 
 
 def _range(source: Source, start: tuple[int, int], end: tuple[int, int]) -> Range:
@@ -295,7 +313,7 @@ def _symbol_from_match(
         name = _WS.sub(" ", name).strip()
     else:
         name = _WS.sub(" ", source.lines[node.start_point[0]]).strip()
-    if kind == SymbolKind.String:
+    if kind == SymbolKind.String and not names:
         name = _heading_text(source, node)
     if not name:
         return None
@@ -357,7 +375,8 @@ def _start_byte(node: Node) -> int:
 
 
 def _heading_text(source: Source, node: Node) -> str:
-    """Markdown: the full heading line (`## Title`) of a section, or of a heading node."""
+    """A heading with no `@name` (the title of an reST or LaTeX section): the full line
+    (`## Title`) of a section, or of a heading node."""
     line = source.lines[node.start_point[0]]
     return line.strip()
 
