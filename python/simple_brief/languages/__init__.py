@@ -77,7 +77,19 @@ PLAIN = LanguageSpec("text", (), comment="#")
 _BY_NAME = {key: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for key in (spec.name, *spec.filetypes, *spec.aliases)}
 _BY_EXT = {ext: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for ext in spec.extensions}
 _BY_FILE_NAME = {name: spec for spec in LANGUAGES for name in spec.file_names if not _is_glob(name)}
-_FILE_NAME_GLOBS = [(name, spec) for spec in LANGUAGES for name in spec.file_names if _is_glob(name)]
+_FILE_NAME_GLOBS = [(name, spec) for spec in LANGUAGES for name in spec.file_names if _is_glob(name) and "/" not in name]
+#: Patterns of a file's last path parts (`doc/*.txt`, `queries/*/*.scm`), as Neovim's
+#: filetype patterns: tried before the ending (a query is `.scm`, as Scheme is).
+_PATH_GLOBS = [(name.split("/"), spec) for spec in LANGUAGES for name in spec.file_names if "/" in name]
+
+
+def _path_glob_spec(path: PurePath) -> LanguageSpec | None:
+    parts = path.parts
+    for pattern, spec in _PATH_GLOBS:
+        tail = parts[-len(pattern) :]
+        if len(tail) == len(pattern) and all(fnmatchcase(part, glob) for part, glob in zip(tail, pattern, strict=True)):
+            return spec
+    return None
 
 
 def by_name(name: str) -> LanguageSpec | None:
@@ -86,10 +98,10 @@ def by_name(name: str) -> LanguageSpec | None:
 
 
 def for_path(path: str | PurePath) -> LanguageSpec:
-    """The language of a file by its name (`Makefile`), its ending, or a name pattern (`Dockerfile.*`);
-    PLAIN when none is known."""
+    """The language of a file by its name (`Makefile`), a pattern of its last path parts
+    (`doc/*.txt`), its ending, or a name pattern (`Dockerfile.*`); PLAIN when none is known."""
     name = PurePath(path).name
-    spec = _BY_FILE_NAME.get(name) or _BY_EXT.get(PurePath(name).suffix.lower())
+    spec = _BY_FILE_NAME.get(name) or _path_glob_spec(PurePath(path)) or _BY_EXT.get(PurePath(name).suffix.lower())
     if spec is not None:
         return spec
     # A pattern only where the ending says nothing (`Makefile.toml` is TOML, as in Neovim).
