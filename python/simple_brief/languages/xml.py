@@ -5,8 +5,10 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "xml",
-    (".xml", ".xsd", ".xsl", ".xslt", ".svg", ".plist", ".xaml", ".csproj", ".fsproj", ".vbproj")
-    + (".props", ".targets", ".wsdl", ".xul", ".rss", ".atom", ".ui", ".xliff", ".pom", ".rdf"),
+    (
+        *(".xml", ".xsd", ".xsl", ".xslt", ".svg", ".plist", ".xaml", ".csproj", ".fsproj", ".vbproj"),
+        *(".props", ".targets", ".wsdl", ".xul", ".rss", ".atom", ".ui", ".xliff", ".pom", ".rdf"),
+    ),
     "tree_sitter_language_pack.bindings.xml:language",
     comment="",
     block_comment=("<!--", "-->"),

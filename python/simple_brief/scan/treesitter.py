@@ -221,7 +221,9 @@ def _scan_tree(
     outline.symbols = nest(list(found.values()), outline.diagnostics)
     outline.imports = _merge_import_lines(imports)
     outline.import_lines = {row for first, last in imports for row in range(first, last + 1)}
-    if tree.root_node.has_error and language.syntax_errors:
+    # An empty (or blank) file is no syntax error, though grammars that want a root
+    # element or a definition (XML, GraphQL, PowerShell) say so.
+    if tree.root_node.has_error and language.syntax_errors and source.data.strip():
         outline.diagnostics.extend(syntax_diagnostics(source, tree.root_node))
     return outline
 
