@@ -37,6 +37,15 @@ CTAGS_LANGUAGE = {
     "ocaml": "OCaml",
     "julia": "Julia",
     "sql": "SQL",
+    "vim": "Vim",
+    "perl": "Perl",
+    "ps1": "PowerShell",
+    "cmake": "CMake",
+    "proto": "Protobuf",
+    "rst": "RestructuredText",
+    "tex": "Tex",
+    "bib": "BibTeX",
+    "dosini": "Iniconf",
 }
 #: Languages of the registry ctags 5.9 has no parser for (or only tags what no outline shows:
 #: YAML's anchors): swift, scala, dart, zig, toml, hcl, nix, dockerfile, yaml.
@@ -70,6 +79,18 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
     "ocaml": frozenset({"module", "class", "function", "method", "type"}),
     "julia": frozenset({"module", "function", "struct", "macro"}),
     "sql": frozenset({"table", "view", "function", "procedure", "trigger"}),
+    "vim": frozenset({"function", "command", "augroup"}),
+    "perl": frozenset({"subroutine", "package"}),
+    "ps1": frozenset({"function"}),
+    "cmake": frozenset({"function", "macro"}),
+    "proto": frozenset({"message", "enum", "service", "rpc"}),
+    "rst": frozenset({"chapter", "section", "subsection", "subsubsection"}),
+    "tex": frozenset({"part", "chapter", "section", "subsection", "subsubsection"}),
+    "bib": frozenset(
+        {"article", "book", "booklet", "inbook", "incollection", "inproceedings", "manual", "mastersthesis"}
+        | {"misc", "phdthesis", "proceedings", "techreport", "unpublished", "conference"}
+    ),
+    "dosini": frozenset({"section"}),
 }
 
 FIELDS = "--fields=+nKzSe"
