@@ -50,7 +50,6 @@ return {
   'swift',
   'tex',
   'plaintex',
-  'context',
   'toml',
   'typescript',
   'typescriptreact',

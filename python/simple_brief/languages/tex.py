@@ -9,7 +9,7 @@ SPEC = LanguageSpec(
     (".tex", ".sty", ".cls", ".ltx", ".latex", ".dtx"),
     "tree_sitter_language_pack.bindings.latex:language",
     comment="%",
-    filetypes=("plaintex", "context"),
+    filetypes=("plaintex",),
     aliases=("latex",),
     docs=DocRules(indexed=False),
 )
