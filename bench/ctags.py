@@ -115,6 +115,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
     - Lua: an anonymous function argument that ctags names after a nearby assignment
       (`vim._with({ buf = args.buf }, function()` gives a function `buf`);
     - C/C++: a function whose name a macro builds (`TRANS(Accept) (...)` gives `TRANS`);
+    - TeX: a sectioning command inside a style's macro (`\\subsubsection*{#1}`,
+      `\\chapter*{\\contentsname ...}`), which only a use of the macro titles;
     - Sh: an array assignment (`COMPREPLY=( $(compgen ...) )` gives a function `COMPREPLY=`);
     - Kotlin: a lambda (`<lambda>`), a lambda's parameters (`{ a, b -> ...}`) and loop
       variables, tagged as methods;
@@ -138,6 +140,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "a keyword or a parenthesis ctags read as a name (`class`, `infixl`, `(RealFloat`)"
     if language == "haskell" and _haskell_infix_operand(tag):
         return "the left operand of an infix definition (`aM <> bM = ...` defines `<>`, not `aM`)"
+    if language == "tex" and ("#" in tag.name or tag.name.startswith("\\")):
+        return "a sectioning command inside a macro's definition (its title a `#1` or a `\\command`)"
     if language == "sh" and tag.name.endswith("="):
         return "an array assignment ctags reads as a function (`COMPREPLY=( ... )`)"
     if language == "python" and tag.scope_kind in ("function", "member") and _LOCAL_LAMBDA.match(tag.pattern):
