@@ -259,3 +259,17 @@ def test_every_units_grammar_comes_from_a_declared_dependency() -> None:
         top = kind.split(".")[0]
         distributions = {d.lower().replace("_", "-") for d in providers.get(top, [])}
         assert distributions & declared, f"{spec.name}: {top} is not installed by a declared dependency"
+
+
+def test_a_help_files_headings_run_to_the_next_heading_and_hold_their_tags() -> None:
+    """The vimdoc grammar gives a heading no section (`flat_headings`): each runs to the
+    last line of text before the next heading, the `====` rule left out, so it folds."""
+    path = RUNTIME / "doc" / "fold.txt"
+    outline = scan(Source.from_bytes(path.read_bytes()), languages.for_path(path))
+    first = next(s for s in outline.symbols if s.name == "1. Fold methods")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert first.range.end.line + 1 < len(lines)
+    following = lines[first.range.end.line + 1 :]
+    assert next(line for line in following if line.strip()).strip() == "MANUAL\t\t\t\t\t\t*fold-manual*".strip()
+    assert [c.name for c in first.children] == ["fold-methods"]
+    assert first.body is not None and first.body.start.line == first.range.start.line + 1

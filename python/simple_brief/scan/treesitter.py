@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -218,6 +219,8 @@ def _scan_tree(
     outline = Outline(source, language, tree=tree)
     if cap and len(found) >= cap:
         outline.diagnostics.append(too_many_hint(cap))
+    if language.flat_headings:
+        _headings_to_sections(source, found.values())
     outline.symbols = nest(list(found.values()), outline.diagnostics)
     outline.imports = _merge_import_lines(imports)
     outline.import_lines = {row for first, last in imports for row in range(first, last + 1)}
@@ -374,6 +377,27 @@ def _symbol_from_match(
 
 def _start_byte(node: Node) -> int:
     return node.start_byte
+
+
+#: A line that only rules off the next heading (vimdoc's `====`/`----`): not the section's end.
+_RULE_LINE = re.compile(r"^\s*(=+|-+)\s*$")
+
+
+def _headings_to_sections(source: Source, symbols: Iterable[Symbol]) -> None:
+    """`LanguageSpec.flat_headings`: each heading runs to the last line of text before the
+    next heading (or the file's end), rule lines and blank lines left out; the lines after
+    the heading are its body."""
+    headings = sorted((s for s in symbols if s.kind == SymbolKind.String), key=lambda s: s.range.start)
+    for heading, following in zip(headings, [*headings[1:], None], strict=False):
+        last = following.range.start.line - 1 if following is not None else len(source.lines) - 1
+        while last > heading.range.end.line and (
+            not source.lines[last].strip() or _RULE_LINE.match(source.lines[last])
+        ):
+            last -= 1
+        if last > heading.range.end.line:
+            end = Position(last, len(source.lines[last]))
+            heading.range = Range(heading.range.start, end)
+            heading.body = Range(Position(heading.selection_range.end.line + 1, 0), end)
 
 
 def _heading_text(source: Source, node: Node) -> str:
