@@ -209,6 +209,7 @@ def test_neovims_queries_are_outlined_by_their_patterns() -> None:
     ("language", "text", "expected"),
     [
         ("vim", "function! s:F(a) abort\n  return 1\nendfunction\ncommand! Go call s:F(1)\n", ["s:F", "Go"]),
+        ("vim", "vim9script\ndef Add(a: number): number\n  return a\nenddef\n", ["Add"]),
         ("perl", "package A::B;\nsub new {\n  1;\n}\n", ["A::B", "new"]),
         ("ps1", "function Get-X {\n  1\n}\nclass C {\n  [int] M() { return 1 }\n}\n", ["Get-X", "C", "M"]),
         ("cmake", "function(my_fn a)\n  message(a)\nendfunction()\n", ["my_fn"]),

@@ -4,6 +4,12 @@
 
 from simple_brief.languages.spec import DocRules, LanguageSpec
 
+
+def def_name(name: str) -> str:
+    """A vim9script `def`'s name: its first argument up to `(` (`Vim9Func(x:` is `Vim9Func`)."""
+    return name.split("(", 1)[0]
+
+
 SPEC = LanguageSpec(
     "vim",
     (".vim",),
@@ -11,5 +17,6 @@ SPEC = LanguageSpec(
     comment='"',
     file_names=(".vimrc", "_vimrc", "vimrc", ".gvimrc", "_gvimrc", "gvimrc", ".exrc", "_exrc"),
     aliases=("vimscript", "viml"),
+    names="simple_brief.languages.vim:def_name",
     docs=DocRules(indexed=False),
 )
