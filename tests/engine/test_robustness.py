@@ -36,7 +36,7 @@ BRACES = languages.LanguageSpec("braces", (".braces",), comment="//")
 ALL_LANGUAGES = [*languages.LANGUAGES, languages.PLAIN]
 LANGUAGE_IDS = [spec.name for spec in ALL_LANGUAGES]
 #: Diagnostic codes the scanner itself produces.
-SCAN_CODES = {"W001", "H001", "H002", "H003"}
+SCAN_CODES = {"W001", "W003", "H001", "H002", "H003"}
 SPAN = re.compile(r"(?<=\S) (L\d+(?:-\d+)?)$")
 MARK = re.compile(r"^[FCSE][>_] ")
 

@@ -349,8 +349,8 @@ def test_workspace_files_respects_gitignore_and_filters(ws: Workspace, root: Pat
     call = Call(ws)
     everything = invoke("workspace_files", {}, call)
     assert everything.text.splitlines() == [
-        "7 files under . (source only), .gitignore applied",
-        "./: README.md app.py",
+        "8 files under . (source only), .gitignore applied",
+        "./: README.md app.py setup.cfg",  # setup.cfg is INI (dosini), which simple-brief outlines
         "lib/: vendor.py",
         "pkg/: __init__.py broken.py models.py",
         "pkg/sub/: util.py",

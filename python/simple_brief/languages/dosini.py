@@ -1,0 +1,16 @@
+"""INI files (Neovim's filetype `dosini`: `.ini`, `setup.cfg`, `tox.ini`, `.editorconfig`):
+sections and their keys; outlined, not documented."""
+
+from simple_brief.languages.spec import DocRules, LanguageSpec
+
+SPEC = LanguageSpec(
+    "dosini",
+    (".ini",),
+    "tree_sitter_language_pack.bindings.ini:language",
+    comment=";",
+    filetypes=("editorconfig",),
+    aliases=("ini",),
+    file_names=("setup.cfg", ".editorconfig", ".pylintrc", ".flake8", ".coveragerc"),
+    docs=DocRules(indexed=False),
+    max_definitions=25_000,
+)
