@@ -53,6 +53,7 @@ APT = (
     "nix-bin",  # nix: `nix-instantiate --parse`
     "mono-mcs",  # cs: `mcs --parse`
     "scala",  # scala: `scalac -Ystop-after:parser`
+    "erlang-src",  # erlang: /usr/lib/erlang/lib/*/src (OTP's own sources)
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -189,6 +190,11 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "erlang": Source(
+            _globbed("/usr/lib/erlang/lib/*/src"),
+            "apt erlang-src (/usr/lib/erlang/lib/*/src: OTP's own sources; not megaco's ASN.1-generated codecs)",
+            exclude=("/src/binary/megaco_",),
+        ),
     }
 
 

@@ -37,6 +37,7 @@ CTAGS_LANGUAGE = {
     "ocaml": "OCaml",
     "julia": "Julia",
     "sql": "SQL",
+    "erlang": "Erlang",
 }
 #: Languages of the registry ctags 5.9 has no parser for (or only tags what no outline shows:
 #: YAML's anchors): swift, scala, dart, zig, toml, hcl, nix, dockerfile, yaml.
@@ -70,6 +71,7 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
     "ocaml": frozenset({"module", "class", "function", "method", "type"}),
     "julia": frozenset({"module", "function", "struct", "macro"}),
     "sql": frozenset({"table", "view", "function", "procedure", "trigger"}),
+    "erlang": frozenset({"module", "function", "record", "type", "macro"}),
 }
 
 FIELDS = "--fields=+nKzSe"
@@ -80,6 +82,8 @@ _HASKELL_KEYWORDS = frozenset(
 )
 _ANONYMOUS = re.compile(r"^(__anon[0-9a-f]+|AnonymousFunction[0-9a-f]*|anonymous(Function|Object|Class)[0-9a-f]*)$")
 _LOCAL_LAMBDA = re.compile(r"^/\^\s+[\w.]+\s*=\s*lambda\b")
+#: An Erlang function's name is an atom: lower-case first, or quoted.
+_ERLANG_ATOM = re.compile(r"^([a-z]|')")
 _JS_CLASS = re.compile(r"\bclass\b")
 #: A Lua line that really defines the function ctags names (`function M.f(`, `M.f = function(`).
 _LUA_DEFINES = re.compile(r"^/\^\s*(local\s+)?(function\s+[\w.:]+\s*\(|[\w.:\[\]'\"]+\s*=\s*function\s*\()")
@@ -97,6 +101,7 @@ def not_a_definition(language: str, tag: Tag) -> str:
     - Sh: an array assignment (`COMPREPLY=( $(compgen ...) )` gives a function `COMPREPLY=`);
     - Kotlin: a lambda (`<lambda>`), a lambda's parameters (`{ a, b -> ...}`) and loop
       variables, tagged as methods;
+    - Erlang: a variable (capitalised) bound at a line's start in generated code;
     - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
     - JSON: an object inside an array, named by its index (`0`);
     - Haskell: Hugs' `primitive` declarations (its libraries' own extension), keywords or
@@ -117,6 +122,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "a keyword or a parenthesis ctags read as a name (`class`, `infixl`, `(RealFloat`)"
     if language == "haskell" and _haskell_infix_operand(tag):
         return "the left operand of an infix definition (`aM <> bM = ...` defines `<>`, not `aM`)"
+    if language == "erlang" and tag.kind == "function" and not _ERLANG_ATOM.match(tag.name):
+        return "a variable bound at a line's start (generated code: `Bytes2= ...`), read by ctags as a function"
     if language == "sh" and tag.name.endswith("="):
         return "an array assignment ctags reads as a function (`COMPREPLY=( ... )`)"
     if language == "python" and tag.scope_kind in ("function", "member") and _LOCAL_LAMBDA.match(tag.pattern):
