@@ -54,6 +54,7 @@ APT = (
     "mono-mcs",  # cs: `mcs --parse`
     "scala",  # scala: `scalac -Ystop-after:parser`
     "erlang-src",  # erlang: /usr/lib/erlang/lib/*/src (OTP's own sources)
+    "guile-3.0-libs",  # scheme: /usr/share/guile/3.0 (Guile's own modules)
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -190,6 +191,7 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "scheme": Source((Path("/usr/share/guile/3.0"),), "apt guile-3.0-libs (/usr/share/guile/3.0: Guile's own modules)"),
         "erlang": Source(
             _globbed("/usr/lib/erlang/lib/*/src"),
             "apt erlang-src (/usr/lib/erlang/lib/*/src: OTP's own sources; not megaco's ASN.1-generated codecs)",

@@ -37,6 +37,7 @@ CTAGS_LANGUAGE = {
     "ocaml": "OCaml",
     "julia": "Julia",
     "sql": "SQL",
+    "scheme": "Scheme",
     "erlang": "Erlang",
 }
 #: Languages of the registry ctags 5.9 has no parser for (or only tags what no outline shows:
@@ -71,6 +72,7 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
     "ocaml": frozenset({"module", "class", "function", "method", "type"}),
     "julia": frozenset({"module", "function", "struct", "macro"}),
     "sql": frozenset({"table", "view", "function", "procedure", "trigger"}),
+    "scheme": frozenset({"function"}),
     "erlang": frozenset({"module", "function", "record", "type", "macro"}),
 }
 
@@ -102,6 +104,7 @@ def not_a_definition(language: str, tag: Tag) -> str:
     - Kotlin: a lambda (`<lambda>`), a lambda's parameters (`{ a, b -> ...}`) and loop
       variables, tagged as methods;
     - Erlang: a variable (capitalised) bound at a line's start in generated code;
+    - Scheme: the first part of a module's name, which ctags reads as a `define` form's;
     - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
     - JSON: an object inside an array, named by its index (`0`);
     - Haskell: Hugs' `primitive` declarations (its libraries' own extension), keywords or
@@ -124,6 +127,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "the left operand of an infix definition (`aM <> bM = ...` defines `<>`, not `aM`)"
     if language == "erlang" and tag.kind == "function" and not _ERLANG_ATOM.match(tag.name):
         return "a variable bound at a line's start (generated code: `Bytes2= ...`), read by ctags as a function"
+    if language == "scheme" and re.match(r"/\^\s*\((define-module|define-library|library)\s+\(", tag.pattern):
+        return "the first part of a module's name (`(define-module (ice-9 ls)` gives a function `ice-9`)"
     if language == "sh" and tag.name.endswith("="):
         return "an array assignment ctags reads as a function (`COMPREPLY=( ... )`)"
     if language == "python" and tag.scope_kind in ("function", "member") and _LOCAL_LAMBDA.match(tag.pattern):
