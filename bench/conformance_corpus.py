@@ -55,6 +55,10 @@ APT = (
     "scala",  # scala: `scalac -Ystop-after:parser`
     "erlang-src",  # erlang: /usr/lib/erlang/lib/*/src (OTP's own sources)
     "guile-3.0-libs",  # scheme: /usr/share/guile/3.0 (Guile's own modules)
+    "sbcl-source",  # lisp: /usr/share/sbcl-source (SBCL's own sources)
+    "cl-ppcre",  # lisp: /usr/share/common-lisp/source
+    "cl-alexandria",  # lisp
+    "cl-asdf",  # lisp
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -191,6 +195,10 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "lisp": Source(
+            (Path("/usr/share/sbcl-source"), Path("/usr/share/common-lisp/source")),
+            "apt sbcl-source (SBCL's sources), cl-ppcre, cl-alexandria, cl-asdf (/usr/share/common-lisp/source)",
+        ),
         "scheme": Source((Path("/usr/share/guile/3.0"),), "apt guile-3.0-libs (/usr/share/guile/3.0: Guile's own modules)"),
         "erlang": Source(
             _globbed("/usr/lib/erlang/lib/*/src"),

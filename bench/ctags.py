@@ -37,6 +37,7 @@ CTAGS_LANGUAGE = {
     "ocaml": "OCaml",
     "julia": "Julia",
     "sql": "SQL",
+    "lisp": "Lisp",
     "scheme": "Scheme",
     "erlang": "Erlang",
 }
@@ -72,6 +73,7 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
     "ocaml": frozenset({"module", "class", "function", "method", "type"}),
     "julia": frozenset({"module", "function", "struct", "macro"}),
     "sql": frozenset({"table", "view", "function", "procedure", "trigger"}),
+    "lisp": frozenset({"function", "macro"}),
     "scheme": frozenset({"function"}),
     "erlang": frozenset({"module", "function", "record", "type", "macro"}),
 }
