@@ -32,6 +32,7 @@ NPM_TOOLS = CACHE / "npm-tools" / "node_modules"
 PIP = CACHE / "pip"
 SDIST = CACHE / "sdist"
 JAVA = CACHE / "java"
+CLOJURE = CACHE / "clojure"
 
 #: Debian packages: the corpus they ship, and the tools that judge it.
 APT = (
@@ -59,6 +60,7 @@ APT = (
     "cl-ppcre",  # lisp: /usr/share/common-lisp/source
     "cl-alexandria",  # lisp
     "cl-asdf",  # lisp
+    "clojure",  # clojure: its jar holds clojure/*.clj (unzipped)
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -195,6 +197,7 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "clojure": Source((CLOJURE,), "apt clojure (the .clj sources inside its jar: clojure.core, clojure.string ...)"),
         "lisp": Source(
             (Path("/usr/share/sbcl-source"), Path("/usr/share/common-lisp/source")),
             "apt sbcl-source (SBCL's sources), cl-ppcre, cl-alexandria, cl-asdf (/usr/share/common-lisp/source)",
@@ -411,9 +414,22 @@ def _java() -> None:
     (JAVA / ".done").write_text(str(zips[0]))
 
 
+def _clojure() -> None:
+    """Clojure's own sources (`clojure/core.clj` ...), shipped inside apt clojure's jar."""
+    jars = _globbed("/usr/share/java/clojure-1.*.jar")
+    if not jars or (CLOJURE / ".done").is_file():
+        return
+    CLOJURE.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(jars[0]) as jar:
+        for name in jar.namelist():
+            if name.endswith(".clj") and not name.startswith("/") and ".." not in name:
+                jar.extract(name, CLOJURE)
+    (CLOJURE / ".done").write_text(str(jars[0]))
+
+
 def install() -> None:
     """Install the corpus and its judges (idempotent; what fails is logged, not fatal)."""
-    steps: list[Callable[[], None]] = [_apt, _npm, _pip, _sdists, _java]
+    steps: list[Callable[[], None]] = [_apt, _npm, _pip, _sdists, _java, _clojure]
     for step in steps:
         try:
             step()
