@@ -61,6 +61,7 @@ APT = (
     "cl-alexandria",  # lisp
     "cl-asdf",  # lisp
     "clojure",  # clojure: its jar holds clojure/*.clj (unzipped)
+    "nim",  # nim: /usr/lib/nim (its standard library as source)
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -197,6 +198,7 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "nim": Source((Path("/usr/lib/nim"),), "apt nim (/usr/lib/nim: its standard library)"),
         "clojure": Source((CLOJURE,), "apt clojure (the .clj sources inside its jar: clojure.core, clojure.string ...)"),
         "lisp": Source(
             (Path("/usr/share/sbcl-source"), Path("/usr/share/common-lisp/source")),
