@@ -62,6 +62,7 @@ APT = (
     "cl-asdf",  # lisp
     "clojure",  # clojure: its jar holds clojure/*.clj (unzipped)
     "nim",  # nim: /usr/lib/nim (its standard library as source)
+    "fish",  # fish: /usr/share/fish (its functions and completions)
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -198,6 +199,7 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "fish": Source((Path("/usr/share/fish"),), "apt fish (/usr/share/fish: its own functions and completions)"),
         "nim": Source((Path("/usr/lib/nim"),), "apt nim (/usr/lib/nim: its standard library)"),
         "clojure": Source((CLOJURE,), "apt clojure (the .clj sources inside its jar: clojure.core, clojure.string ...)"),
         "lisp": Source(
