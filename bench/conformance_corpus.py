@@ -63,6 +63,9 @@ APT = (
     "clojure",  # clojure: its jar holds clojure/*.clj (unzipped)
     "nim",  # nim: /usr/lib/nim (its standard library as source)
     "fish",  # fish: /usr/share/fish (its functions and completions)
+    "r-recommended",  # r: /usr/lib/R (scripts
+    " demos and vignette code of R's recommended packages)",  # 
+    "r-cran-data.table",  # r: its vignettes' code
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -199,6 +202,11 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "r": Source(
+            (Path("/usr/lib/R"), Path("/usr/share/R")),
+            "apt r-base-core, r-recommended, r-cran-data.table (/usr/lib/R: the R code installed packages keep:"
+            " MASS's and nlme's scripts, demos, vignette code)",
+        ),
         "fish": Source((Path("/usr/share/fish"),), "apt fish (/usr/share/fish: its own functions and completions)"),
         "nim": Source((Path("/usr/lib/nim"),), "apt nim (/usr/lib/nim: its standard library)"),
         "clojure": Source((CLOJURE,), "apt clojure (the .clj sources inside its jar: clojure.core, clojure.string ...)"),

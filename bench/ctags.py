@@ -37,6 +37,7 @@ CTAGS_LANGUAGE = {
     "ocaml": "OCaml",
     "julia": "Julia",
     "sql": "SQL",
+    "r": "R",
     "clojure": "Clojure",
     "lisp": "Lisp",
     "scheme": "Scheme",
@@ -74,6 +75,7 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
     "ocaml": frozenset({"module", "class", "function", "method", "type"}),
     "julia": frozenset({"module", "function", "struct", "macro"}),
     "sql": frozenset({"table", "view", "function", "procedure", "trigger"}),
+    "r": frozenset({"function"}),
     "clojure": frozenset({"function", "namespace"}),
     "lisp": frozenset({"function", "macro"}),
     "scheme": frozenset({"function"}),
@@ -86,7 +88,7 @@ _HASKELL_KEYWORDS = frozenset(
     {"class", "data", "default", "deriving", "import", "infix", "infixl", "infixr", "instance", "module"}
     | {"newtype", "type", "where", "let", "in", "if", "then", "else", "case", "of", "do"}
 )
-_ANONYMOUS = re.compile(r"^(__anon[0-9a-f]+|AnonymousFunction[0-9a-f]*|anonymous(Function|Object|Class)[0-9a-f]*)$")
+_ANONYMOUS = re.compile(r"^(__anon[0-9a-f]+|anonFunc[0-9a-f]+|AnonymousFunction[0-9a-f]*|anonymous(Function|Object|Class)[0-9a-f]*)$")
 _LOCAL_LAMBDA = re.compile(r"^/\^\s+[\w.]+\s*=\s*lambda\b")
 #: An Erlang function's name is an atom: lower-case first, or quoted.
 _ERLANG_ATOM = re.compile(r"^([a-z]|')")
