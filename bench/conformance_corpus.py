@@ -66,6 +66,7 @@ APT = (
     "r-recommended",  # r: /usr/lib/R (scripts
     " demos and vignette code of R's recommended packages)",  # 
     "r-cran-data.table",  # r: its vignettes' code
+    "gdc-12",  # d: druntime and phobos as source (/usr/lib/gcc/*/12/include/d)
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -202,6 +203,10 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "d": Source(
+            _globbed("/usr/lib/gcc/x86_64-linux-gnu/*/include/d"),
+            "apt gdc-12 (druntime and Phobos as source: /usr/lib/gcc/x86_64-linux-gnu/12/include/d)",
+        ),
         "r": Source(
             (Path("/usr/lib/R"), Path("/usr/share/R")),
             "apt r-base-core, r-recommended, r-cran-data.table (/usr/lib/R: the R code installed packages keep:"
