@@ -67,6 +67,7 @@ APT = (
     " demos and vignette code of R's recommended packages)",  # 
     "r-cran-data.table",  # r: its vignettes' code
     "gdc-12",  # d: druntime and phobos as source (/usr/lib/gcc/*/12/include/d)
+    "gnat-12",  # ada: GNAT's run-time library as source (/usr/lib/gcc/*/12/adainclude)
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -203,6 +204,10 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "ada": Source(
+            _globbed("/usr/lib/gcc/x86_64-linux-gnu/*/adainclude"),
+            "apt gnat-12 (GNAT's run-time library as source: /usr/lib/gcc/x86_64-linux-gnu/12/adainclude)",
+        ),
         "d": Source(
             _globbed("/usr/lib/gcc/x86_64-linux-gnu/*/include/d"),
             "apt gdc-12 (druntime and Phobos as source: /usr/lib/gcc/x86_64-linux-gnu/12/include/d)",
