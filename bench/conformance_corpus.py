@@ -68,6 +68,7 @@ APT = (
     "r-cran-data.table",  # r: its vignettes' code
     "gdc-12",  # d: druntime and phobos as source (/usr/lib/gcc/*/12/include/d)
     "gnat-12",  # ada: GNAT's run-time library as source (/usr/lib/gcc/*/12/adainclude)
+    "ghdl-common",  # vhdl: /usr/lib/ghdl/src (the IEEE and Synopsys libraries as source)
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -204,6 +205,7 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "vhdl": Source((Path("/usr/lib/ghdl/src"),), "apt ghdl-common (/usr/lib/ghdl/src: the IEEE, VITAL and Synopsys libraries as source)"),
         "ada": Source(
             _globbed("/usr/lib/gcc/x86_64-linux-gnu/*/adainclude"),
             "apt gnat-12 (GNAT's run-time library as source: /usr/lib/gcc/x86_64-linux-gnu/12/adainclude)",
