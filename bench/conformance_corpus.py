@@ -105,6 +105,7 @@ PIP_SDISTS = (
     "mach-nix==2.4.1",  # nix
     "pypi2nix==2.0.4",  # nix
     "pygments==2.19.2",  # elixir, scala, dart: its lexers' example files (tests/examplefiles)
+    "fortls==3.2.2",  # fortran: the Fortran language server's test sources
 )
 
 MAX_FILE_BYTES = 400_000
@@ -205,6 +206,12 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "fortran": Source(
+            (SDIST / "fortls",),
+            "PyPI sdist of fortls (the Fortran language server's test sources; not diag/, written to hold errors;"
+            " some others are incomplete on purpose, for completion tests)",
+            exclude=("/diag/",),
+        ),
         "vhdl": Source((Path("/usr/lib/ghdl/src"),), "apt ghdl-common (/usr/lib/ghdl/src: the IEEE, VITAL and Synopsys libraries as source)"),
         "ada": Source(
             _globbed("/usr/lib/gcc/x86_64-linux-gnu/*/adainclude"),
