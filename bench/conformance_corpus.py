@@ -78,6 +78,7 @@ NPM_PACKAGES = (
     "react-native-screens@4.30.1",  # typescriptreact, kotlin, cpp
     "edge-js@26.1.0",  # cs
     "graphile-worker@0.17.3",  # sql (migrations)
+    "@openzeppelin/contracts@5.7.0",  # solidity
 )
 #: npm packages that only judge (pinned, dependencies listed): unpacked into
 #: .cache/conformance/npm-tools/node_modules/<name>/, where Node finds them from each
@@ -206,6 +207,7 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "solidity": Source((NPM / "@openzeppelin" / "contracts",), "npm @openzeppelin/contracts"),
         "fortran": Source(
             (SDIST / "fortls",),
             "PyPI sdist of fortls (the Fortran language server's test sources; not diag/, written to hold errors;"
