@@ -97,6 +97,7 @@ PIP_WHEELS = (
     "python-hcl2==8.1.4",  # hcl: the judge (HCL2 parser; its package folder is hcl2)
     "lark==1.3.1",  # hcl: python-hcl2's parser generator
     "regex==2026.11.15",  # hcl: python-hcl2 imports it
+    "vispy==0.17.0",  # glsl: its shaders (vispy/glsl)
 )
 #: PyPI source distributions (pinned): `pip download --no-binary`, unpacked into
 #: .cache/conformance/sdist/<name>/ (their wheels leave the other languages' files out).
@@ -207,6 +208,7 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "glsl": Source((PIP / "vispy" / "glsl",), "PyPI wheel vispy (its shaders; some hold vispy's `$name` template slots)"),
         "solidity": Source((NPM / "@openzeppelin" / "contracts",), "npm @openzeppelin/contracts"),
         "fortran": Source(
             (SDIST / "fortls",),
