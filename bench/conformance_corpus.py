@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / ".cache" / "conformance"
 NPM = CACHE / "npm"
 NPM_TOOLS = CACHE / "npm-tools" / "node_modules"
+NPM_LANGS = CACHE / "npm-langs"
 PIP = CACHE / "pip"
 SDIST = CACHE / "sdist"
 JAVA = CACHE / "java"
@@ -78,7 +79,13 @@ NPM_PACKAGES = (
     "react-native-screens@4.30.1",  # typescriptreact, kotlin, cpp
     "edge-js@26.1.0",  # cs
     "graphile-worker@0.17.3",  # sql (migrations)
+)
+#: npm packages (pinned) for the languages added from the grammar bundle: `npm pack` into
+#: .cache/conformance/npm-langs/<name>/, apart from npm/, whose every file the JSON, Markdown
+#: and Dockerfile rows sample (a package added there would change their samples).
+NPM_LANG_PACKAGES = (
     "@openzeppelin/contracts@5.7.0",  # solidity
+    "react-native@0.79.2",  # objc (its .m sources)
 )
 #: npm packages that only judge (pinned, dependencies listed): unpacked into
 #: .cache/conformance/npm-tools/node_modules/<name>/, where Node finds them from each
@@ -208,8 +215,9 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "objc": Source((NPM_LANGS / "react-native",), "npm react-native (its Objective-C .m sources; .mm is Objective-C++)"),
         "glsl": Source((PIP / "vispy" / "glsl",), "PyPI wheel vispy (its shaders; some hold vispy's `$name` template slots)"),
-        "solidity": Source((NPM / "@openzeppelin" / "contracts",), "npm @openzeppelin/contracts"),
+        "solidity": Source((NPM_LANGS / "@openzeppelin" / "contracts",), "npm @openzeppelin/contracts"),
         "fortran": Source(
             (SDIST / "fortls",),
             "PyPI sdist of fortls (the Fortran language server's test sources; not diag/, written to hold errors;"
@@ -349,7 +357,7 @@ def _npm() -> None:
     if shutil.which("npm") is None:
         _log("npm is not here: the npm packages' rows stay empty")
         return
-    for specs, into in ((NPM_PACKAGES, NPM), (NPM_TOOL_PACKAGES, NPM_TOOLS)):
+    for specs, into in ((NPM_PACKAGES, NPM), (NPM_TOOL_PACKAGES, NPM_TOOLS), (NPM_LANG_PACKAGES, NPM_LANGS)):
         into.mkdir(parents=True, exist_ok=True)
         for spec in specs:
             _npm_pack(spec, into)

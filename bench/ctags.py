@@ -37,6 +37,7 @@ CTAGS_LANGUAGE = {
     "ocaml": "OCaml",
     "julia": "Julia",
     "sql": "SQL",
+    "objc": "ObjectiveC",
     "fortran": "Fortran",
     "vhdl": "VHDL",
     "ada": "Ada",
@@ -79,6 +80,7 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
     "ocaml": frozenset({"module", "class", "function", "method", "type"}),
     "julia": frozenset({"module", "function", "struct", "macro"}),
     "sql": frozenset({"table", "view", "function", "procedure", "trigger"}),
+    "objc": frozenset({"interface", "implementation", "protocol", "method", "class", "category", "function", "struct", "enum"}),
     "fortran": frozenset({"module", "program", "function", "subroutine", "type", "interface", "submodule", "blockData", "method"}),
     "vhdl": frozenset({"entity", "architecture", "package", "function", "procedure", "process", "type", "subtype", "record"}),
     "ada": frozenset({"package", "packspec", "subprogram", "subprogspec", "type", "task", "protected", "entry", "taskspec", "protectspec"}),
@@ -119,6 +121,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
       variables, tagged as methods;
     - Erlang: a variable (capitalised) bound at a line's start in generated code;
     - Scheme: the first part of a module's name, which ctags reads as a `define` form's;
+    - Objective-C: a word in parentheses that is no `@interface X (Category)`'s, and
+      lines of a `#define`'s body (methods a macro writes);
     - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
     - JSON: an object inside an array, named by its index (`0`);
     - Haskell: Hugs' `primitive` declarations (its libraries' own extension), keywords or
@@ -143,6 +147,12 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "a variable bound at a line's start (generated code: `Bytes2= ...`), read by ctags as a function"
     if language == "scheme" and re.match(r"/\^\s*\((define-module|define-library|library)\s+\(", tag.pattern):
         return "the first part of a module's name (`(define-module (ice-9 ls)` gives a function `ice-9`)"
+    if language == "objc" and tag.kind == "category" and not re.search(
+        rf"@(interface|implementation)\s+\w+\s*\(\s*{re.escape(tag.name)}\s*\)", tag.pattern
+    ):
+        return "a word in parentheses ctags reads as a category (`@property (nonatomic)`, `- (instancetype)`)"
+    if language == "objc" and re.search(r"\\\s*\$/$", tag.pattern):
+        return "a line of a `#define`'s body (a method the macro writes: `-(void)setMargin##prop`)"
     if language == "sh" and tag.name.endswith("="):
         return "an array assignment ctags reads as a function (`COMPREPLY=( ... )`)"
     if language == "python" and tag.scope_kind in ("function", "member") and _LOCAL_LAMBDA.match(tag.pattern):
