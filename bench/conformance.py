@@ -164,7 +164,7 @@ def _aliases(name: str, language: str) -> list[str]:
         return ["Companion"]
     if language == "objc" and name.endswith(")") and " (" in name:
         return name[:-1].split(" (")  # a category `Shop (Extras)`: ctags tags `Shop` and `Extras`
-    if language in ("css", "scss"):
+    if language == "css":
         for part in name.split(","):
             part = " ".join(part.split())
             if part:
