@@ -70,6 +70,7 @@ APT = (
     "gdc-12",  # d: druntime and phobos as source (/usr/lib/gcc/*/12/include/d)
     "gnat-12",  # ada: GNAT's run-time library as source (/usr/lib/gcc/*/12/adainclude)
     "ghdl-common",  # vhdl: /usr/lib/ghdl/src (the IEEE and Synopsys libraries as source)
+    "yosys",  # verilog: /usr/share/yosys (its cell libraries and techmaps in Verilog)
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -215,6 +216,7 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "verilog": Source((Path("/usr/share/yosys"),), "apt yosys (/usr/share/yosys: its cell libraries and techmaps)"),
         "objc": Source((NPM_LANGS / "react-native",), "npm react-native (its Objective-C .m sources; .mm is Objective-C++)"),
         "glsl": Source((PIP / "vispy" / "glsl",), "PyPI wheel vispy (its shaders; some hold vispy's `$name` template slots)"),
         "solidity": Source((NPM_LANGS / "@openzeppelin" / "contracts",), "npm @openzeppelin/contracts"),
