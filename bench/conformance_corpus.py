@@ -116,6 +116,7 @@ PIP_SDISTS = (
     "pypi2nix==2.0.4",  # nix
     "pygments==2.19.2",  # elixir, scala, dart: its lexers' example files (tests/examplefiles)
     "fortls==3.2.2",  # fortran: the Fortran language server's test sources
+    "meson==1.9.1",  # meson: its own test cases' meson.build files
 )
 
 MAX_FILE_BYTES = 400_000
@@ -216,6 +217,7 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "meson": Source((SDIST / "meson",), "PyPI sdist of meson (the meson.build files of its own test cases)"),
         "verilog": Source((Path("/usr/share/yosys"),), "apt yosys (/usr/share/yosys: its cell libraries and techmaps)"),
         "objc": Source((NPM_LANGS / "react-native",), "npm react-native (its Objective-C .m sources; .mm is Objective-C++)"),
         "glsl": Source((PIP / "vispy" / "glsl",), "PyPI wheel vispy (its shaders; some hold vispy's `$name` template slots)"),

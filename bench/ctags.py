@@ -37,6 +37,7 @@ CTAGS_LANGUAGE = {
     "ocaml": "OCaml",
     "julia": "Julia",
     "sql": "SQL",
+    "meson": "Meson",
     "verilog": "Verilog",
     "objc": "ObjectiveC",
     "fortran": "Fortran",
@@ -81,6 +82,7 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
     "ocaml": frozenset({"module", "class", "function", "method", "type"}),
     "julia": frozenset({"module", "function", "struct", "macro"}),
     "sql": frozenset({"table", "view", "function", "procedure", "trigger"}),
+    "meson": frozenset({"project", "build", "test", "benchmark", "custom", "run"}),
     "verilog": frozenset({"module", "function", "task", "block"}),
     "objc": frozenset({"interface", "implementation", "protocol", "method", "class", "category", "function", "struct", "enum"}),
     "fortran": frozenset({"module", "program", "function", "subroutine", "type", "interface", "submodule", "blockData", "method"}),
@@ -125,6 +127,7 @@ def not_a_definition(language: str, tag: Tag) -> str:
     - Scheme: the first part of a module's name, which ctags reads as a `define` form's;
     - Objective-C: a word in parentheses that is no `@interface X (Category)`'s, and
       lines of a `#define`'s body (methods a macro writes);
+    - Meson: `subproject('x')` and `find_library('z')`, which use a project or library;
     - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
     - JSON: an object inside an array, named by its index (`0`);
     - Haskell: Hugs' `primitive` declarations (its libraries' own extension), keywords or
@@ -155,6 +158,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "a word in parentheses ctags reads as a category (`@property (nonatomic)`, `- (instancetype)`)"
     if language == "objc" and re.search(r"\\\s*\$/$", tag.pattern):
         return "a line of a `#define`'s body (a method the macro writes: `-(void)setMargin##prop`)"
+    if language == "meson" and re.search(r"\b(subproject|find_library)\s*\(", tag.pattern):
+        return "a subproject or library the file uses, read by ctags as a project or a target"
     if language == "sh" and tag.name.endswith("="):
         return "an array assignment ctags reads as a function (`COMPREPLY=( ... )`)"
     if language == "python" and tag.scope_kind in ("function", "member") and _LOCAL_LAMBDA.match(tag.pattern):
