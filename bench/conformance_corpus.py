@@ -64,8 +64,7 @@ APT = (
     "clojure",  # clojure: its jar holds clojure/*.clj (unzipped)
     "nim",  # nim: /usr/lib/nim (its standard library as source)
     "fish",  # fish: /usr/share/fish (its functions and completions)
-    "r-recommended",  # r: /usr/lib/R (scripts
-    " demos and vignette code of R's recommended packages)",  # 
+    "r-recommended",  # r: /usr/lib/R (scripts, demos and vignette code of R's recommended packages)
     "r-cran-data.table",  # r: its vignettes' code
     "gdc-12",  # d: druntime and phobos as source (/usr/lib/gcc/*/12/include/d)
     "gnat-12",  # ada: GNAT's run-time library as source (/usr/lib/gcc/*/12/adainclude)
@@ -219,8 +218,12 @@ def sources() -> dict[str, Source]:
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
         "meson": Source((SDIST / "meson",), "PyPI sdist of meson (the meson.build files of its own test cases)"),
         "verilog": Source((Path("/usr/share/yosys"),), "apt yosys (/usr/share/yosys: its cell libraries and techmaps)"),
-        "objc": Source((NPM_LANGS / "react-native",), "npm react-native (its Objective-C .m sources; .mm is Objective-C++)"),
-        "glsl": Source((PIP / "vispy" / "glsl",), "PyPI wheel vispy (its shaders; some hold vispy's `$name` template slots)"),
+        "objc": Source(
+            (NPM_LANGS / "react-native",), "npm react-native (its Objective-C .m sources; .mm is Objective-C++)"
+        ),
+        "glsl": Source(
+            (PIP / "vispy" / "glsl",), "PyPI wheel vispy (its shaders; some hold vispy's `$name` template slots)"
+        ),
         "solidity": Source((NPM_LANGS / "@openzeppelin" / "contracts",), "npm @openzeppelin/contracts"),
         "fortran": Source(
             (SDIST / "fortls",),
@@ -228,7 +231,10 @@ def sources() -> dict[str, Source]:
             " some others are incomplete on purpose, for completion tests)",
             exclude=("/diag/",),
         ),
-        "vhdl": Source((Path("/usr/lib/ghdl/src"),), "apt ghdl-common (/usr/lib/ghdl/src: the IEEE, VITAL and Synopsys libraries as source)"),
+        "vhdl": Source(
+            (Path("/usr/lib/ghdl/src"),),
+            "apt ghdl-common (/usr/lib/ghdl/src: the IEEE, VITAL and Synopsys libraries as source)",
+        ),
         "ada": Source(
             _globbed("/usr/lib/gcc/x86_64-linux-gnu/*/adainclude"),
             "apt gnat-12 (GNAT's run-time library as source: /usr/lib/gcc/x86_64-linux-gnu/12/adainclude)",
@@ -244,12 +250,16 @@ def sources() -> dict[str, Source]:
         ),
         "fish": Source((Path("/usr/share/fish"),), "apt fish (/usr/share/fish: its own functions and completions)"),
         "nim": Source((Path("/usr/lib/nim"),), "apt nim (/usr/lib/nim: its standard library)"),
-        "clojure": Source((CLOJURE,), "apt clojure (the .clj sources inside its jar: clojure.core, clojure.string ...)"),
+        "clojure": Source(
+            (CLOJURE,), "apt clojure (the .clj sources inside its jar: clojure.core, clojure.string ...)"
+        ),
         "lisp": Source(
             (Path("/usr/share/sbcl-source"), Path("/usr/share/common-lisp/source")),
             "apt sbcl-source (SBCL's sources), cl-ppcre, cl-alexandria, cl-asdf (/usr/share/common-lisp/source)",
         ),
-        "scheme": Source((Path("/usr/share/guile/3.0"),), "apt guile-3.0-libs (/usr/share/guile/3.0: Guile's own modules)"),
+        "scheme": Source(
+            (Path("/usr/share/guile/3.0"),), "apt guile-3.0-libs (/usr/share/guile/3.0: Guile's own modules)"
+        ),
         "erlang": Source(
             _globbed("/usr/lib/erlang/lib/*/src"),
             "apt erlang-src (/usr/lib/erlang/lib/*/src: OTP's own sources; not megaco's ASN.1-generated codecs)",

@@ -84,10 +84,29 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
     "sql": frozenset({"table", "view", "function", "procedure", "trigger"}),
     "meson": frozenset({"project", "build", "test", "benchmark", "custom", "run"}),
     "verilog": frozenset({"module", "function", "task", "block"}),
-    "objc": frozenset({"interface", "implementation", "protocol", "method", "class", "category", "function", "struct", "enum"}),
-    "fortran": frozenset({"module", "program", "function", "subroutine", "type", "interface", "submodule", "blockData", "method"}),
-    "vhdl": frozenset({"entity", "architecture", "package", "function", "procedure", "process", "type", "subtype", "record"}),
-    "ada": frozenset({"package", "packspec", "subprogram", "subprogspec", "type", "task", "protected", "entry", "taskspec", "protectspec"}),
+    "objc": frozenset(
+        {"interface", "implementation", "protocol", "method", "class", "category", "function", "struct", "enum"}
+    ),
+    "fortran": frozenset(
+        {"module", "program", "function", "subroutine", "type", "interface", "submodule", "blockData", "method"}
+    ),
+    "vhdl": frozenset(
+        {"entity", "architecture", "package", "function", "procedure", "process", "type", "subtype", "record"}
+    ),
+    "ada": frozenset(
+        {
+            "package",
+            "packspec",
+            "subprogram",
+            "subprogspec",
+            "type",
+            "task",
+            "protected",
+            "entry",
+            "taskspec",
+            "protectspec",
+        }
+    ),
     "d": frozenset({"module", "class", "function", "enum", "interface", "struct", "union", "template"}),
     "r": frozenset({"function"}),
     "clojure": frozenset({"function", "namespace"}),
@@ -102,7 +121,9 @@ _HASKELL_KEYWORDS = frozenset(
     {"class", "data", "default", "deriving", "import", "infix", "infixl", "infixr", "instance", "module"}
     | {"newtype", "type", "where", "let", "in", "if", "then", "else", "case", "of", "do"}
 )
-_ANONYMOUS = re.compile(r"^(__anon[0-9a-f]+|anonFunc[0-9a-f]+|AnonymousFunction[0-9a-f]*|anonymous(Function|Object|Class)[0-9a-f]*)$")
+_ANONYMOUS = re.compile(
+    r"^(__anon[0-9a-f]+|anonFunc[0-9a-f]+|AnonymousFunction[0-9a-f]*|anonymous(Function|Object|Class)[0-9a-f]*)$"
+)
 _LOCAL_LAMBDA = re.compile(r"^/\^\s+[\w.]+\s*=\s*lambda\b")
 #: An Erlang function's name is an atom: lower-case first, or quoted.
 _ERLANG_ATOM = re.compile(r"^([a-z]|')")
@@ -152,8 +173,10 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "a variable bound at a line's start (generated code: `Bytes2= ...`), read by ctags as a function"
     if language == "scheme" and re.match(r"/\^\s*\((define-module|define-library|library)\s+\(", tag.pattern):
         return "the first part of a module's name (`(define-module (ice-9 ls)` gives a function `ice-9`)"
-    if language == "objc" and tag.kind == "category" and not re.search(
-        rf"@(interface|implementation)\s+\w+\s*\(\s*{re.escape(tag.name)}\s*\)", tag.pattern
+    if (
+        language == "objc"
+        and tag.kind == "category"
+        and not re.search(rf"@(interface|implementation)\s+\w+\s*\(\s*{re.escape(tag.name)}\s*\)", tag.pattern)
     ):
         return "a word in parentheses ctags reads as a category (`@property (nonatomic)`, `- (instancetype)`)"
     if language == "objc" and re.search(r"\\\s*\$/$", tag.pattern):
