@@ -16,7 +16,7 @@ from simple_brief.scan import scan
 from simple_brief.source import Source
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from nvim_session import nvim_binary  # noqa: E402
+from nvim_session import nvim_binary
 
 
 def names(text: str, language: str) -> list[str]:
@@ -51,7 +51,9 @@ def test_objc_methods_are_named_by_selector_and_categories_in_full() -> None:
 
 
 def test_vhdl_operators_and_meson_targets_are_named_without_quotes() -> None:
-    vhdl = 'package body p is\n  function "+" (a, b : t) return t is\n  begin\n    return a;\n  end;\nend package body;\n'
+    vhdl = (
+        'package body p is\n  function "+" (a, b : t) return t is\n  begin\n    return a;\n  end;\nend package body;\n'
+    )
     assert names(vhdl, "vhdl") == ["p", "+"]
     assert names("exe = executable('shop-cli', 'main.c')\n", "meson") == ["exe", "shop-cli"]
 
@@ -66,7 +68,10 @@ def test_scheme_reads_any_define_form_and_names_a_module_by_its_list() -> None:
 
 
 def test_an_r_function_is_listed_at_any_depth_and_by_its_list_name() -> None:
-    text = "f <- function(x) {\n  g <- function(y) y\n  g(x)\n}\nS <- setRefClass('S', methods = list(add = function(n) n))\n"
+    text = (
+        "f <- function(x) {\n  g <- function(y) y\n  g(x)\n}\n"
+        "S <- setRefClass('S', methods = list(add = function(n) n))\n"
+    )
     assert names(text, "r") == ["f", "g", "S", "add"]
 
 
@@ -78,7 +83,8 @@ def test_an_r_function_is_listed_at_any_depth_and_by_its_list_name() -> None:
 #: ends in SIGSEGV in most runs.
 D_CRASHERS = [
     b":", b":&", b"let v = 2;\n", b"]^\xf3\x85\xbc\x88\xc2\xa8\x0bD", b"\xf3\xaf\x85\x9b\xc2\xa5\xc3\xbd\xc2\xa7",
-    b"V\xc2\x96", b"7\xc2\x8bp\xc3\x80c\xc2\x95\xc3\xbc\xf2\xb7\xb5\x80\x07\xf1\xbd\x94\xb2\xf2\xb3\xbb\xb1\xc3\x89\x19\x05",
+    b"V\xc2\x96",
+    b"7\xc2\x8bp\xc3\x80c\xc2\x95\xc3\xbc\xf2\xb7\xb5\x80\x07\xf1\xbd\x94\xb2\xf2\xb3\xbb\xb1\xc3\x89\x19\x05",
     b"=", b"\xe2\x80\xa8", b"enum ", b"{", b"?\xf2\x89\x90\x94", b"\xe9\x97\xb6\xf0\xb6\x9f\xa2I", b"\n\n",
     b"- item\n- item\n,", b"__init__@dec\n", b"#", b"@dec\n", b"\\", b"##    ", b"end", b"passf,",
     b"T\xc2\x88Ew\xc3\xbf\xc2\xbe\xc3\xb5\xc3\x9e\xc2\x84\xf1\x89\x9a\xb5\xc2\xad",
@@ -97,7 +103,10 @@ for text in sys.stdin.buffer.read().split(b'\\0'):
 def test_texts_that_crashed_the_d_grammar_are_read_in_every_process() -> None:
     for _ in range(8):  # a fresh memory layout each time
         done = subprocess.run(
-            [sys.executable, "-c", PARSE_AS_THE_ENGINE_DOES], input=b"\0".join(D_CRASHERS), capture_output=True, timeout=60
+            [sys.executable, "-c", PARSE_AS_THE_ENGINE_DOES],
+            input=b"\0".join(D_CRASHERS),
+            capture_output=True,
+            timeout=60,
         )
         assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
 
@@ -163,4 +172,3 @@ def test_the_new_units_are_named_as_neovim_names_the_filetype(tmp_path: Path) ->
     ours = {name: [spec.name, *spec.filetypes] for name in SAMPLES for spec in [languages.for_path(name)]}
     wrong = {name: (neovim[name], ours[name]) for name in SAMPLES if neovim[name] not in ours[name]}
     assert not wrong, f"Neovim's filetype vs the unit's names: {wrong}"
-

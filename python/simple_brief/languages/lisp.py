@@ -1,7 +1,7 @@
 """Common Lisp (Neovim's `lisp` filetype): functions, macros, generic functions and
 methods, classes, structures, conditions, variables and constants, packages."""
 
-from simple_brief.languages.spec import DocRules, LanguageSpec
+from simple_brief.languages.spec import LanguageSpec
 
 SPEC = LanguageSpec(
     "lisp",
