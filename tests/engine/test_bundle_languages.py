@@ -117,36 +117,43 @@ def test_d_definitions_with_astral_characters_keep_their_real_names() -> None:
 
 # --- Neovim's filetype names -------------------------------------------------------------
 
-#: A file of each new language, as Neovim sees it: by name, and by its text where the
-#: ending alone says nothing (`.m`, `.v`, `.d`, `.r`).
+#: A text in each new language: every name a unit claims (its endings, its file names)
+#: is given one, so Neovim can tell the language by the text where the ending alone does
+#: not (`.m`, `.v`, `.d`, `.r`, `.cl`).
+TEXTS = {
+    "erlang": "-module(a).\n",
+    "scheme": "(define (f) 1)\n",
+    "lisp": "(defun f () 1)\n",
+    "clojure": "(ns a)\n",
+    "nim": "proc f() = discard\n",
+    "fish": "function f\nend\n",
+    "r": "f <- function() 1\n",
+    "d": "module a;\nvoid f() {}\n",
+    "ada": "procedure A is begin null; end A;\n",
+    "vhdl": "entity a is end;\n",
+    "fortran": "program a\nend program a\n",
+    "solidity": "contract A {}\n",
+    "glsl": "void main() {}\n",
+    "objc": "#import <Foundation/Foundation.h>\n@interface A : NSObject\n@end\n",
+    "verilog": "module a(input x);\nendmodule\n",
+    "meson": "project('a', 'c')\n",
+}
+
+
+def claimed_names(spec: languages.LanguageSpec) -> list[str]:
+    return [f"a{ext}" for ext in spec.extensions] + [name.replace("*", "a") for name in spec.file_names]
+
+
 SAMPLES = {
-    "a.erl": "-module(a).\n",
-    "a.scm": "(define (f) 1)\n",
-    "a.lisp": "(defun f () 1)\n",
-    "a.asd": "(defsystem :a)\n",
-    "a.clj": "(ns a)\n",
-    "a.cljs": "(ns a)\n",
-    "a.nim": "proc f() = discard\n",
-    "a.fish": "function f\nend\n",
-    "a.R": "f <- function() 1\n",
-    "a.r": "f <- function() 1\n",
-    "a.d": "module a;\nvoid f() {}\n",
-    "a.adb": "procedure A is begin null; end A;\n",
-    "a.ads": "package A is end A;\n",
-    "a.vhd": "entity a is end;\n",
-    "a.f90": "program a\nend program a\n",
-    "a.sol": "contract A {}\n",
-    "a.frag": "void main() {}\n",
-    "a.glsl": "void main() {}\n",
-    "a.m": "#import <Foundation/Foundation.h>\n@interface A : NSObject\n@end\n",
-    "a.v": "module a(input x);\nendmodule\n",
-    "a.sv": "module a;\nendmodule\n",
-    "meson.build": "project('a', 'c')\n",
-    "meson_options.txt": "option('a', type: 'boolean')\n",
+    name: TEXTS[language]
+    for language in TEXTS
+    for spec in [languages.by_name(language)]
+    if spec is not None
+    for name in claimed_names(spec)
 }
 
 FILETYPES = """local out = {}
-for _, path in ipairs(vim.fn.glob(arg[1] .. '/*', false, true)) do
+for _, path in ipairs(arg) do
   vim.cmd.edit(vim.fn.fnameescape(path))
   out[vim.fn.fnamemodify(path, ':t')] = vim.bo.filetype
   vim.cmd('bwipeout!')
@@ -156,6 +163,7 @@ io.stdout:write(vim.json.encode(out))
 
 
 def test_the_new_units_are_named_as_neovim_names_the_filetype(tmp_path: Path) -> None:
+    assert len(SAMPLES) > len(TEXTS)
     folder = tmp_path / "files"
     folder.mkdir()
     for name, text in SAMPLES.items():
@@ -163,7 +171,7 @@ def test_the_new_units_are_named_as_neovim_names_the_filetype(tmp_path: Path) ->
     script = tmp_path / "filetypes.lua"
     script.write_text(FILETYPES)
     done = subprocess.run(
-        [nvim_binary(), "--clean", "--headless", "-l", str(script), str(folder)],
+        [nvim_binary(), "--clean", "--headless", "-l", str(script), *(str(folder / name) for name in SAMPLES)],
         capture_output=True,
         text=True,
         timeout=60,

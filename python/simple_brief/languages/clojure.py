@@ -5,10 +5,9 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "clojure",
-    (".clj", ".cljs", ".cljc", ".cljd", ".edn", ".bb"),
+    (".clj", ".cljs", ".cljc", ".edn"),
     "tree_sitter_language_pack.bindings.clojure:language",
     comment=";",
     aliases=("clj", "cljs"),
-    file_names=("build.boot",),
     docs=DocRules(imports=r"(?m)^\s*\(?:?(?:require|use)\s+[\['(]*([\w.\-]+)"),
 )

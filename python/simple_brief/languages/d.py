@@ -10,7 +10,7 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "d",
-    (".d", ".di"),
+    (".d",),
     "tree_sitter_language_pack.bindings.d:language",
     comment="//",
     block_comment=("/*", "*/"),

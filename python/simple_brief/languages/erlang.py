@@ -5,9 +5,8 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "erlang",
-    (".erl", ".hrl", ".escript", ".app.src"),
+    (".erl", ".hrl"),
     "tree_sitter_language_pack.bindings.erlang:language",
     comment="%",
-    file_names=("rebar.config", "sys.config"),
     docs=DocRules(imports=r"""(?m)^-include(?:_lib)?\(\s*"([^"]+)"""),
 )

@@ -7,6 +7,5 @@ SPEC = LanguageSpec(
     (".fish",),
     "tree_sitter_language_pack.bindings.fish:language",
     comment="#",
-    file_names=("fish_variables",),
     docs=DocRules(imports=r"(?m)^\s*(?:source|\.)\s+(\S+)"),
 )

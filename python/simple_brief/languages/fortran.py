@@ -6,7 +6,7 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "fortran",
-    (".f90", ".f95", ".f03", ".f08", ".f18", ".F90", ".F95", ".F03", ".F08"),
+    (".f90", ".f95", ".f03", ".f08"),
     "tree_sitter_language_pack.bindings.fortran:language",
     comment="!",
     docs=DocRules(imports=r"(?mi)^\s*use\s*(?:,\s*\w+\s*)?(?:::)?\s*(\w+)"),

@@ -10,5 +10,5 @@ SPEC = LanguageSpec(
     comment=";",
     block_comment=("#|", "|#"),
     aliases=("commonlisp", "common-lisp"),
-    file_names=(".sbclrc", ".clisprc"),
+    file_names=(".sbclrc",),
 )

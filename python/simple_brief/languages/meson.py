@@ -5,7 +5,7 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "meson",
-    (".meson",),
+    (),
     "tree_sitter_language_pack.bindings.meson:language",
     comment="#",
     file_names=("meson.build", "meson.options", "meson_options.txt"),

@@ -5,7 +5,7 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "scheme",
-    (".scm", ".ss", ".sld", ".sls", ".sps", ".sch"),
+    (".scm", ".ss", ".sld"),
     "tree_sitter_language_pack.bindings.scheme:language",
     comment=";",
     block_comment=("#|", "|#"),

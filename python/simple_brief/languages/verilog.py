@@ -6,7 +6,7 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "verilog",
-    (".v", ".vh", ".sv", ".svh", ".svi"),
+    (".v", ".sv", ".svh"),
     "tree_sitter_language_pack.bindings.verilog:language",
     comment="//",
     block_comment=("/*", "*/"),

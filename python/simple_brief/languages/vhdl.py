@@ -5,7 +5,7 @@ from simple_brief.languages.spec import DocRules, LanguageSpec
 
 SPEC = LanguageSpec(
     "vhdl",
-    (".vhd", ".vhdl", ".vho", ".vht"),
+    (".vhd", ".vhdl", ".vho"),
     "tree_sitter_language_pack.bindings.vhdl:language",
     comment="--",
     block_comment=("/*", "*/"),
