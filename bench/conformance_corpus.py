@@ -459,29 +459,26 @@ def _sdists() -> None:
         (folder / ".conformance-version").write_text(spec)
 
 
-def _java() -> None:
-    zips = _globbed("/usr/lib/jvm/*/lib/src.zip")
-    if not zips or (JAVA / ".done").is_file():
+def _unzipped(archives: tuple[Path, ...], into: Path, wanted: Callable[[str], bool]) -> None:
+    """The members of the first of `archives` that `wanted` keeps, extracted into `into` (once)."""
+    if not archives or (into / ".done").is_file():
         return
-    JAVA.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(zips[0]) as src:
-        for name in src.namelist():
-            if name.startswith(("java.base/java/util/", "java.base/java/io/", "java.base/java/lang/")):
-                src.extract(name, JAVA)
-    (JAVA / ".done").write_text(str(zips[0]))
+    into.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(archives[0]) as archive:
+        for name in archive.namelist():
+            if wanted(name) and not name.startswith("/") and ".." not in name:
+                archive.extract(name, into)
+    (into / ".done").write_text(str(archives[0]))
+
+
+def _java() -> None:
+    java_base = ("java.base/java/util/", "java.base/java/io/", "java.base/java/lang/")
+    _unzipped(_globbed("/usr/lib/jvm/*/lib/src.zip"), JAVA, lambda name: name.startswith(java_base))
 
 
 def _clojure() -> None:
     """Clojure's own sources (`clojure/core.clj` ...), shipped inside apt clojure's jar."""
-    jars = _globbed("/usr/share/java/clojure-1.*.jar")
-    if not jars or (CLOJURE / ".done").is_file():
-        return
-    CLOJURE.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(jars[0]) as jar:
-        for name in jar.namelist():
-            if name.endswith(".clj") and not name.startswith("/") and ".." not in name:
-                jar.extract(name, CLOJURE)
-    (CLOJURE / ".done").write_text(str(jars[0]))
+    _unzipped(_globbed("/usr/share/java/clojure-1.*.jar"), CLOJURE, lambda name: name.endswith(".clj"))
 
 
 def install() -> None:

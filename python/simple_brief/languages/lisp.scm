@@ -9,20 +9,9 @@
 (list_lit
   (defun
     (defun_header
-      keyword: (defun_keyword) @_keyword
       function_name: (_) @name)
     .
-    (_)? @body)
-  (#not-match? @_keyword "^(defmacro|define-compiler-macro)$")) @definition.function
-
-(list_lit
-  (defun
-    (defun_header
-      keyword: (defun_keyword) @_keyword
-      function_name: (_) @name)
-    .
-    (_)? @body)
-  (#match? @_keyword "^(defmacro|define-compiler-macro)$")) @definition.function
+    (_)? @body)) @definition.function
 
 ; A form the grammar could not read whole (its `loop` rules reject some valid
 ; `loop :for ... :being :the :hash-keys` clauses) keeps its header: the
