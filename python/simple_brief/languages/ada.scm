@@ -39,43 +39,9 @@
   .
   (_) @body) @definition.function
 
-(subprogram_declaration
-  [
-    (procedure_specification name: (_) @name)
-    (function_specification name: (_) @name)
-  ]) @definition.function
-
-(null_procedure_declaration
-  (procedure_specification name: (_) @name)) @definition.function
-
-(expression_function_declaration
-  (function_specification name: (_) @name)) @definition.function
-
-(subprogram_renaming_declaration
-  [
-    (procedure_specification name: (_) @name)
-    (function_specification name: (_) @name)
-  ]) @definition.function
-
-(generic_subprogram_declaration
-  [
-    (procedure_specification name: (_) @name)
-    (function_specification name: (_) @name)
-  ]) @definition.function
-
-(subprogram_body_stub
-  [
-    (procedure_specification name: (_) @name)
-    (function_specification name: (_) @name)
-  ]) @definition.function
-
-(formal_concrete_subprogram_declaration
-  [
-    (procedure_specification name: (_) @name)
-    (function_specification name: (_) @name)
-  ]) @definition.function
-
-(formal_abstract_subprogram_declaration
+; Declarations, renamings, stubs, generic and formal subprograms: any other node
+; holding a subprogram's specification (bodies are matched above, with their body).
+(_
   [
     (procedure_specification name: (_) @name)
     (function_specification name: (_) @name)
