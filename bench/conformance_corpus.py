@@ -86,6 +86,7 @@ NPM_PACKAGES = (
 NPM_LANG_PACKAGES = (
     "@openzeppelin/contracts@5.7.0",  # solidity
     "react-native@0.79.2",  # objc (its .m sources)
+    "jaeger-client@3.19.0",  # thrift (the Jaeger IDL it ships)
 )
 #: npm packages that only judge (pinned, dependencies listed): unpacked into
 #: .cache/conformance/npm-tools/node_modules/<name>/, where Node finds them from each
@@ -225,6 +226,7 @@ def sources() -> dict[str, Source]:
             (PIP / "vispy" / "glsl",), "PyPI wheel vispy (its shaders; some hold vispy's `$name` template slots)"
         ),
         "solidity": Source((NPM_LANGS / "@openzeppelin" / "contracts",), "npm @openzeppelin/contracts"),
+        "thrift": Source((NPM_LANGS / "jaeger-client",), "npm jaeger-client (the Jaeger IDL it ships: 9 files)"),
         "fortran": Source(
             (SDIST / "fortls",),
             "PyPI sdist of fortls (the Fortran language server's test sources; not diag/, written to hold errors;"

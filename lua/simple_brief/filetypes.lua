@@ -51,6 +51,7 @@ return {
   'sql',
   'mysql',
   'swift',
+  'thrift',
   'toml',
   'typescript',
   'typescriptreact',

@@ -137,6 +137,7 @@ TEXTS = {
     "objc": "#import <Foundation/Foundation.h>\n@interface A : NSObject\n@end\n",
     "verilog": "module a(input x);\nendmodule\n",
     "meson": "project('a', 'c')\n",
+    "thrift": "struct A {\n  1: string a,\n}\n",
 }
 
 
