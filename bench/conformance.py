@@ -161,11 +161,14 @@ def _aliases(name: str, language: str) -> list[str]:
     namespace (`facebook::react`: ctags tags `facebook` and `react`), the type of a Rust
     `impl Trait for Type` (ctags: `Type`), a name without its generic arguments; a CSS
     rule's selectors one by one and their leading compound (ctags tags `a, b` as `a` and
-    `b`, and `div.x td` also as the class `div.x`); Kotlin's unnamed `companion object`
+    `b`, and `div.x td` also as the class `div.x`); an Objective-C category `Shop (Extras)`
+    as `Shop` and `Extras`; Kotlin's unnamed `companion object`
     under the name the language gives it, `Companion` (ctags' name)."""
     out = []
     if language == "kotlin" and name == "companion object":
         return ["Companion"]
+    if language == "objc" and name.endswith(")") and " (" in name:
+        return name[:-1].split(" (")  # a category `Shop (Extras)`: ctags tags `Shop` and `Extras`
     if language == "css":
         for part in name.split(","):
             part = " ".join(part.split())

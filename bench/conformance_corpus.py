@@ -29,9 +29,11 @@ REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / ".cache" / "conformance"
 NPM = CACHE / "npm"
 NPM_TOOLS = CACHE / "npm-tools" / "node_modules"
+NPM_LANGS = CACHE / "npm-langs"
 PIP = CACHE / "pip"
 SDIST = CACHE / "sdist"
 JAVA = CACHE / "java"
+CLOJURE = CACHE / "clojure"
 
 #: Debian packages: the corpus they ship, and the tools that judge it.
 APT = (
@@ -56,6 +58,21 @@ APT = (
     "cmake-data",  # cmake: /usr/share/cmake-3.*/Modules; rst: its Help
     "shared-mime-info",  # xml: /usr/share/mime
     "r-base-core",  # tex, bib: R's texmf
+    "erlang-src",  # erlang: /usr/lib/erlang/lib/*/src (OTP's own sources)
+    "guile-3.0-libs",  # scheme: /usr/share/guile/3.0 (Guile's own modules)
+    "sbcl-source",  # lisp: /usr/share/sbcl-source (SBCL's own sources)
+    "cl-ppcre",  # lisp: /usr/share/common-lisp/source
+    "cl-alexandria",  # lisp
+    "cl-asdf",  # lisp
+    "clojure",  # clojure: its jar holds clojure/*.clj (unzipped)
+    "nim",  # nim: /usr/lib/nim (its standard library as source)
+    "fish",  # fish: /usr/share/fish (its functions and completions)
+    "r-recommended",  # r: /usr/lib/R (scripts, demos and vignette code of R's recommended packages)
+    "r-cran-data.table",  # r: its vignettes' code
+    "gdc-12",  # d: druntime and phobos as source (/usr/lib/gcc/*/12/include/d)
+    "gnat-12",  # ada: GNAT's run-time library as source (/usr/lib/gcc/*/12/adainclude)
+    "ghdl-common",  # vhdl: /usr/lib/ghdl/src (the IEEE and Synopsys libraries as source)
+    "yosys",  # verilog: /usr/share/yosys (its cell libraries and techmaps in Verilog)
 )
 #: npm packages (pinned): `npm pack` into .cache/conformance/npm/<name>/.
 NPM_PACKAGES = (
@@ -65,6 +82,14 @@ NPM_PACKAGES = (
     "react-native-screens@4.30.1",  # typescriptreact, kotlin, cpp
     "edge-js@26.1.0",  # cs
     "graphile-worker@0.17.3",  # sql (migrations)
+)
+#: npm packages (pinned) for the languages added from the grammar bundle: `npm pack` into
+#: .cache/conformance/npm-langs/<name>/, apart from npm/, whose every file the JSON, Markdown
+#: and Dockerfile rows sample (a package added there would change their samples).
+NPM_LANG_PACKAGES = (
+    "@openzeppelin/contracts@5.7.0",  # solidity
+    "react-native@0.79.2",  # objc (its .m sources)
+    "jaeger-client@3.19.0",  # thrift (the Jaeger IDL it ships)
 )
 #: npm packages that only judge (pinned, dependencies listed): unpacked into
 #: .cache/conformance/npm-tools/node_modules/<name>/, where Node finds them from each
@@ -84,6 +109,7 @@ PIP_WHEELS = (
     "lark==1.3.1",  # hcl: python-hcl2's parser generator
     "regex==2026.11.15",  # hcl: python-hcl2 imports it
     "grpcio-tools==1.85.1",  # proto: google/protobuf's own .proto files
+    "vispy==0.17.0",  # glsl: its shaders (vispy/glsl)
 )
 #: PyPI source distributions (pinned): `pip download --no-binary`, unpacked into
 #: .cache/conformance/sdist/<name>/ (their wheels leave the other languages' files out).
@@ -93,6 +119,8 @@ PIP_SDISTS = (
     "mach-nix==2.4.1",  # nix
     "pypi2nix==2.0.4",  # nix
     "pygments==2.19.2",  # elixir, scala, dart: its lexers' example files (tests/examplefiles)
+    "fortls==3.2.2",  # fortran: the Fortran language server's test sources
+    "meson==1.9.1",  # meson: its own test cases' meson.build files
 )
 
 #: What the second corpus (conformance_corpus2.py) installs under this one's roots: left out here.
@@ -197,6 +225,56 @@ def sources() -> dict[str, Source]:
             exclude=("/fuzz/",),
         ),
         "sql": Source((NPM / "graphile-worker",), "npm graphile-worker migrations"),
+        "meson": Source((SDIST / "meson",), "PyPI sdist of meson (the meson.build files of its own test cases)"),
+        "verilog": Source((Path("/usr/share/yosys"),), "apt yosys (/usr/share/yosys: its cell libraries and techmaps)"),
+        "objc": Source(
+            (NPM_LANGS / "react-native",), "npm react-native (its Objective-C .m sources; .mm is Objective-C++)"
+        ),
+        "glsl": Source(
+            (PIP / "vispy" / "glsl",), "PyPI wheel vispy (its shaders; some hold vispy's `$name` template slots)"
+        ),
+        "solidity": Source((NPM_LANGS / "@openzeppelin" / "contracts",), "npm @openzeppelin/contracts"),
+        "thrift": Source((NPM_LANGS / "jaeger-client",), "npm jaeger-client (the Jaeger IDL it ships: 9 files)"),
+        "fortran": Source(
+            (SDIST / "fortls",),
+            "PyPI sdist of fortls (the Fortran language server's test sources; not diag/, written to hold errors;"
+            " some others are incomplete on purpose, for completion tests)",
+            exclude=("/diag/",),
+        ),
+        "vhdl": Source(
+            (Path("/usr/lib/ghdl/src"),),
+            "apt ghdl-common (/usr/lib/ghdl/src: the IEEE, VITAL and Synopsys libraries as source)",
+        ),
+        "ada": Source(
+            _globbed("/usr/lib/gcc/x86_64-linux-gnu/*/adainclude"),
+            "apt gnat-12 (GNAT's run-time library as source: /usr/lib/gcc/x86_64-linux-gnu/12/adainclude)",
+        ),
+        "d": Source(
+            _globbed("/usr/lib/gcc/x86_64-linux-gnu/*/include/d"),
+            "apt gdc-12 (druntime and Phobos as source: /usr/lib/gcc/x86_64-linux-gnu/12/include/d)",
+        ),
+        "r": Source(
+            (Path("/usr/lib/R"), Path("/usr/share/R")),
+            "apt r-base-core, r-recommended, r-cran-data.table (/usr/lib/R: the R code installed packages keep:"
+            " MASS's and nlme's scripts, demos, vignette code)",
+        ),
+        "fish": Source((Path("/usr/share/fish"),), "apt fish (/usr/share/fish: its own functions and completions)"),
+        "nim": Source((Path("/usr/lib/nim"),), "apt nim (/usr/lib/nim: its standard library)"),
+        "clojure": Source(
+            (CLOJURE,), "apt clojure (the .clj sources inside its jar: clojure.core, clojure.string ...)"
+        ),
+        "lisp": Source(
+            (Path("/usr/share/sbcl-source"), Path("/usr/share/common-lisp/source")),
+            "apt sbcl-source (SBCL's sources), cl-ppcre, cl-alexandria, cl-asdf (/usr/share/common-lisp/source)",
+        ),
+        "scheme": Source(
+            (Path("/usr/share/guile/3.0"),), "apt guile-3.0-libs (/usr/share/guile/3.0: Guile's own modules)"
+        ),
+        "erlang": Source(
+            _globbed("/usr/lib/erlang/lib/*/src"),
+            "apt erlang-src (/usr/lib/erlang/lib/*/src: OTP's own sources; not megaco's ASN.1-generated codecs)",
+            exclude=("/src/binary/megaco_",),
+        ),
         **_neovim_users_sources(stdlib, site),
     }
 
@@ -341,7 +419,7 @@ def _npm() -> None:
     if shutil.which("npm") is None:
         _log("npm is not here: the npm packages' rows stay empty")
         return
-    for specs, into in ((NPM_PACKAGES, NPM), (NPM_TOOL_PACKAGES, NPM_TOOLS)):
+    for specs, into in ((NPM_PACKAGES, NPM), (NPM_TOOL_PACKAGES, NPM_TOOLS), (NPM_LANG_PACKAGES, NPM_LANGS)):
         into.mkdir(parents=True, exist_ok=True)
         for spec in specs:
             _npm_pack(spec, into)
@@ -431,21 +509,31 @@ def _sdists(specs: tuple[str, ...] = PIP_SDISTS, into: Path = SDIST, *pip_option
         (folder / ".conformance-version").write_text(spec)
 
 
-def _java() -> None:
-    zips = _globbed("/usr/lib/jvm/*/lib/src.zip")
-    if not zips or (JAVA / ".done").is_file():
+def _unzipped(archives: tuple[Path, ...], into: Path, wanted: Callable[[str], bool]) -> None:
+    """The members of the first of `archives` that `wanted` keeps, extracted into `into` (once)."""
+    if not archives or (into / ".done").is_file():
         return
-    JAVA.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(zips[0]) as src:
-        for name in src.namelist():
-            if name.startswith(("java.base/java/util/", "java.base/java/io/", "java.base/java/lang/")):
-                src.extract(name, JAVA)
-    (JAVA / ".done").write_text(str(zips[0]))
+    into.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(archives[0]) as archive:
+        for name in archive.namelist():
+            if wanted(name) and not name.startswith("/") and ".." not in name:
+                archive.extract(name, into)
+    (into / ".done").write_text(str(archives[0]))
+
+
+def _java() -> None:
+    java_base = ("java.base/java/util/", "java.base/java/io/", "java.base/java/lang/")
+    _unzipped(_globbed("/usr/lib/jvm/*/lib/src.zip"), JAVA, lambda name: name.startswith(java_base))
+
+
+def _clojure() -> None:
+    """Clojure's own sources (`clojure/core.clj` ...), shipped inside apt clojure's jar."""
+    _unzipped(_globbed("/usr/share/java/clojure-1.*.jar"), CLOJURE, lambda name: name.endswith(".clj"))
 
 
 def install() -> None:
     """Install the corpus and its judges (idempotent; what fails is logged, not fatal)."""
-    steps: list[Callable[[], None]] = [_apt, _npm, _pip, _sdists, _java]
+    steps: list[Callable[[], None]] = [_apt, _npm, _pip, _sdists, _java, _clojure]
     for step in steps:
         try:
             step()

@@ -46,6 +46,18 @@ CTAGS_LANGUAGE = {
     "tex": "Tex",
     "bib": "BibTeX",
     "dosini": "Iniconf",
+    "meson": "Meson",
+    "verilog": "Verilog",
+    "objc": "ObjectiveC",
+    "fortran": "Fortran",
+    "vhdl": "VHDL",
+    "ada": "Ada",
+    "d": "D",
+    "r": "R",
+    "clojure": "Clojure",
+    "lisp": "Lisp",
+    "scheme": "Scheme",
+    "erlang": "Erlang",
 }
 #: Languages of the registry ctags 5.9 has no parser for (or only tags what no outline shows:
 #: YAML's anchors): swift, scala, dart, zig, toml, hcl, nix, dockerfile, yaml.
@@ -91,6 +103,37 @@ DEFINITION_KINDS: dict[str, frozenset[str]] = {
         | {"misc", "phdthesis", "proceedings", "techreport", "unpublished", "conference"}
     ),
     "dosini": frozenset({"section"}),
+    "meson": frozenset({"project", "build", "test", "benchmark", "custom", "run"}),
+    "verilog": frozenset({"module", "function", "task", "block"}),
+    "objc": frozenset(
+        {"interface", "implementation", "protocol", "method", "class", "category", "function", "struct", "enum"}
+    ),
+    "fortran": frozenset(
+        {"module", "program", "function", "subroutine", "type", "interface", "submodule", "blockData", "method"}
+    ),
+    "vhdl": frozenset(
+        {"entity", "architecture", "package", "function", "procedure", "process", "type", "subtype", "record"}
+    ),
+    "ada": frozenset(
+        {
+            "package",
+            "packspec",
+            "subprogram",
+            "subprogspec",
+            "type",
+            "task",
+            "protected",
+            "entry",
+            "taskspec",
+            "protectspec",
+        }
+    ),
+    "d": frozenset({"module", "class", "function", "enum", "interface", "struct", "union", "template"}),
+    "r": frozenset({"function"}),
+    "clojure": frozenset({"function", "namespace"}),
+    "lisp": frozenset({"function", "macro"}),
+    "scheme": frozenset({"function"}),
+    "erlang": frozenset({"module", "function", "record", "type", "macro"}),
 }
 
 FIELDS = "--fields=+nKzSe"
@@ -99,8 +142,12 @@ _HASKELL_KEYWORDS = frozenset(
     {"class", "data", "default", "deriving", "import", "infix", "infixl", "infixr", "instance", "module"}
     | {"newtype", "type", "where", "let", "in", "if", "then", "else", "case", "of", "do"}
 )
-_ANONYMOUS = re.compile(r"^(__anon[0-9a-f]+|AnonymousFunction[0-9a-f]*|anonymous(Function|Object|Class)[0-9a-f]*)$")
+_ANONYMOUS = re.compile(
+    r"^(__anon[0-9a-f]+|anonFunc[0-9a-f]+|AnonymousFunction[0-9a-f]*|anonymous(Function|Object|Class)[0-9a-f]*)$"
+)
 _LOCAL_LAMBDA = re.compile(r"^/\^\s+[\w.]+\s*=\s*lambda\b")
+#: An Erlang function's name is an atom: lower-case first, or quoted.
+_ERLANG_ATOM = re.compile(r"^([a-z]|')")
 _JS_CLASS = re.compile(r"\bclass\b")
 #: A Lua line that really defines the function ctags names (`function M.f(`, `M.f = function(`).
 _LUA_DEFINES = re.compile(r"^/\^\s*(local\s+)?(function\s+[\w.:]+\s*\(|[\w.:\[\]'\"]+\s*=\s*function\s*\()")
@@ -122,6 +169,12 @@ def not_a_definition(language: str, tag: Tag) -> str:
       variables, tagged as methods;
     - OCaml: `let _ = ...`, `let () = ...`, the module a file is (tagged on line 1), and
       `private`/`virtual`, which ctags takes for a method's name (`method private f`);
+    - Erlang: a variable (capitalised) bound at a line's start in generated code;
+    - Scheme: the first part of a module's name, which ctags reads as a `define` form's;
+    - Objective-C: a word in parentheses that is no `@interface X (Category)`'s, and
+      lines of a `#define`'s body (methods a macro writes);
+    - Meson: `subproject('x')` and `find_library('z')`, which use a project or library;
+    - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
     - JSON: an object inside an array, named by its index (`0`);
     - Haskell: Hugs' `primitive` declarations (its libraries' own extension), keywords or
       parenthesised names ctags' Haskell parser takes for definitions, and the left operand
@@ -145,6 +198,20 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "the left operand of an infix definition (`aM <> bM = ...` defines `<>`, not `aM`)"
     if language == "tex" and ("#" in tag.name or tag.name.startswith("\\")):
         return "a sectioning command inside a macro's definition (its title a `#1` or a `\\command`)"
+    if language == "erlang" and tag.kind == "function" and not _ERLANG_ATOM.match(tag.name):
+        return "a variable bound at a line's start (generated code: `Bytes2= ...`), read by ctags as a function"
+    if language == "scheme" and re.match(r"/\^\s*\((define-module|define-library|library)\s+\(", tag.pattern):
+        return "the first part of a module's name (`(define-module (ice-9 ls)` gives a function `ice-9`)"
+    if (
+        language == "objc"
+        and tag.kind == "category"
+        and not re.search(rf"@(interface|implementation)\s+\w+\s*\(\s*{re.escape(tag.name)}\s*\)", tag.pattern)
+    ):
+        return "a word in parentheses ctags reads as a category (`@property (nonatomic)`, `- (instancetype)`)"
+    if language == "objc" and re.search(r"\\\s*\$/$", tag.pattern):
+        return "a line of a `#define`'s body (a method the macro writes: `-(void)setMargin##prop`)"
+    if language == "meson" and re.search(r"\b(subproject|find_library)\s*\(", tag.pattern):
+        return "a subproject or library the file uses, read by ctags as a project or a target"
     if language == "sh" and tag.name.endswith("="):
         return "an array assignment ctags reads as a function (`COMPREPLY=( ... )`)"
     if language == "python" and tag.scope_kind in ("function", "member") and _LOCAL_LAMBDA.match(tag.pattern):
