@@ -49,7 +49,7 @@ $(WHEELHOUSE)/.done: pyproject.toml tests/install/wheelhouse.py | $(VENV)/.insta
 
 test: $(VENV)/.installed-dev $(NODE_TOOLS) $(WHEELHOUSE)/.done ## install dev dependencies and run every test
 	@command -v busted >/dev/null || echo "make test: busted is not installed, the Lua specs are skipped (apt-get install lua-busted)"
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 node_modules/.installed: package.json package-lock.json tests/lsp/typescript7/package.json
 	npm install --no-audit --no-fund

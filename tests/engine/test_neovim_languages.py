@@ -45,7 +45,7 @@ def _outline(language: str, text: str) -> list[tuple[str, SymbolKind, int]]:
         ("plugin/doc/fugitive.txt", "help"),
         ("notes.txt", "text"),
         ("runtime/queries/lua/highlights.scm", "query"),
-        ("lisp/init.scm", "text"),  # Scheme's ending: a query only under queries/<lang>/
+        ("lisp/init.scm", "scheme"),  # Scheme's ending; a query only under queries/<lang>/
         ("CMakeLists.txt", "cmake"),
         ("cmake/FindFoo.cmake", "cmake"),
         ("lib/Foo/Bar.pm", "perl"),

@@ -70,9 +70,13 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[pynvim.Nv
         yield nv, tmp
 
 
+#: Folders a file must be in for Neovim to give it the filetype (a `.scm` elsewhere is Scheme).
+PLACED = {"query": "queries/lua"}
+
+
 def _check(shared: tuple[pynvim.Nvim, Path], ft: str, path: Path, name: str, expands: int | None) -> None:
     nv, tmp = shared
-    target = tmp / "ws" / ft / name / path.name
+    target = tmp / "ws" / ft / name / PLACED.get(ft, "") / path.name
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, target)
     check = check_brief(nv, target, ft, max_expands=expands)

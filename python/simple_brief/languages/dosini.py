@@ -8,6 +8,7 @@ SPEC = LanguageSpec(
     (".ini",),
     "tree_sitter_language_pack.bindings.ini:language",
     comment=";",
+    other_comments=("#",),  # both start a comment line in INI files
     filetypes=("editorconfig",),
     aliases=("ini",),
     file_names=("setup.cfg", ".editorconfig", ".pylintrc", ".flake8", ".coveragerc"),
