@@ -97,9 +97,8 @@ def test_unknown_codes_get_one_sentence(tmp_path: Path) -> None:
     with pytest.raises(UserError) as other:
         run(call, "diagnostic_explain", code="F401")
     assert str(other.value) == (
-        "`F401` is not one of simple-brief's codes (E001, E002, W001, W002, W003, H001, H002, H003); a code shown next to "
-        "another "
-        "source (ruff, pyflakes, pyright ...) is explained by that tool's documentation."
+        "`F401` is not one of simple-brief's codes (E001, E002, W001, W002, W003, H001, H002, H003); a code shown "
+        "next to another source (ruff, pyflakes, pyright ...) is explained by that tool's documentation."
     )
     with pytest.raises(UserError, match="simple-brief has no diagnostic E999; its codes are E001, E002"):
         run(call, "diagnostic_explain", code="E999")
