@@ -14,6 +14,7 @@ import importlib.util
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -229,3 +230,16 @@ def test_every_unit_names_only_known_checkers() -> None:
 
     for spec in (*languages.LANGUAGES, *languages.FALLBACK_LANGUAGES):
         assert checkers.checkable(spec.checks), (spec.name, spec.checks)
+
+
+def test_python_newer_than_the_engine_is_no_error_and_an_error_after_parsing_still_is(tmp_path: Path) -> None:
+    (tmp_path / "new.py").write_text(
+        "type Point = tuple[float, float]\n\n\ndef first[T](xs: list[T]) -> T:\n    return xs[0]\n"
+    )
+    result = run(tmp_path, "diagnostics", path="new.py")
+    assert errors(result, "new.py") == [], result.text  # valid Python 3.12, which the grammar reads whole
+    if sys.version_info < (3, 12):
+        assert "syntax not judged: Python 3.11's parser stops at line 1" in result.text.splitlines()[0]
+    (tmp_path / "outside.py").write_text("def f():\n    pass\n\n\nreturn 1\n")
+    outside = run(tmp_path, "diagnostics", path="outside.py")
+    assert errors(outside, "outside.py")[:1] == [("python", 5, "'return' outside function")], outside.text

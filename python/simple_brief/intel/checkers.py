@@ -4,7 +4,8 @@ A language unit names its checkers (`LanguageSpec.checks`, tried in order: the f
 installed judges the file); this module knows how to run each and read what it prints.
 
 - In-process, always: `python-compile` (`compile()`: parses and compiles, runs nothing)
-  and `tomllib`.
+  and `tomllib`. Where this interpreter's parser rejects a text the grammar reads whole,
+  the syntax may be newer than the engine's Python (3.12's `type X = …`): no verdict, said.
 - Programs that only parse, run without trust: `gofmt`, `rustfmt` (stdin: it follows no
   `mod` to other files, runs no build script or macro), `node-check` (`node --check`),
   `bash-n` (`bash -n`: reads, runs no command).
@@ -25,9 +26,11 @@ installed is not an error: the answer says which to install.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import re
 import subprocess
+import sys
 import tempfile
 import tomllib
 import warnings
@@ -152,7 +155,32 @@ def _run_program(program: Path, args: list[str], text: bytes) -> tuple[int, str]
 
 def _python_compile(run: Run, _program: Path | None) -> list[Diagnostic] | str:
     found = _compile_error(run.source.text)
-    return [] if found is None else [error_at(run.source, *found, "python", byte_col=False)]
+    if found is None:
+        return []
+    if _newer_syntax(run, found):
+        line, _col, message = found
+        return (
+            f"Python {sys.version_info.major}.{sys.version_info.minor}'s parser stops at line {line} ({message}) where"
+            " the grammar reads the file whole: syntax newer than the engine's Python; the project's `check` task"
+            " (`build_check`) or its language server judges it"
+        )
+    return [error_at(run.source, *found, "python", byte_col=False)]
+
+
+def _newer_syntax(run: Run, found: tuple[int, int, str]) -> bool:
+    """Whether `compile()`'s error may be only this interpreter's age: its parser rejects the
+    text (`type X = …`, `def f[T]()`, 3.12's f-strings) while the grammar, which knows newer
+    Python, reads all of it. An error the compiler finds after parsing (`return` outside a
+    function) is one in every version."""
+    if run.tree is None or run.tree.root_node.has_error:
+        return False
+    try:
+        ast.parse(run.source.text)
+    except SyntaxError:
+        return True
+    except (ValueError, RecursionError, MemoryError):
+        return False
+    return False
 
 
 @lru_cache(maxsize=16)
