@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
@@ -81,10 +82,15 @@ def parso_cache_directory(request: pytest.FixtureRequest) -> None:
         from parso import cache  # dev dependency (python-lsp-server, jedi-language-server)
     except ImportError:
         return
-    cache._get_cache_directory_path()
-    servers = ("/tests/lsp/", "/tests/mcp/")
-    if any(part in str(item.path) for item in request.session.items for part in servers):
-        import jedi
+    directory = Path(cache._default_cache_path) / cache._VERSION_TAG
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    # pytest-xdist's workers run this at once: one fills the cache while the others wait
+    with open(directory.parent / ".simple-brief-tests.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        directory.mkdir(exist_ok=True)
+        servers = ("/tests/lsp/", "/tests/mcp/")
+        if any(part in str(item.path) for item in request.session.items for part in servers):
+            import jedi
 
-        for text, line, column in (("import os\nos.path.jo", 2, 10), ("import typing\npri", 2, 3)):
-            jedi.Script(text).complete(line, column)
+            for text, line, column in (("import os\nos.path.jo", 2, 10), ("import typing\npri", 2, 3)):
+                jedi.Script(text).complete(line, column)
