@@ -25,14 +25,24 @@ def _sorted() -> list[LanguageSpec]:
     return sorted(LANGUAGES, key=lambda spec: spec.display_name.casefold())
 
 
+#: Holds a name's own spaces while the paragraph is wrapped (textwrap breaks only at ASCII
+#: whitespace), so a line never ends inside a name (`Protocol Buffers`, `C# (cs)`).
+_KEEP = "\u00a0"
+
+
 def _series(names: list[str]) -> str:
+    names = [name.replace(" ", _KEEP) for name in names]
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def _fill(text: str, width: int) -> str:
+    return textwrap.fill(text, width=width, break_on_hyphens=False).replace(_KEEP, " ")
 
 
 def readme_list() -> str:
     """The README's paragraph: every language by the name people write."""
     names = [spec.display_name for spec in _sorted()]
-    return textwrap.fill(f"With tree-sitter grammars ({len(names)} languages): {_series(names)}.", width=90)
+    return _fill(f"With tree-sitter grammars ({len(names)} languages): {_series(names)}.", 90)
 
 
 def help_list() -> str:
@@ -41,7 +51,7 @@ def help_list() -> str:
         spec.display_name if spec.display_name.casefold() == spec.name else f"{spec.display_name} ({spec.name})"
         for spec in _sorted()
     ]
-    return textwrap.fill(f"{HELP_START}{len(names)}): {_series(names)}.", width=78, break_on_hyphens=False)
+    return _fill(f"{HELP_START}{len(names)}): {_series(names)}.", 78)
 
 
 class ListMarkersMissing(ValueError):

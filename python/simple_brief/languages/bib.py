@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "bib",
     (".bib",),
     "tree_sitter_language_pack.bindings.bibtex:language",
+    title="BibTeX",
     comment="%",
     aliases=("bibtex",),
     docs=DocRules(indexed=False),

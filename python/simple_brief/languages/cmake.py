@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "cmake",
     (".cmake",),
     "tree_sitter_language_pack.bindings.cmake:language",
+    title="CMake",
     comment="#",
     file_names=("CMakeLists.txt", "*.cmake.in"),
     docs=DocRules(indexed=False),

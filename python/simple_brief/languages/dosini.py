@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "dosini",
     (".ini",),
     "tree_sitter_language_pack.bindings.ini:language",
+    title="INI",
     comment=";",
     other_comments=("#",),  # both start a comment line in INI files
     filetypes=("editorconfig",),

@@ -18,6 +18,7 @@ SPEC = LanguageSpec(
         ".rmiss",
     ),
     "tree_sitter_language_pack.bindings.glsl:language",
+    title="GLSL",
     comment="//",
     block_comment=("/*", "*/"),
     docs=DocRules(indexed=False),

@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "graphql",
     (".graphql", ".gql", ".graphqls"),
     "tree_sitter_language_pack.bindings.graphql:language",
+    title="GraphQL",
     comment="#",
     docs=DocRules(indexed=False),
 )

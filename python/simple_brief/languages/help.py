@@ -13,6 +13,7 @@ SPEC = LanguageSpec(
     "help",
     (),
     "neovim:vimdoc",
+    title="Vim help",
     comment="",
     aliases=("vimdoc", "vimhelp"),
     file_names=("doc/*.txt",),

@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "lisp",
     (".lisp", ".lsp", ".cl", ".asd"),
     "tree_sitter_language_pack.bindings.commonlisp:language",
+    title="Common Lisp",
     comment=";",
     block_comment=("#|", "|#"),
     aliases=("commonlisp", "common-lisp"),

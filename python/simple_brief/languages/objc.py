@@ -12,6 +12,7 @@ SPEC = LanguageSpec(
     "objc",
     (".m",),
     "tree_sitter_language_pack.bindings.objc:language",
+    title="Objective-C",
     comment="//",
     block_comment=("/*", "*/"),
     aliases=("objective-c", "objectivec"),

@@ -6,6 +6,7 @@ SPEC = LanguageSpec(
     "proto",
     (".proto",),
     "tree_sitter_language_pack.bindings.proto:language",
+    title="Protocol Buffers",
     comment="//",
     aliases=("protobuf",),
     docs=DocRules(imports=r"""^\s*import\s+(?:public\s+|weak\s+)?["']([^"']+)["']"""),

@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "ps1",
     (".ps1", ".psm1", ".psd1", ".pssc"),
     "tree_sitter_language_pack.bindings.powershell:language",
+    title="PowerShell",
     comment="#",
     block_comment=("<#", "#>"),
     aliases=("powershell", "pwsh"),

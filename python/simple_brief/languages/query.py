@@ -8,6 +8,7 @@ SPEC = LanguageSpec(
     "query",
     (),
     "tree_sitter_language_pack.bindings.query:language",
+    title="Tree-sitter query",
     comment=";",
     aliases=("tsq",),
     file_names=("queries/*/*.scm",),

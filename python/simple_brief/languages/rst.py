@@ -12,6 +12,7 @@ SPEC = LanguageSpec(
     "rst",
     (".rst", ".rest"),
     "tree_sitter_language_pack.bindings.rst:language",
+    title="reStructuredText",
     comment="..",
     aliases=("restructuredtext", "rest"),
     names="simple_brief.languages.rst:target_name",

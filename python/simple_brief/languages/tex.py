@@ -8,6 +8,7 @@ SPEC = LanguageSpec(
     "tex",
     (".tex", ".sty", ".cls", ".ltx", ".latex", ".dtx"),
     "tree_sitter_language_pack.bindings.latex:language",
+    title="LaTeX",
     comment="%",
     filetypes=("plaintex",),
     aliases=("latex",),

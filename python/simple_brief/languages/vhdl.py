@@ -7,6 +7,7 @@ SPEC = LanguageSpec(
     "vhdl",
     (".vhd", ".vhdl", ".vho"),
     "tree_sitter_language_pack.bindings.vhdl:language",
+    title="VHDL",
     comment="--",
     block_comment=("/*", "*/"),
     docs=DocRules(imports=r"(?mi)^\s*use\s+([\w.]+)"),

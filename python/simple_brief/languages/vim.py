@@ -14,6 +14,7 @@ SPEC = LanguageSpec(
     "vim",
     (".vim",),
     "tree_sitter_language_pack.bindings.vim:language",
+    title="Vim script",
     comment='"',
     file_names=(".vimrc", "_vimrc", "vimrc", ".gvimrc", "_gvimrc", "gvimrc", ".exrc", "_exrc"),
     aliases=("vimscript", "viml"),

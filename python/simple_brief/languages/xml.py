@@ -10,6 +10,7 @@ SPEC = LanguageSpec(
         *(".props", ".targets", ".wsdl", ".xul", ".rss", ".atom", ".ui", ".xliff", ".pom", ".rdf"),
     ),
     "tree_sitter_language_pack.bindings.xml:language",
+    title="XML",
     comment="",
     block_comment=("<!--", "-->"),
     filetypes=("xsd", "xslt", "svg"),
