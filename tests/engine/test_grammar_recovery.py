@@ -152,42 +152,6 @@ test "tuple" {
 """
 
 
-ASYNC_NAMES = """pub const VTable = struct {
-    async: *const fn () void,
-    await: *const fn () void,
-};
-
-pub fn async(x: u8) u8 {
-    return x;
-}
-
-pub fn io() VTable {
-    return .{ .async = async, .await = await };
-}
-"""
-
-ERROR_SET_FIELD = """const Worker = struct {
-    spawn_error: error{ConcurrencyUnavailable},
-    count: usize = 0,
-};
-
-test "tuple" {
-    _ = struct { error{foo} };
-}
-"""
-
-
-ERROR_SET_FIELD = """const Worker = struct {
-    spawn_error: error{ConcurrencyUnavailable},
-    count: usize = 0,
-};
-
-test "tuple" {
-    _ = struct { error{foo} };
-}
-"""
-
-
 SCRIPT = """__git_main () {
 \techo main
 }
