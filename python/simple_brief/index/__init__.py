@@ -53,6 +53,7 @@ from simple_brief.index import store
 from simple_brief.index.batch import Batch
 from simple_brief.index.names import Names
 from simple_brief.index.parse import DocsWanted, Parsed, diagnostics_from
+from simple_brief.index.store import FileState
 from simple_brief.model import Diagnostic, ProgressFn
 
 if TYPE_CHECKING:
@@ -62,7 +63,6 @@ log = logging.getLogger(__name__)
 
 
 __all__ = [
-    "FileState",
     "RefreshStats",
     "SymbolIndex",
     "close_symbol_index",
@@ -125,17 +125,6 @@ def docs_index(workspace: Workspace, cache_dir: Path | None = None) -> DocsIndex
         if index.docs is None:
             index.docs = DocsIndex.open(index.workspace, index.cache_dir, files=index)
         return index.docs
-
-
-@dataclass
-class FileState:
-    """A listed file as the index knows it."""
-
-    id: int
-    mtime_ns: int
-    size: int
-    hash: str
-    skipped: str | None
 
 
 @dataclass

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 from simple_brief.docs import db, storage
@@ -59,6 +60,17 @@ CREATE TABLE IF NOT EXISTS symbols(
 );
 """
 _INDEXES = {"symbols_by_name": "symbols(name)", "symbols_by_file": "symbols(file)", "symbols_by_kind": "symbols(kind)"}
+
+
+@dataclass
+class FileState:
+    """A listed file as the index knows it: its row of the `files` table."""
+
+    id: int
+    mtime_ns: int
+    size: int
+    hash: str
+    skipped: str | None
 
 
 def db_path(root: Path, cache_dir: Path | None = None) -> Path:
