@@ -1,4 +1,5 @@
-"""The README's and `:help`'s language lists, written from the registry (`make languages`).
+"""The README's and `:help`'s language lists, and the hook's table of source files, written
+from the registry (`make languages`).
 
 Adding a language is adding its unit (`<filetype>.py` and `.scm`), a fixture and a
 snapshot; `make languages` then rewrites these lists, and `tests/engine/test_language_lists.py`
@@ -78,15 +79,53 @@ def with_help_list(text: str) -> str:
     return f"{text[: start + 1]}{help_list()}{text[end:]}"
 
 
+#: Languages that are data or markup, not source: the agent hook (`simple-brief hook`) never
+#: answers a read of them with an outline.
+NOT_SOURCE = ("bib", "dosini", "help", "html", "json", "markdown", "rst", "tex", "toml", "xml", "yaml")
+#: The hook's table (standard library only: its pass-through path imports nothing else).
+HOOK_SOURCES = "python/simple_brief/cli/hook_sources.py"
+
+
+def hook_sources(text: str = "") -> str:
+    """The hook's table of the endings and file names of source languages (`text`, the
+    file's old content, is replaced whole)."""
+    del text
+    specs = [spec for spec in _sorted() if spec.name not in NOT_SOURCE]
+    endings = sorted({ext.lower() for spec in specs for ext in spec.extensions})
+    names = sorted({name for spec in specs for name in spec.file_names if not any(c in name for c in "*?[/")})
+    return (
+        '"""The endings and file names of the languages the agent hook outlines (data and markup\n'
+        "left out): written by `make languages` from python/simple_brief/languages/ (`_lists.py`).\n"
+        '"""\n\n'
+        f"ENDINGS = frozenset(\n    {_frozen(endings)}\n)\n"
+        f"FILE_NAMES = frozenset(\n    {_frozen(names)}\n)\n"
+    )
+
+
+def _frozen(items: list[str]) -> str:
+    """A set literal as `ruff format` writes it: one item a line."""
+    return "{\n" + "".join(f'        "{item}",\n' for item in items) + "    }"
+
+
 #: Each file holding a list, and how its text is rewritten.
-FILES = {"README.md": with_readme_list, "doc/simple-brief.txt": with_help_list}
+FILES = {"README.md": with_readme_list, "doc/simple-brief.txt": with_help_list, HOOK_SOURCES: hook_sources}
 
 
 def stale(root: Path) -> list[str]:
     """The files under `root` whose list differs from the registry."""
     return [
-        name for name, rewrite in FILES.items() if rewrite(text := (root / name).read_text(encoding="utf-8")) != text
+        name
+        for name, rewrite in FILES.items()
+        if (root / name).parent.is_dir() or name != HOOK_SOURCES  # (a tree holding only the docs)
+        if rewrite(text := _text(root / name)) != text
     ]
+
+
+def _text(path: Path) -> str:
+    """A generated file's text; empty for the hook's table when it is missing (written whole)."""
+    if not path.exists() and path.suffix == ".py":
+        return ""
+    return path.read_text(encoding="utf-8")
 
 
 def write(root: Path) -> list[str]:
@@ -94,7 +133,7 @@ def write(root: Path) -> list[str]:
     changed = stale(root)
     for name in changed:
         path = root / name
-        path.write_text(FILES[name](path.read_text(encoding="utf-8")), encoding="utf-8")
+        path.write_text(FILES[name](_text(path)), encoding="utf-8")
     return changed
 
 
