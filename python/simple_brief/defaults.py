@@ -14,3 +14,25 @@ MIN_BUDGET_TOKENS = 100
 DEFAULT_DAEMON_IDLE_MINUTES = 15.0
 #: Files larger than this are refused with a clear message (configurable per call).
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+#: `simple-brief hook`: a whole-file read of a source file longer than this many lines is
+#: answered with its outline, once per session (`hook.read_lines`).
+DEFAULT_HOOK_READ_LINES = 400
+#: The token budget of that outline (`hook.budget`): it stands in for the file's text.
+DEFAULT_HOOK_BUDGET = 2_000
+#: The agents whose hook protocol `simple-brief hook` speaks (Codex reads files through shell
+#: commands, which its hook cannot answer with an outline).
+HOOK_AGENTS = ("claude",)
+#: The `~/.claude/settings.json` block `simple-brief hook --help`, `:SimpleBrief mcp` and the
+#: README print (COMMAND: the engine's path).
+HOOK_SETTINGS = """\
+{
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Read", "hooks": [{ "type": "command", "command": "COMMAND hook claude" }] }
+    ],
+    "PostToolUse": [
+      { "matcher": "Edit|Write|MultiEdit", "hooks": [{ "type": "command", "command": "COMMAND hook claude" }] }
+    ]
+  }
+}
+"""

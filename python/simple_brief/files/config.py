@@ -41,6 +41,10 @@ Schema::
     enabled = true                         # the `simple-brief` command uses the per-user daemon
     idle_minutes = 15                      # the daemon stops after this long without a request
 
+    [hook]                                 # only in the user's own config: `simple-brief hook claude`
+    read_lines = 400                       # a whole-file Read of a longer source file gets its outline
+    budget = 2000                          # that outline's token budget
+
 Two files are read: the user's own config (`~/.config/simple-brief/config.toml`, or
 `$XDG_CONFIG_HOME/...`, or `$SIMPLE_BRIEF_CONFIG`), then the workspace's. The workspace's
 servers, tasks, debug adapters and docs folders are used only when the person trusted that exact file
@@ -68,8 +72,11 @@ from simple_brief import languages
 from simple_brief.defaults import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_DAEMON_IDLE_MINUTES,
+    DEFAULT_HOOK_BUDGET,
+    DEFAULT_HOOK_READ_LINES,
     DEFAULT_TOOLSETS,
     KNOWN_TOOLSETS,
+    MIN_BUDGET_TOKENS,
 )
 from simple_brief.errors import UserError
 from simple_brief.files import trust
@@ -87,7 +94,7 @@ USER_CONFIG_ENV = "SIMPLE_BRIEF_CONFIG"
 MAX_CONFIG_BYTES = 256 * 1024
 
 
-_TOP_KEYS = ("servers", "tasks", "debug", "limits", "mcp", "docs", "secrets", "daemon")
+_TOP_KEYS = ("servers", "tasks", "debug", "limits", "mcp", "docs", "secrets", "daemon", "hook")
 _SERVER_KEYS = ("argv", "command", "filetypes", "init_options", "settings", "position_encoding")
 _ENCODINGS = tuple(sorted(ENCODINGS))  # utf-8, utf-16, utf-32: the order messages name them
 _LIMIT_KEYS = ("budget",)
@@ -95,6 +102,7 @@ _MCP_KEYS = ("toolsets",)
 _DOCS_KEYS = ("folders",)
 _SECRETS_KEYS = ("deny", "allow")
 _DAEMON_KEYS = ("enabled", "idle_minutes")
+_HOOK_KEYS = ("read_lines", "budget")
 
 
 @dataclass(frozen=True)
@@ -153,6 +161,9 @@ class Config:
     #: `daemon.enabled` and `daemon.idle_minutes` (the user's own config only).
     daemon_enabled: bool = True
     daemon_idle_minutes: float = DEFAULT_DAEMON_IDLE_MINUTES
+    #: `hook.read_lines` and `hook.budget` (the user's own config only; `cli/hook.py` reads them).
+    hook_read_lines: int = DEFAULT_HOOK_READ_LINES
+    hook_budget: int = DEFAULT_HOOK_BUDGET
     #: `servers.discover`: find installed servers for languages with none configured.
     discover: bool = True
     #: Top-level keys the file set itself (`limits.budget`, `mcp.toolsets`): those win when merged.
@@ -221,6 +232,8 @@ def load(root: Path) -> Config:
         user_path=user_path if user_raw is not None else None,
         daemon_enabled=user.daemon_enabled,
         daemon_idle_minutes=user.daemon_idle_minutes,
+        hook_read_lines=user.hook_read_lines,
+        hook_budget=user.hook_budget,
         discover=user.discover and own.discover,  # turning it off needs no trust
         notes=[*user.notes, *own.notes],
     )
@@ -340,7 +353,24 @@ def parse(text: str, path: Path, user: bool = False) -> Config:
         )
     config.secrets = SecretRules(deny=(*DEFAULT_DENY, *deny), allow=allow)
     _daemon(config, _table(data, "daemon", path), path, user)
+    _hook(config, _table(data, "hook", path), path, user)
     return config
+
+
+def _hook(config: Config, hook: dict[str, Any], path: Path, user: bool) -> None:
+    """`[hook]`: when the agent hook answers a whole-file read with an outline, and its budget."""
+    _known(hook, _HOOK_KEYS, "hook.", path)
+    if hook and not user:
+        raise UserError(
+            f"`[hook]` in {path} is not honoured in a workspace config (the hook is the user's, not a "
+            f"repository's); move it to your own config, {user_config_path()}."
+        )
+    for key, least in (("read_lines", 1), ("budget", MIN_BUDGET_TOKENS)):
+        value = hook.get(key, least)
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise UserError(f"`hook.{key}` in {path} must be a whole number of at least {least}, not {value!r}.")
+    config.hook_read_lines = hook.get("read_lines", DEFAULT_HOOK_READ_LINES)
+    config.hook_budget = hook.get("budget", DEFAULT_HOOK_BUDGET)
 
 
 def _daemon(config: Config, daemon: dict[str, Any], path: Path, user: bool) -> None:
