@@ -4,6 +4,7 @@ with `__main__`, that imports more than one adapter).
 - `mcp`, `lsp`: the MCP server (`servers.mcp.run`) and the fold language server
   (`servers.lsp.run`), each over a host of its own;
 - `daemon start|stop|status`: the per-user daemon (`daemon.service.run`), one long-lived host;
+- `hook AGENT`: an agent's tool-call hook (`cli.hook`: standard library only until it answers);
 - anything else: the command line (`cli.client.main`: the daemon's client, standard library
   only until it works without the daemon, `cli.standalone`).
 
@@ -29,6 +30,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if _first_word(args) in SERVERS:
         return serve(args)
+    if _first_word(args) == "hook":
+        from simple_brief.cli import hook
+
+        return hook.run(args)
     from simple_brief.cli import client
 
     return client.main(args)

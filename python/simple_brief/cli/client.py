@@ -34,7 +34,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from simple_brief.cli import calls
 from simple_brief.cli.streams import escape_unencodable
@@ -44,6 +44,14 @@ from simple_brief.host.request import DAEMON_COMMANDS, ToolCall, error_answer
 from simple_brief.proc import detach, environment
 
 _OFF = ("0", "off", "false", "no")
+TYPE_CHECKING = False  # not typing's: importing typing costs the script's fast path milliseconds
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+    #: What reads the daemon's answer off the socket (given `--json`): printed, or returned.
+    Finish = Callable[[socket.socket, bool], T | None]
+
 #: Seconds a command waits for a daemon running changed code to stop and a new one to listen.
 RESTART_WAIT = 20.0
 
@@ -106,11 +114,23 @@ def standalone(args: list[str]) -> int:
     return run(args)
 
 
+def _first_word(args: list[str]) -> str | None:
+    words = args[: args.index("--")] if "--" in args else args
+    return next((word for word in words if not word.startswith("-")), None)
+
+
 def uses_daemon(args: list[str]) -> bool:
     """Whether this command line goes to the daemon."""
     words = args[: args.index("--")] if "--" in args else args
-    command = next((word for word in words if not word.startswith("-")), None)
-    if command not in DAEMON_COMMANDS or "--no-daemon" in words or os.name != "posix":
+    if _first_word(args) not in DAEMON_COMMANDS or "--no-daemon" in words:
+        return False
+    return daemon_wanted()
+
+
+def daemon_wanted() -> bool:
+    """Whether calls go to the daemon: on POSIX, unless SIMPLE_BRIEF_DAEMON, a test run or the
+    user's config says not to."""
+    if os.name != "posix":
         return False  # (the daemon needs Unix sockets and flock)
     switch = os.environ.get(protocol.SWITCH_ENV, "").strip().lower()
     if switch:
@@ -197,14 +217,26 @@ class _Restart(Exception):
 
 def through_daemon(args: list[str], call: ToolCall) -> int | None:
     """Run the command's call in the daemon; its exit code, or None to work standalone."""
+    return _asked(args, call, _printed)
+
+
+def daemon_answer(call: ToolCall) -> dict[str, Any] | None:
+    """The daemon's answer to `call` (the stderr it wrote dropped), or None: no daemon is
+    wanted, or it did not answer (one is started for the next call, as for a command line)."""
+    if not daemon_wanted():
+        return None
+    return _asked([call.command], call, lambda sock, _: _read_answer(sock, live=False)[0])
+
+
+def _asked(args: list[str], call: ToolCall, finish: Finish[T]) -> T | None:
     try:
-        return _through_daemon(args, call)
+        return _through_daemon(args, call, finish)
     except _Restart:
         pass
     if not _restarted():
         return None
     try:
-        return _through_daemon(args, call)
+        return _through_daemon(args, call, finish)
     except _Restart:
         _say("a new daemon runs other code than this command again")
         return None
@@ -230,7 +262,7 @@ def _restarted() -> bool:
     return False
 
 
-def _through_daemon(args: list[str], call: ToolCall) -> int | None:
+def _through_daemon(args: list[str], call: ToolCall, finish: Finish[T]) -> T | None:
     path = protocol.socket_path()
     problem = protocol.private_folder_problem(path.parent)
     if problem is not None:
@@ -251,7 +283,7 @@ def _through_daemon(args: list[str], call: ToolCall) -> int | None:
     try:
         with sock:
             sock.sendall(protocol.encode(_request(call)))
-            return _answer(sock, call.as_json)
+            return finish(sock, call.as_json)
     except OSError as exc:
         _say(str(exc.strerror or exc))
         _start_daemon(after_failure=True)
@@ -279,30 +311,38 @@ def _isatty(stream: object) -> bool:
         return False
 
 
-def _answer(sock: socket.socket, as_json: bool) -> int | None:
+def _printed(sock: socket.socket, as_json: bool) -> int | None:
     """Read the daemon's frames; print the answer and return the exit code, or None (fallback)."""
+    answer, held = _read_answer(sock, live=_isatty(sys.stderr))
+    if answer is None:
+        return None
+    out, err, code = calls.render(answer, as_json)
+    return _print(("", "".join(held), 0)) or _print((out, err, code))  # (141: the reader went away)
+
+
+def _read_answer(sock: socket.socket, live: bool) -> tuple[dict[str, Any] | None, list[str]]:
+    """The daemon's answer (None: work standalone) and the stderr it wrote, unless `live`
+    wrote that to this process's stderr as it came."""
     sock.settimeout(protocol.SILENCE_LIMIT)
     lines = protocol.Lines(sock)
     held: list[str] = []
-    live_stderr = _isatty(sys.stderr)
     while True:
         try:
             frame = lines.read()
         except TimeoutError:
             _say(f"nothing came for {protocol.SILENCE_LIMIT:g} s")
-            return None
+            return None, held
         if frame is None:
             _say("it closed the connection before the answer was complete")
             _start_daemon(after_failure=True)
-            return None
+            return None, held
         if "answer" in frame:
             answer = frame["answer"]
             if not isinstance(answer, dict):
                 raise ValueError("the answer is not an object")
-            out, err, code = calls.render(answer, as_json)
-            return _print(("", "".join(held), 0)) or _print((out, err, code))  # (141: the reader went away)
+            return answer, held
         if "e" in frame:
-            if live_stderr:
+            if live:
                 sys.stderr.write(str(frame["e"]))
                 sys.stderr.flush()
             else:
@@ -310,10 +350,10 @@ def _answer(sock: socket.socket, as_json: bool) -> int | None:
         elif "mismatch" in frame:
             if frame.get("restart"):
                 raise _Restart  # this installation's code changed: the daemon stops for a new one
-            return None  # another installation: its answers could differ
+            return None, held  # another installation: its answers could differ
         elif "fail" in frame:
             _say(str(frame["fail"]))
-            return None
+            return None, held
 
 
 def _print(rendered: tuple[str, str, int]) -> int:

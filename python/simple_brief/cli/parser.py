@@ -242,11 +242,63 @@ def build_parser() -> argparse.ArgumentParser:
     action.add_argument("--deny", action="store_true", help="refuse it, whatever its content")
     action.add_argument("--remove", action="store_true", help="forget it (it is untrusted again)")
 
+    _hook_parser(sub)
     p = sub.add_parser("tools", help="list the tools and their parameters")
     p.add_argument("--json", action="store_true", help="print the tool schemas as JSON")
     no_daemon_option(p)
     _daemon_parser(sub)
     return parser
+
+
+_HOOK_DESCRIPTION = """\
+Claude Code's PreToolUse/PostToolUse hook: reads the tool call's JSON on stdin.
+A Read of a whole source file (no offset/limit) longer than --read-lines lines,
+inside the session's folder, is denied the first time in a session, and Claude
+gets the file's outline with line spans instead (a second Read of it goes
+through). After an Edit, Write or MultiEdit of a source file, its errors and
+warnings are added as context (nothing when it is clean). Anything else -
+another tool, a short, data or outside file, bad input, any error - passes
+through: exit 0, nothing printed. Settings: `[hook] read_lines = N`,
+`budget = N` in ~/.config/simple-brief/config.toml. Register it in
+~/.claude/settings.json (`:SimpleBrief mcp` prints the block with your path):
+
+HOOK_SETTINGS
+Codex has no hook of its own here: it reads files through shell commands,
+which its PreToolUse hook cannot answer with an outline.
+"""
+
+
+def _hook_parser(sub: Any) -> None:
+    """`hook claude`."""
+    p = sub.add_parser(
+        "hook",
+        help="an agent's tool hook: a long source file's outline instead of a whole-file read",
+        description=_HOOK_DESCRIPTION.replace("HOOK_SETTINGS", config.HOOK_SETTINGS.replace("COMMAND", "simple-brief")),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("agent", choices=config.HOOK_AGENTS, help="whose hook protocol (claude: Claude Code)")
+    p.add_argument(
+        "--read-lines",
+        type=_positive_lines,
+        help=f"outline files longer than this (default: `hook.read_lines`, else {config.DEFAULT_HOOK_READ_LINES})",
+    )
+    p.add_argument(
+        "--budget",
+        type=int,
+        help=f"token budget of the outline (default: `hook.budget`, else {config.DEFAULT_HOOK_BUDGET})",
+    )
+    no_daemon_option(p)
+
+
+def _positive_lines(text: str) -> int:
+    """`--read-lines`: a whole number of lines above zero."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of lines") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value} is not above 0: give a number of lines, e.g. 400")
+    return value
 
 
 _DAEMON_DESCRIPTION = """\

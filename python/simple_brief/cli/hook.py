@@ -1,0 +1,264 @@
+"""`simple-brief hook claude`: Claude Code's PreToolUse and PostToolUse hook.
+
+Claude Code runs the command before (and after) a tool, with the call as JSON on stdin
+(`session_id`, `cwd`, `hook_event_name`, `tool_name`, `tool_input`). Two calls get an answer:
+
+- **PreToolUse, `Read`** of a source file (a language simple-brief outlines, not data or
+  markup: `hook_sources.py`) inside the workspace (`cwd`), longer than `hook.read_lines`
+  lines (400), with no `offset`/`limit`, the first time in that session: the read is
+  denied (`permissionDecision: "deny"`) and the reason Claude reads is the file's outline
+  within `hook.budget` tokens, with line spans, and how to read the lines it needs.
+  The session's files are recorded (`sessions.py`), so a second read of the file goes through.
+- **PostToolUse, `Edit`/`Write`/`MultiEdit`** of a source file: the file's errors and
+  warnings (the `diagnostics` tool) as `additionalContext`; nothing when it is clean.
+
+Everything else — another tool or event, a second read, a short, data or outside file, bad
+JSON, any error — passes through untouched: exit 0, nothing on stdout. That path imports
+only the standard library (and `hook_sources`, a table): it costs an interpreter start. The
+outline and the diagnostics come from the per-user daemon when it runs (as the command
+line's calls do), else from an engine host in this process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from simple_brief.cli import hook_sources
+from simple_brief.defaults import DEFAULT_HOOK_BUDGET, DEFAULT_HOOK_READ_LINES
+
+TYPE_CHECKING = False  # not typing's: importing typing costs the pass-through path milliseconds
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+#: The tools whose PostToolUse gets the edited file's diagnostics.
+EDIT_TOOLS = ("Edit", "Write", "MultiEdit")
+#: A hook input larger than this is not read (Claude's are a few hundred bytes; Write's hold the file).
+MAX_INPUT_BYTES = 32 * 1024 * 1024
+#: How many diagnostics PostToolUse lists at most (the rest are counted).
+MAX_DIAGNOSTICS = 10
+
+
+def run(args: list[str]) -> int:
+    """`simple-brief hook AGENT …`: parse the command line, then answer (`main`)."""
+    from simple_brief.cli.parser import build_parser
+    from simple_brief.cli.streams import escape_unencodable
+    from simple_brief.host import protocol
+
+    escape_unencodable()
+    try:
+        parsed = build_parser().parse_args(args)
+    except SystemExit as exc:
+        # A usage mistake is the person's to see (exit 1: Claude Code shows it to them); never
+        # 2, which would block every call the hook is registered for.
+        return 0 if exc.code in (0, None) else 1
+    if getattr(parsed, "no_daemon", False):
+        os.environ[protocol.SWITCH_ENV] = "0"
+    return main(parsed)
+
+
+def main(parsed: argparse.Namespace) -> int:
+    """Answer one hook call from stdin; always exit 0 (an answer, or nothing: pass through)."""
+    try:
+        event = json.loads(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)[:MAX_INPUT_BYTES] or b"null")
+        answer = respond(event, parsed.read_lines, parsed.budget)
+    except Exception as exc:  # a hook that fails must never block the agent's call
+        if parsed.verbose:
+            print(f"simple-brief hook: passed through ({type(exc).__name__}: {exc})", file=sys.stderr)
+        return 0
+    if answer is not None:
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    return 0
+
+
+def respond(event: object, read_lines: int | None = None, budget: int | None = None) -> dict[str, Any] | None:
+    """The hook's answer to one event, or None to pass it through."""
+    if not isinstance(event, dict) or not isinstance(event.get("tool_input"), dict):
+        return None
+    name, tool = event.get("hook_event_name"), event.get("tool_name")
+    if name == "PreToolUse" and tool == "Read":
+        return _outline_instead(event, read_lines, budget)
+    if name == "PostToolUse" and tool in EDIT_TOOLS:
+        return _diagnostics_after(event)
+    return None
+
+
+def _outline_instead(event: dict[str, Any], read_lines: int | None, budget: int | None) -> dict[str, Any] | None:
+    tool_input = event["tool_input"]
+    if tool_input.get("offset") is not None or tool_input.get("limit") is not None:
+        return None
+    target = _source_in_workspace(event)
+    session = event.get("session_id")
+    if target is None or not isinstance(session, str) or not session:
+        return None
+    root, path = target
+    settings = user_settings()
+    threshold = read_lines or settings.get("read_lines", DEFAULT_HOOK_READ_LINES)
+    lines = count_lines(path, threshold)
+    if lines <= threshold:
+        return None
+    from simple_brief.cli import sessions
+
+    if sessions.seen(session, path):
+        return None
+    answer = ask(root, "simple_read", {"path": path, "mode": "outline"}, budget or settings.get("budget"))
+    if answer is None or answer.get("data", {}).get("language") not in _outlined_languages():
+        return None
+    shown = os.path.relpath(path, root)
+    reason = (
+        f"simple-brief: {shown} is longer than {threshold} lines, so this whole-file Read was answered with its "
+        "outline (once per file and session; reading it again goes through):\n"
+        + "\n\n".join(str(block) for block in answer["blocks"]).rstrip("\n")
+        + f"\nRead the lines you need with offset/limit (the L spans above), or open one symbol with expand_at "
+        f"(`simple-brief expand {shown} NAME`)."
+    )
+    sessions.record(session, path)
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }
+
+
+def _diagnostics_after(event: dict[str, Any]) -> dict[str, Any] | None:
+    target = _source_in_workspace(event)
+    if target is None:
+        return None
+    root, path = target
+    answer = ask(root, "diagnostics", {"path": path, "fixits": False}, None, command="diagnostics")
+    if answer is None:
+        return None
+    found = [
+        diag
+        for diags in answer.get("data", {}).get("files", {}).values()
+        for diag in diags
+        if isinstance(diag, dict) and diag.get("severity") in (1, 2)
+    ]
+    if not found:
+        return None
+    shown = os.path.relpath(path, root)
+    errors = sum(1 for diag in found if diag["severity"] == 1)
+    lines = [f"simple-brief: {shown} after this edit: {errors} errors, {len(found) - errors} warnings"]
+    lines += [_diagnostic_line(diag) for diag in found[:MAX_DIAGNOSTICS]]
+    if len(found) > MAX_DIAGNOSTICS:
+        lines.append(f"… {len(found) - MAX_DIAGNOSTICS} more: `simple-brief diagnostics {shown}`")
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "\n".join(lines)}}
+
+
+def _diagnostic_line(diag: dict[str, Any]) -> str:
+    start = diag.get("range", {}).get("start", {})
+    where = f"{int(start.get('line', 0)) + 1}:{int(start.get('character', 0)) + 1}"
+    source = " ".join(str(part) for part in (diag.get("source"), diag.get("code")) if part)
+    mark = "E" if diag["severity"] == 1 else "W"
+    return f"  {where} {mark} {source + ' ' if source else ''}{diag.get('message', '')}"
+
+
+def _source_in_workspace(event: dict[str, Any]) -> tuple[str, str] | None:
+    """(root, absolute path) of the event's `file_path` when it names a source file inside
+    its `cwd` (both normalised, no link followed here: the engine reads it beneath the root)."""
+    cwd, file_path = event.get("cwd"), event["tool_input"].get("file_path")
+    if not isinstance(cwd, str) or not isinstance(file_path, str) or not os.path.isabs(cwd) or "\0" in file_path:
+        return None
+    root = os.path.normpath(cwd)
+    path = os.path.normpath(os.path.join(root, file_path))
+    if os.path.commonpath([root, path]) != root or path == root:
+        return None
+    name = os.path.basename(path)
+    ending = os.path.splitext(name)[1].lower()
+    if name not in hook_sources.FILE_NAMES and ending not in hook_sources.ENDINGS:
+        return None
+    return root, path
+
+
+def count_lines(path: str, enough: int) -> int:
+    """The lines of the regular file at `path` (its last component not followed), counting
+    no further than `enough` + 1; 0 when it cannot be opened."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return 0
+    with os.fdopen(fd, "rb") as handle:
+        import stat
+
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return 0
+        count, last = 0, b"\n"
+        while count <= enough:
+            chunk = handle.read(1 << 16)
+            if not chunk:
+                break
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (last != b"\n")
+
+
+def user_settings() -> dict[str, Any]:
+    """`[hook]` of the user's own config (the engine's `config.user_config_path` rules);
+    {} when it is missing, and when it is wrong (the other commands say what is wrong)."""
+    override = os.environ.get("SIMPLE_BRIEF_CONFIG", "")
+    if override:
+        path = os.path.expanduser(override)
+    else:
+        base = os.environ.get("XDG_CONFIG_HOME", "")
+        folder = base if os.path.isabs(base) else os.path.join(os.path.expanduser("~"), ".config")
+        path = os.path.join(folder, "simple-brief", "config.toml")
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(256 * 1024 + 1)
+    except OSError:
+        return {}
+    if b"hook" not in raw:
+        return {}
+    import tomllib
+
+    try:
+        table = tomllib.loads(raw.decode("utf-8", "replace")).get("hook", {})
+    except tomllib.TOMLDecodeError:
+        return {}
+    if not isinstance(table, dict):
+        return {}
+    good = {
+        key: value
+        for key, value in table.items()
+        if key in ("read_lines", "budget") and isinstance(value, int) and not isinstance(value, bool) and value > 0
+    }
+    return good if len(good) == len(table) else {}
+
+
+def _outlined_languages() -> set[str]:
+    """The languages the hook answers for: the source ones (the engine says which file is which)."""
+    from simple_brief.languages import LANGUAGES
+    from simple_brief.languages._lists import NOT_SOURCE
+
+    return {spec.name for spec in LANGUAGES if spec.name not in NOT_SOURCE}
+
+
+def ask(
+    root: str, tool: str, params: dict[str, Any], budget: int | None, command: str = "outline"
+) -> dict[str, Any] | None:
+    """The tool's answer (with its data) in `root`: the daemon's when it runs, else this
+    process's; None when it ended in an error."""
+    from simple_brief.cli import client
+    from simple_brief.host.request import ToolCall
+
+    call = ToolCall(command, tool, params, cwd=root, root=root, budget=budget or DEFAULT_HOOK_BUDGET, as_json=True)
+    answer = client.daemon_answer(call)
+    if answer is None:
+        answer = _in_process(call)
+    return answer if "blocks" in answer else None
+
+
+def _in_process(call: Any) -> dict[str, Any]:
+    import contextlib
+    import io
+    import threading
+
+    from simple_brief.host import command
+    from simple_brief.host.wiring import build_host
+
+    with contextlib.closing(build_host()) as host:
+        return command.answer(call, threading.Event(), io.StringIO(), host)
