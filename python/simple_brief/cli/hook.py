@@ -26,11 +26,10 @@ import os
 import sys
 
 from simple_brief.cli import hook_sources
-from simple_brief.defaults import DEFAULT_HOOK_BUDGET, DEFAULT_HOOK_READ_LINES
+from simple_brief.defaults import DEFAULT_HOOK_BUDGET, DEFAULT_HOOK_READ_LINES, HOOK_AGENTS
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the pass-through path milliseconds
 if TYPE_CHECKING:
-    import argparse
     from typing import Any
 
 #: The tools whose PostToolUse gets the edited file's diagnostics.
@@ -42,30 +41,53 @@ MAX_DIAGNOSTICS = 10
 
 
 def run(args: list[str]) -> int:
-    """`simple-brief hook AGENT …`: parse the command line, then answer (`main`)."""
-    from simple_brief.cli.parser import build_parser
-    from simple_brief.cli.streams import escape_unencodable
-    from simple_brief.host import protocol
+    """`simple-brief hook AGENT …`: read the command line, then answer one call (`main`)."""
+    options = _options(args)
+    if options is None:  # --help, or a mistake: argparse says it (its import costs milliseconds)
+        from simple_brief.cli.parser import build_parser
 
-    escape_unencodable()
-    try:
-        parsed = build_parser().parse_args(args)
-    except SystemExit as exc:
-        # A usage mistake is the person's to see (exit 1: Claude Code shows it to them); never
-        # 2, which would block every call the hook is registered for.
-        return 0 if exc.code in (0, None) else 1
-    if getattr(parsed, "no_daemon", False):
-        os.environ[protocol.SWITCH_ENV] = "0"
-    return main(parsed)
+        try:
+            build_parser().parse_args(args)
+        except SystemExit as exc:
+            # A usage mistake is the person's to see (exit 1: Claude Code shows it to them);
+            # never 2, which would block every call the hook is registered for.
+            return 0 if exc.code in (0, None) else 1
+        return 1  # (what argparse accepts, _options does)
+    if options.pop("no_daemon"):
+        os.environ["SIMPLE_BRIEF_DAEMON"] = "0"  # (host.protocol.SWITCH_ENV)
+    return main(**options)
 
 
-def main(parsed: argparse.Namespace) -> int:
+def _options(args: list[str]) -> dict[str, Any] | None:
+    """The options of `hook AGENT [-v] [--no-daemon] [--read-lines N] [--budget N]`, read
+    without argparse; None for anything else (`--help`, a mistake)."""
+    options: dict[str, Any] = {"read_lines": None, "budget": None, "verbose": False, "no_daemon": False}
+    words = [part for word in args for part in (word.split("=", 1) if word.startswith("--") else [word])]
+    agent, named, i = None, False, 0
+    while i < len(words):
+        word = words[i]
+        if word in ("-v", "--verbose", "--no-daemon"):
+            options["no_daemon" if word == "--no-daemon" else "verbose"] = True
+        elif word in ("--read-lines", "--budget") and words[i + 1 : i + 2] and words[i + 1].isdigit():
+            options[word[2:].replace("-", "_")] = int(words[i + 1])
+            i += 1
+        elif word == "hook" and not named:
+            named = True
+        elif named and agent is None and word in HOOK_AGENTS:
+            agent = word
+        else:
+            return None
+        i += 1
+    return options if agent is not None and options["read_lines"] != 0 else None
+
+
+def main(read_lines: int | None = None, budget: int | None = None, verbose: bool = False) -> int:
     """Answer one hook call from stdin; always exit 0 (an answer, or nothing: pass through)."""
     try:
         event = json.loads(sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)[:MAX_INPUT_BYTES] or b"null")
-        answer = respond(event, parsed.read_lines, parsed.budget)
+        answer = respond(event, read_lines, budget)
     except Exception as exc:  # a hook that fails must never block the agent's call
-        if parsed.verbose:
+        if verbose:
             print(f"simple-brief hook: passed through ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 0
     if answer is not None:
