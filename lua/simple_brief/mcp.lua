@@ -1,6 +1,8 @@
 --- :SimpleBrief mcp — the lines that register `simple-brief mcp` (stdio) with agents:
 --- Claude Code, Codex and a JSON config (Claude Desktop, Cursor, a project's .mcp.json),
---- with the real, absolute command of the engine this Neovim runs, so nobody edits a path.
+--- and Claude Code's hook (`simple-brief hook claude`, the `hooks` block of
+--- ~/.claude/settings.json), with the real, absolute command of the engine this Neovim
+--- runs, so nobody edits a path.
 local lsp = require('simple_brief.lsp')
 
 local M = {}
@@ -61,6 +63,36 @@ function H.word(word)
   return vim.fn.shellescape(word)
 end
 
+--- A JSON string (vim.json.encode would write every `/` of a path as `\/`).
+---@param text string
+---@return string
+function H.json_string(text)
+  return '"' .. text:gsub('[\\"]', '\\%0'):gsub('\n', '\\n') .. '"'
+end
+
+--- The `hooks` block of ~/.claude/settings.json that runs `simple-brief hook claude`: the
+--- same text as HOOK_SETTINGS in python/simple_brief/defaults.py.
+---@param cmd string[] the MCP command (its last word `mcp`)
+---@return string[]
+function M.hook_lines(cmd)
+  local hook = vim.list_slice(cmd, 1, #cmd - 1)
+  vim.list_extend(hook, { 'hook', 'claude' })
+  local command = H.json_string(table.concat(vim.tbl_map(H.word, hook), ' '))
+  local entry = '[{ "type": "command", "command": ' .. command .. ' }] }'
+  return {
+    '{',
+    '  "hooks": {',
+    '    "PreToolUse": [',
+    '      { "matcher": "Read", "hooks": ' .. entry,
+    '    ],',
+    '    "PostToolUse": [',
+    '      { "matcher": "Edit|Write|MultiEdit", "hooks": ' .. entry,
+    '    ]',
+    '  }',
+    '}',
+  }
+end
+
 --- The registration lines for `cmd`.
 ---@param cmd string[]
 ---@return string[]
@@ -69,13 +101,16 @@ function M.lines(cmd)
   local json = vim.json.encode({
     mcpServers = { ['simple-brief'] = { command = cmd[1], args = vim.list_slice(cmd, 2) } },
   })
-  return {
+  return vim.list_extend({
     'simple-brief MCP over stdio: ' .. shell,
     'Claude Code: claude mcp add simple-brief -- ' .. shell,
     'Codex: codex mcp add simple-brief -- ' .. shell,
     'JSON (Claude Desktop, Cursor, .mcp.json): ' .. json,
     'It reads this Neovim while it runs (or the files on disk); over HTTP instead: :SimpleBriefServe',
-  }
+    '',
+    'Claude Code hook (a long source file read whole gets its outline once per session; an edit, its errors):',
+    'merge into ~/.claude/settings.json:',
+  }, M.hook_lines(cmd))
 end
 
 --- :SimpleBrief mcp handler: the lines in a scratch split to copy from.

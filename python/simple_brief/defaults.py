@@ -22,16 +22,17 @@ DEFAULT_HOOK_BUDGET = 2_000
 #: The agents whose hook protocol `simple-brief hook` speaks (Codex reads files through shell
 #: commands, which its hook cannot answer with an outline).
 HOOK_AGENTS = ("claude",)
-#: The `~/.claude/settings.json` block `simple-brief hook --help`, `:SimpleBrief mcp` and the
-#: README print (COMMAND: the engine's path).
+#: The `~/.claude/settings.json` block `simple-brief hook --help`, `:SimpleBrief mcp`
+#: (lua/simple_brief/mcp.lua) and the README print; COMMAND: the hook's command line as a
+#: JSON string (tests/install/test_install_errors.py checks the Lua side prints the same).
 HOOK_SETTINGS = """\
 {
   "hooks": {
     "PreToolUse": [
-      { "matcher": "Read", "hooks": [{ "type": "command", "command": "COMMAND hook claude" }] }
+      { "matcher": "Read", "hooks": [{ "type": "command", "command": COMMAND }] }
     ],
     "PostToolUse": [
-      { "matcher": "Edit|Write|MultiEdit", "hooks": [{ "type": "command", "command": "COMMAND hook claude" }] }
+      { "matcher": "Edit|Write|MultiEdit", "hooks": [{ "type": "command", "command": COMMAND }] }
     ]
   }
 }

@@ -10,6 +10,8 @@ from pathlib import Path
 import pynvim
 import pytest
 
+from simple_brief.defaults import HOOK_SETTINGS
+
 from nvim_session import nvim
 
 
@@ -49,6 +51,10 @@ def test_mcp_registration_lines_use_the_engine_command_with_absolute_paths(tmp_p
     config = json.loads(next(line for line in lines if line.startswith("JSON ")).split(": ", 1)[1])
     server = {"command": sys.executable, "args": ["-m", "simple_brief", "mcp"]}
     assert config == {"mcpServers": {"simple-brief": server}}
+    # Claude Code's hook: the settings block the engine's own help prints, with this command.
+    hook = "\n".join(lines[lines.index("{") :]) + "\n"
+    assert hook == HOOK_SETTINGS.replace("COMMAND", json.dumps(f"{sys.executable} -m simple_brief hook claude"))
+    assert json.loads(hook)["hooks"]["PreToolUse"][0]["matcher"] == "Read"
 
 
 def test_mcp_registration_without_an_engine_names_the_install_command(tmp_path: Path) -> None:

@@ -270,10 +270,11 @@ which its PreToolUse hook cannot answer with an outline.
 
 def _hook_parser(sub: Any) -> None:
     """`hook claude`."""
+    settings = config.HOOK_SETTINGS.replace("COMMAND", '"simple-brief hook claude"')
     p = sub.add_parser(
         "hook",
         help="an agent's tool hook: a long source file's outline instead of a whole-file read",
-        description=_HOOK_DESCRIPTION.replace("HOOK_SETTINGS", config.HOOK_SETTINGS.replace("COMMAND", "simple-brief")),
+        description=_HOOK_DESCRIPTION.replace("HOOK_SETTINGS", settings),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("agent", choices=config.HOOK_AGENTS, help="whose hook protocol (claude: Claude Code)")
