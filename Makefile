@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 DEMO_FILE = $$($(PY) -c 'import json.decoder as m; print(m.__file__)')
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test test-python test-lua lint format bench conformance update-snapshots languages clean bench-peers
+.PHONY: help demo test test-python test-lua lint format bench conformance update-snapshots languages docs clean bench-peers
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-17s %s\n", $$1, $$2}'
@@ -56,14 +56,14 @@ node_modules/.installed: package.json package-lock.json tests/lsp/typescript7/pa
 	@touch $@
 
 lint: $(VENV)/.installed-dev node_modules/.installed ## ruff (lint and format check), mypy, stylua
-	$(VENV)/bin/ruff check python tests bench rplugin
-	$(VENV)/bin/ruff format --check python tests bench rplugin
+	$(VENV)/bin/ruff check python tests bench rplugin doc
+	$(VENV)/bin/ruff format --check python tests bench rplugin doc
 	$(VENV)/bin/mypy
 	node_modules/.bin/stylua --check lua plugin build.lua python/simple_brief/editor/nvim/rpc.lua tests/nvim tests/debug/nvim_dap_standin $(wildcard tests/lua tests/busted.lua)
 
 format: $(VENV)/.installed-dev node_modules/.installed ## rewrite Python and Lua files (ruff, stylua)
-	$(VENV)/bin/ruff format python tests bench rplugin
-	$(VENV)/bin/ruff check --fix python tests bench rplugin
+	$(VENV)/bin/ruff format python tests bench rplugin doc
+	$(VENV)/bin/ruff check --fix python tests bench rplugin doc
 	node_modules/.bin/stylua lua plugin build.lua python/simple_brief/editor/nvim/rpc.lua tests/nvim tests/debug/nvim_dap_standin $(wildcard tests/lua tests/busted.lua)
 
 bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named baselines
@@ -95,6 +95,9 @@ conformance: $(VENV)/.installed-dev ## real files in every language: ctags cover
 
 update-snapshots: $(VENV)/.installed-dev ## rewrite golden snapshots (review the diff like code)
 	UPDATE_SNAPSHOTS=1 $(PY) -m pytest -q tests/engine/test_snapshots.py
+
+docs: $(VENV)/.installed ## write the README's and :help's tables of the Neovim options and commands from lua/simple_brief/config.lua and plugin/simple_brief.lua
+	$(PY) doc/tables.py .
 
 languages: $(VENV)/.installed ## write lua/simple_brief/filetypes.lua and the README's and :help's language lists from the engine's language units
 	$(PY) -c "from simple_brief.languages import filetypes_lua; print(filetypes_lua(), end='')" > lua/simple_brief/filetypes.lua
