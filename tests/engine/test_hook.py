@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -26,6 +27,7 @@ from simple_brief.errors import UserError
 from simple_brief.files import config
 
 ARGPARSE = Path(ast.__file__).with_name("argparse.py")
+TEXTWRAP = Path(ast.__file__).with_name("textwrap.py")
 
 
 def hook(
@@ -85,28 +87,78 @@ def passed_through(done: subprocess.CompletedProcess[str]) -> bool:
 
 
 def test_a_long_source_file_read_whole_is_denied_with_its_outline_once_per_session(workspace: Path) -> None:
+    shutil.copyfile(TEXTWRAP, workspace / "textwrap.py")
     session = str(uuid.uuid4())
-    done = hook(read_event(workspace, workspace / "argparse.py", session), workspace)
+    done = hook(read_event(workspace, workspace / "textwrap.py", session), workspace)
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)["hookSpecificOutput"]
     assert answer["hookEventName"] == "PreToolUse" and answer["permissionDecision"] == "deny"
     reason = answer["permissionDecisionReason"]
-    first, *_, last = reason.splitlines()
-    assert first.startswith("simple-brief: argparse.py is longer than 400 lines") and "outline" in first
-    assert "offset/limit" in last and "expand_at" in last
-    # The outline names the definitions with spans that are the file's own (ast as the oracle).
-    tree = ast.parse(ARGPARSE.read_text(encoding="utf-8"))
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
-    for node in classes:
-        assert node.end_lineno is not None
-        line = next(line for line in reason.splitlines() if line.startswith(f"C> class {node.name}("))
-        assert line.endswith(f" L{node.lineno}-{node.end_lineno}"), line
-    assert len(reason) < ARGPARSE.stat().st_size / 10  # it stands in for the file at a tenth of its size
+    first, header, *_, last = reason.splitlines()
+    assert first.startswith("simple-brief: textwrap.py is longer than 400 lines") and "its outline" in first
+    assert header == "textwrap.py (python, 491 lines) outline"
+    assert "offset/limit (the L spans above)" in last and "expand_at" in last
+    # Every function and class is named with its span (ast, Python's own parser, as the oracle;
+    # a span may go on over the comment lines that close a body, which ast leaves out).
+    source = TEXTWRAP.read_text(encoding="utf-8").splitlines()
+    spans = [
+        (line, int(start), int(end))
+        for line, start, end in re.findall(r"(?m)^(.*) L(\d+)-(\d+)$", reason)
+        if re.search(r"\b(def|class) ", line)
+    ]
+    for node in ast.walk(ast.parse("\n".join(source))):
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            keyword = "class" if isinstance(node, ast.ClassDef) else "def"
+            assert node.end_lineno is not None
+            assert any(
+                f"{keyword} {node.name}" in line
+                and start == node.lineno
+                and end >= node.end_lineno
+                and all(not text.strip() or text.strip().startswith("#") for text in source[node.end_lineno : end])
+                for line, start, end in spans
+            ), node.name
+    assert len(reason) < TEXTWRAP.stat().st_size / 3
 
     # The second Read of the file in the session goes through; another session is answered again.
-    assert passed_through(hook(read_event(workspace, workspace / "argparse.py", session), workspace))
-    again = hook(read_event(workspace, "argparse.py", str(uuid.uuid4())), workspace)
+    assert passed_through(hook(read_event(workspace, workspace / "textwrap.py", session), workspace))
+    again = hook(read_event(workspace, "textwrap.py", str(uuid.uuid4())), workspace)
     assert json.loads(again.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_file_whose_outline_does_not_fit_gets_its_definitions_and_lines(workspace: Path) -> None:
+    """argparse.py's outline is ~4,800 tokens: folded to its top level it would hide every
+    method, so the answer is each definition's name and first line, all of them."""
+    done = hook(read_event(workspace, workspace / "argparse.py", str(uuid.uuid4())), workspace)
+    reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "its definitions and their first lines" in reason.splitlines()[0]
+    lines = len(ARGPARSE.read_text(encoding="utf-8").splitlines())
+    assert reason.splitlines()[1] == f"argparse.py (python, {lines} lines) names"
+    assert "(the line numbers above)" in reason.splitlines()[-1]
+    # The top level and the classes' own members (deeper ones: the `names` view's, issue 30's `tokens` part).
+    tree = ast.parse(ARGPARSE.read_text(encoding="utf-8"))
+    top = [node for node in tree.body if isinstance(node, ast.FunctionDef | ast.ClassDef)]
+    members = [member for node in top if isinstance(node, ast.ClassDef) for member in node.body]
+    found = {(node.name, node.lineno) for node in [*top, *members] if isinstance(node, ast.FunctionDef | ast.ClassDef)}
+    assert len(found) > 150
+    named = set(re.findall(r"(\w+):(\d+)", reason))
+    assert {(name, str(line)) for name, line in found} <= named
+    assert len(reason) < ARGPARSE.stat().st_size / 10
+
+
+def test_a_c_header_nobody_here_wrote(workspace: Path) -> None:
+    """/usr/include/stdio.h (glibc; `make test` installs the compilers that bring it): even
+    its counts-only outline is replaced by names and lines, each a line naming it (a
+    declaration, or the `#define fopen fopen64` of large-file builds)."""
+    header = workspace / "stdio.h"
+    shutil.copyfile("/usr/include/stdio.h", header)
+    done = hook(read_event(workspace, header, str(uuid.uuid4())), workspace)
+    reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    lines = header.read_text(encoding="utf-8").splitlines()
+    assert reason.splitlines()[1] == f"stdio.h (c, {len(lines)} lines) names"
+    for name in ("fopen", "printf", "fclose", "getline"):
+        at = [int(line) for line in re.findall(rf"(?m)^{name}:(\d+)$", reason)]
+        declared = [n for n, text in enumerate(lines, 1) if re.search(rf"\b{name}\b", text)]
+        assert at and set(at) <= set(declared), (name, at, declared)
 
 
 def test_the_sessions_record_is_private_and_bounded(workspace: Path) -> None:

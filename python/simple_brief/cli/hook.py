@@ -125,16 +125,18 @@ def _outline_instead(event: dict[str, Any], read_lines: int | None, budget: int 
 
     if sessions.seen(session, path):
         return None
-    answer = ask(root, "simple_read", {"path": path, "mode": "outline"}, budget or settings.get("budget"))
+    answer = _map_of(root, path, budget or settings.get("budget"))
     if answer is None or answer.get("data", {}).get("language") not in _outlined_languages():
         return None
     shown = os.path.relpath(path, root)
+    names = answer["data"].get("mode") == "names"
     reason = (
-        f"simple-brief: {shown} is longer than {threshold} lines, so this whole-file Read was answered with its "
-        "outline (once per file and session; reading it again goes through):\n"
+        f"simple-brief: {shown} is longer than {threshold} lines, so this whole-file Read was answered with "
+        f"{'its definitions and their first lines' if names else 'its outline'} (once per file and session; "
+        "reading it again goes through):\n"
         + "\n\n".join(str(block) for block in answer["blocks"]).rstrip("\n")
-        + f"\nRead the lines you need with offset/limit (the L spans above), or open one symbol with expand_at "
-        f"(`simple-brief expand {shown} NAME`)."
+        + f"\nRead the lines you need with offset/limit (the {'line numbers' if names else 'L spans'} above), or "
+        f"open one symbol with expand_at (`simple-brief expand {shown} NAME`)."
     )
     sessions.record(session, path)
     return {
@@ -144,6 +146,19 @@ def _outline_instead(event: dict[str, Any], read_lines: int | None, budget: int 
             "permissionDecisionReason": reason,
         }
     }
+
+
+def _map_of(root: str, path: str, budget: int | None) -> dict[str, Any] | None:
+    """The file's outline within the budget; when the outline had to fold further than that
+    (its top level only, or counts), its definitions' names and lines, if they fit whole or
+    the outline kept no line at all."""
+    outline = ask(root, "simple_read", {"path": path, "mode": "outline"}, budget)
+    if outline is None or "degraded_from" not in outline.get("data", {}):
+        return outline
+    names = ask(root, "simple_read", {"path": path, "mode": "names"}, budget)
+    if names is not None and (not names["data"].get("truncated") or outline["data"].get("mode") == "counts"):
+        return names
+    return outline
 
 
 def _diagnostics_after(event: dict[str, Any]) -> dict[str, Any] | None:
@@ -274,13 +289,18 @@ def ask(
     return answer if "blocks" in answer else None
 
 
+_HOST: list[Any] = []  # this process's engine host, made on the first call that needs one
+
+
 def _in_process(call: Any) -> dict[str, Any]:
-    import contextlib
+    import atexit
     import io
     import threading
 
     from simple_brief.host import command
     from simple_brief.host.wiring import build_host
 
-    with contextlib.closing(build_host()) as host:
-        return command.answer(call, threading.Event(), io.StringIO(), host)
+    if not _HOST:
+        _HOST.append(build_host())
+        atexit.register(_HOST[0].close)  # its language servers stop with this process
+    return command.answer(call, threading.Event(), io.StringIO(), _HOST[0])
