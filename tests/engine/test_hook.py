@@ -166,7 +166,7 @@ def test_the_sessions_record_is_private_and_bounded(workspace: Path) -> None:
 
     session = str(uuid.uuid4())
     assert json.loads(hook(read_event(workspace, workspace / "argparse.py", session), workspace).stdout)
-    record = sessions.record_path()
+    record = Path(sessions.record_path())
     assert stat.S_IMODE(record.stat().st_mode) == 0o600
     assert stat.S_IMODE(record.parent.stat().st_mode) == 0o700
     assert str(workspace / "argparse.py") in json.loads(record.read_text())[session]["files"]
@@ -294,10 +294,13 @@ def test_passing_through_imports_only_the_standard_library(workspace: Path) -> N
     """The pass-through path costs an interpreter start: no engine room, no third-party module."""
     short = workspace / "short.py"
     short.write_text("x = 1\n", encoding="utf-8")
+    session = str(uuid.uuid4())
+    assert json.loads(hook(read_event(workspace, workspace / "argparse.py", session), workspace).stdout)
     events = [
         {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": str(workspace)},
-        read_event(workspace, short, "s"),
-        read_event(workspace, workspace / "argparse.py", "s", offset=1, limit=10),
+        read_event(workspace, short, session),
+        read_event(workspace, workspace / "argparse.py", session, offset=1, limit=10),
+        read_event(workspace, workspace / "argparse.py", session),  # the second Read: the session's record is read
     ]
     script = (
         "import io, json, sys\n"
@@ -320,15 +323,11 @@ def test_passing_through_imports_only_the_standard_library(workspace: Path) -> N
         "simple_brief.cli",
         "simple_brief.cli.hook",
         "simple_brief.cli.hook_sources",
-        "simple_brief.cli.parser",
-        "simple_brief.cli.streams",
+        "simple_brief.cli.sessions",
         "simple_brief.defaults",
-        "simple_brief.errors",
-        "simple_brief.host",
-        "simple_brief.host.protocol",
-        "simple_brief.host.request",
         "simple_brief.main",
     }
+    assert "pathlib" not in imported and "socket" not in imported  # (each costs as much as the rest)
     assert loaded - allowed == set()
 
 
@@ -343,3 +342,21 @@ def test_the_command_line_is_read_without_argparse_and_mistakes_go_to_it() -> No
     }
     for mistake in (["hook"], ["hook", "codex"], ["hook", "claude", "--read-lines", "x"], ["hook", "claude", "-h"]):
         assert _options(mistake) is None, mistake
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{}, {"XDG_STATE_HOME": "/tmp/elsewhere"}, {"XDG_STATE_HOME": ""}, {"SIMPLE_BRIEF_STATE_DIR": "/tmp/sb-state"}],
+)
+def test_the_record_is_in_the_state_directory_the_daemon_and_the_trust_database_use(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from simple_brief.cli import sessions
+    from simple_brief.files import private_files
+    from simple_brief.host import protocol
+
+    monkeypatch.delenv("SIMPLE_BRIEF_STATE_DIR", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    expected = private_files.state_dir() / "hook" / "sessions.json"
+    assert Path(sessions.record_path()) == expected == protocol.state_dir() / "hook" / "sessions.json"

@@ -255,8 +255,9 @@ Claude Code's PreToolUse/PostToolUse hook: reads the tool call's JSON on stdin.
 A Read of a whole source file (no offset/limit) longer than --read-lines lines,
 inside the session's folder, is denied the first time in a session, and Claude
 gets the file's outline with line spans instead (every definition's name and
-line when only its top level would fit; a second Read of it goes through). After an Edit, Write or MultiEdit of a source file, its errors and
-warnings are added as context (nothing when it is clean). Anything else -
+line when only its top level would fit; a second Read of it goes through).
+After an Edit, Write or MultiEdit of a source file, its errors and warnings
+are added as context (nothing when it is clean). Anything else -
 another tool, a short, data or outside file, bad input, any error - passes
 through: exit 0, nothing printed. Settings: `[hook] read_lines = N`,
 `budget = N` in ~/.config/simple-brief/config.toml. Register it in

@@ -13,10 +13,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import time
-from pathlib import Path
-
-from simple_brief.host import protocol
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the pass-through path milliseconds
 if TYPE_CHECKING:
@@ -31,9 +29,18 @@ MAX_FILES = 1_000
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 
 
-def record_path() -> Path:
-    """The sessions' record."""
-    return protocol.state_dir() / "hook" / "sessions.json"
+def record_path() -> str:
+    """The sessions' record, in the state directory as `host.protocol.state_dir` finds it
+    (the same rules, without importing pathlib and socket: the pass-through path's cost)."""
+    folder = os.environ.get("SIMPLE_BRIEF_STATE_DIR", "")
+    if not folder and sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_STATE_HOME", "").strip() or os.path.expanduser("~/.local/state")
+        folder = os.path.join(base, "simple-brief")
+    elif not folder:
+        from simple_brief.host.protocol import state_dir
+
+        folder = str(state_dir())
+    return os.path.join(folder, "hook", "sessions.json")
 
 
 def _load() -> dict[str, Any]:
@@ -58,6 +65,8 @@ def seen(session: str, path: str) -> bool:
 
 def record(session: str, path: str) -> None:
     """Remember that the hook answered a read of `path` in `session`."""
+    from pathlib import Path
+
     from simple_brief.files.private_files import write_private
 
     with _locked():
@@ -70,16 +79,17 @@ def record(session: str, path: str) -> None:
         files = [name for name in entry["files"] if name != path][-(MAX_FILES - 1) :]
         sessions[session] = {"used": time.time(), "files": [*files, path]}
         kept = sorted(sessions.items(), key=lambda item: float(item[1].get("used", 0)))[-MAX_SESSIONS:]
-        write_private(record_path(), json.dumps(dict(kept)).encode())
+        write_private(Path(record_path()), json.dumps(dict(kept)).encode())
 
 
 @contextlib.contextmanager
 def _locked() -> Iterator[None]:
     import fcntl
+    from pathlib import Path
 
     from simple_brief.files.private_files import FILE_MODE, private_dir
 
-    folder = private_dir(record_path().parent)
+    folder = private_dir(Path(record_path()).parent)
     fd = os.open(folder / "sessions.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
