@@ -119,6 +119,11 @@ def test_a_long_source_file_read_whole_is_denied_with_its_outline_once_per_sessi
             ), node.name
     assert len(reason) < TEXTWRAP.stat().st_size / 3
 
+    # Its text is the outline's whatever the locale's encoding (JSON's escapes: ASCII).
+    plain = hook(read_event(workspace, "textwrap.py", str(uuid.uuid4())), workspace, env={"PYTHONIOENCODING": "ascii"})
+    assert done.stdout.isascii() and json.loads(plain.stdout) == json.loads(done.stdout)
+    assert "__all__ = …" in reason
+
     # The second Read of the file in the session goes through; another session is answered again.
     assert passed_through(hook(read_event(workspace, workspace / "textwrap.py", session), workspace))
     again = hook(read_event(workspace, "textwrap.py", str(uuid.uuid4())), workspace)
@@ -189,6 +194,7 @@ def test_everything_else_passes_through_untouched(workspace: Path, tmp_path: Pat
     outside.mkdir()
     shutil.copyfile(ARGPARSE, outside / "argparse.py")
     (workspace / "link.py").symlink_to(outside / "argparse.py")
+    shutil.copyfile(ARGPARSE, workspace / "secrets.py")  # a secrets file by the default deny globs
     (workspace / "gone.py").symlink_to(workspace / "nothing-here.py")
     target = workspace / "argparse.py"
     events: dict[str, object] = {
@@ -208,6 +214,7 @@ def test_everything_else_passes_through_untouched(workspace: Path, tmp_path: Pat
         "a symlink leading out": read_event(workspace, workspace / "link.py", session),
         "a dangling symlink": read_event(workspace, workspace / "gone.py", session),
         "a missing file": read_event(workspace, workspace / "missing.py", session),
+        "a secrets file": read_event(workspace, workspace / "secrets.py", session),
         "no session": {**read_event(workspace, target, session), "session_id": None},
         "a relative cwd": {**read_event(workspace, target, session), "cwd": "project"},
         "PostToolUse of a Read": {**read_event(workspace, target, session), "hook_event_name": "PostToolUse"},

@@ -91,7 +91,7 @@ def main(read_lines: int | None = None, budget: int | None = None, verbose: bool
             print(f"simple-brief hook: passed through ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 0
     if answer is not None:
-        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(answer) + "\n")  # (ASCII: whatever the locale's encoding)
     return 0
 
 
