@@ -331,6 +331,7 @@ def test_passing_through_imports_only_the_standard_library(workspace: Path) -> N
         "simple_brief.cli.hook",
         "simple_brief.cli.hook_sources",
         "simple_brief.cli.sessions",
+        "simple_brief.cli.user_config",
         "simple_brief.defaults",
         "simple_brief.main",
     }

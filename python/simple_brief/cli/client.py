@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 
 from simple_brief.cli import calls
 from simple_brief.cli.streams import escape_unencodable
+from simple_brief.cli.user_config import user_table
 from simple_brief.errors import UserError
 from simple_brief.host import protocol
 from simple_brief.host.request import DAEMON_COMMANDS, ToolCall, error_answer
@@ -141,29 +142,10 @@ def daemon_wanted() -> bool:
 
 
 def _enabled_in_user_config() -> bool:
-    """`[daemon] enabled` of the user's own config (config.user_config_path's rules); a
-    broken file works standalone, where the error is reported as it always is."""
-    override = os.environ.get("SIMPLE_BRIEF_CONFIG", "")
-    if override:
-        path = os.path.expanduser(override)
-    else:
-        base = os.environ.get("XDG_CONFIG_HOME", "")
-        folder = base if os.path.isabs(base) else os.path.join(os.path.expanduser("~"), ".config")
-        path = os.path.join(folder, "simple-brief", "config.toml")
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(256 * 1024 + 1)
-    except OSError:
-        return True
-    if b"daemon" not in raw:
-        return True
-    import tomllib
-
-    try:
-        table = tomllib.loads(raw.decode("utf-8", "replace")).get("daemon", {})
-    except (tomllib.TOMLDecodeError, AttributeError):
-        return False
-    return not (isinstance(table, dict) and table.get("enabled", True) is not True)
+    """`[daemon] enabled` of the user's own config; a broken file works standalone, where
+    the error is reported as it always is."""
+    table = user_table("daemon")
+    return isinstance(table, dict) and table.get("enabled", True) is True
 
 
 def _say(reason: str) -> None:

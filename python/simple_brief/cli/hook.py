@@ -234,28 +234,11 @@ def count_lines(path: str, enough: int) -> int:
 
 
 def user_settings() -> dict[str, Any]:
-    """`[hook]` of the user's own config (the engine's `config.user_config_path` rules);
-    {} when it is missing, and when it is wrong (the other commands say what is wrong)."""
-    override = os.environ.get("SIMPLE_BRIEF_CONFIG", "")
-    if override:
-        path = os.path.expanduser(override)
-    else:
-        base = os.environ.get("XDG_CONFIG_HOME", "")
-        folder = base if os.path.isabs(base) else os.path.join(os.path.expanduser("~"), ".config")
-        path = os.path.join(folder, "simple-brief", "config.toml")
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(256 * 1024 + 1)
-    except OSError:
-        return {}
-    if b"hook" not in raw:
-        return {}
-    import tomllib
+    """`[hook]` of the user's own config; {} when it is missing, and when it is wrong (the
+    other commands say what is wrong)."""
+    from simple_brief.cli.user_config import user_table
 
-    try:
-        table = tomllib.loads(raw.decode("utf-8", "replace")).get("hook", {})
-    except tomllib.TOMLDecodeError:
-        return {}
+    table = user_table("hook")
     if not isinstance(table, dict):
         return {}
     good = {

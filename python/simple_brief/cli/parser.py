@@ -13,6 +13,7 @@ from simple_brief.host.request import EXIT_USER_ERROR
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the script's fast path milliseconds
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 
@@ -37,15 +38,19 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USER_ERROR, f"simple-brief: {sentence}\n")
 
 
-def _positive_bytes(text: str) -> int:
-    """`--max-bytes`: a whole number of bytes above zero (0 would refuse every file)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of bytes") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{value} would refuse every file: give a size above 0, e.g. 2000000")
-    return value
+def _positive(unit: str, meaning: str) -> Callable[[str], int]:
+    """An option's type: a whole number of `unit` above zero (`meaning`: what 0 would do)."""
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of {unit}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{value} {meaning}: give a number of {unit} above 0")
+        return value
+
+    return whole
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +67,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-bytes",
-        type=_positive_bytes,
+        type=_positive("bytes", "would refuse every file"),
         default=DEFAULT_MAX_BYTES,
         help="largest file read, in bytes (default: %(default)s)",
     )
@@ -281,7 +286,7 @@ def _hook_parser(sub: Any) -> None:
     p.add_argument("agent", choices=config.HOOK_AGENTS, help="whose hook protocol (claude: Claude Code)")
     p.add_argument(
         "--read-lines",
-        type=_positive_lines,
+        type=_positive("lines", "would outline every file"),
         help=f"outline files longer than this (default: `hook.read_lines`, else {config.DEFAULT_HOOK_READ_LINES})",
     )
     p.add_argument(
@@ -290,17 +295,6 @@ def _hook_parser(sub: Any) -> None:
         help=f"token budget of the outline (default: `hook.budget`, else {config.DEFAULT_HOOK_BUDGET})",
     )
     no_daemon_option(p)
-
-
-def _positive_lines(text: str) -> int:
-    """`--read-lines`: a whole number of lines above zero."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of lines") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{value} is not above 0: give a number of lines, e.g. 400")
-    return value
 
 
 _DAEMON_DESCRIPTION = """\
