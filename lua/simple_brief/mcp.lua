@@ -63,13 +63,6 @@ function H.word(word)
   return vim.fn.shellescape(word)
 end
 
---- A JSON string (vim.json.encode would write every `/` of a path as `\/`).
----@param text string
----@return string
-function H.json_string(text)
-  return '"' .. text:gsub('[\\"]', '\\%0'):gsub('\n', '\\n') .. '"'
-end
-
 --- The `hooks` block of ~/.claude/settings.json that runs `simple-brief hook claude`: the
 --- same text as HOOK_SETTINGS in python/simple_brief/defaults.py.
 ---@param cmd string[] the MCP command (its last word `mcp`)
@@ -77,7 +70,7 @@ end
 function M.hook_lines(cmd)
   local hook = vim.list_slice(cmd, 1, #cmd - 1)
   vim.list_extend(hook, { 'hook', 'claude' })
-  local command = H.json_string(table.concat(vim.tbl_map(H.word, hook), ' '))
+  local command = vim.json.encode(table.concat(vim.tbl_map(H.word, hook), ' '))
   local entry = '[{ "type": "command", "command": ' .. command .. ' }] }'
   return {
     '{',
