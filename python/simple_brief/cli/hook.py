@@ -266,6 +266,7 @@ def ask(
     from simple_brief.host.request import ToolCall
 
     call = ToolCall(command, tool, params, cwd=root, root=root, budget=budget or DEFAULT_HOOK_BUDGET, as_json=True)
+    call.env = dict(os.environ)  # the programs the call starts (checkers, language servers) get it, as standalone
     answer = client.daemon_answer(call)
     if answer is None:
         answer = _in_process(call)
