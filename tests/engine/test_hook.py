@@ -285,7 +285,7 @@ def test_after_an_edit_the_files_errors_come_as_context_and_nothing_when_clean(w
 
 def test_a_usage_mistake_never_blocks_the_agents_call(workspace: Path) -> None:
     # Claude Code blocks the tool call on exit code 2: a wrongly registered hook says so with 1.
-    for options in (["codex"], ["claude", "--read-lines", "none"]):
+    for options in (["codex"], ["claude", "--read-lines", "none"], ["claude", "--budget", "50"]):
         done = subprocess.run(
             [sys.executable, "-m", "simple_brief", "hook", *options],
             input="{}",
@@ -348,7 +348,13 @@ def test_the_command_line_is_read_without_argparse_and_mistakes_go_to_it() -> No
         "verbose": True,
         "no_daemon": True,
     }
-    for mistake in (["hook"], ["hook", "codex"], ["hook", "claude", "--read-lines", "x"], ["hook", "claude", "-h"]):
+    for mistake in (
+        ["hook"],
+        ["hook", "codex"],
+        ["hook", "claude", "--read-lines", "x"],
+        ["hook", "claude", "--budget", "50"],
+        ["hook", "claude", "-h"],
+    ):
         assert _options(mistake) is None, mistake
 
 

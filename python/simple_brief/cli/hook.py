@@ -26,7 +26,7 @@ import os
 import sys
 
 from simple_brief.cli import hook_sources
-from simple_brief.defaults import DEFAULT_HOOK_BUDGET, DEFAULT_HOOK_READ_LINES, HOOK_AGENTS
+from simple_brief.defaults import DEFAULT_HOOK_BUDGET, DEFAULT_HOOK_READ_LINES, HOOK_AGENTS, MIN_BUDGET_TOKENS
 
 TYPE_CHECKING = False  # not typing's: importing typing costs the pass-through path milliseconds
 if TYPE_CHECKING:
@@ -52,7 +52,8 @@ def run(args: list[str]) -> int:
             # A usage mistake is the person's to see (exit 1: Claude Code shows it to them);
             # never 2, which would block every call the hook is registered for.
             return 0 if exc.code in (0, None) else 1
-        return 1  # (what argparse accepts, _options does)
+        print(f"simple-brief: the hook cannot read its command line {' '.join(args)!r}", file=sys.stderr)
+        return 1
     if options.pop("no_daemon"):
         os.environ["SIMPLE_BRIEF_DAEMON"] = "0"  # (host.protocol.SWITCH_ENV)
     return main(**options)
@@ -78,7 +79,9 @@ def _options(args: list[str]) -> dict[str, Any] | None:
         else:
             return None
         i += 1
-    return options if agent is not None and options["read_lines"] != 0 else None
+    budget = options["budget"]
+    wrong = options["read_lines"] == 0 or (budget is not None and budget < MIN_BUDGET_TOKENS)
+    return options if agent is not None and not wrong else None
 
 
 def main(read_lines: int | None = None, budget: int | None = None, verbose: bool = False) -> int:

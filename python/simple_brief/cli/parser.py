@@ -38,16 +38,17 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USER_ERROR, f"simple-brief: {sentence}\n")
 
 
-def _positive(unit: str, meaning: str) -> Callable[[str], int]:
-    """An option's type: a whole number of `unit` above zero (`meaning`: what 0 would do)."""
+def _positive(unit: str, meaning: str, least: int = 1) -> Callable[[str], int]:
+    """An option's type: a whole number of `unit`, at least `least` (`meaning`: what less would do)."""
 
     def whole(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number of {unit}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"{value} {meaning}: give a number of {unit} above 0")
+        if value < least:
+            wanted = f"a number of {unit} above 0" if least == 1 else f"at least {least:,} {unit}"
+            raise argparse.ArgumentTypeError(f"{value} {meaning}: give {wanted}")
         return value
 
     return whole
@@ -291,7 +292,7 @@ def _hook_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--budget",
-        type=int,
+        type=_positive("tokens", "cannot hold an outline's first lines", config.MIN_BUDGET_TOKENS),
         help=f"token budget of the outline (default: `hook.budget`, else {config.DEFAULT_HOOK_BUDGET})",
     )
     no_daemon_option(p)
