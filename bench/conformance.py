@@ -373,6 +373,36 @@ def details(rows: list[Row]) -> str:
     return "\n".join(out)
 
 
+def merged(whole: str, rows: list[Row]) -> str:
+    """The results file `whole` with the rows and detail sections of `rows` measured anew
+    (a run of some languages), and a line naming them under the table."""
+    fresh_rows = {r.language: line for r, line in zip(rows, table(rows).splitlines()[2:], strict=True)}
+    fresh_details = dict(_sections(details(rows)))
+    lines = [
+        fresh_rows.get(line.split("|")[1].strip(), line) if line.startswith("| ") else line
+        for line in whole.split("\n")
+    ]
+    text = "\n".join(lines)
+    head, _, tail = text.partition("\n## Details\n")
+    said = re.search(r"\nMeasured again alone, after the whole run: ([^\n]*)\.\n", head)
+    again = set(fresh_rows) | (set(said[1].split(", ")) if said else set())
+    note = f"Measured again alone, after the whole run: {', '.join(sorted(again))}."
+    head = (head[: said.start()] + "\n" + head[said.end() :] if said else head).rstrip("\n")
+    sections = [(name, fresh_details.get(name, body)) for name, body in _sections(tail)]
+    return (
+        head
+        + f"\n\n{note}\n\n## Details\n\n"
+        + "".join(body.rstrip("\n") + "\n\n" for _name, body in sections).rstrip("\n")
+        + "\n"
+    )
+
+
+def _sections(text: str) -> list[tuple[str, str]]:
+    """The `### language` sections of a details text, in order: (language, its text)."""
+    parts = re.split(r"(?m)^(?=### )", text)
+    return [(part.split("\n", 1)[0][4:].strip(), part) for part in parts if part.startswith("### ")]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--install", action="store_true", help="install both corpora and their tools, then stop")
@@ -382,7 +412,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expands", type=int, default=20, help=":ExpandAt round trips per file (default 20)")
     parser.add_argument("--jobs", type=int, default=2, help="languages measured at once (default 2)")
     parser.add_argument("--output", type=Path, help="where the markdown goes (default: the corpus's results file)")
-    parser.add_argument("language", nargs="*", help="only these filetypes (default: every language)")
+    parser.add_argument(
+        "language",
+        nargs="*",
+        help="only these filetypes (default: every language); their rows replace theirs in the results file",
+    )
     args = parser.parse_args(argv)
     if args.install:
         corpus.install()
@@ -421,6 +455,8 @@ def main(argv: list[str] | None = None) -> int:
         text += [f"Listed in the corpus but with no language unit yet: {', '.join(missing)}.", ""]
     text.append(details(rows))
     output = "\n".join(text) + "\n"
+    if args.language and args.output == output_path and output_path.exists():
+        output = merged(output_path.read_text(), rows)
     print(table(rows))
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(output)
