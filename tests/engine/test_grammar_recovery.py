@@ -8,6 +8,8 @@ Scala 2 from Pygments' lexer examples (scalac 2.11), Zig 0.15 from the ziglang w
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from simple_brief import languages
@@ -221,3 +223,14 @@ TYPEABLE_HEAD = (
 
 def test_haskell_signatures_and_types_in_a_region_the_grammar_could_not_read() -> None:
     assert _names(TYPEABLE_HEAD, "haskell") == ["Data.Typeable", "appKeys", "T"]
+
+
+
+def test_cs_members_after_an_if_inside_a_parameter_list() -> None:
+    # pythonnet's src/runtime/Finalizer.cs (corpus 2), whole: `#if` inside a parameter
+    # list turns the namespace, the class and the methods after it into one ERROR.
+    real = Path(__file__).resolve().parent.parent / "fixtures" / "recovery" / "Finalizer.cs"
+    names = _names(real.read_text(), "cs")
+    for name in ("Python.Runtime", "Finalizer", "AddFinalizedObject", "DisposeAll", "ValidateRefCount"):
+        assert name in names
+    assert {"AddDerivedFinalizedObject", "AddFinalizedBuffer", "Initialize", "HandleFinalizationException"} <= set(names)
