@@ -176,6 +176,7 @@ def not_a_definition(language: str, tag: Tag) -> str:
     - Meson: `subproject('x')` and `find_library('z')`, which use a project or library;
     - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
     - JSON: an object inside an array, named by its index (`0`);
+    - C#: a type parameter in a `where TKey : notnull` constraint, which ctags tags as a class;
     - Haskell: Hugs' `primitive` declarations (its libraries' own extension), keywords or
       parenthesised names ctags' Haskell parser takes for definitions, and the left operand
       of an infix definition (`aM <> bM = ...`), which ctags takes for its name.
@@ -188,6 +189,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "`let _ =`/`let () =`, or the file's own module (ctags: at line 1)"
     if language == "ocaml" and tag.kind == "method" and tag.name in ("private", "virtual"):
         return "a keyword ctags read as the method's name (`method private f`)"
+    if language == "cs" and tag.kind == "class" and _cs_constrained_parameter(tag):
+        return "a type parameter of a `where T :` constraint (ctags: class)"
     if language == "json" and tag.name.isdigit():
         return "an array element (ctags names it by its index)"
     if language == "haskell" and tag.name == "primitive":
@@ -229,6 +232,12 @@ def not_a_definition(language: str, tag: Tag) -> str:
 
 #: An operator or a backticked name (`<>`, `` `overGraphic` ``), not `=`, `|`, `::`, `->`, `<-`, `@`.
 _HASKELL_INFIX = r"(`[\w']+`|(?!(=|\||::|->|<-|@)\s)[!#$%&*+./<=>?@\\^|~:-]+)"
+
+
+def _cs_constrained_parameter(tag: Tag) -> bool:
+    name = re.escape(tag.name)
+    declared = re.search(rf"\b(class|struct|interface|record|enum)\s+{name}\b", tag.pattern)
+    return declared is None and re.search(rf"\bwhere\s+{name}\s*:", tag.pattern) is not None
 
 
 def _haskell_infix_operand(tag: Tag) -> bool:
