@@ -234,3 +234,24 @@ def test_cs_members_after_an_if_inside_a_parameter_list() -> None:
     for name in ("Python.Runtime", "Finalizer", "AddFinalizedObject", "DisposeAll", "ValidateRefCount"):
         assert name in names
     assert {"AddDerivedFinalizedObject", "AddFinalizedBuffer", "Initialize", "HandleFinalizationException"} <= set(names)
+
+
+#: PostgreSQL 15's pageinspect--1.7--1.8.sql (apt postgresql-15; corpus 2).
+BT_METAP_SQL = """DROP FUNCTION bt_metap(text);
+CREATE FUNCTION bt_metap(IN relname text,
+    OUT magic int4,
+    OUT version int4,
+    OUT root int8,
+    OUT level int8,
+    OUT fastroot int8,
+    OUT fastlevel int8,
+    OUT oldest_xact xid,
+    OUT last_cleanup_num_tuples float8,
+    OUT allequalimage boolean)
+AS 'MODULE_PATHNAME', 'bt_metap'
+LANGUAGE C STRICT PARALLEL SAFE;
+"""
+
+
+def test_sql_a_function_the_grammar_could_not_read_is_listed_by_its_name() -> None:
+    assert _names(BT_METAP_SQL, "sql") == ["bt_metap"]
