@@ -17,6 +17,10 @@ from simple_brief.model import walk_all
 from simple_brief.scan import scan
 from simple_brief.source import Source
 
+#: Real files (each with a header naming where it comes from) whose recovery a snippet cut
+#: from them does not reproduce.
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "recovery"
+
 
 def _names(text: str, language: str) -> list[str]:
     spec = languages.by_name(language)
@@ -225,15 +229,15 @@ def test_haskell_signatures_and_types_in_a_region_the_grammar_could_not_read() -
     assert _names(TYPEABLE_HEAD, "haskell") == ["Data.Typeable", "appKeys", "T"]
 
 
-
 def test_cs_members_after_an_if_inside_a_parameter_list() -> None:
     # pythonnet's src/runtime/Finalizer.cs (corpus 2), whole: `#if` inside a parameter
     # list turns the namespace, the class and the methods after it into one ERROR.
-    real = Path(__file__).resolve().parent.parent / "fixtures" / "recovery" / "Finalizer.cs"
+    real = FIXTURES / "Finalizer.cs"
     names = _names(real.read_text(), "cs")
     for name in ("Python.Runtime", "Finalizer", "AddFinalizedObject", "DisposeAll", "ValidateRefCount"):
         assert name in names
-    assert {"AddDerivedFinalizedObject", "AddFinalizedBuffer", "Initialize", "HandleFinalizationException"} <= set(names)
+    later = {"AddDerivedFinalizedObject", "AddFinalizedBuffer", "Initialize", "HandleFinalizationException"}
+    assert later <= set(names)
 
 
 #: PostgreSQL 15's pageinspect--1.7--1.8.sql (apt postgresql-15; corpus 2).
@@ -257,10 +261,39 @@ def test_sql_a_function_the_grammar_could_not_read_is_listed_by_its_name() -> No
     assert _names(BT_METAP_SQL, "sql") == ["bt_metap"]
 
 
-
 def test_verilog_modules_of_a_file_the_grammar_reads_as_one_error() -> None:
     # yosys' nexus/cells_sim.v (apt yosys), its first 115 lines: the grammar reads the
     # file as one ERROR from an escaped identifier (`module \$__ABC9_LUT5`) on.
-    real = Path(__file__).resolve().parent.parent / "fixtures" / "recovery" / "nexus_cells_sim.v"
+    real = FIXTURES / "nexus_cells_sim.v"
     names = _names(real.read_text(), "verilog")
     assert {"LUT4", "WIDEFN9", "FD1P3BX"} <= set(names)
+
+
+#: npm react-native's React/Views/RCTScrollViewManager.m: a macro at an
+#: `@implementation`'s top.
+RCT_CONVERT_M = """@implementation RCTConvert (UIScrollView)
+
+RCT_ENUM_CONVERTER(
+    UIScrollViewKeyboardDismissMode,
+    (@{
+      @"none" : @(UIScrollViewKeyboardDismissModeNone),
+      @"on-drag" : @(UIScrollViewKeyboardDismissModeOnDrag),
+    }),
+    UIScrollViewKeyboardDismissModeNone,
+    integerValue)
+
+@end
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        (RCT_CONVERT_M, "RCTConvert (UIScrollView)"),
+        # the whole file: from its first macro on, the grammar reads it as one ERROR
+        ((FIXTURES / "RCTDebuggingOverlayManager.m").read_text(), "RCTDebuggingOverlayManager"),
+    ],
+)
+def test_objc_an_implementation_the_grammar_could_not_read(text: str, name: str) -> None:
+    names = _names(text, "objc")
+    assert names[0] == name and names.count(name) == 1 and "RCTConvert" not in names
