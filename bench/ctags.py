@@ -171,8 +171,12 @@ def not_a_definition(language: str, tag: Tag) -> str:
       `private`/`virtual`, which ctags takes for a method's name (`method private f`);
     - Erlang: a variable (capitalised) bound at a line's start in generated code;
     - Scheme: the first part of a module's name, which ctags reads as a `define` form's;
-    - Objective-C: a word in parentheses that is no `@interface X (Category)`'s, and
-      lines of a `#define`'s body (methods a macro writes);
+    - Objective-C: a word in parentheses that is no `@interface X (Category)`'s,
+      lines of a `#define`'s body (methods a macro writes), and "functions" on a line
+      ending in `;` (`void *f(void) __OSX_AVAILABLE_STARTING(...);` gives a function
+      `__OSX_AVAILABLE_STARTING`, `RCT_MOCK_DEF(RCTView, X);` one `RCT_MOCK_DEF`: a
+      prototype or a macro call, no body) or named `__attribute__` (ctags' name for
+      the function after `__attribute__((used))`);
     - Meson: `subproject('x')` and `find_library('z')`, which use a project or library;
     - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
     - JSON: an object inside an array, named by its index (`0`);
@@ -211,6 +215,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         and not re.search(rf"@(interface|implementation)\s+\w+\s*\(\s*{re.escape(tag.name)}\s*\)", tag.pattern)
     ):
         return "a word in parentheses ctags reads as a category (`@property (nonatomic)`, `- (instancetype)`)"
+    if language == "objc" and tag.kind == "function" and (tag.name == "__attribute__" or _statement_line(tag)):
+        return "a prototype with a trailing macro, a macro call, or `__attribute__` read by ctags as a function"
     if language == "objc" and re.search(r"\\\s*\$/$", tag.pattern):
         return "a line of a `#define`'s body (a method the macro writes: `-(void)setMargin##prop`)"
     if language == "meson" and re.search(r"\b(subproject|find_library)\s*\(", tag.pattern):
@@ -232,6 +238,11 @@ def not_a_definition(language: str, tag: Tag) -> str:
 
 #: An operator or a backticked name (`<>`, `` `overGraphic` ``), not `=`, `|`, `::`, `->`, `<-`, `@`.
 _HASKELL_INFIX = r"(`[\w']+`|(?!(=|\||::|->|<-|@)\s)[!#$%&*+./<=>?@\\^|~:-]+)"
+
+
+def _statement_line(tag: Tag) -> bool:
+    """Whether the tag's line ends in `;` (a statement or a declaration: no body follows)."""
+    return re.search(r";\s*(//.*)?\$/$", tag.pattern) is not None
 
 
 def _cs_constrained_parameter(tag: Tag) -> bool:
