@@ -297,3 +297,22 @@ RCT_ENUM_CONVERTER(
 def test_objc_an_implementation_the_grammar_could_not_read(text: str, name: str) -> None:
     names = _names(text, "objc")
     assert names[0] == name and names.count(name) == 1 and "RCTConvert" not in names
+
+
+#: fortls' test sources (its PyPI sdist): a keyword split by `&` continuations
+#: (hover/multiline_lexical_tokens.f90): valid free-form Fortran, a test of its hover.
+SPLIT_KEYWORD_F90 = """program multiline_lexical_token
+implicit none
+inte&
+    &ger &
+    :: i
+RE&
+&AL(int(sin(0.5))&
+ &+8+len("ab)&
+    &)c")-3) :: Z
+end program
+"""
+
+
+def test_fortran_a_program_the_grammar_could_not_read_is_listed_by_its_header() -> None:
+    assert _names(SPLIT_KEYWORD_F90, "fortran")[:1] == ["multiline_lexical_token"]
