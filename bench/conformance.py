@@ -47,7 +47,7 @@ from simple_brief.errors import UserError  # noqa: E402
 from simple_brief.intel import checkers  # noqa: E402
 from simple_brief.model import Diagnostic, walk_all  # noqa: E402
 from simple_brief.render.blockmarks import render_outline  # noqa: E402
-from simple_brief.source import Source  # noqa: E402
+from simple_brief.source import BINARY_SNIFF, Source  # noqa: E402
 
 RESULTS = BENCH / "results" / "conformance.md"
 #: Each corpus: its module (`sources`, `files_of`, `sample`, `NO_CORPUS`) and its results file.
@@ -70,6 +70,7 @@ class Row:
     files: int = 0
     definitions: int = 0
     read_failed: list[str] = field(default_factory=list)
+    not_text: list[str] = field(default_factory=list)
     ctags_language: str = ""
     wanted: int = 0
     missed: list[str] = field(default_factory=list)
@@ -98,8 +99,12 @@ def _engine(row: Row, files: list[Path]) -> dict[Path, tuple[list[str], scan.Out
     tagged = ctags.run_batch(row.language, files) if row.ctags_language else None
     diagnostics: dict[Path, tuple[list[str], scan.Outline]] = {}
     for path in files:
+        data = path.read_bytes()
+        if b"\0" in data[:BINARY_SNIFF]:  # refused by design (UTF-8 text only): not a failure to read
+            row.not_text.append(f"{path}: NUL bytes ({data[:12]!r}...)")
+            continue
         try:
-            source = Source.from_bytes(path.read_bytes(), name=path.name)
+            source = Source.from_bytes(data, name=path.name)
             outline = scan.scan(source, languages.by_name(row.language) or languages.for_path(path))
         except UserError as err:
             row.read_failed.append(f"{path}: {err}")
@@ -155,6 +160,7 @@ def _anonymous_object_member(language: str, outline: scan.Outline, tag: ctags.Ta
 
 
 _GENERICS = re.compile(r"<[^<>]*>")
+_FORTRAN_OPERATOR = re.compile(r"(?i)^(?:operator|assignment)\s*\((.+)\)$")
 
 
 def _aliases(name: str, language: str) -> list[str]:
@@ -163,13 +169,15 @@ def _aliases(name: str, language: str) -> list[str]:
     `impl Trait for Type` (ctags: `Type`), a name without its generic arguments; a CSS
     rule's selectors one by one and their leading compound (ctags tags `a, b` as `a` and
     `b`, and `div.x td` also as the class `div.x`); an Objective-C category `Shop (Extras)`
-    as `Shop` and `Extras`; Kotlin's unnamed `companion object`
+    as `Shop` and `Extras`; a Fortran generic `OPERATOR(+)` as `+`; Kotlin's unnamed `companion object`
     under the name the language gives it, `Companion` (ctags' name)."""
     out = []
     if language == "kotlin" and name == "companion object":
         return ["Companion"]
     if language == "objc" and name.endswith(")") and " (" in name:
         return name[:-1].split(" (")  # a category `Shop (Extras)`: ctags tags `Shop` and `Extras`
+    if language == "fortran" and (op := _FORTRAN_OPERATOR.match(name)):
+        return [op[1].strip()]  # a generic binding `OPERATOR(+)`, `ASSIGNMENT(=)`: ctags names it `+`, `=`
     if language == "css":
         for part in name.split(","):
             part = " ".join(part.split())
@@ -361,6 +369,7 @@ def details(rows: list[Row]) -> str:
             out.append(f"- note: {cell(note)}")
         for title, items in (
             ("not read", r.read_failed),
+            ("not text, refused by design (simple-brief reads UTF-8 text only), not measured", r.not_text),
             ("ctags definitions missed", r.missed),
             ("checker errors on accepted files", r.false_errors),
             ("grammar hints on accepted files (informational)", r.hinted),
