@@ -316,3 +316,18 @@ end program
 
 def test_fortran_a_program_the_grammar_could_not_read_is_listed_by_its_header() -> None:
     assert _names(SPLIT_KEYWORD_F90, "fortran")[:1] == ["multiline_lexical_token"]
+
+
+#: go-ini's testdata/full.ini (apt golang-gopkg-ini.v1-dev): a comment after a section.
+COMMENTED_SECTION_INI = """[note]
+empty_lines = next line is empty
+
+; Comment before the section
+[comments] ; This is a comment for the section too
+; Comment before key
+key  = "value"
+"""
+
+
+def test_ini_a_section_with_a_comment_after_it() -> None:
+    assert _names(COMMENTED_SECTION_INI, "dosini")[:3] == ["note", "empty_lines", "comments"]
