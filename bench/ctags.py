@@ -179,7 +179,12 @@ def not_a_definition(language: str, tag: Tag) -> str:
       the function after `__attribute__((used))`);
     - Meson: `subproject('x')` and `find_library('z')`, which use a project or library;
     - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
-    - JSON: an object inside an array, named by its index (`0`);
+    - JSON: an object inside an array, named by its index (`0`), and the keys inside such an
+      object (scope `deprecated.3`): the records of an array are its value, not the file's
+      structure; the outline lists the array as one member that folds whole and leaves its
+      records' keys out (json.scm: a data file's `[{...}, ...]` would list every field of
+      every record, unnamed, e.g. 50 `replacedBy` in eslint's rule list), where ctags tags
+      each one;
     - C#: a type parameter in a `where TKey : notnull` constraint, which ctags tags as a class;
     - Haskell: Hugs' `primitive` declarations (its libraries' own extension), keywords or
       parenthesised names ctags' Haskell parser takes for definitions, and the left operand
@@ -197,6 +202,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "a type parameter of a `where T :` constraint (ctags: class)"
     if language == "json" and tag.name.isdigit():
         return "an array element (ctags names it by its index)"
+    if language == "json" and any(part.isdigit() for part in tag.scope.split(".")):
+        return "a key of a record inside an array (`deprecated.3.replacedBy`), a value the outline folds with its array"
     if language == "haskell" and tag.name == "primitive":
         return "Hugs' `primitive f :: T` declaration, read by ctags as a function `primitive`"
     if language == "haskell" and (tag.name in _HASKELL_KEYWORDS or not tag.name[:1].isalpha()):
