@@ -169,7 +169,9 @@ def _aliases(name: str, language: str) -> list[str]:
     `impl Trait for Type` (ctags: `Type`), a name without its generic arguments; a CSS
     rule's selectors one by one and their leading compound (ctags tags `a, b` as `a` and
     `b`, and `div.x td` also as the class `div.x`); an Objective-C category `Shop (Extras)`
-    as `Shop` and `Extras`; a Fortran generic `OPERATOR(+)` as `+`; Kotlin's unnamed `companion object`
+    as `Shop` and `Extras`; a Fortran generic `OPERATOR(+)` as `+`; an HTML heading
+    with the permalink mark ctags keeps in its name (`Description¶`: `<a class="headerlink">¶</a>`,
+    which the outline leaves out, `html.heading_name`); Kotlin's unnamed `companion object`
     under the name the language gives it, `Companion` (ctags' name)."""
     out = []
     if language == "kotlin" and name == "companion object":
@@ -178,6 +180,8 @@ def _aliases(name: str, language: str) -> list[str]:
         return name[:-1].split(" (")  # a category `Shop (Extras)`: ctags tags `Shop` and `Extras`
     if language == "fortran" and (op := _FORTRAN_OPERATOR.match(name)):
         return [op[1].strip()]  # a generic binding `OPERATOR(+)`, `ASSIGNMENT(=)`: ctags names it `+`, `=`
+    if language == "html":
+        return [name + "¶", name + "§"]  # ctags keeps a heading's permalink mark in its name, the outline not
     if language == "css":
         for part in name.split(","):
             part = " ".join(part.split())
