@@ -331,3 +331,68 @@ key  = "value"
 
 def test_ini_a_section_with_a_comment_after_it() -> None:
     assert _names(COMMENTED_SECTION_INI, "dosini")[:3] == ["note", "empty_lines", "comments"]
+
+
+#: Language/Haskell/Pretty.hs of Hugs' libraries (/usr/lib/hugs): a record and functions
+#: indented with tabs inside lines, which tree-sitter-haskell does not take as whitespace.
+PRETTY_RECORD = (
+    "module Pretty where\n"
+    "\n"
+    "type Indent = Int\n"
+    "\n"
+    "-- | Pretty-printing parameters.\n"
+    "--\n"
+    "-- /Note:/ the 'onsideIndent' must be positive and less than all other indents.\n"
+    "data PPHsMode = PPHsMode {\n"
+    "\t\t\t\t-- | indentation of a class or instance\n"
+    "\t\tclassIndent :: Indent,\n"
+    "\t\t\t\t-- | indentation of a @do@-expression\n"
+    "\t\tdoIndent :: Indent,\n"
+    "\t\t\t\t-- | indentation of the body of a\n"
+    "\t\t\t\t-- @case@ expression\n"
+    "\t\tcaseIndent :: Indent,\n"
+    "\t\t\t\t-- | indentation of the declarations in a\n"
+    "\t\t\t\t-- @let@ expression\n"
+    "\t\tletIndent :: Indent,\n"
+    "\t\t\t\t-- | indentation of the declarations in a\n"
+    "\t\t\t\t-- @where@ clause\n"
+    "\t\twhereIndent :: Indent,\n"
+    "\t\t\t\t-- | indentation added for continuation\n"
+    "\t\t\t\t-- lines that would otherwise be offside\n"
+    "\t\tonsideIndent :: Indent,\n"
+    "\t\t\t\t-- | blank lines between statements?\n"
+    "\t\tspacing :: Bool,\n"
+    "\t\t\t\t-- | Pretty-printing style to use\n"
+    "\t\tlayout :: PPLayout,\n"
+    "\t\t\t\t-- | add GHC-style @LINE@ pragmas to output?\n"
+    "\t\tlinePragmas :: Bool,\n"
+    "\t\t\t\t-- | not implemented yet\n"
+    "\t\tcomments :: Bool\n"
+    "\t\t}\n"
+    "\n"
+    "ppHsName :: HsName -> Doc\n"
+    "ppHsName (HsIdent s)  = text s\n"
+    "ppHsName (HsSymbol s) = text s\n"
+    "\n"
+    "instance Pretty HsCName where\n"
+    "\tpretty (HsVarName n) = pretty n\n"
+    "\tpretty (HsConName n) = pretty n\n"
+    "\n"
+    "isSymbolName :: HsName -> Bool\n"
+    "isSymbolName (HsSymbol _) = True\n"
+    "isSymbolName _ = False\n"
+    "\n"
+    "getName :: HsQName -> HsName\n"
+    "getName (UnQual s) = s\n"
+    "getName (Qual _ s) = s\n"
+    'getName (Special HsCons) = HsSymbol ":"\n'
+    'getName (Special HsFunCon) = HsSymbol "->"\n'
+    "getName (Special s) = HsIdent (specialName s)\n"
+)
+
+
+def test_haskell_a_record_and_signatures_indented_with_tabs() -> None:
+    names = _names(PRETTY_RECORD, "haskell")
+    fields = ["classIndent", "doIndent", "caseIndent", "letIndent", "whereIndent", "onsideIndent", "spacing"]
+    assert names[names.index("PPHsMode") + 1 :][:7] == fields
+    assert {"ppHsName", "isSymbolName", "getName"} <= set(names)
