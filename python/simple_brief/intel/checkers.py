@@ -65,11 +65,14 @@ class Verdict:
         judged_by: the checker that judged it (`gofmt`), None when none did.
         diagnostics: its errors (`E`, the checker's name as their source).
         note: why no checker judged it, and what to do; None when one did.
+        task: what the project's declared `check` task said about it, or why it was not
+            run or did not finish (`tools.checks`); None when none is declared.
     """
 
     judged_by: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     note: str | None = None
+    task: str | None = None
 
 
 @dataclass(frozen=True)
