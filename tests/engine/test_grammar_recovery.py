@@ -326,11 +326,15 @@ empty_lines = next line is empty
 [comments] ; This is a comment for the section too
 ; Comment before key
 key  = "value"
+
+[string escapes] ; (not go-ini's: a name with a space, and a comment)
+key1 = value1, value2, value3
 """
 
 
 def test_ini_a_section_with_a_comment_after_it() -> None:
-    assert _names(COMMENTED_SECTION_INI, "dosini")[:3] == ["note", "empty_lines", "comments"]
+    names = _names(COMMENTED_SECTION_INI, "dosini")
+    assert names == ["note", "empty_lines", "comments", "key", "string escapes", "key1"]
 
 
 #: Language/Haskell/Pretty.hs of Hugs' libraries (/usr/lib/hugs): a record and functions
