@@ -67,3 +67,23 @@ def test_without_a_check_task_nothing_more_is_said(tmp_path: Path) -> None:
     (tmp_path / "calc.py").write_text("x = 1\n")
     first = _run(tmp_path, "diagnostics", path="calc.py").text.splitlines()[0]
     assert "check` task" not in first and first.endswith("syntax judged by python-compile")
+
+
+def test_an_edit_written_to_disk_answers_with_the_check_tasks_findings(tmp_path: Path) -> None:
+    # A rename by a real language server (jedi-language-server, [dev] extras), written.
+    from simple_brief.lsp.pool import ServerPool
+    from simple_brief.tools import Session
+
+    jedi = Path(sys.executable).parent / "jedi-language-server"
+    servers = f'[servers.jedi]\ncommand = ["{jedi}"]\nfiletypes = ["python"]\n'
+    write_trusted_config(tmp_path, servers + _check_task(tmp_path, _mypy(tmp_path)))
+    (tmp_path / "calc.py").write_text(TYPE_ERROR)
+    call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
+    try:
+        args = {"path": "calc.py", "line": 1, "col": 5, "new_name": "twice", "apply": True, "write": True}
+        result = invoke("refactor_rename", args, call)
+    finally:
+        call.session.close()
+    assert "twice(2)" in (tmp_path / "calc.py").read_text()
+    after = result.data["diagnostics_after"]["calc.py"]
+    assert any(d["source"] == "mypy" and d["range"]["start"]["line"] == 4 for d in after), after
