@@ -1,7 +1,8 @@
 """A declared `check` task's findings join one file's `diagnostics` (issue 28): mypy from
 the engine's own environment ([dev] extras), really run, in a trusted temporary workspace;
 never run when the workspace's config is not trusted; a run past its time limit is said
-on the first line."""
+on the first line; an edit written to disk (a real rename by jedi-language-server) answers
+with them too."""
 
 from __future__ import annotations
 
