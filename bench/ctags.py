@@ -171,11 +171,21 @@ def not_a_definition(language: str, tag: Tag) -> str:
       `private`/`virtual`, which ctags takes for a method's name (`method private f`);
     - Erlang: a variable (capitalised) bound at a line's start in generated code;
     - Scheme: the first part of a module's name, which ctags reads as a `define` form's;
-    - Objective-C: a word in parentheses that is no `@interface X (Category)`'s, and
-      lines of a `#define`'s body (methods a macro writes);
+    - Objective-C: a word in parentheses that is no `@interface X (Category)`'s,
+      lines of a `#define`'s body (methods a macro writes), and "functions" on a line
+      ending in `;` (`void *f(void) __OSX_AVAILABLE_STARTING(...);` gives a function
+      `__OSX_AVAILABLE_STARTING`, `RCT_MOCK_DEF(RCTView, X);` one `RCT_MOCK_DEF`: a
+      prototype or a macro call, no body) or named `__attribute__` (ctags' name for
+      the function after `__attribute__((used))`);
     - Meson: `subproject('x')` and `find_library('z')`, which use a project or library;
     - OCaml: `let _ = ...`, `let () = ...`, and the module a file is (tagged on line 1);
-    - JSON: an object inside an array, named by its index (`0`);
+    - JSON: an object inside an array, named by its index (`0`), and the keys inside such an
+      object (scope `deprecated.3`): the records of an array are its value, not the file's
+      structure; the outline lists the array as one member that folds whole and leaves its
+      records' keys out (json.scm: a data file's `[{...}, ...]` would list every field of
+      every record, unnamed, e.g. 50 `replacedBy` in eslint's rule list), where ctags tags
+      each one;
+    - C#: a type parameter in a `where TKey : notnull` constraint, which ctags tags as a class;
     - Haskell: Hugs' `primitive` declarations (its libraries' own extension), keywords or
       parenthesised names ctags' Haskell parser takes for definitions, and the left operand
       of an infix definition (`aM <> bM = ...`), which ctags takes for its name.
@@ -188,8 +198,12 @@ def not_a_definition(language: str, tag: Tag) -> str:
         return "`let _ =`/`let () =`, or the file's own module (ctags: at line 1)"
     if language == "ocaml" and tag.kind == "method" and tag.name in ("private", "virtual"):
         return "a keyword ctags read as the method's name (`method private f`)"
+    if language == "cs" and tag.kind == "class" and _cs_constrained_parameter(tag):
+        return "a type parameter of a `where T :` constraint (ctags: class)"
     if language == "json" and tag.name.isdigit():
         return "an array element (ctags names it by its index)"
+    if language == "json" and any(part.isdigit() for part in tag.scope.split(".")):
+        return "a key of a record inside an array (`deprecated.3.replacedBy`), a value the outline folds with its array"
     if language == "haskell" and tag.name == "primitive":
         return "Hugs' `primitive f :: T` declaration, read by ctags as a function `primitive`"
     if language == "haskell" and (tag.name in _HASKELL_KEYWORDS or not tag.name[:1].isalpha()):
@@ -208,6 +222,8 @@ def not_a_definition(language: str, tag: Tag) -> str:
         and not re.search(rf"@(interface|implementation)\s+\w+\s*\(\s*{re.escape(tag.name)}\s*\)", tag.pattern)
     ):
         return "a word in parentheses ctags reads as a category (`@property (nonatomic)`, `- (instancetype)`)"
+    if language == "objc" and tag.kind == "function" and (tag.name == "__attribute__" or _statement_line(tag)):
+        return "a prototype with a trailing macro, a macro call, or `__attribute__` read by ctags as a function"
     if language == "objc" and re.search(r"\\\s*\$/$", tag.pattern):
         return "a line of a `#define`'s body (a method the macro writes: `-(void)setMargin##prop`)"
     if language == "meson" and re.search(r"\b(subproject|find_library)\s*\(", tag.pattern):
@@ -229,6 +245,17 @@ def not_a_definition(language: str, tag: Tag) -> str:
 
 #: An operator or a backticked name (`<>`, `` `overGraphic` ``), not `=`, `|`, `::`, `->`, `<-`, `@`.
 _HASKELL_INFIX = r"(`[\w']+`|(?!(=|\||::|->|<-|@)\s)[!#$%&*+./<=>?@\\^|~:-]+)"
+
+
+def _statement_line(tag: Tag) -> bool:
+    """Whether the tag's line ends in `;` (a statement or a declaration: no body follows)."""
+    return re.search(r";\s*(//.*)?\$/$", tag.pattern) is not None
+
+
+def _cs_constrained_parameter(tag: Tag) -> bool:
+    name = re.escape(tag.name)
+    declared = re.search(rf"\b(class|struct|interface|record|enum)\s+{name}\b", tag.pattern)
+    return declared is None and re.search(rf"\bwhere\s+{name}\s*:", tag.pattern) is not None
 
 
 def _haskell_infix_operand(tag: Tag) -> bool:

@@ -217,10 +217,10 @@ def test_without_gofmt_the_first_line_says_what_to_install(tmp_path: Path, monke
 
 
 def test_a_language_without_checkers_says_who_judges_it(tmp_path: Path) -> None:
-    (tmp_path / "a.rb").write_text("def f(\nend\n")
-    first = run(tmp_path, "diagnostics", path="a.rb").text.splitlines()[0]
+    (tmp_path / "a.kt").write_text("fun f( {\n}\n")
+    first = run(tmp_path, "diagnostics", path="a.kt").text.splitlines()[0]
     assert first.endswith(
-        "syntax not judged: no checker is known for ruby; a language server judges it, or the project's `check` "
+        "syntax not judged: no checker is known for kotlin; a language server judges it, or the project's `check` "
         "task (build_check)"
     )
 

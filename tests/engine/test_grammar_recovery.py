@@ -8,12 +8,18 @@ Scala 2 from Pygments' lexer examples (scalac 2.11), Zig 0.15 from the ziglang w
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from simple_brief import languages
 from simple_brief.model import walk_all
 from simple_brief.scan import scan
 from simple_brief.source import Source
+
+#: Real files (each with a header naming where it comes from) whose recovery a snippet cut
+#: from them does not reproduce.
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "recovery"
 
 
 def _names(text: str, language: str) -> list[str]:
@@ -221,3 +227,176 @@ TYPEABLE_HEAD = (
 
 def test_haskell_signatures_and_types_in_a_region_the_grammar_could_not_read() -> None:
     assert _names(TYPEABLE_HEAD, "haskell") == ["Data.Typeable", "appKeys", "T"]
+
+
+def test_cs_members_after_an_if_inside_a_parameter_list() -> None:
+    # pythonnet's src/runtime/Finalizer.cs (corpus 2), whole: `#if` inside a parameter
+    # list turns the namespace, the class and the methods after it into one ERROR.
+    real = FIXTURES / "Finalizer.cs"
+    names = _names(real.read_text(), "cs")
+    for name in ("Python.Runtime", "Finalizer", "AddFinalizedObject", "DisposeAll", "ValidateRefCount"):
+        assert name in names
+    later = {"AddDerivedFinalizedObject", "AddFinalizedBuffer", "Initialize", "HandleFinalizationException"}
+    assert later <= set(names)
+
+
+#: PostgreSQL 15's pageinspect--1.7--1.8.sql (apt postgresql-15; corpus 2).
+BT_METAP_SQL = """DROP FUNCTION bt_metap(text);
+CREATE FUNCTION bt_metap(IN relname text,
+    OUT magic int4,
+    OUT version int4,
+    OUT root int8,
+    OUT level int8,
+    OUT fastroot int8,
+    OUT fastlevel int8,
+    OUT oldest_xact xid,
+    OUT last_cleanup_num_tuples float8,
+    OUT allequalimage boolean)
+AS 'MODULE_PATHNAME', 'bt_metap'
+LANGUAGE C STRICT PARALLEL SAFE;
+"""
+
+
+def test_sql_a_function_the_grammar_could_not_read_is_listed_by_its_name() -> None:
+    assert _names(BT_METAP_SQL, "sql") == ["bt_metap"]
+
+
+def test_verilog_modules_of_a_file_the_grammar_reads_as_one_error() -> None:
+    # yosys' nexus/cells_sim.v (apt yosys), its first 115 lines: the grammar reads the
+    # file as one ERROR from an escaped identifier (`module \$__ABC9_LUT5`) on.
+    real = FIXTURES / "nexus_cells_sim.v"
+    names = _names(real.read_text(), "verilog")
+    assert {"LUT4", "WIDEFN9", "FD1P3BX"} <= set(names)
+
+
+#: npm react-native's React/Views/RCTScrollViewManager.m: a macro at an
+#: `@implementation`'s top.
+RCT_CONVERT_M = """@implementation RCTConvert (UIScrollView)
+
+RCT_ENUM_CONVERTER(
+    UIScrollViewKeyboardDismissMode,
+    (@{
+      @"none" : @(UIScrollViewKeyboardDismissModeNone),
+      @"on-drag" : @(UIScrollViewKeyboardDismissModeOnDrag),
+    }),
+    UIScrollViewKeyboardDismissModeNone,
+    integerValue)
+
+@end
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        (RCT_CONVERT_M, "RCTConvert (UIScrollView)"),
+        # the whole file: from its first macro on, the grammar reads it as one ERROR
+        ((FIXTURES / "RCTDebuggingOverlayManager.m").read_text(), "RCTDebuggingOverlayManager"),
+    ],
+)
+def test_objc_an_implementation_the_grammar_could_not_read(text: str, name: str) -> None:
+    names = _names(text, "objc")
+    assert names[0] == name and names.count(name) == 1 and "RCTConvert" not in names
+
+
+#: fortls' test sources (its PyPI sdist): a keyword split by `&` continuations
+#: (hover/multiline_lexical_tokens.f90): valid free-form Fortran, a test of its hover.
+SPLIT_KEYWORD_F90 = """program multiline_lexical_token
+implicit none
+inte&
+    &ger &
+    :: i
+RE&
+&AL(int(sin(0.5))&
+ &+8+len("ab)&
+    &)c")-3) :: Z
+end program
+"""
+
+
+def test_fortran_a_program_the_grammar_could_not_read_is_listed_by_its_header() -> None:
+    assert _names(SPLIT_KEYWORD_F90, "fortran")[:1] == ["multiline_lexical_token"]
+
+
+#: go-ini's testdata/full.ini (apt golang-gopkg-ini.v1-dev): a comment after a section.
+COMMENTED_SECTION_INI = """[note]
+empty_lines = next line is empty
+
+; Comment before the section
+[comments] ; This is a comment for the section too
+; Comment before key
+key  = "value"
+
+[string escapes] ; (not go-ini's: a name with a space, and a comment)
+key1 = value1, value2, value3
+"""
+
+
+def test_ini_a_section_with_a_comment_after_it() -> None:
+    names = _names(COMMENTED_SECTION_INI, "dosini")
+    assert names == ["note", "empty_lines", "comments", "key", "string escapes", "key1"]
+
+
+#: Language/Haskell/Pretty.hs of Hugs' libraries (/usr/lib/hugs): a record and functions
+#: indented with tabs inside lines, which tree-sitter-haskell does not take as whitespace.
+PRETTY_RECORD = (
+    "module Pretty where\n"
+    "\n"
+    "type Indent = Int\n"
+    "\n"
+    "-- | Pretty-printing parameters.\n"
+    "--\n"
+    "-- /Note:/ the 'onsideIndent' must be positive and less than all other indents.\n"
+    "data PPHsMode = PPHsMode {\n"
+    "\t\t\t\t-- | indentation of a class or instance\n"
+    "\t\tclassIndent :: Indent,\n"
+    "\t\t\t\t-- | indentation of a @do@-expression\n"
+    "\t\tdoIndent :: Indent,\n"
+    "\t\t\t\t-- | indentation of the body of a\n"
+    "\t\t\t\t-- @case@ expression\n"
+    "\t\tcaseIndent :: Indent,\n"
+    "\t\t\t\t-- | indentation of the declarations in a\n"
+    "\t\t\t\t-- @let@ expression\n"
+    "\t\tletIndent :: Indent,\n"
+    "\t\t\t\t-- | indentation of the declarations in a\n"
+    "\t\t\t\t-- @where@ clause\n"
+    "\t\twhereIndent :: Indent,\n"
+    "\t\t\t\t-- | indentation added for continuation\n"
+    "\t\t\t\t-- lines that would otherwise be offside\n"
+    "\t\tonsideIndent :: Indent,\n"
+    "\t\t\t\t-- | blank lines between statements?\n"
+    "\t\tspacing :: Bool,\n"
+    "\t\t\t\t-- | Pretty-printing style to use\n"
+    "\t\tlayout :: PPLayout,\n"
+    "\t\t\t\t-- | add GHC-style @LINE@ pragmas to output?\n"
+    "\t\tlinePragmas :: Bool,\n"
+    "\t\t\t\t-- | not implemented yet\n"
+    "\t\tcomments :: Bool\n"
+    "\t\t}\n"
+    "\n"
+    "ppHsName :: HsName -> Doc\n"
+    "ppHsName (HsIdent s)  = text s\n"
+    "ppHsName (HsSymbol s) = text s\n"
+    "\n"
+    "instance Pretty HsCName where\n"
+    "\tpretty (HsVarName n) = pretty n\n"
+    "\tpretty (HsConName n) = pretty n\n"
+    "\n"
+    "isSymbolName :: HsName -> Bool\n"
+    "isSymbolName (HsSymbol _) = True\n"
+    "isSymbolName _ = False\n"
+    "\n"
+    "getName :: HsQName -> HsName\n"
+    "getName (UnQual s) = s\n"
+    "getName (Qual _ s) = s\n"
+    'getName (Special HsCons) = HsSymbol ":"\n'
+    'getName (Special HsFunCon) = HsSymbol "->"\n'
+    "getName (Special s) = HsIdent (specialName s)\n"
+)
+
+
+def test_haskell_a_record_and_signatures_indented_with_tabs() -> None:
+    names = _names(PRETTY_RECORD, "haskell")
+    fields = ["classIndent", "doIndent", "caseIndent", "letIndent", "whereIndent", "onsideIndent", "spacing"]
+    assert names[names.index("PPHsMode") + 1 :][:7] == fields
+    assert {"ppHsName", "isSymbolName", "getName"} <= set(names)

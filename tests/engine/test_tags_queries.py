@@ -198,6 +198,13 @@ NOT_OUTLINE = (
         )
         for c in ("c", "cpp")
     ),
+    Skip(
+        "cpp",
+        "class",
+        lambda _node, name: re.fullmatch(r"_*[A-Z][A-Z0-9_]*", name.text.decode()) is not None,
+        "an upper-case name read as a class's is its export macro (`class _LIBCPP_EXPORTED_FROM_ABI bad_any_cast`):"
+        " the outline names the class after it (cpp.scm), as ctags does",
+    ),
     Skip("go", "type", _in_body("block"), "a type declared in a function body is a local (as in gopls)"),
     Skip(
         "java",

@@ -8,7 +8,10 @@ installed judges the file); this module knows how to run each and read what it p
   the syntax may be newer than the engine's Python (3.12's `type X = …`): no verdict, said.
 - Programs that only parse, run without trust: `gofmt`, `rustfmt` (stdin: it follows no
   `mod` to other files, runs no build script or macro), `node-check` (`node --check`),
-  `bash-n` (`bash -n`: reads, runs no command).
+  `bash-n` (`bash -n`: reads, runs no command), `ruby-c` (`ruby -c`: no `BEGIN` block runs),
+  `php-l` (`php -n -l`: compiles, no php.ini), `nvim-lua` (Neovim's LuaJIT `loadstring`,
+  `nvim --clean -l`). Not `perl -c`: it runs the file's `BEGIN` blocks and `use`d modules'
+  code (project code), so Perl is left to a language server or the `check` task.
 - After trust only: `clang-syntax` and `gcc-syntax`. Their preprocessor opens every file
   an `#include` names, anywhere on the machine (a secrets file too), and quotes what it
   read in its messages; in a workspace the person trusted that is their own build's
@@ -62,11 +65,14 @@ class Verdict:
         judged_by: the checker that judged it (`gofmt`), None when none did.
         diagnostics: its errors (`E`, the checker's name as their source).
         note: why no checker judged it, and what to do; None when one did.
+        task: what the project's declared `check` task said about it, or why it was not
+            run or did not finish (`tools.checks`); None when none is declared.
     """
 
     judged_by: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     note: str | None = None
+    task: str | None = None
 
 
 @dataclass(frozen=True)
@@ -321,6 +327,69 @@ def _c_family(compiler: str) -> Judge:
     return judge
 
 
+_RUBY = re.compile(r"^-:(\d+): (.*)$", re.MULTILINE)
+
+
+def _ruby_c(run: Run, program: Path | None) -> list[Diagnostic] | str:
+    """`ruby -c`: parses only (no `BEGIN` block, no `-r` of the `#!` line is run)."""
+    assert program is not None
+    status, output = _run_program(program, ["--disable=gems", "-c", "-"], run.source.data)
+    if status == 0:
+        return []
+    lines = output.splitlines()
+    found = []
+    for m in _RUBY.finditer(output):
+        line, at = int(m[1]), output.count("\n", 0, m.start())
+        found.append(error_at(run.source, line, _caret(run.source, line, lines[at + 1 : at + 3]), m[2], "ruby", False))
+    return found or _unread_output("ruby", output)
+
+
+def _caret(source: Source, line: int, quoted: list[str]) -> int:
+    """The 1-based column of the `^` under the line a compiler quoted, when it quoted that
+    very line (not cut short); else 1."""
+    text = source.lines[line - 1] if 0 < line <= len(source.lines) else None
+    if len(quoted) == 2 and quoted[0] == text and quoted[1].strip() == "^":
+        return quoted[1].index("^") + 1
+    return 1
+
+
+_PHP = re.compile(r"^(?:PHP )?(?:Parse|Fatal) error:\s+(.*?) in Standard input code on line (\d+)$", re.MULTILINE)
+
+
+def _php_l(run: Run, program: Path | None) -> list[Diagnostic] | str:
+    """`php -n -l`: compiles only, with no php.ini (no `auto_prepend_file`, no extension)."""
+    assert program is not None
+    status, output = _run_program(program, ["-n", "-d", "display_errors=stderr", "-l"], run.source.data)
+    if status == 0:
+        return []
+    found = [error_at(run.source, int(m[2]), 1, m[1], "php") for m in _PHP.finditer(output)]
+    return found or _unread_output("php", output)
+
+
+_LUA = re.compile(r"^(?:luac: )?stdin:(\d+): (.*)$", re.MULTILINE)
+#: The Lua `nvim -l` runs: LuaJIT's `loadstring` compiles stdin's text, runs none of it.
+_LUAJIT_LOAD = Path(__file__).with_name("luajit_load.lua")
+
+
+def _nvim_lua(run: Run, program: Path | None) -> list[Diagnostic] | str:
+    """Neovim's LuaJIT (`nvim --clean -l`: no config, no plugin of the user's) compiles the
+    text (Lua 5.1 with LuaJIT's extensions: `goto`, `1ULL`); a text it rejects that the
+    installed `luac` accepts is Lua 5.2+ (`//`, `&`) and valid. (`luac` alone does not judge:
+    Debian's is Lua 5.2, which rejects LuaJIT's `1ULL` in Neovim's own Lua.)"""
+    assert program is not None
+    args = ["--clean", "--headless", "-l", str(_LUAJIT_LOAD)]
+    status, output = _run_program(program, args, run.source.data)
+    if status == 0:
+        return []
+    found = [error_at(run.source, int(m[1]), 1, m[2], "luajit") for m in _LUA.finditer(output)]
+    if not found:
+        return _unread_output("nvim -l", output)
+    luac = programs.on_path("luac", run.root, environment.get("PATH"))
+    if luac is not None and _run_program(luac, ["-p", "-"], run.source.data)[0] == 0:
+        return []
+    return found
+
+
 def _unread_output(name: str, output: str) -> str:
     first = next((line.strip() for line in output.splitlines() if line.strip()), "")
     return f"{name} failed without an error simple-brief can read ({first[:120] or 'no output'})"
@@ -335,6 +404,9 @@ CHECKERS: dict[str, Checker] = {
         Checker("rustfmt", "rustfmt", "rustfmt (`rustup component add rustfmt`)", True, _rustfmt),
         Checker("node-check", "node", "Node.js", True, _node_check),
         Checker("bash-n", "bash", "bash", True, _bash_n),
+        Checker("ruby-c", "ruby", "Ruby", True, _ruby_c),
+        Checker("php-l", "php", "PHP (php-cli)", True, _php_l),
+        Checker("nvim-lua", "nvim", "Neovim", True, _nvim_lua),
         Checker("clang-syntax", "clang", "clang", False, _c_family("clang")),
         Checker("gcc-syntax", "gcc", "gcc", False, _c_family("gcc")),
     )

@@ -125,3 +125,26 @@
 
 (using_directive) @import
 (extern_alias_directive) @import
+
+; ---- What the grammar could not read -----------------------------------------
+
+; A type the grammar could not parse whole (`#if` inside a parameter list) leaves its
+; `namespace` and `class` keywords loose in an ERROR, the names right after them; they
+; are one token long (no body, no fold). The methods after the unreadable one are read
+; as local functions of that ERROR (at statement level they are locals, not matched).
+(ERROR "namespace" . [(qualified_name) (identifier)] @name @definition.namespace)
+
+(ERROR ["class" "struct" "interface" "record"] . (identifier) @name @definition.class)
+
+(ERROR (identifier) @name @definition.method . (parameter_list))
+
+(ERROR
+  (local_function_statement
+    name: (identifier) @name
+    body: (_)? @body) @definition.method)
+
+(ERROR
+  (preproc_if
+    (local_function_statement
+      name: (identifier) @name
+      body: (_)? @body) @definition.method))

@@ -1,5 +1,9 @@
 """INI files (Neovim's filetype `dosini`: `.ini`, `setup.cfg`, `tox.ini`, `.editorconfig`):
-sections and their keys; outlined, not documented."""
+sections and their keys; outlined, not documented.
+
+A comment after a section's `]` (`[comments] ; text`: PHP's and go-ini's readers take it)
+is not in tree-sitter-ini, which wants the line to end there: it is left out of the parse
+(`unparsed_lines`, the text unchanged), so the section reads whole."""
 
 from simple_brief.languages.spec import DocRules, LanguageSpec
 
@@ -15,4 +19,5 @@ SPEC = LanguageSpec(
     file_names=("setup.cfg", ".editorconfig", ".pylintrc", ".flake8", ".coveragerc"),
     docs=DocRules(indexed=False),
     max_definitions=25_000,
+    unparsed_lines=r"(?<=\])[ \t]+[;#][^\n]*$",
 )

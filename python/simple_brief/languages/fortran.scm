@@ -84,3 +84,14 @@
   declarator: [(identifier) @name (init_declarator left: (identifier) @name)]) @definition.enum_member
 
 (use_statement) @import
+
+; A program unit or procedure the grammar could not read to its `end` (a statement it
+; does not know, an incomplete line) leaves its header statement in an ERROR: the unit
+; is listed by it, one statement long (no body, no fold).
+(ERROR (program_statement (name) @name) @definition.module)
+
+(ERROR (module_statement (name) @name) @definition.module)
+
+(ERROR (function_statement name: (_) @name) @definition.function)
+
+(ERROR (subroutine_statement name: (_) @name) @definition.function)

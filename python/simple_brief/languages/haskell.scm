@@ -152,3 +152,20 @@
   module: (module) @name) @definition.module
 
 (import) @import
+
+; Declarations the recovery still read whole but left directly in an ERROR (after the
+; region it could not read): a signature there stands for its function (the equations
+; after it are siblings the anchors of the patterns above do not reach in an ERROR).
+(ERROR (signature name: (variable) @name) @definition.function)
+
+; A record declared with tabs inside its lines (`data M = M {\n\t\tf :: T,\n\t\tg :: T`) is
+; read as one signature of the first field, the later fields inside its type: each is the
+; last word before a `::` there, and the first the signature's name after the `{` left
+; in an ERROR (a Haddock comment or a comment between). One token long each.
+(ERROR (apply (variable) @name @definition.field .) . "::")
+
+((ERROR "{") . (signature name: (variable) @name @definition.field))
+
+((ERROR "{") . (haddock) . (signature name: (variable) @name @definition.field))
+
+((ERROR "{") . (comment) . (signature name: (variable) @name @definition.field))

@@ -8,6 +8,7 @@ SPEC = LanguageSpec(
     (".lua",),
     "tree_sitter_lua:language",
     comment="--",
+    checks=("nvim-lua",),
     docs=DocRules(
         items="module_table",
         kind_words=(("object", "table"),),

@@ -82,3 +82,30 @@
   name: (_) @name) @definition.function
 
 (preproc_include) @import
+
+; A category's `@implementation` the grammar could not read (a macro such as
+; `RCT_ENUM_CONVERTER(...)` at its top) is an ERROR of loose tokens: the class and its
+; category after the keyword are listed, one token long.
+(ERROR
+  "@implementation"
+  .
+  (identifier) @name @definition.class
+  .
+  "("
+  .
+  (identifier) @name
+  .
+  ")")
+
+; Without a category: the class right before the macro (an upper-case name with an
+; underscore, `RCT_EXPORT_MODULE`), which a category's name never is, or before the
+; definitions the grammar still read.
+(ERROR
+  "@implementation"
+  .
+  (identifier) @name @definition.class
+  .
+  (identifier) @_macro
+  (#match? @_macro "^[A-Z][A-Z0-9]*_[A-Z0-9_]*$"))
+
+(ERROR "@implementation" . (identifier) @name @definition.class . (implementation_definition))

@@ -9,6 +9,7 @@ SPEC = LanguageSpec(
     title="PHP",
     comment="//",
     block_comment=("/*", "*/"),
+    checks=("php-l",),
     docs=DocRules(
         imports=r"(?m)^\s*use\s+(?:function\s+|const\s+)?\\?([\w\\]+)",
         typed_throws=True,

@@ -9,6 +9,7 @@ SPEC = LanguageSpec(
     comment="#",
     block_comment=("=begin", "=end"),
     aliases=("rb",),
+    checks=("ruby-c",),
     file_names=("Gemfile", "Rakefile", "rakefile", "Vagrantfile", "Puppetfile", "Brewfile", "Guardfile", ".irbrc"),
     docs=DocRules(
         imports=r"""(?m)^\s*require(?:_relative)?\s*\(?\s*['"]([^'"]+)""",

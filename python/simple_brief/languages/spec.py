@@ -120,10 +120,11 @@ class LanguageSpec:
             (tree-sitter-bash on 4-byte UTF-8 characters). "" for none. The only
             rewrite a unit may declare: a grammar's misreading of valid code is met in
             its query, never by editing the text.
-        unparsed_lines: a regular expression (bytes, multi-line) of whole lines the grammar
-            is not given: tree-sitter's included ranges leave them out of the parse, the
-            text itself unchanged (C's lone unexpanded macros, `__BEGIN_DECLS`, which
-            the grammar reads as the type of what follows). "" for none.
+        unparsed_lines: a regular expression (bytes, multi-line) of whole lines (or a line's
+            end) the grammar is not given: tree-sitter's included ranges leave them out of
+            the parse, the text itself unchanged (C's lone unexpanded macros,
+            `__BEGIN_DECLS`, which the grammar reads as the type of what follows; a comment
+            after an INI section's `]`). "" for none.
         names: `module:function` cleaning a name's text (its `@name` captures and the
             text between them) before its whitespace is normalised: HTML leaves out the
             tags inside a heading (`Macro </a>NAME` is `Macro NAME`). "" for none.

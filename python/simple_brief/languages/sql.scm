@@ -66,6 +66,13 @@
     (object_reference) @name)
 ] @definition.function
 
+; A CREATE FUNCTION the grammar could not read (PostgreSQL's `OUT` arguments with a
+; `float8`, `pg_lsn` type it does not know) is an ERROR of loose tokens: the name after
+; `CREATE FUNCTION` is listed, one token long (no body, no fold).
+(ERROR (keyword_create) . (keyword_function) . (object_reference) @name @definition.function)
+
+(ERROR (keyword_create) . (keyword_procedure) . (object_reference) @name @definition.function)
+
 (create_type
   (keyword_type)
   .

@@ -66,3 +66,8 @@
   (text_macro_name (text_macro_identifier) @name)) @definition.constant
 
 (include_compiler_directive) @import
+
+; A module the grammar could not read to its `endmodule` (a file it reads as one ERROR)
+; still has its header: the module is listed by it, one line long (no body, no fold).
+(ERROR
+  (module_header (simple_identifier) @name) @definition.module)

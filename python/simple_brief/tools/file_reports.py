@@ -3,7 +3,8 @@
 parse: the file's checker's verdict (`tools.checks`), the regions its grammar could not
 read (H003 hints), its functions, types and imports. types vs lint: `only=types` shows the
 checker's errors, a file's findings of severity error and those whose source is a type
-checker or compiler (`TYPE_CHECKERS`: pyright, mypy, jedi, tsserver, rustc ...);
+checker or compiler (`TYPE_CHECKERS`: pyright, mypy, jedi, tsserver, rustc ...), and the
+declared `check` task's findings in the file (`tools.checks`);
 `only=lint` shows all the others (ruff, pyflakes, pycodestyle, eslint ...). (These were the
 tools `analyze_typecheck`, `analyze_lint` and `analyze_parse`; folded into `diagnostics`
 to keep the tool list short, issue 18.)
@@ -59,7 +60,7 @@ def parse_report(call: Call, path: str) -> ToolResult:
     """Syntax check and AST summary from the engine's scan (`diagnostics only=parse`)."""
     real, outline = call.workspace.outline(path)
     shown = call.workspace.display(real)
-    verdict = checks.verdict(call, real, outline)
+    verdict = checks.verdict(call, real, outline, task=False)  # (syntax only: the check task is only=types')
     errors = verdict.diagnostics
     unread = [d for d in outline.diagnostics if d.code == "H003"]
     named = [(sym, name) for sym, name, _ in qualified(outline.symbols)]
@@ -133,6 +134,7 @@ def checked_report(call: Call, path: str, typecheck: bool, fixits: bool = True) 
     what = "typecheck" if typecheck else "lint"
     passed = ("passed" if not errors else f"failed ({view.plural(errors, 'error')})") if typecheck else ""
     head = f"{what} {shown}: {passed + ', ' if passed else ''}{view.plural(len(diags), 'finding')}"
+    head += f"; {verdict.task}" if verdict.task else ""
     if not asked:
         ran = f"only {verdict.judged_by} judged its syntax" if verdict.judged_by else "no checker judged its syntax"
         notes.append(f"[no language server checks {shown}: {ran}; {no_server_hint(call)}]")
