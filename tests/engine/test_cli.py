@@ -296,19 +296,18 @@ def test_tools_lists_every_tool(ws: Path) -> None:
     # Each tool's parameters as its signature declares them: required ones `…`, the rest [default].
     lines = text.stdout.splitlines()
     assert "simple_read (read): path=… mode=[full] depth=[0] preview=[none] filetype=[None]" in lines
-    assert "analyze_references (lsp): path=… line=… col=… include_declaration=[True] offset=[0] limit=[50]" in lines
-    assert "logs (system): level=[info] limit=[50]" in lines
-    logs = next(t for t in listing if t["name"] == "logs")
-    assert logs["inputSchema"] == {
+    assert "analyze (lsp): what=… path=… line=… col=… include_declaration=[True] offset=[0] limit=[None]" in lines
+    assert "server_status (system): logs=[None] limit=[50]" in lines
+    status = next(t for t in listing if t["name"] == "server_status")
+    assert status["inputSchema"] == {
         "type": "object",
         "properties": {
-            "level": {
+            "logs": {
                 "type": "string",
-                "description": "Lowest level shown.",
+                "description": "Instead: its log lines from this level.",
                 "enum": ["debug", "info", "warning", "error"],
-                "default": "info",
             },
-            "limit": {"type": "integer", "description": "Most lines shown.", "default": 50},
+            "limit": {"type": "integer", "description": "logs: most lines.", "default": 50},
         },
         "required": [],
         "additionalProperties": False,

@@ -90,7 +90,7 @@ def test_a_reference_inside_a_methods_closure_is_in_the_receiver_qualified_chain
     row = outline.source.lines[line]
     symbol = enclosing(outline.symbols, Position(line, col), row)
     assert symbol == "Terminal.Loop.doActions"
-    # The line analyze_references prints for that site.
+    # The line analyze what=references prints for that site.
     assert place_line(Place("t.go", Position(line, col), row, symbol), False) == (
         "11:3 in Terminal.Loop.doActions: t.x = len(actions)"
     )
