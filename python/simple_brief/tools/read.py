@@ -79,7 +79,7 @@ def simple_read(
         "mode": mode,
     }
     if mode == "names":
-        text = f"{_header(call, real, outline, mode)}\n{render_names(outline.symbols, members=depth != 1)}"
+        text = f"{_header(call, real, outline, mode)}\n{render_names(outline.symbols, depth)}"
         return _within_budget(call, [text], data, f"use {hints.command('search', '…')} for one name")
     if mode == "symbols":
         blocks = render_symbols_view(outline, shown, preview, depth or 99)
