@@ -4,8 +4,9 @@ line as it is written, `│`-prefixed, `⋮` between them), and the `names` tier
 files (the bench corpus: real code found on this machine), same run, o200k tokens.
 
 Issue 30's targets: the outline at most 0.8x the Aider-style map's tokens and at most 15%
-of the source (median per file), every definition still named (issue 18's was 1.0x). Also printed: the share of the outline that is its line
-spans (the map has none), and both figures per language.
+of the source (median per file), every definition still named (issue 18's was 1.0x). Also
+printed: the share of the outline that is its line spans (the map has none), and both
+figures per language.
 
     .venv/bin/python bench/outline_tokens.py [--quick]
 

@@ -331,8 +331,8 @@ PATH_IN_ROOT = "File."
                 },
                 "mode": {
                     "type": "string",
-                    "description": "full: source; outline: definitions folded; compact: one diagnostics line; "
-                    "symbols: a list; names: the cheapest.",
+                    "description": "outline: definitions folded; compact: one diagnostics line; symbols: a list; "
+                    "names: the cheapest.",
                     "enum": ["full", "outline", "compact", "symbols", "names"],
                     "default": "full",
                 },
@@ -343,7 +343,7 @@ PATH_IN_ROOT = "File."
                 },
                 "preview": {
                     "type": "string",
-                    "description": "mode=symbols: what each symbol shows.",
+                    "description": "mode=symbols: what each shows.",
                     "enum": ["none", "signature", "expanded"],
                     "default": "none",
                 },
@@ -369,11 +369,7 @@ PATH_IN_ROOT = "File."
                     "description": "references: with the definition.",
                     "default": True,
                 },
-                "offset": {
-                    "type": "integer",
-                    "description": "Items to skip (answers give the next).",
-                    "default": 0,
-                },
+                "offset": {"type": "integer", "description": "Items to skip.", "default": 0},
                 "limit": {"type": "integer", "description": "Items per page; default 50 (completion 30)."},
             },
         ),

@@ -50,15 +50,12 @@ def simple_read(
     path: ReadPath,
     mode: Annotated[
         Literal["full", "outline", "compact", "symbols", "names"],
-        Doc(
-            "full: source; outline: definitions folded; compact: one diagnostics line; symbols: a list; "
-            "names: the cheapest."
-        ),
+        Doc("outline: definitions folded; compact: one diagnostics line; symbols: a list; names: the cheapest."),
     ] = "full",
     depth: Annotated[int, Doc("Nesting levels shown (1: top); 0: all.")] = 0,
     preview: Annotated[
         Literal["none", "signature", "expanded"],
-        Doc("mode=symbols: what each symbol shows."),
+        Doc("mode=symbols: what each shows."),
     ] = "none",
     filetype: Filetype = None,
 ) -> ToolResult:
@@ -308,8 +305,8 @@ def expand_at(
 @tool(
     "document_symbols",
     "read",
-    "A file's symbols as a table (name, kind, range, name position, parent, hover) or LSP JSON. USE FOR: "
-    "exact ranges. DON'T USE FOR: reading code (simple_read).",
+    "A file's symbols as a table (name, kind, range, parent, hover) or LSP JSON. USE FOR: exact ranges. "
+    "DON'T USE FOR: reading code (simple_read).",
 )
 def document_symbols(
     call: Call,
@@ -352,8 +349,8 @@ def document_symbols(
 @tool(
     "search",
     "read",
-    "Symbols by name across the workspace (substring, camelCase/snake_case, fuzzy), best first. USE FOR: "
-    "where X is defined. DON'T USE FOR: text in bodies (grep).",
+    "Symbols by name across the workspace (substring, camelCase, snake_case, fuzzy). USE FOR: where X is "
+    "defined. DON'T USE FOR: text in bodies (grep).",
 )
 def search(
     call: Call,

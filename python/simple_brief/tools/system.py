@@ -47,8 +47,8 @@ _LEVELS: dict[Level, int] = {
 @tool(
     "server_status",
     "system",
-    "simple-brief's version, root, editor, tools, uptime and language servers, or its log lines. USE FOR: "
-    "checking what it sees, diagnosing it. DON'T USE FOR: code questions, your program's logs.",
+    "simple-brief's version, root, editor, tools and language servers, or its log lines. USE FOR: checking "
+    "what it sees. DON'T USE FOR: code, your program's logs.",
     system=True,
 )
 def server_status(
