@@ -324,6 +324,12 @@ def test_diagnostics_of_a_broken_file(ws: Path) -> None:
     assert found[0]["range"]["start"]["line"] == 3 and found[1]["code"] == "H003"
 
 
+def test_diagnostics_explain_is_the_command_an_old_diagnostic_explain_names(ws: Path) -> None:
+    result = run(ws, "diagnostics", "--explain", "h003")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("H003 H the grammar could not read a region (simple-brief)\ncause: ")
+
+
 # --- user errors -----------------------------------------------------------------------
 
 USER_ERRORS = {
@@ -336,6 +342,13 @@ USER_ERRORS = {
     # Tools folded into another's parameter (issue 18) name the command that replaces them.
     "folded tool": (["run", "analyze_lint"], "`analyze_lint` is now simple-brief diagnostics FILE --only lint"),
     "folded docs tool": (["run", "docs_related"], "`docs_related` is now simple-brief docs get ID --part related"),
+    # The tools merged by issue 30 name the command that replaces them, which exists.
+    "merged explain": (
+        ["run", "diagnostic_explain"],
+        "`diagnostic_explain` is now simple-brief diagnostics --explain CODE",
+    ),
+    "merged docs": (["run", "docs_search"], "`docs_search` is now simple-brief docs search WORDS (same answer)."),
+    "merged logs": (["run", "logs"], "`logs` is now simple-brief run server_status --param logs=info (same answer)."),
     "only= needs one file": (["diagnostics", "--only", "types"], "simple-brief diagnostics FILE --only types checks"),
     "unknown param": (["run", "simple_read", "--param", "path=app.py", "--param", "colour=red"], "has no parameter"),
     "bad int param": (["run", "simple_read", "--param", "path=app.py", "--param", "depth=deep"], "whole number"),

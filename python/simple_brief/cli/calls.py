@@ -112,7 +112,7 @@ def _tool_and_params(args: argparse.Namespace) -> tuple[str, dict[str, Any], str
     if cmd == "search":
         return "search", {"query": args.query, "path": args.path, "limit": args.limit}, None
     if cmd == "diagnostics":
-        return "diagnostics", {"path": args.path, "only": args.only}, None
+        return "diagnostics", {"path": args.path, "only": args.only, "explain": args.explain}, None
     if cmd == "docs":
         return _docs_call(args)
     params = parse_params(args.param)

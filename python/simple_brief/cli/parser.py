@@ -177,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="one file: parse (its syntax checker's verdict, functions, types, imports), types (type and "
         "compile errors from its checker and language servers), lint (linters' findings); default: every finding",
     )
+    p.add_argument("--explain", metavar="CODE", help="the cause, example and fix of one of simple-brief's codes (H003)")
     _common(p)
 
     _docs_parser(sub)
