@@ -1,7 +1,11 @@
-"""Agent-facing figures: tools/list token cost, MCP stdio call latency, editor-context cost.
+"""Agent-facing figures: the fixed cost of a session (tools/list and the server's
+instructions, as the client receives them), MCP stdio call latency, editor-context cost.
 
 Baselines named in the same run: the same tool called in-process (no MCP, no process
-boundary) for latency; the engine scan alone for the context cost.
+boundary) for latency; the engine scan alone for the context cost. Serena's REPL interface
+(issue 30: 1,037 + 29 tokens, +1,970 of initial instructions) is the fixed cost to beat.
+
+    .venv/bin/python bench/agent.py     # the fixed cost alone, default toolsets (and + edit when it exists)
 """
 
 from __future__ import annotations
@@ -20,13 +24,16 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from simple_brief import tools as registry
-from simple_brief.defaults import DEFAULT_TOOLSETS
+from simple_brief.defaults import DEFAULT_TOOLSETS, KNOWN_TOOLSETS
 from simple_brief.files.workspace import Workspace
 from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
 #: Most tokens the default tools/list may cost (issue 18; the hosts warn at 10k per result).
 TOOLS_LIST_TARGET = 3_000
+#: Most tokens a session's fixed cost (tools/list + instructions) may be (issue 30: below
+#: Serena's REPL interface).
+FIXED_COST_TARGET = 2_400
 
 
 @dataclass
@@ -35,6 +42,7 @@ class AgentResult:
 
     tools: int = 0
     tools_list_tokens: int = 0
+    instructions_tokens: int = 0
     stdio_p50_ms: float = float("nan")
     stdio_p95_ms: float = float("nan")
     inprocess_p50_ms: float = float("nan")
@@ -48,10 +56,18 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-async def _tools_list(workspace: Workspace) -> list[dict[str, Any]]:
-    async with Client(build_server(Served.over(workspace, toolsets=DEFAULT_TOOLSETS))) as client:
+async def _tools_list(workspace: Workspace, toolsets: tuple[str, ...]) -> tuple[list[dict[str, Any]], str]:
+    """The tools/list a client gets from a server with `toolsets`, as JSON, and its instructions."""
+    async with Client(build_server(Served.over(workspace, toolsets=toolsets))) as client:
         tools = (await client.list_tools()).tools
-    return [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools]
+        instructions = client.instructions or ""
+    return [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools], instructions
+
+
+def fixed_cost(workspace: Workspace, toolsets: tuple[str, ...], count_tokens: Any) -> tuple[int, int, int]:
+    """(tools listed, tokens of the compact tools/list JSON, tokens of the instructions)."""
+    listing, instructions = anyio.run(_tools_list, workspace, toolsets)
+    return len(listing), count_tokens(json.dumps(listing, separators=(",", ":"))), count_tokens(instructions)
 
 
 async def _stdio_calls(root: Path, rel: str, runs: int) -> list[float]:
@@ -75,9 +91,9 @@ def measure(sample: Path, runs: int, count_tokens: Any) -> AgentResult:
         root = Path(tmp)
         (root / sample.name).write_bytes(sample.read_bytes())
         ws = Workspace.at(root)
-        listing = anyio.run(_tools_list, ws)
-        result.tools = len(listing)
-        result.tools_list_tokens = count_tokens(json.dumps(listing, separators=(",", ":")))
+        result.tools, result.tools_list_tokens, result.instructions_tokens = fixed_cost(
+            ws, DEFAULT_TOOLSETS, count_tokens
+        )
         stdio = anyio.run(_stdio_calls, root, sample.name, runs)
         result.stdio_p50_ms = statistics.median(stdio)
         result.stdio_p95_ms = percentile(stdio, 0.95)
@@ -161,3 +177,29 @@ def context_cost(runs: int) -> dict[str, tuple[float, float]]:
                 proc.terminate()
                 proc.wait(timeout=10)
     return out
+
+
+def main() -> int:
+    """Print the fixed cost per session: default toolsets, and with the edit toolset (on by
+    default when Neovim is attached) where it exists."""
+    from measure import Tokenizer
+
+    count = Tokenizer().count
+    sets = [DEFAULT_TOOLSETS]
+    if "edit" in KNOWN_TOOLSETS:
+        sets.append((*DEFAULT_TOOLSETS, "edit"))
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = Workspace.at(Path(tmp))
+        for toolsets in sets:
+            tools, listing, instructions = fixed_cost(ws, toolsets, count)
+            total = listing + instructions
+            print(
+                f"{', '.join(toolsets)} + system: {tools} tools, tools/list {listing:,} + instructions "
+                f"{instructions:,} = {total:,} tokens (target <= {FIXED_COST_TARGET:,}: "
+                f"{'pass' if total <= FIXED_COST_TARGET else 'FAIL'})"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,7 +1,7 @@
 """Language-server overhead benchmark: hover and definition asked of jedi-language-server
 directly (pygls's own `LanguageClient`, no simple-brief code) against the same requests
-through simple-brief's LSP client (`ServerPool`), the registry tools (`analyze_hover`,
-`analyze_definition`: position checks, conversion, rendering) and the MCP server (in-process
+through simple-brief's LSP client (`ServerPool`), the registry tools (`analyze what=hover`,
+`what=definition`: position checks, conversion, rendering) and the MCP server (in-process
 SDK `Client`: JSON-RPC, schema validation, the host's call). Same file, same positions, same
 warm server process per path, one run.
 
@@ -41,8 +41,8 @@ from simple_brief.files import trust  # noqa: E402
 SOURCE = "json/decoder.py"
 SERVER = "jedi-language-server"
 METHODS = {
-    "hover": ("textDocument/hover", "analyze_hover"),
-    "definition": ("textDocument/definition", "analyze_definition"),
+    "hover": ("textDocument/hover", "hover"),
+    "definition": ("textDocument/definition", "definition"),
 }
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
@@ -157,7 +157,7 @@ def through_pool_and_tools(root: Path, where: list[tuple[int, int]], runs: int) 
                     start = time.perf_counter()
                     pool.request(path, method, {"position": {"line": line, "character": character}}, 10.0)
                     middle = time.perf_counter()
-                    invoke(tool, {"path": path.name, "line": line + 1, "col": character + 1}, call)
+                    invoke("analyze", {"what": tool, "path": path.name, "line": line + 1, "col": character + 1}, call)
                     end = time.perf_counter()
                     if run:
                         pooled.append(1000 * (middle - start))
@@ -185,7 +185,9 @@ async def through_mcp(root: Path, where: list[tuple[int, int]], runs: int) -> di
             for label, (_, tool) in METHODS.items():
 
                 def ask(line: int, character: int, tool: str = tool) -> Awaitable[Any]:
-                    return client.call_tool(tool, {"path": name, "line": line + 1, "col": character + 1})
+                    return client.call_tool(
+                        "analyze", {"what": tool, "path": name, "line": line + 1, "col": character + 1}
+                    )
 
                 await _timed(ask, where)
                 out[label] = [ms for _ in range(runs) for ms in await _timed(ask, where)]
@@ -240,7 +242,7 @@ def _measure(table: Table, server: Path, work: Path, quick: bool) -> None:
         )
         for way, label in (
             ("pool", "simple-brief's LSP client"),
-            ("tool", f"the {METHODS[name][1]} tool"),
+            ("tool", f"analyze what={METHODS[name][1]}"),
             ("MCP", "the MCP server"),
         ):
             ms = results[way][name]

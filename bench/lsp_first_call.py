@@ -1,4 +1,4 @@
-"""The first analyze_references call of a fresh `simple-brief mcp` against a call made once
+"""The first analyze what=references call of a fresh `simple-brief mcp` against a call made once
 the server settled (issue 26): how many sites each answers, and how long the first took.
 
 One stdio MCP session (the SDK's Client, as an agent would start it) per run: the first
@@ -40,10 +40,10 @@ async def measure(args: argparse.Namespace) -> dict[str, object]:
     asked = {"path": args.path, "line": args.line, "col": args.col, "limit": 1}
     async with Client(params) as client:
         start = time.monotonic()
-        first = await client.call_tool("analyze_references", asked)
+        first = await client.call_tool("analyze", {"what": "references", **asked})
         seconds = time.monotonic() - start
         await anyio.sleep(args.settle)
-        settled = await client.call_tool("analyze_references", asked)
+        settled = await client.call_tool("analyze", {"what": "references", **asked})
     return {
         "first_total": (first.structured_content or {}).get("total"),
         "first_seconds": round(seconds, 1),

@@ -121,8 +121,8 @@ async def references(params: StdioServerParameters, serena: bool) -> dict[str, A
             else:
                 line, col = declaration(STDLIB / rel, name)
                 tool, args = (
-                    "analyze_references",
-                    {"path": flat, "line": line, "col": col, "include_declaration": False},
+                    "analyze",
+                    {"what": "references", "path": flat, "line": line, "col": col, "include_declaration": False},
                 )
             await client.call_tool(tool, args)  # warm: the language server indexes the files
             started = time.perf_counter()
@@ -190,7 +190,7 @@ def main() -> int:
             ),
         }
         refs = {"Serena find_referencing_symbols": anyio.run(references, serena, True)}
-        refs["simple-brief analyze_references"] = anyio.run(references, ours, False)
+        refs["simple-brief analyze what=references"] = anyio.run(references, ours, False)
     total_defs = sum(len(names) for names in oracle.values())
     figures = {}
     for label, got in measured.items():

@@ -1,4 +1,4 @@
-"""analyze_references on a hub symbol: the first page (counts per file, 50 sites naming their
+"""analyze what=references on a hub symbol: the first page (counts per file, 50 sites naming their
 enclosing definitions) against the same request unpaged (every site named and shown) and
 against the language server's own answer time, in one run with one real server
 (jedi-language-server, named in the user's own config), runs alternating, medians compared.
@@ -94,17 +94,19 @@ def main() -> int:
         real = warm.workspace.read("hub/base.py")[0]
         params = {"position": {"line": 0, "character": 6}, "context": {"includeDeclaration": True}}
         try:
-            registry.invoke("analyze_references", where, warm)  # start the server, warm its caches
+            registry.invoke("analyze", {"what": "references", **where}, warm)  # start the server, warm its caches
             raw, cold, page, unpaged = [], [], [], []
             first = everything = None
             for _ in range(args.runs):
                 raw.append(timed(ask, warm, real, "hub/base.py", "textDocument/references", params)[0])
                 fresh = Call(workspace=Workspace.at(root), session=session)  # an empty parse cache
-                cold.append(timed(registry.invoke, "analyze_references", where, fresh)[0])
-                ms, first = timed(registry.invoke, "analyze_references", where, warm)
+                cold.append(timed(registry.invoke, "analyze", {"what": "references", **where}, fresh)[0])
+                ms, first = timed(registry.invoke, "analyze", {"what": "references", **where}, warm)
                 page.append(ms)
                 whole = Call(workspace=Workspace.at(root), session=session, budget=10**9)
-                ms, everything = timed(registry.invoke, "analyze_references", {**where, "limit": expected}, whole)
+                ms, everything = timed(
+                    registry.invoke, "analyze", {"what": "references", **where, "limit": expected}, whole
+                )
                 unpaged.append(ms)
         finally:
             session.close()

@@ -55,13 +55,13 @@ def test_language_servers_stay_warm_between_calls_and_stop_with_the_daemon(home:
 
     assert home.sb(root, "outline", "app.py").returncode == 0  # works standalone, starts the daemon
     daemon = int(home.wait_running()["pid"])
-    first = home.sb(root, "run", "analyze_hover", *_at("app.py", 5, 7))
+    first = home.sb(root, "run", "analyze", "--param", "what=hover", *_at("app.py", 5, 7))
     assert first.returncode == 0, first.stderr
     assert "greet" in first.stdout
     started = _servers(daemon)
     assert len(started) == 1, f"one jedi-language-server under the daemon, got {_children(daemon)}"
 
-    second = home.sb(root, "run", "analyze_definition", *_at("app.py", 5, 7))
+    second = home.sb(root, "run", "analyze", "--param", "what=definition", *_at("app.py", 5, 7))
     assert second.returncode == 0, second.stderr
     assert "app.py:1" in second.stdout
     assert _servers(daemon) == started, "the second call started its own server instead of using the warm one"
@@ -87,7 +87,7 @@ def test_an_idle_stop_stops_the_language_servers_before_the_lock_goes(home: Home
     home.env["SIMPLE_BRIEF_CONFIG"] = str(user_config)
     home.start()
     daemon = int(home.wait_running()["pid"])
-    hover = home.sb(root, "run", "analyze_hover", *_at("app.py", 5, 7))
+    hover = home.sb(root, "run", "analyze", "--param", "what=hover", *_at("app.py", 5, 7))
     assert hover.returncode == 0 and "greet" in hover.stdout, hover.stderr
     started = _servers(daemon)
     assert len(started) == 1, _children(daemon)

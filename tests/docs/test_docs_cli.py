@@ -116,8 +116,8 @@ def test_every_action_answers_and_json_parses(ws: tuple[Path, Path]) -> None:
     for action, result in outputs.items():
         assert result.returncode == 0, f"{action}: {result.stderr}"
         answer = json.loads(result.stdout)
-        # `docs examples` and `docs related` are docs_get's parts (once tools of their own).
-        tool = "docs_get" if action in ("examples", "related", "get --part examples") else f"docs_{action}"
+        # `docs examples` and `docs related` are `docs action=get`'s parts (once tools of their own).
+        tool = "docs"
         assert answer["ok"] is True and answer["tool"] == tool
         data[action] = answer["data"]
     assert [p["name"] for p in data["get"]["params"]] == ["path"]
@@ -132,7 +132,7 @@ def test_every_action_answers_and_json_parses(ws: tuple[Path, Path]) -> None:
 
 def test_run_goes_through_the_registry_too(ws: tuple[Path, Path]) -> None:
     root, cache = ws
-    result = run(root, cache, "run", "docs_search", "--param", "query=dump settings", "--json")
+    result = run(root, cache, "run", "docs", "--param", "action=search", "--param", "query=dump settings", "--json")
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
     assert answer["data"]["results"][0]["id"] == "app.config.dump_config"
@@ -148,7 +148,8 @@ def test_user_errors_are_one_sentence_and_exit_2(ws: tuple[Path, Path]) -> None:
     assert empty.returncode == 2
     assert json.loads(empty.stdout) == {
         "ok": False,
-        "error": "parameter `query` is empty; give words to search the documentation for, e.g. `parse config file`.",
+        "error": "parameter `query` is missing or empty; give words to search the documentation for, "
+        "e.g. `parse config file`.",
     }
 
 
@@ -183,7 +184,7 @@ def test_a_cli_run_closes_the_session(
     assert cli.main(["docs", "search", "split", "--root", str(root)]) == 0
     assert capsys.readouterr().out.startswith('Found 1 docs item for "split"')
     assert len(closed) == 1
-    assert cli.main(["run", "docs_get", "--param", "id=util.split", "--root", str(root)]) == 0
+    assert cli.main(["run", "docs", "--param", "action=get", "--param", "id=util.split", "--root", str(root)]) == 0
     assert "util.split · Function · lua · lua/util.lua:" in capsys.readouterr().out
     assert len(closed) == 2
     assert cli.main(["docs", "get", "nope", "--root", str(root)]) == 2  # a user error closes it too
@@ -231,7 +232,7 @@ def test_docs_index_refuses_a_folder_not_listed_in_one_sentence(
     refused = run(root, cache, "docs", "index", library.replace("OUTSIDE", str(outside)))
     assert refused.returncode == 2 and refused.stdout == ""
     assert refused.stderr.startswith("simple-brief: library `") and len(refused.stderr.splitlines()) == 1
-    assert "is not one docs_index may read" in refused.stderr and "[docs]" in refused.stderr
+    assert "is not one docs action=index may read" in refused.stderr and "[docs]" in refused.stderr
     assert 'folders = ["/abs/path"]' in refused.stderr
     found = run(root, cache, "docs", "search", "zanzibar")
     assert found.returncode == 0 and found.stdout.startswith('Found 0 docs items for "zanzibar"')

@@ -122,12 +122,12 @@ def test_docs_index_refuses_any_folder_not_listed(
     library = given.replace("ABSOLUTE", str(outside))
     ws, session = Workspace.at(root), Session()
     with pytest.raises(UserError) as refused:
-        tool(ws, session, "docs_index", library=library)
+        tool(ws, session, "docs", action="index", library=library)
     message = str(refused.value)
-    assert message.startswith("library `") and "is not one docs_index may read" in message
+    assert message.startswith("library `") and "is not one docs action=index may read" in message
     assert "[docs]" in message and "folders = [" in message and "\n" not in message
     assert message.count(". ") == 0 and message.endswith(".")  # one sentence
-    assert not ids(tool(ws, session, "docs_search", query="zanzibar"))
+    assert not ids(tool(ws, session, "docs", action="search", query="zanzibar"))
     session.close()
 
 
@@ -136,13 +136,15 @@ def test_a_listed_folder_is_named_by_its_path_or_its_last_part(
 ) -> None:
     list_folders(monkeypatch, tmp_path, vendor)
     ws, session = Workspace.at(root), Session()
-    by_name = tool(ws, session, "docs_index", library="vendorlib")
+    by_name = tool(ws, session, "docs", action="index", library="vendorlib")
     assert by_name.data["library"] == "vendorlib" and by_name.data["files_indexed"] == 1
-    by_path = tool(ws, session, "docs_index", library=str(vendor))
+    by_path = tool(ws, session, "docs", action="index", library=str(vendor))
     assert by_path.data["library"] == "vendorlib" and by_path.data["files_indexed"] == 0
-    relative = tool(ws, session, "docs_index", library="../libs/vendorlib")  # relative to the workspace root
+    relative = tool(ws, session, "docs", action="index", library="../libs/vendorlib")  # relative to the workspace root
     assert relative.data["library"] == "vendorlib"
-    assert ids(tool(ws, session, "docs_search", query="split words", library="vendorlib")) == {"strings.split_words"}
+    assert ids(tool(ws, session, "docs", action="search", query="split words", library="vendorlib")) == {
+        "strings.split_words"
+    }
     session.close()
 
 
@@ -223,7 +225,7 @@ def test_a_search_answers_while_a_big_library_is_being_indexed(
     list_folders(monkeypatch, tmp_path, lib)
     monkeypatch.setattr(indexing, "BATCH_FILES", 10)
     ws, session = Workspace.at(root), Session()
-    tool(ws, session, "docs_search", query="checkout")  # the session's index is open
+    tool(ws, session, "docs", action="search", query="checkout")  # the session's index is open
     paused, release = threading.Event(), threading.Event()
 
     def pause(done: float, total: float | None, message: str) -> None:
@@ -234,7 +236,7 @@ def test_a_search_answers_while_a_big_library_is_being_indexed(
     indexed: dict[str, Any] = {}
     indexer = threading.Thread(
         target=lambda: indexed.update(
-            result=invoke("docs_index", {"library": str(lib)}, Call(ws, session=session, progress=pause))
+            result=invoke("docs", {"action": "index", "library": str(lib)}, Call(ws, session=session, progress=pause))
         ),
         daemon=True,
     )
@@ -242,7 +244,7 @@ def test_a_search_answers_while_a_big_library_is_being_indexed(
     try:
         assert paused.wait(BOUND), "the index never reported progress"
         # The index is paused in the middle; a docs_search from another thread answers now.
-        found = bounded(lambda: tool(ws, session, "docs_search", query="compute widget", library="biglib"))
+        found = bounded(lambda: tool(ws, session, "docs", action="search", query="compute widget", library="biglib"))
         assert indexer.is_alive() and "result" not in indexed  # the index has not finished
         assert found.data["results"], found.text  # from what is indexed so far
     finally:
@@ -266,12 +268,12 @@ def test_a_search_does_not_wait_for_a_docs_index_of_the_workspace(root: Path, mo
             release.wait(BOUND)
 
     indexer = threading.Thread(
-        target=lambda: invoke("docs_index", {}, Call(ws, session=session, progress=pause)), daemon=True
+        target=lambda: invoke("docs", {"action": "index"}, Call(ws, session=session, progress=pause)), daemon=True
     )
     indexer.start()
     try:
         assert paused.wait(BOUND), "the index never reported progress"
-        found = bounded(lambda: tool(ws, session, "docs_search", query="build gadget"))
+        found = bounded(lambda: tool(ws, session, "docs", action="search", query="build gadget"))
         assert indexer.is_alive()
         assert found.data["results"] and "[Not refreshed: another docs call is still indexing" in found.text
     finally:
@@ -287,17 +289,17 @@ def test_a_call_stops_at_the_file_limit_and_running_it_again_continues(
     list_folders(monkeypatch, tmp_path, lib)
     monkeypatch.setattr(indexing, "MAX_FILES", 10)
     ws, session = Workspace.at(root), Session()
-    first = tool(ws, session, "docs_index", library=str(lib))
+    first = tool(ws, session, "docs", action="index", library=str(lib))
     assert first.data["files_indexed"] == 10 and first.data["files_left"] == 15
     note = first.text.splitlines()[1]
     assert note == (
         "[Indexing biglib stopped at the 10-file limit of one call with 15 files left; "
-        "what was indexed is kept, and running docs_index again continues from there.]"
+        "what was indexed is kept, and running docs action=index again continues from there.]"
     )
-    assert tool(ws, session, "docs_index", library=str(lib)).data["files_indexed"] == 10
-    last = tool(ws, session, "docs_index", library=str(lib))
+    assert tool(ws, session, "docs", action="index", library=str(lib)).data["files_indexed"] == 10
+    last = tool(ws, session, "docs", action="index", library=str(lib))
     assert last.data["files_indexed"] == 5 and last.data["stopped"] is None and "stopped" not in last.text
-    assert len(ids(tool(ws, session, "docs_search", query="widget", library="biglib", limit=30))) == 25
+    assert len(ids(tool(ws, session, "docs", action="search", query="widget", library="biglib", limit=30))) == 25
     session.close()
 
 
@@ -394,8 +396,8 @@ def test_a_damaged_database_is_rebuilt_keeping_the_list_of_libraries(
     list_folders(monkeypatch, tmp_path, vendor)
     ws = Workspace.at(root)
     first = Session()
-    tool(ws, first, "docs_index", library=str(vendor))
-    tool(ws, first, "docs_search", query="checkout")
+    tool(ws, first, "docs", action="index", library=str(vendor))
+    tool(ws, first, "docs", action="search", query="checkout")
     path: Path = docs_index(ws).path
     saved_wal = tmp_path / "saved-wal"
     shutil.copy(f"{path}-wal", saved_wal)
@@ -406,26 +408,27 @@ def test_a_damaged_database_is_rebuilt_keeping_the_list_of_libraries(
     damage(path, layout, saved_wal, elsewhere)
 
     second = Session()
-    answer = bounded(lambda: tool(ws, second, "docs_search", query="checkout"), lambda: unblock_fifo(path))
+    answer = bounded(lambda: tool(ws, second, "docs", action="search", query="checkout"), lambda: unblock_fifo(path))
     note = answer.text.splitlines()[0]
     # The answer says which library was lost and exactly how to index it again.
     assert f"library={vendor}" in note, answer.text
     assert note.startswith("[The docs database was rebuilt because ") and note.endswith(".]"), answer.text
     assert "the workspace was indexed again (2 files)" in note
     assert (
-        f"the libraries indexed before (vendorlib) must be indexed again: run docs_index with library={vendor}" in note
+        f"the libraries indexed before (vendorlib) must be indexed again: run docs action=index with library={vendor}"
+        in note
     )
     assert answer.data["results"][0]["id"] == "shop.cart.checkout"
     assert answer.data["scope"] == "workspace"  # vendorlib is not claimed to be indexed
     assert stat.S_ISREG(os.lstat(path).st_mode) and not elsewhere.exists()
     # Done as told: the library is back, and the next calls say nothing of a rebuild.
-    again = tool(ws, second, "docs_index", library=str(vendor))
+    again = tool(ws, second, "docs", action="index", library=str(vendor))
     assert again.data["files_indexed"] == 1 and "rebuilt" not in again.text
-    found = tool(ws, second, "docs_search", query="split words", library="vendorlib")
+    found = tool(ws, second, "docs", action="search", query="split words", library="vendorlib")
     assert ids(found) == {"strings.split_words"} and "rebuilt" not in found.text
     second.close()
     third = Session()
-    assert "rebuilt" not in bounded(lambda: tool(ws, third, "docs_search", query="checkout")).text
+    assert "rebuilt" not in bounded(lambda: tool(ws, third, "docs", action="search", query="checkout")).text
     third.close()
 
 
@@ -436,19 +439,19 @@ def test_a_rebuild_during_docs_index_advises_only_the_other_libraries(
     write(other / "nums.py", 'def add(a: int, b: int) -> int:\n    """Add two numbers."""\n')
     list_folders(monkeypatch, tmp_path, vendor, other)
     ws, first = Workspace.at(root), Session()
-    tool(ws, first, "docs_index", library=str(vendor))
-    tool(ws, first, "docs_index", library=str(other))
+    tool(ws, first, "docs", action="index", library=str(vendor))
+    tool(ws, first, "docs", action="index", library=str(other))
     path: Path = docs_index(ws).path
     first.close()
     close_symbol_index(ws)  # what the host does as the workspace closes: its docs index with it
     damage(path, "corrupt", path, path)
     second = Session()
-    answer = tool(ws, second, "docs_index", library=str(vendor))
+    answer = tool(ws, second, "docs", action="index", library=str(vendor))
     note = answer.text.splitlines()[1]
     assert note == (
         "[The docs database was rebuilt because it is not a SQLite database (corrupt); vendorlib was indexed "
         "again now and the workspace is indexed again by the next docs call, and the libraries indexed before "
-        f"(otherlib) must be indexed again: run docs_index with library={other} "
+        f"(otherlib) must be indexed again: run docs action=index with library={other} "
         "(`simple-brief docs index NAME` in a shell).]"
     )
     assert answer.data["reindex"] == [{"name": "otherlib", "library": str(other)}]

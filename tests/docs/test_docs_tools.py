@@ -24,13 +24,7 @@ from simple_brief.servers.mcp import build_server, parse_toolsets
 from simple_brief.tools import docs as docs_tools
 from simple_brief.tools.docs import check_example, strip_doctest
 
-DOCS_TOOLS = {
-    "docs_search",
-    "docs_get",
-    "docs_list",
-    "docs_resolve",
-    "docs_index",
-}
+DOCS_TOOLS = {"docs"}
 
 # --- renderers (pure: constructed items) ---------------------------------------------------
 
@@ -135,7 +129,7 @@ def test_a_long_doc_is_cut_to_the_budget_with_a_note() -> None:
     text = "\n\n".join(render.render_item(many, 500))
     assert text.split("\n", 1)[0] == (
         "[20 examples left out to stay within the 500-token budget; "
-        "docs_get app.config.parse_config part=examples shows them.]"
+        "docs action=get id=app.config.parse_config part=examples shows them.]"
     )
     assert "Example 1" not in text
 
@@ -159,7 +153,7 @@ def test_a_listing_over_budget_shows_names_only_then_cuts() -> None:
     blocks, shown = render.render_listing("app.config", MODULE, many, [], 300)
     assert 0 < shown < 40 and blocks[0] == (
         f"[the signatures and summaries, and {40 - shown} more items, left out to stay within the 300-token "
-        "budget; docs_get ID shows one item, docs_search QUERY module=app.config finds others.]"
+        "budget; docs action=get id=ID shows one item, docs action=search query=… module=app.config finds others.]"
     )
     assert blocks[2].splitlines()[0] == "@1 Function - f0"
     assert approx_tokens("\n\n".join(blocks)) <= 300
@@ -383,22 +377,21 @@ async def test_the_docs_toolset_lists_five_described_tools(root: Path) -> None:
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(10):
             tools = {t.name: t for t in (await client.list_tools()).tools}
-    assert set(tools) == DOCS_TOOLS | {"server_status", "logs"}
+    assert set(tools) == DOCS_TOOLS | {"server_status"}
     for name in DOCS_TOOLS:
         description = tools[name].description or ""
         assert "USE FOR" in description and "DON'T USE FOR" in description, name
         assert len(description) < 400, f"{name}'s description costs too many tokens"
         for param, prop in tools[name].input_schema["properties"].items():
             assert prop.get("description"), f"{name}.{param} has no description"
-    assert tools["docs_search"].input_schema["required"] == ["query"]
-    assert tools["docs_search"].input_schema["properties"]["limit"]["default"] == 10
-    assert tools["docs_get"].input_schema["required"] == ["id"]
-    assert tools["docs_index"].input_schema.get("required", []) == []
+    assert tools["docs"].input_schema["required"] == ["action"]
+    assert tools["docs"].input_schema["properties"]["limit"]["default"] == 10
+    assert tools["docs"].input_schema["properties"]["action"]["enum"] == ["search", "get", "list", "resolve", "index"]
 
 
 @pytest.mark.anyio
 async def test_search_ranks_the_function_a_query_names_first(state: Served) -> None:
-    result = await call(state, "docs_search", {"query": "parse_config"})
+    result = await call(state, "docs", {"action": "search", "query": "parse_config"})
     assert not result.is_error, text_of(result)
     lines = text_of(result).splitlines()
     assert lines[0].startswith("Found ") and '"parse_config" in workspace, best first' in lines[0]
@@ -413,17 +406,17 @@ async def test_search_ranks_the_function_a_query_names_first(state: Served) -> N
     assert first["score"] > 0 and isinstance(first["snippet"], str)
     scores = [r["score"] for r in result.structured_content["results"]]
     assert scores == sorted(scores, reverse=True)
-    words = await call(state, "docs_search", {"query": "split a string on a separator"})
+    words = await call(state, "docs", {"action": "search", "query": "split a string on a separator"})
     assert words.structured_content["results"][0]["name"] == "split"
-    point = await call(state, "docs_search", {"query": "point in the plane", "kind": "struct"})
+    point = await call(state, "docs", {"action": "search", "query": "point in the plane", "kind": "struct"})
     assert [r["id"] for r in point.structured_content["results"]] == ["geo::Point"]
-    rust = await call(state, "docs_search", {"query": "distance", "module": "geo"})
+    rust = await call(state, "docs", {"action": "search", "query": "distance", "module": "geo"})
     assert [r["id"] for r in rust.structured_content["results"]] == ["geo::distance"]
 
 
 @pytest.mark.anyio
 async def test_get_gives_signature_doc_params_returns_raises_examples_and_place(state: Served) -> None:
-    result = await call(state, "docs_get", {"id": "app.config.parse_config"})
+    result = await call(state, "docs", {"action": "get", "id": "app.config.parse_config"})
     assert not result.is_error, text_of(result)
     data = result.structured_content
     assert data["signature"] == "def parse_config(path: str, strict: bool = False) -> dict"
@@ -439,14 +432,14 @@ async def test_get_gives_signature_doc_params_returns_raises_examples_and_place(
     text = text_of(result)
     assert text.startswith("app.config.parse_config · Function · python · app/config.py:4\n`def parse_config(")
     assert "- `path`: The file to read." in text
-    rust = await call(state, "docs_get", {"id": "geo::distance"})
+    rust = await call(state, "docs", {"action": "get", "id": "geo::distance"})
     assert [p["name"] for p in rust.structured_content["params"]] == ["a", "b"]
     assert rust.structured_content["returns"]["doc"] == "The Euclidean distance"
 
 
 @pytest.mark.anyio
 async def test_list_gives_the_module_doc_items_and_submodules(state: Served) -> None:
-    result = await call(state, "docs_list", {"module": "app.config"})
+    result = await call(state, "docs", {"action": "list", "module": "app.config"})
     assert not result.is_error, text_of(result)
     data = result.structured_content
     assert data["module"]["doc"].startswith("Configuration loading for the demo app.")
@@ -455,48 +448,48 @@ async def test_list_gives_the_module_doc_items_and_submodules(state: Served) -> 
     parse = next(i for i in data["items"] if i["id"] == "app.config.parse_config")
     assert parse["summary"] == "Parse a configuration file into a dictionary."
     assert "@4 Function - parse_config `def parse_config(" in text_of(result)
-    package = await call(state, "docs_list", {"module": "app"})
+    package = await call(state, "docs", {"action": "list", "module": "app"})
     assert {"app.config", "app.geometry"} <= set(package.structured_content["submodules"])
 
 
 @pytest.mark.anyio
 async def test_resolve_gives_the_best_item_and_the_alternatives(state: Served) -> None:
-    result = await call(state, "docs_resolve", {"symbol": "distance", "context": "app.geometry"})
+    result = await call(state, "docs", {"action": "resolve", "query": "distance", "context": "app.geometry"})
     assert not result.is_error, text_of(result)
     data = result.structured_content
     assert (data["id"], data["kind"]) == ("app.geometry.distance", "function")
     assert "geo::distance" in [a["id"] for a in data["alternatives"]]
     assert text_of(result).startswith("`distance` -> app.geometry.distance · Function · app/geometry.py:4")
     assert "Alternatives (" in text_of(result)
-    rust = await call(state, "docs_resolve", {"symbol": "distance", "context": "src/lib.rs"})
+    rust = await call(state, "docs", {"action": "resolve", "query": "distance", "context": "src/lib.rs"})
     assert rust.structured_content["id"] == "geo::distance"
 
 
 @pytest.mark.anyio
 async def test_examples_are_runnable_when_they_parse_and_not_when_broken(state: Served) -> None:
-    rust = await call(state, "docs_get", {"id": "geo::distance", "part": "examples"})
+    rust = await call(state, "docs", {"action": "get", "id": "geo::distance", "part": "examples"})
     assert not rust.is_error, text_of(rust)
     examples = rust.structured_content["examples"]
     assert [(e["language"], e["runnable"]) for e in examples] == [("rust", True), ("rust", False)]
     assert "assert_eq!(d, 5.0);" in examples[0]["code"]
     assert examples[1]["problem"].startswith("missing `)` at 1:") or examples[1]["problem"].startswith("syntax")
     assert "Example 2 · rust · not runnable (" in text_of(rust)
-    doctest = await call(state, "docs_get", {"id": "app.config.parse_config", "part": "examples"})
+    doctest = await call(state, "docs", {"action": "get", "id": "app.config.parse_config", "part": "examples"})
     assert [e["runnable"] for e in doctest.structured_content["examples"]] == [True]
-    lua = await call(state, "docs_get", {"id": "util.split", "part": "examples"})
+    lua = await call(state, "docs", {"action": "get", "id": "util.split", "part": "examples"})
     assert [(e["language"], e["runnable"]) for e in lua.structured_content["examples"]] == [("lua", True)]
 
 
 @pytest.mark.anyio
 async def test_related_items_come_with_reasons_and_relevance(state: Served) -> None:
-    result = await call(state, "docs_get", {"id": "app.config.parse_config", "part": "related"})
+    result = await call(state, "docs", {"action": "get", "id": "app.config.parse_config", "part": "related"})
     assert not result.is_error, text_of(result)
     related = result.structured_content["related"]
     by_id = {r["id"]: r for r in related}
     assert by_id["app.config.dump_config"]["reason"] in ("same_module", "similar_signature")
     assert all(0 <= r["relevance"] <= 1 for r in related)
     assert [r["relevance"] for r in related] == sorted((r["relevance"] for r in related), reverse=True)
-    lua = await call(state, "docs_get", {"id": "util.split", "part": "related"})
+    lua = await call(state, "docs", {"action": "get", "id": "util.split", "part": "related"})
     assert {"id": "util.join", "reason": "see_also"}.items() <= lua.structured_content["related"][0].items()
     assert text_of(lua).splitlines()[2].startswith("1. see_also ")
 
@@ -505,18 +498,18 @@ async def test_related_items_come_with_reasons_and_relevance(state: Served) -> N
 async def test_errors_are_one_sentence_naming_the_closest_ids(state: Served) -> None:
     async with Client(build_server(state)) as client:
         with anyio.fail_after(30):
-            unknown = await client.call_tool("docs_get", {"id": "app.config.parse_confg"})
-            empty = await client.call_tool("docs_search", {"query": "   "})
-            no_module = await client.call_tool("docs_list", {"module": "app.nothing"})
-            no_library = await client.call_tool("docs_search", {"query": "x", "library": "ruby"})
-            bare = await client.call_tool("docs_get", {"id": "dump_config"})
+            unknown = await client.call_tool("docs", {"action": "get", "id": "app.config.parse_confg"})
+            empty = await client.call_tool("docs", {"action": "search", "query": "   "})
+            no_module = await client.call_tool("docs", {"action": "list", "module": "app.nothing"})
+            no_library = await client.call_tool("docs", {"action": "search", "query": "x", "library": "ruby"})
+            bare = await client.call_tool("docs", {"action": "get", "id": "dump_config"})
     state.session.close()
     assert unknown.is_error and len(unknown.content) == 1
     assert text_of(unknown).startswith("no docs item has the id `app.config.parse_confg`; closest ids: ")
     assert "`app.config.parse_config`" in text_of(unknown) and "\n" not in text_of(unknown)
     assert empty.is_error
     assert text_of(empty) == (
-        "parameter `query` is empty; give words to search the documentation for, e.g. `parse config file`."
+        "parameter `query` is missing or empty; give words to search the documentation for, e.g. `parse config file`."
     )
     assert no_module.is_error and text_of(no_module).startswith("no docs item has the module id `app.nothing`")
     assert no_library.is_error and text_of(no_library).startswith("library `ruby` is not indexed; ")
@@ -529,9 +522,9 @@ async def test_errors_are_one_sentence_naming_the_closest_ids(state: Served) -> 
 async def test_the_workspace_keeps_one_open_index_across_calls(state: Served) -> None:
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(30):
-            await client.call_tool("docs_search", {"query": "split"})
+            await client.call_tool("docs", {"action": "search", "query": "split"})
             first = docs_index(state.workspace)
-            await client.call_tool("docs_get", {"id": "util.split"})
+            await client.call_tool("docs", {"action": "get", "id": "util.split"})
     workspace = state.workspace
     assert docs_index(workspace) is first
     state.close()
@@ -556,7 +549,7 @@ async def test_indexing_sends_mcp_progress_notifications(
     state = Served.over(Workspace.at(tmp_path))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(30):
-            result = await client.call_tool("docs_index", {}, progress_callback=on_progress)
+            result = await client.call_tool("docs", {"action": "index"}, progress_callback=on_progress)
             # The SDK runs progress callbacks as tasks of their own: the last may land after the result.
             await finished.wait()
     state.session.close()
@@ -581,9 +574,9 @@ async def test_a_folder_library_is_indexed_and_searched_alone(
     state = Served.over(Workspace.at(root))
     async with Client(build_server(state), raise_exceptions=True) as client:
         with anyio.fail_after(30):
-            indexed = await client.call_tool("docs_index", {"library": str(vendor)})
-            alone = await client.call_tool("docs_search", {"query": "split", "library": "vendorlib"})
-            together = await client.call_tool("docs_search", {"query": "split"})
+            indexed = await client.call_tool("docs", {"action": "index", "library": str(vendor)})
+            alone = await client.call_tool("docs", {"action": "search", "query": "split", "library": "vendorlib"})
+            together = await client.call_tool("docs", {"action": "search", "query": "split"})
     state.session.close()
     assert indexed.structured_content["library"] == "vendorlib"
     assert indexed.structured_content["files_indexed"] == 1
@@ -602,7 +595,7 @@ async def test_a_small_budget_cuts_results_and_says_how_to_get_the_rest(
     for n in range(20):
         (tmp_path / f"conv{n}.py").write_text(f'def convert_{n}(x: int) -> str:\n    """Convert value {n}."""\n')
     state = Served.over(Workspace.at(tmp_path), budget=150)
-    result = await call(state, "docs_search", {"query": "convert value", "limit": 20})
+    result = await call(state, "docs", {"action": "search", "query": "convert value", "limit": 20})
     assert not result.is_error, text_of(result)
     truncated = result.structured_content["truncated"]
     shown = 20 - truncated
@@ -610,9 +603,9 @@ async def test_a_small_budget_cuts_results_and_says_how_to_get_the_rest(
     assert result.structured_content["next_offset"] == shown
     assert text_of(result).split("\n", 1)[0] == (
         f"[{truncated} more left out to stay within the 150-token budget; the next ones: "
-        f"docs_search convert value offset={shown} limit={shown}.]"
+        f"docs action=search query=convert value offset={shown} limit={shown}.]"
     )
-    rest = await call(state, "docs_search", {"query": "convert value", "offset": shown, "limit": shown})
+    rest = await call(state, "docs", {"action": "search", "query": "convert value", "offset": shown, "limit": shown})
     next_ids = [r["id"] for r in rest.structured_content["results"]]
     assert next_ids and not set(next_ids) & {r["id"] for r in result.structured_content["results"]}
     assert f"best first from rank {shown + 1}" in text_of(rest) and f"\n{shown + 1}. " in text_of(rest)
@@ -626,7 +619,7 @@ async def test_concurrent_calls_share_one_index_safely(state: Served) -> None:
     async with Client(build_server(state), raise_exceptions=True) as client:
 
         async def one(n: int) -> None:
-            results[n] = await client.call_tool("docs_search", {"query": queries[n]})
+            results[n] = await client.call_tool("docs", {"action": "search", "query": queries[n]})
 
         with anyio.fail_after(30):
             async with anyio.create_task_group() as group:

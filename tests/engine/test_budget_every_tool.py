@@ -4,7 +4,7 @@ Asked without a language server (the `lsp` tools' answers are the servers' and a
 their own `offset`/`limit`): simple_read (every mode), expand_at (the biggest symbol and a
 nested one, every `what`, `context=true`), document_symbols (both formats, all rows, a page),
 diagnostics (the file, `only=parse`), search, workspace_symbols, files_apply_overlay, and on
-three of the files the docs tools (docs_search, docs_list, docs_get).
+three of the files the docs tools (docs action=search, list, get).
 
 The files: for each language, the largest file of its extensions found among what `make
 test` installs — the standard library (without site-packages), the venv's site-packages,
@@ -206,10 +206,10 @@ def test_the_docs_tools_on_a_big_file_hold_the_budget(ft: str, tmp_path: Path) -
     session = Session(server_pool=ServerPool)
     try:
         call = Call(workspace=Workspace.at(tmp_path), budget=BUDGET, session=session)
-        found = invoke("docs_search", {"query": "get", "limit": 100}, call)
+        found = invoke("docs", {"action": "search", "query": "get", "limit": 100}, call)
         assert approx_tokens(found.text) <= BUDGET, origin
-        answers = [found, invoke("docs_list", {"module": Path(name).stem}, call)]
-        answers += [invoke("docs_get", {"id": hit["id"]}, call) for hit in found.data["results"][:3]]
+        answers = [found, invoke("docs", {"action": "list", "module": Path(name).stem}, call)]
+        answers += [invoke("docs", {"action": "get", "id": hit["id"]}, call) for hit in found.data["results"][:3]]
     finally:
         session.close()
     assert all(approx_tokens(a.text) <= BUDGET for a in answers), origin

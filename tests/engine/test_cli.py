@@ -296,19 +296,18 @@ def test_tools_lists_every_tool(ws: Path) -> None:
     # Each tool's parameters as its signature declares them: required ones `…`, the rest [default].
     lines = text.stdout.splitlines()
     assert "simple_read (read): path=… mode=[full] depth=[0] preview=[none] filetype=[None]" in lines
-    assert "analyze_references (lsp): path=… line=… col=… include_declaration=[True] offset=[0] limit=[50]" in lines
-    assert "logs (system): level=[info] limit=[50]" in lines
-    logs = next(t for t in listing if t["name"] == "logs")
-    assert logs["inputSchema"] == {
+    assert "analyze (lsp): what=… path=… line=… col=… include_declaration=[True] offset=[0] limit=[None]" in lines
+    assert "server_status (system): logs=[None] limit=[50]" in lines
+    status = next(t for t in listing if t["name"] == "server_status")
+    assert status["inputSchema"] == {
         "type": "object",
         "properties": {
-            "level": {
+            "logs": {
                 "type": "string",
-                "description": "Lowest level shown.",
+                "description": "Instead: its log lines from this level.",
                 "enum": ["debug", "info", "warning", "error"],
-                "default": "info",
             },
-            "limit": {"type": "integer", "description": "Most lines shown.", "default": 50},
+            "limit": {"type": "integer", "description": "logs: most lines.", "default": 50},
         },
         "required": [],
         "additionalProperties": False,
@@ -325,6 +324,12 @@ def test_diagnostics_of_a_broken_file(ws: Path) -> None:
     assert found[0]["range"]["start"]["line"] == 3 and found[1]["code"] == "H003"
 
 
+def test_diagnostics_explain_is_the_command_an_old_diagnostic_explain_names(ws: Path) -> None:
+    result = run(ws, "diagnostics", "--explain", "h003")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("H003 H the grammar could not read a region (simple-brief)\ncause: ")
+
+
 # --- user errors -----------------------------------------------------------------------
 
 USER_ERRORS = {
@@ -337,6 +342,13 @@ USER_ERRORS = {
     # Tools folded into another's parameter (issue 18) name the command that replaces them.
     "folded tool": (["run", "analyze_lint"], "`analyze_lint` is now simple-brief diagnostics FILE --only lint"),
     "folded docs tool": (["run", "docs_related"], "`docs_related` is now simple-brief docs get ID --part related"),
+    # The tools merged by issue 30 name the command that replaces them, which exists.
+    "merged explain": (
+        ["run", "diagnostic_explain"],
+        "`diagnostic_explain` is now simple-brief diagnostics --explain CODE",
+    ),
+    "merged docs": (["run", "docs_search"], "`docs_search` is now simple-brief docs search WORDS (same answer)."),
+    "merged logs": (["run", "logs"], "`logs` is now simple-brief run server_status --param logs=info (same answer)."),
     "only= needs one file": (["diagnostics", "--only", "types"], "simple-brief diagnostics FILE --only types checks"),
     "unknown param": (["run", "simple_read", "--param", "path=app.py", "--param", "colour=red"], "has no parameter"),
     "bad int param": (["run", "simple_read", "--param", "path=app.py", "--param", "depth=deep"], "whole number"),

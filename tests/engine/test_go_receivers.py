@@ -90,7 +90,7 @@ def test_a_reference_inside_a_methods_closure_is_in_the_receiver_qualified_chain
     row = outline.source.lines[line]
     symbol = enclosing(outline.symbols, Position(line, col), row)
     assert symbol == "Terminal.Loop.doActions"
-    # The line analyze_references prints for that site.
+    # The line analyze what=references prints for that site.
     assert place_line(Place("t.go", Position(line, col), row, symbol), False) == (
         "11:3 in Terminal.Loop.doActions: t.x = len(actions)"
     )
@@ -161,7 +161,7 @@ def test_tools_name_the_method_by_its_receiver(fzf: Call) -> None:
     rows = {row.split(" | ")[0]: row.split(" | ")[4] for row in table.text.splitlines() if row.endswith("<<<")}
     assert rows["Loop"] == "Terminal" and rows["Push"] == "List" and rows["doActions"] == "Terminal.Loop"
     assert [m["name"] for m in found.data["matches"]][:1] == ["Loop"]
-    assert "\nTerminal.Loop:9: doActions:10\n" in names.text
+    assert "\nTerminal.Loop:9(doActions:10)\n" in names.text
     assert "\nList.Len:31\n" in names.text
     assert around.data["containers"] == ["Terminal.Loop"]
     assert method_around.text.startswith("t.go: Terminal.Loop with its surroundings")

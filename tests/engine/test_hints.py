@@ -52,7 +52,7 @@ def test_commands_for_tools_with_and_without_a_command_of_their_own() -> None:
             "simple-brief outline 'a b.py' --mode symbols --depth 1"
         )
         assert hints.command("diagnostics", path="src/x.py") == "simple-brief diagnostics src/x.py"
-        assert hints.command("docs_index", library="nvim") == "simple-brief docs index nvim"
+        assert hints.command("docs", action="index", library="nvim") == "simple-brief docs index nvim"
         assert hints.command("workspace_open") == "simple-brief run workspace_open"
     finally:
         hints.SURFACE.reset(token)

@@ -167,7 +167,7 @@ def test_one_state_per_root_until_its_secrets_change(root: Path) -> None:
 
 def test_a_closed_host_stops_what_its_calls_started_and_refuses_new_calls(root: Path) -> None:
     host = Host()
-    assert not host.call("docs_search", {"query": "on_disk"}, root=root).is_error
+    assert not host.call("docs", {"action": "search", "query": "on_disk"}, root=root).is_error
     workspace = host.state(root).workspace
     store = open_symbol_index(workspace)
     assert store is not None and store.docs is not None  # the docs index is its file store's

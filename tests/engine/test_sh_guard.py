@@ -25,7 +25,7 @@ CRASHERS = [
     "\x9e\t\xd62\x8e\U0003c9c6\x8a\x0c&{\U000db2ad",
     "\x10\U0001b0a6{\U00044430\U000fa3af\x8b",
 ]
-#: Every parse of a language's text: the outline, and docs_get's check of a fenced example.
+#: Every parse of a language's text: the outline, and docs action=get's check of a fenced example.
 PARSE_EACH = {
     "outline": "from simple_brief.scan import scan\nfor text in sys.argv[1:]: scan(text, languages.by_name('sh'))",
     "example check": "from simple_brief.docs.model import Example\nfrom simple_brief.tools.docs import check_example\n"

@@ -331,8 +331,8 @@ PATH_IN_ROOT = "File."
                 },
                 "mode": {
                     "type": "string",
-                    "description": "full: source with diagnostics; outline: block marks; compact: one diagnostic "
-                    "line; symbols: a list; names: names and lines.",
+                    "description": "outline: definitions folded; compact: one diagnostics line; symbols: a list; "
+                    "names: the cheapest.",
                     "enum": ["full", "outline", "compact", "symbols", "names"],
                     "default": "full",
                 },
@@ -343,7 +343,7 @@ PATH_IN_ROOT = "File."
                 },
                 "preview": {
                     "type": "string",
-                    "description": "mode=symbols: what each symbol shows.",
+                    "description": "mode=symbols: what each shows.",
                     "enum": ["none", "signature", "expanded"],
                     "default": "none",
                 },
@@ -354,22 +354,23 @@ PATH_IN_ROOT = "File."
             },
         ),
         (
-            "analyze_references",
+            "analyze",
             {
+                "what": {
+                    "type": "string",
+                    "description": "What to ask.",
+                    "enum": ["hover", "definition", "references", "callers", "callees", "completion"],
+                },
                 "path": {"type": "string", "description": PATH_IN_ROOT},
                 "line": {"type": "integer", "description": "1-based."},
                 "col": {"type": "integer", "description": "1-based, characters."},
                 "include_declaration": {
                     "type": "boolean",
-                    "description": "Also list the definition.",
+                    "description": "references: with the definition.",
                     "default": True,
                 },
-                "offset": {
-                    "type": "integer",
-                    "description": "Sites to skip (answers give the next).",
-                    "default": 0,
-                },
-                "limit": {"type": "integer", "description": "Sites per page.", "default": 50},
+                "offset": {"type": "integer", "description": "Items to skip.", "default": 0},
+                "limit": {"type": "integer", "description": "Items per page; default 50 (completion 30)."},
             },
         ),
         (
@@ -405,7 +406,7 @@ PATH_IN_ROOT = "File."
 )
 def test_real_tools_keep_their_schemas(name: str, schema: dict[str, Any]) -> None:
     """Written out by hand: what the Param tuples said before the signatures said it."""
-    required = {"simple_read": ["path"], "analyze_references": ["path", "line", "col"], "workspace_files": []}
+    required = {"simple_read": ["path"], "analyze": ["what", "path", "line", "col"], "workspace_files": []}
     assert load()[name].input_schema() == {
         "type": "object",
         "properties": schema,
@@ -512,3 +513,52 @@ def test_every_tool_is_found_in_the_module_named_for_it() -> None:
     homes = {name: t.func.__module__ for name, t in registry.load().items()}
     assert homes == registry.TOOL_HOMES
     assert set(registry.TOOL_HOMES.values()) == set(registry.TOOL_MODULES)
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "sentence"),
+    [
+        (
+            "refactor",
+            {"action": "rename", "path": "a.py", "line": 1},
+            "`refactor action=rename` needs `col`, `new_name`.",
+        ),
+        (
+            "refactor",
+            {"action": "extract_variable", "path": "a.py", "line": 1, "col": 1},
+            "`refactor action=extract_variable` needs `end_line`, `end_col`.",
+        ),
+        ("docs", {"action": "get"}, "parameter `id` is missing or empty; give an id from docs action=search"),
+        ("docs", {"action": "resolve"}, "parameter `query` is missing or empty; give a name such as `Config`"),
+        ("analyze", {"what": "callers", "path": "a.py"}, "`analyze` needs the parameter `line`"),
+    ],
+)
+def test_a_merged_tool_without_what_its_mode_needs_is_one_sentence(
+    tmp_path: Path, tool: str, args: dict[str, Any], sentence: str
+) -> None:
+    """Issue 30 folded tools into one with a mode: a mode's own parameters are optional in
+    the schema, so the tool names the ones that mode needs."""
+    (tmp_path / "a.py").write_text("x = 1\n")
+    with pytest.raises(UserError) as err:
+        invoke(tool, args, Call(workspace=Workspace.at(tmp_path)))
+    assert str(err.value).startswith(sentence), str(err.value)
+
+
+def test_server_status_logs_gives_the_log_lines_the_logs_tool_gave(tmp_path: Path) -> None:
+    import logging
+
+    call = Call(workspace=Workspace.at(tmp_path))
+    invoke("server_status", {}, call)  # its module keeps the log lines from its import on
+    logging.getLogger("simple_brief.test").warning("a line only the log holds")
+    result = invoke("server_status", {"logs": "warning", "limit": 5}, call)
+    assert "WARNING simple_brief.test: a line only the log holds" in result.text
+    assert result.data["lines"] >= 1 and "version" not in result.data
+
+
+def test_every_old_name_folded_by_issue_30_names_a_call_that_runs(tmp_path: Path) -> None:
+    """The sentence an old name answers names a tool and parameters that exist."""
+    for old, (new, params) in registry.RENAMED.items():
+        with pytest.raises(UserError, match=rf"^`{old}` is now {new} "):
+            registry.get(old)
+        spec = registry.get(new)
+        assert set(params) <= {p.name for p in spec.params}, old

@@ -2,7 +2,7 @@
 
 The repository ships a script and a `.simple-brief.toml` naming it as a language server.
 Until the person trusts that exact file, no tool — neither the read tool `diagnostics` nor
-the `analyze_*` tools — starts it, and the answer says how to trust it; after
+the `analyze` tool — starts it, and the answer says how to trust it; after
 `simple-brief trust` the next call starts it; a change to the file needs a new trust.
 The script only leaves a marker file and exits: a real language server is not needed to
 see whether a program was started.
@@ -42,7 +42,7 @@ def calls_that_may_start_servers(call: Call) -> list[str]:
     """Run the read tool and an lsp tool; the sentences they answer with."""
     said = [invoke("diagnostics", {"path": "app.py"}, call).text]
     try:
-        said.append(invoke("analyze_hover", {"path": "app.py", "line": 1, "col": 5}, call).text)
+        said.append(invoke("analyze", {"what": "hover", "path": "app.py", "line": 1, "col": 5}, call).text)
     except UserError as err:
         said.append(str(err))
     return said

@@ -58,7 +58,7 @@ filetypes = ["typescript"]
 #: The words of a first line that says the answer was cut and how to get the rest.
 CUT = " left out to stay within the 500-token budget; "
 #: `tool k=v k=v`: the call a cut answer names (the MCP form: the engine's default surface).
-NAMED_CALL = re.compile(r"(analyze_\w+)((?: \w+=\S+)+?)\.\]")
+NAMED_CALL = re.compile(r"(analyze)((?: \w+=\S+)+?)\.\]")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,22 +125,25 @@ def _calls(t: Targets) -> list[tuple[str, dict[str, Any]]]:
     py = "typing_copy.py"
     start, end, indent = t.biggest
     return [
-        ("analyze_hover", {"path": py, "line": t.documented[0], "col": t.documented[1]}),
-        ("analyze_definition", {"path": py, "line": t.use[0], "col": t.use[1]}),
-        ("analyze_references", {"path": py, "line": t.hub[0], "col": t.hub[1]}),
-        ("analyze_references", {"path": py, "line": t.hub[0], "col": t.hub[1], "include_declaration": False}),
-        ("analyze_calls", {"path": py, "line": t.called[0], "col": t.called[1]}),
-        ("analyze_calls", {"path": py, "line": t.caller[0], "col": t.caller[1], "direction": "outgoing"}),
-        ("analyze_completion", {"path": py, "line": t.body[0], "col": t.body[1], "limit": 400}),
+        ("analyze", {"what": "hover", "path": py, "line": t.documented[0], "col": t.documented[1]}),
+        ("analyze", {"what": "definition", "path": py, "line": t.use[0], "col": t.use[1]}),
+        ("analyze", {"what": "references", "path": py, "line": t.hub[0], "col": t.hub[1]}),
+        (
+            "analyze",
+            {"what": "references", "path": py, "line": t.hub[0], "col": t.hub[1], "include_declaration": False},
+        ),
+        ("analyze", {"what": "callers", "path": py, "line": t.called[0], "col": t.called[1]}),
+        ("analyze", {"what": "callees", "path": py, "line": t.caller[0], "col": t.caller[1]}),
+        ("analyze", {"what": "completion", "path": py, "line": t.body[0], "col": t.body[1], "limit": 400}),
         ("diagnostics", {"path": py, "only": "types", "fixits": False}),
         ("diagnostics", {"path": py, "only": "lint", "fixits": False}),
         ("diagnostics", {"path": py, "only": "parse"}),
-        ("diagnostic_explain", {"code": "H003"}),
-        ("refactor_rename", {"path": py, "line": t.hub[0], "col": t.hub[1], "new_name": "Renamed"}),
-        ("format_document", {"path": py}),
+        ("diagnostics", {"explain": "H003"}),
+        ("refactor", {"action": "rename", "path": py, "line": t.hub[0], "col": t.hub[1], "new_name": "Renamed"}),
+        ("refactor", {"action": "format", "path": py}),
         (
-            "refactor_extract",
-            {"path": py, "start_line": start, "start_col": indent + 5, "end_line": end, "end_col": 1},
+            "refactor",
+            {"action": "extract_function", "path": py, "line": start, "col": indent + 5, "end_line": end, "end_col": 1},
         ),
     ]
 
@@ -176,11 +179,11 @@ def test_every_lsp_tool_holds_the_budget_on_a_big_real_file_or_says_how_it_was_c
             continue
         wrong += _check(tool, args, result)
         if CUT in _first_line(result):
-            cut.append(tool)
+            cut.append(args.get("what") or args.get("action") or tool)
     assert not wrong, "\n".join(wrong)
     # The big answers were really cut (else this test proves nothing about cutting).
-    big = {"analyze_hover", "analyze_references", "analyze_calls", "analyze_completion", "diagnostics"}
-    assert big | {"refactor_rename"} <= set(cut), cut
+    big = {"hover", "references", "callers", "completion", "diagnostics"}
+    assert big | {"rename"} <= set(cut), cut
 
 
 def _follow(call: Call, first: ToolResult) -> ToolResult:
@@ -197,9 +200,9 @@ def _follow(call: Call, first: ToolResult) -> ToolResult:
 @pytest.mark.parametrize(
     ("tool", "target", "extra", "items"),
     [
-        ("analyze_references", "hub", {}, "references"),
-        ("analyze_calls", "called", {}, "calls"),
-        ("analyze_calls", "caller", {"direction": "outgoing"}, "calls"),
+        ("analyze", "hub", {"what": "references"}, "references"),
+        ("analyze", "called", {"what": "callers"}, "calls"),
+        ("analyze", "caller", {"what": "callees"}, "calls"),
     ],
 )
 def test_the_call_a_cut_page_names_gets_the_next_items_and_the_pages_add_up_to_the_whole(
@@ -248,13 +251,13 @@ def test_typescript_references_to_the_most_used_interface_hold_the_budget(projec
     lines = text.splitlines()
     line = next(i for i, ln in enumerate(lines) if re.search(rf"\binterface {hub}\b", ln))
     args = {"path": "big.d.ts", "line": line + 1, "col": lines[line].index(f"interface {hub}") + 11}
-    first = invoke("analyze_references", args, call)
+    first = invoke("analyze", {"what": "references", **args}, call)
     assert first.data["total"] > 50, first.text[:300]
     assert approx_tokens(first.text) <= BUDGET and CUT in _first_line(first), first.text[:400]
     second = _follow(call, first)
     assert second.data["offset"] == first.data["next_offset"] and approx_tokens(second.text) <= BUDGET
-    hover = invoke("analyze_hover", args, call)
-    assert not _check("analyze_hover", args, hover), hover.text[:300]
+    hover = invoke("analyze", {"what": "hover", **args}, call)
+    assert not _check("analyze", args, hover), hover.text[:300]
 
 
 def test_a_server_still_loading_and_a_budget_cut_both_open_the_first_line(
@@ -269,7 +272,7 @@ def test_a_server_still_loading_and_a_budget_cut_both_open_the_first_line(
     call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool), budget=BUDGET)
     try:
         line, col = targets.hub
-        result = invoke("analyze_references", {"path": "typing_copy.py", "line": line, "col": col}, call)
+        result = invoke("analyze", {"what": "references", "path": "typing_copy.py", "line": line, "col": col}, call)
     finally:
         call.session.close()
     first = _first_line(result)

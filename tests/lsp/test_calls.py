@@ -1,4 +1,4 @@
-"""analyze_calls through real language servers named in a trusted `.simple-brief.toml`:
+"""analyze what=callers|callees through real language servers named in a trusted `.simple-brief.toml`:
 basedpyright (from PyPI, a dev dependency) offers `callHierarchyProvider`, so incoming and
 outgoing calls come back as `path:line name (kind)` rows with their call lines, names
 qualified by the engine's outline, paged like references; jedi-language-server 0.47 and
@@ -59,7 +59,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
 
 
 def calls(call: Call, line: int, col: int, **args: Any) -> ToolResult:
-    return invoke("analyze_calls", {"path": "shapes.py", "line": line, "col": col, **args}, call)
+    return invoke("analyze", {"what": "callers", "path": "shapes.py", "line": line, "col": col, **args}, call)
 
 
 def test_incoming_calls_name_each_caller_with_its_call_lines(project: Call) -> None:
@@ -79,7 +79,7 @@ def test_incoming_calls_name_each_caller_with_its_call_lines(project: Call) -> N
 
 
 def test_a_call_site_is_listed_once(project: Call) -> None:
-    result = invoke("analyze_calls", {"path": "wrapped.py", "line": 5, "col": 9}, project)
+    result = invoke("analyze", {"what": "callers", "path": "wrapped.py", "line": 5, "col": 9}, project)
     assert result.blocks == [
         "1 caller of `raw_decode` (incoming calls, basedpyright; from wrapped.py:5:9)",
         "wrapped.py:2 Decoder.decode (Function)\n  3:21 return self.raw_decode(s)",
@@ -88,7 +88,7 @@ def test_a_call_site_is_listed_once(project: Call) -> None:
 
 
 def test_outgoing_calls_list_the_callees(project: Call) -> None:
-    result = calls(project, 6, 9, direction="outgoing")
+    result = calls(project, 6, 9, what="callees")
     assert result.blocks == [
         "1 callee of `size` (outgoing calls, basedpyright; from shapes.py:6:9)\ncall lines in shapes.py",
         "shapes.py:1 area (Function)\n  7:16 return area(1, 2)",
@@ -124,6 +124,6 @@ def test_servers_without_call_hierarchy_are_named_in_one_sentence(tmp_path: Path
     finally:
         call.session.close()
     assert str(caught.value) == (
-        "jedi, pylsp (serving shapes.py) do not offer call hierarchy; use analyze_references for the uses, "
+        "jedi, pylsp (serving shapes.py) do not offer call hierarchy; use analyze what=references for the uses, "
         "or name a server that does (basedpyright) in .simple-brief.toml."
     )

@@ -69,7 +69,7 @@ def test_files_are_grouped_in_name_order_positions_first() -> None:
     assert render_diagnostics({"a.py": []}) == ["No diagnostics in 1 file"]
 
 
-# --- own codes and diagnostic_explain -------------------------------------------------------
+# --- own codes and diagnostics explain= ----------------------------------------------------
 
 
 def test_every_code_the_engine_emits_is_explained() -> None:
@@ -80,8 +80,8 @@ def test_every_code_the_engine_emits_is_explained() -> None:
 
 
 @pytest.mark.parametrize("code", sorted(explain.CATALOGUE))
-def test_diagnostic_explain_gives_cause_rule_example_and_fix(tmp_path: Path, code: str) -> None:
-    result = run(Call(workspace=Workspace.at(tmp_path)), "diagnostic_explain", code=code.lower())
+def test_diagnostics_explain_gives_cause_rule_example_and_fix(tmp_path: Path, code: str) -> None:
+    result = run(Call(workspace=Workspace.at(tmp_path)), "diagnostics", explain=code.lower())
     text = result.text
     assert text.startswith(f"{code} {explain.CATALOGUE[code].severity.letter} ")
     for part in ("cause: ", "rule: ", "example (error):", "example (fixed):", "fix: "):
@@ -95,13 +95,13 @@ def test_diagnostic_explain_gives_cause_rule_example_and_fix(tmp_path: Path, cod
 def test_unknown_codes_get_one_sentence(tmp_path: Path) -> None:
     call = Call(workspace=Workspace.at(tmp_path))
     with pytest.raises(UserError) as other:
-        run(call, "diagnostic_explain", code="F401")
+        run(call, "diagnostics", explain="F401")
     assert str(other.value) == (
         "`F401` is not one of simple-brief's codes (E001, E002, W001, W002, W003, H001, H002, H003); a code shown "
         "next to another source (ruff, pyflakes, pyright ...) is explained by that tool's documentation."
     )
     with pytest.raises(UserError, match="simple-brief has no diagnostic E999; its codes are E001, E002"):
-        run(call, "diagnostic_explain", code="E999")
+        run(call, "diagnostics", explain="E999")
 
 
 def test_fixit_confidence_means_what_the_docs_say() -> None:

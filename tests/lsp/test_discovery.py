@@ -87,12 +87,12 @@ def test_a_server_on_path_answers_with_no_config(
     assert status_lines(workspace) == [
         "language servers: none asked for yet (each language's are found on its first request)"
     ]
-    hover = run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    hover = run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     assert hover.blocks[0].splitlines()[:2] == [
         "app.py:9:20 `total` (jedi-language-server)",
         "def total(items: list[int]) -> int",
     ]
-    definition = run(workspace, "analyze_definition", path="app.py", line=9, col=8)
+    definition = run(workspace, "analyze", what="definition", path="app.py", line=9, col=8)
     assert "helpers.py:1:5 def greet(name: str) -> str:" in definition.text
     # jedi-language-server comes before pylsp: only the chosen one starts.
     assert status_lines(workspace) == [
@@ -103,7 +103,7 @@ def test_a_server_on_path_answers_with_no_config(
     assert data["language_servers"]["python"]["chosen"] == "jedi-language-server"
     # Only the chosen server answers: what it does not offer is refused with what else was found.
     with pytest.raises(UserError) as err:
-        run(workspace, "format_document", path="app.py")
+        run(workspace, "refactor", action="format", path="app.py")
     assert str(err.value) == (
         "no language server answers textDocument/formatting for app.py; jedi-language-server (on PATH: "
         f"{path_bin}/jedi-language-server, chosen) does not offer it (pylsp found too: a [servers.NAME] table "
@@ -137,7 +137,7 @@ def test_the_workspace_venv_is_used_only_once_the_workspace_is_trusted(
     links(root / ".venv" / "bin", "pylsp")
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     with pytest.raises(UserError) as err:
-        run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+        run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     assert str(err.value) == (
         "no language server answers textDocument/hover for app.py; pylsp was found in the workspace "
         f"(.venv/bin/pylsp) but the workspace is not trusted, so it is not run; {TRUST_HINT}"
@@ -149,9 +149,9 @@ def test_the_workspace_venv_is_used_only_once_the_workspace_is_trusted(
     # A config file that is there but not trusted says so.
     (root / config.FILENAME).write_text("")
     with pytest.raises(UserError, match=r"\.simple-brief\.toml is not trusted \(or changed since\), so it is not run"):
-        run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+        run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     write_trusted_config(root, "")  # an empty config, trusted: the workspace is trusted
-    hover = run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    hover = run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     assert hover.blocks[0].splitlines()[0] == "app.py:9:20 `total` (pylsp)"
     assert status_lines(workspace) == [
         "language servers for python: found pylsp (in the workspace: .venv/bin/pylsp, chosen) [running]"
@@ -163,12 +163,12 @@ def test_the_trusted_venv_comes_before_path_and_the_server_path_chose_is_stopped
 ) -> None:
     root = workspace.workspace.root
     monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "jedi-language-server")))
-    first = run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    first = run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     assert "(jedi-language-server)" in first.blocks[0].splitlines()[0]
     pool = workspace.session.language_servers
     links(root / "venv" / "bin", "pylsp")
     write_trusted_config(root, "")
-    second = run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    second = run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     assert "(pylsp)" in second.blocks[0].splitlines()[0]
     assert workspace.session.language_servers is pool  # the same pool: only the chosen server changed
     assert [s["name"] for s in pool.status()] == ["pylsp"]
@@ -184,7 +184,7 @@ def test_path_entries_inside_the_workspace_or_relative_are_never_used(
     monkeypatch.setenv("PATH", f"bin::./bin:{planted}:{tmp_path / 'looks-outside'}")
     write_trusted_config(root, "")  # even a trusted workspace runs its programs only from its venv
     with pytest.raises(UserError) as err:
-        run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+        run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     # The whole sentence: tests/lsp/test_lsp_tools.py.
     assert "; none of basedpyright, pyright, jedi-language-server, pylsp was found on PATH" in str(err.value)
     assert server_discovery.on_path("pylsp", root) is None
@@ -196,7 +196,7 @@ def test_a_configured_server_wins(workspace: Call, tmp_path: Path, monkeypatch: 
     root = workspace.workspace.root
     monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "jedi-language-server")))
     write_trusted_config(root, f'[servers.mine]\ncommand = ["{BIN / "pylsp"}"]\nfiletypes = ["python"]\n')
-    hover = run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    hover = run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     assert hover.blocks[0].splitlines()[0] == "app.py:9:20 `total` (mine)"
     assert status_lines(workspace) == ["language servers for python: configured mine [running]"]
     assert run(workspace, "server_status").data["language_servers"]["python"] == {
@@ -219,7 +219,7 @@ def test_discovery_off_by_config(workspace: Call, tmp_path: Path, monkeypatch: p
         "([servers.NAME] command = [...])."
     )
     with pytest.raises(UserError) as err:
-        run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+        run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     assert str(err.value) == off
     assert status_lines(workspace) == [
         "language servers for python: none configured; finding installed ones is off ([servers] discover = false)"
@@ -228,10 +228,10 @@ def test_discovery_off_by_config(workspace: Call, tmp_path: Path, monkeypatch: p
     monkeypatch.delenv(config.USER_CONFIG_ENV)
     (root / config.FILENAME).write_text("[servers]\ndiscover = false\n")
     with pytest.raises(UserError) as err:
-        run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+        run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     assert str(err.value) == off
     (root / config.FILENAME).unlink()
-    assert "(jedi-language-server)" in run(workspace, "analyze_hover", path="app.py", line=9, col=20).text
+    assert "(jedi-language-server)" in run(workspace, "analyze", what="hover", path="app.py", line=9, col=20).text
 
 
 def test_the_switch_is_validated(tmp_path: Path) -> None:
@@ -271,7 +271,7 @@ def test_the_first_references_of_a_just_started_basedpyright_cover_the_other_fil
     references meanwhile from the open file alone: the first call in a workspace missed
     app.py's uses. Such requests now wait for its "Found N source files"."""
     monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "basedpyright-langserver")))
-    found = run(workspace, "analyze_references", path="helpers.py", line=1, col=5)
+    found = run(workspace, "analyze", what="references", path="helpers.py", line=1, col=5)
     assert found.data["references"].keys() == {"app.py", "helpers.py"}, found.blocks
     assert found.blocks[0].startswith("3 references to `greet` in 2 files"), found.blocks
 
@@ -284,7 +284,7 @@ def test_references_asked_before_basedpyright_found_the_files_say_they_may_be_in
     and how to get the rest; the wait is not paid again while the answers still say so."""
     monkeypatch.setattr(pool_module, "READY_WAIT", 0.0)
     monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "basedpyright-langserver")))
-    first = run(workspace, "analyze_references", path="helpers.py", line=1, col=5)
+    first = run(workspace, "analyze", what="references", path="helpers.py", line=1, col=5)
     notice = (
         "[basedpyright had not finished loading the workspace (finding the workspace's source files) after "
         "waiting up to 0 s, so this answer may be incomplete; ask the same again in a few seconds for the "
@@ -292,7 +292,7 @@ def test_references_asked_before_basedpyright_found_the_files_say_they_may_be_in
     )
     assert first.blocks[0].splitlines()[0] == notice, first.blocks
     assert first.data["incomplete"] == notice
-    again = run(workspace, "analyze_references", path="helpers.py", line=1, col=5)
+    again = run(workspace, "analyze", what="references", path="helpers.py", line=1, col=5)
     assert again.blocks[0].splitlines()[0] == notice or again.data["total"] == 3, again.blocks
 
 
@@ -304,7 +304,7 @@ def test_server_status_says_whether_each_server_is_still_loading_the_workspace(
     server is the real jedi-language-server; the loading is the work-done progress clangd
     sends while it indexes, handed to its connection (jedi reports none)."""
     monkeypatch.setenv("PATH", str(links(tmp_path / "bin", "jedi-language-server")))
-    run(workspace, "analyze_hover", path="app.py", line=9, col=20)
+    run(workspace, "analyze", what="hover", path="app.py", line=9, col=20)
     server = workspace.session.language_servers._servers["jedi-language-server"]  # type: ignore[union-attr]
     server.workspace_ready.progressed("backgroundIndexProgress", {"kind": "begin", "title": "indexing"})
     status = run(workspace, "server_status")

@@ -29,7 +29,7 @@ def total(prices, tax):
     return subtotal + subtotal * tax + 1
 """
 #: `subtotal + subtotal * tax` on line 6.
-RANGE = {"start_line": 6, "start_col": 12, "end_line": 6, "end_col": 37}
+RANGE = {"line": 6, "col": 12, "end_line": 6, "end_col": 37}
 
 
 @pytest.fixture
@@ -45,7 +45,9 @@ def call(tmp_path: Path) -> Iterator[Call]:
 
 def test_an_applied_rename_answers_with_the_servers_findings_on_the_new_text(call: Call) -> None:
     result = invoke(
-        "refactor_rename", {"path": "prices.py", "line": 4, "col": 5, "new_name": "os", "apply": True}, call
+        "refactor",
+        {"action": "rename", "path": "prices.py", "line": 4, "col": 5, "new_name": "os", "apply": True},
+        call,
     )
     assert "applied to the in-memory overlays of prices.py" in result.blocks[0]
     after = result.data["diagnostics_after"]["prices.py"]
@@ -56,8 +58,8 @@ def test_an_applied_rename_answers_with_the_servers_findings_on_the_new_text(cal
 
 
 def test_an_edit_that_breaks_the_syntax_says_so_at_once(call: Call) -> None:
-    args = {"path": "prices.py", **RANGE, "kind": "variable", "new_name": "class", "apply": True}
-    result = invoke("refactor_extract", args, call)
+    args = {"action": "extract_variable", "path": "prices.py", **RANGE, "new_name": "class", "apply": True}
+    result = invoke("refactor", args, call)
     after = result.data["diagnostics_after"]["prices.py"]
     # Python's compile() judges the new text at once; the grammar's region is a hint beside it.
     judged = [d for d in after if d["source"] == "python"]
@@ -66,6 +68,8 @@ def test_an_edit_that_breaks_the_syntax_says_so_at_once(call: Call) -> None:
 
 
 def test_a_preview_checks_nothing(call: Call) -> None:
-    result = invoke("refactor_rename", {"path": "prices.py", "line": 4, "col": 5, "new_name": "grand"}, call)
+    result = invoke(
+        "refactor", {"action": "rename", "path": "prices.py", "line": 4, "col": 5, "new_name": "grand"}, call
+    )
     assert "diagnostics_after" not in result.data
     assert "after the edit" not in result.text

@@ -1,4 +1,4 @@
-"""analyze_references against a real gopls: a site inside a Go method's closure is named
+"""analyze what=references against a real gopls: a site inside a Go method's closure is named
 by the receiver-qualified scope chain (`in Terminal.Loop.doActions:`), as the editor
 context names it there (issue 26, section 5; the engine side is
 tests/engine/test_go_receivers.py).
@@ -42,7 +42,7 @@ def test_a_site_in_a_methods_closure_is_named_with_its_receiver(tmp_path: Path) 
     call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
     try:
         # The field `x` (line 3, 0-based column 23).
-        result = invoke("analyze_references", {"path": "t.go", "line": 3, "col": 24}, call)
+        result = invoke("analyze", {"what": "references", "path": "t.go", "line": 3, "col": 24}, call)
     finally:
         call.session.close()
     sites = result.data["references"]["t.go"]

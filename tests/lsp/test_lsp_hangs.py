@@ -234,7 +234,7 @@ def test_a_server_that_never_answers_initialize_is_named_and_not_waited_for_agai
     args = {"path": "a.py", "line": 1, "col": 1}
     try:
         with pytest.raises(UserError) as first:
-            bounded(lambda: invoke("analyze_hover", args, call))
+            bounded(lambda: invoke("analyze", {"what": "hover", **args}, call))
         assert str(first.value) == (
             "the language server `never` did not answer `initialize` within 1s; check that its command starts a "
             "language server that speaks LSP on stdio (simple-brief tries it again in 5 minutes, or at once when "
@@ -242,7 +242,7 @@ def test_a_server_that_never_answers_initialize_is_named_and_not_waited_for_agai
         )
         # Asked again: answered at once from memory, the server is not started again.
         with pytest.raises(UserError) as second:
-            bounded(lambda: invoke("analyze_hover", args, call))
+            bounded(lambda: invoke("analyze", {"what": "hover", **args}, call))
         assert re.fullmatch(
             r"the language server `never` did not answer `initialize` within 1s at \d\d:\d\d:\d\d; simple-brief "
             r"does not start it again before \d\d:\d\d:\d\d unless its command or program changes: check that its "
@@ -254,7 +254,7 @@ def test_a_server_that_never_answers_initialize_is_named_and_not_waited_for_agai
         assert starts(root) == 1
         # The program changes (fixed): the next call starts it.
         script.write_text("import fakelsp\n\nfakelsp.start_number()\nfakelsp.initialize()\nfakelsp.serve(2)\n")
-        result = bounded(lambda: invoke("analyze_hover", args, call))
+        result = bounded(lambda: invoke("analyze", {"what": "hover", **args}, call))
         assert "start 2" in result.text
         assert starts(root) == 2
     finally:

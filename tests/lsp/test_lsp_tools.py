@@ -87,7 +87,7 @@ def run(call: Call, name: str, **args: Any) -> ToolResult:
 
 
 def test_hover_shows_the_signature_and_doc(project: Call) -> None:
-    result = run(project, "analyze_hover", path="app.py", line=13, col=16)
+    result = run(project, "analyze", what="hover", path="app.py", line=13, col=16)
     first = result.blocks[0].splitlines()
     assert first[0] == "app.py:13:16 `compute_total` (jedi)"
     assert first[1] == "def compute_total(items: list[int]) -> int"
@@ -99,7 +99,7 @@ def test_hover_shows_the_signature_and_doc(project: Call) -> None:
 
 
 def test_definition_gives_the_location_and_its_line(project: Call) -> None:
-    result = run(project, "analyze_definition", path="app.py", line=16, col=8)
+    result = run(project, "analyze", what="definition", path="app.py", line=16, col=8)
     assert result.text.splitlines() == [
         "1 definition of `greet` (from app.py:16:8)",
         "helpers.py:1:5 def greet(name: str) -> str:  [expand_at helpers.py line:1]",
@@ -110,7 +110,7 @@ def test_definition_gives_the_location_and_its_line(project: Call) -> None:
 
 
 def test_references_are_grouped_by_file_with_each_line(project: Call) -> None:
-    result = run(project, "analyze_references", path="helpers.py", line=1, col=6, include_declaration=True)
+    result = run(project, "analyze", what="references", path="helpers.py", line=1, col=6, include_declaration=True)
     assert result.blocks[0].startswith("3 references to `greet` in 2 files (declaration included")
     assert result.blocks[1:] == [
         "app.py (2)\n"
@@ -118,12 +118,12 @@ def test_references_are_grouped_by_file_with_each_line(project: Call) -> None:
         '  16:7 in <module>: print(greet("compute_total"), compute_total([3]))',
         "helpers.py (1)\n  1:5 in greet: def greet(name: str) -> str:",
     ]
-    without = run(project, "analyze_references", path="helpers.py", line=1, col=6, include_declaration=False)
+    without = run(project, "analyze", what="references", path="helpers.py", line=1, col=6, include_declaration=False)
     assert "helpers.py (1)" not in without.text and without.blocks[0].startswith("2 references")
 
 
 def test_completion_lists_the_members(project: Call) -> None:
-    result = run(project, "analyze_completion", path="use.py", line=3, col=10, limit=5)
+    result = run(project, "analyze", what="completion", path="use.py", line=3, col=10, limit=5)
     lines = result.text.splitlines()
     assert lines[0].startswith("1 completion at use.py:3:10 (after `to`)")
     assert lines[1] == "  total Function"
@@ -131,7 +131,7 @@ def test_completion_lists_the_members(project: Call) -> None:
 
 
 def test_rename_preview_has_exactly_the_right_edits(project: Call) -> None:
-    result = run(project, "refactor_rename", path="app.py", line=5, col=6, new_name="add_up")
+    result = run(project, "refactor", action="rename", path="app.py", line=5, col=6, new_name="add_up")
     assert result.blocks[0] == (
         "rename `compute_total` -> `add_up` (jedi): 3 edits in 1 file (preview: nothing changed; apply=true applies it)"
     )
@@ -158,15 +158,15 @@ def test_rename_apply_changes_the_overlay_not_the_disk(project: Call) -> None:
     ws = project.workspace
     (ws.root / "shop.py").write_text("def price(n):\n    return n * 2\n\n\ntotal = price(3)\n")
     try:
-        result = run(project, "refactor_rename", path="shop.py", line=1, col=5, new_name="cost", apply=True)
+        result = run(project, "refactor", action="rename", path="shop.py", line=1, col=5, new_name="cost", apply=True)
         assert "applied to the in-memory overlays of shop.py; the files on disk are unchanged" in result.text
         assert ws.overlays.get(ws.root / "shop.py") == "def cost(n):\n    return n * 2\n\n\ntotal = cost(3)\n"
         assert (ws.root / "shop.py").read_text().startswith("def price(n):")
         # The servers see the overlay: the renamed function is found where it now is.
-        defn = run(project, "analyze_definition", path="shop.py", line=5, col=9)
+        defn = run(project, "analyze", what="definition", path="shop.py", line=5, col=9)
         assert "shop.py:1:5 def cost(n):" in defn.text
         with pytest.raises(UserError, match="write=true needs apply=true"):
-            run(project, "refactor_rename", path="shop.py", line=1, col=5, new_name="x", write=True)
+            run(project, "refactor", action="rename", path="shop.py", line=1, col=5, new_name="x", write=True)
     finally:
         ws.remove_overlay("shop.py")
 
@@ -175,7 +175,15 @@ def test_rename_write_saves_to_disk(project: Call) -> None:
     ws = project.workspace
     (ws.root / "saved.py").write_text("def old_name():\n    pass\n\n\nold_name()\n")
     result = run(
-        project, "refactor_rename", path="saved.py", line=1, col=5, new_name="new_name", apply=True, write=True
+        project,
+        "refactor",
+        action="rename",
+        path="saved.py",
+        line=1,
+        col=5,
+        new_name="new_name",
+        apply=True,
+        write=True,
     )
     assert "applied and written to disk: saved.py." in result.text
     assert (ws.root / "saved.py").read_text() == "def new_name():\n    pass\n\n\nnew_name()\n"
@@ -185,17 +193,17 @@ def test_rename_write_saves_to_disk(project: Call) -> None:
 def test_format_previews_a_diff_and_applying_twice_changes_nothing(project: Call) -> None:
     ws = project.workspace
     try:
-        preview = run(project, "format_document", path="messy.py")
+        preview = run(project, "refactor", action="format", path="messy.py")
         assert preview.blocks == [
             "messy.py: 1 change by pylsp (preview: nothing changed; apply=true applies it)",
             "@@ -1,3 +1,5 @@\n-def tidy(a,b):\n-    return a+b\n-x=1\n"
             "+def tidy(a, b):\n+    return a + b\n+\n+\n+x = 1",
         ]
-        applied = run(project, "format_document", path="messy.py", apply=True)
+        applied = run(project, "refactor", action="format", path="messy.py", apply=True)
         assert "applied to the in-memory overlays of messy.py" in applied.text
         formatted = ws.overlays.get(ws.root / "messy.py")
         assert formatted == "def tidy(a, b):\n    return a + b\n\n\nx = 1\n"
-        again = run(project, "format_document", path="messy.py", apply=True)
+        again = run(project, "refactor", action="format", path="messy.py", apply=True)
         assert again.text == "messy.py is already formatted (pylsp); nothing to change."
         assert ws.overlays.get(ws.root / "messy.py") == formatted
         assert (ws.root / "messy.py").read_text() == MESSY
@@ -207,7 +215,7 @@ def test_an_unsaved_overlay_function_is_hovered(project: Call) -> None:
     ws = project.workspace
     ws.set_overlay("draft.py", "def brand_new(a: int) -> str:\n    '''Fresh.'''\n    return str(a)\n\n\nbrand_new(1)\n")
     try:
-        result = run(project, "analyze_hover", path="draft.py", line=6, col=2)
+        result = run(project, "analyze", what="hover", path="draft.py", line=6, col=2)
         assert result.blocks[0].splitlines()[:2] == ["draft.py:6:2 `brand_new` (jedi)", "def brand_new(a: int) -> str"]
         assert not (ws.root / "draft.py").exists()
     finally:
@@ -272,17 +280,17 @@ def test_lint_and_typecheck_keep_source_and_code_with_fixits(project: Call) -> N
 
 def test_a_small_budget_cuts_and_says_how_to_get_the_rest(project: Call) -> None:
     small = dataclasses.replace(project, budget=100)
-    result = run(small, "analyze_references", path="helpers.py", line=1, col=6, include_declaration=True)
+    result = run(small, "analyze", what="references", path="helpers.py", line=1, col=6, include_declaration=True)
     shown = sum(len(sites) for sites in result.data["references"].values())
     first = result.text.split("\n", 1)[0]
     assert first == (
         f"[{3 - shown} more reference{'s' if shown == 1 else ''} of this page left out to stay within the 100-token "
-        f"budget; the next ones: analyze_references path=helpers.py line=1 col=6 offset={shown} limit={shown}.]"
+        f"budget; the next ones: analyze what=references path=helpers.py line=1 col=6 offset={shown} limit={shown}.]"
     ), result.text
     # At a budget this small the note is most of it: the first line says the page was cut all the same
     # (tests/lsp/test_budget_lsp_tools.py holds the budget on real files).
     assert result.data["truncated"] == 3 - shown and result.data["next_offset"] == shown
-    rest = run(small, "analyze_references", path="helpers.py", line=1, col=6, offset=shown, limit=shown)
+    rest = run(small, "analyze", what="references", path="helpers.py", line=1, col=6, offset=shown, limit=shown)
     assert rest.data["offset"] == shown and rest.data["references"]
 
 
@@ -314,9 +322,9 @@ def test_edits_apply_by_characters_and_keep_crlf() -> None:
 
 def test_positions_outside_the_file_are_refused(project: Call) -> None:
     with pytest.raises(UserError, match=r"line 99 is outside app\.py, which has 16 lines"):
-        run(project, "analyze_hover", path="app.py", line=99, col=1)
+        run(project, "analyze", what="hover", path="app.py", line=99, col=1)
     with pytest.raises(UserError, match=r"column 50 is outside line 1 of app\.py"):
-        run(project, "analyze_hover", path="app.py", line=1, col=50)
+        run(project, "analyze", what="hover", path="app.py", line=1, col=50)
 
 
 def test_without_a_server_the_sentence_says_how_to_get_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -325,7 +333,7 @@ def test_without_a_server_the_sentence_says_how_to_get_one(tmp_path: Path, monke
     call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
     try:
         with pytest.raises(UserError) as err:
-            run(call, "analyze_hover", path="x.py", line=1, col=1)
+            run(call, "analyze", what="hover", path="x.py", line=1, col=1)
         assert str(err.value) == (
             "no language server answers textDocument/hover for x.py; none of basedpyright, pyright, "
             "jedi-language-server, pylsp was found on PATH or in the workspace's .venv/bin or venv/bin; install one, "
@@ -350,20 +358,12 @@ async def test_mcp_lists_the_lsp_tools_and_answers_a_hover(tmp_path: Path) -> No
     (tmp_path / "app.py").write_text(APP)
     (tmp_path / "helpers.py").write_text(HELPERS)
     state = Served.over(Workspace.at(tmp_path))
-    lsp_tools = {
-        "analyze_hover",
-        "analyze_definition",
-        "analyze_references",
-        "analyze_completion",
-        "refactor_rename",
-        "format_document",
-        "diagnostic_explain",
-    }
+    lsp_tools = {"analyze", "refactor", "diagnostics"}
     try:
         async with Client(build_server(state), raise_exceptions=True) as client:
             with anyio.fail_after(60):
                 tools = {t.name: t for t in (await client.list_tools()).tools}
-                result = await client.call_tool("analyze_hover", {"path": "app.py", "line": 13, "col": 16})
+                result = await client.call_tool("analyze", {"what": "hover", "path": "app.py", "line": 13, "col": 16})
     finally:
         state.session.close()
     assert lsp_tools <= set(tools)
@@ -372,9 +372,9 @@ async def test_mcp_lists_the_lsp_tools_and_answers_a_hover(tmp_path: Path) -> No
         assert "USE FOR" in (tool.description or "") and "DON'T USE FOR" in (tool.description or ""), name
         for param, prop in tool.input_schema.get("properties", {}).items():
             assert prop.get("description"), f"{name}.{param} has no description"
-        writes = name in {"refactor_rename", "format_document"}
+        writes = name == "refactor"
         assert tool.annotations is not None and tool.annotations.read_only_hint is (not writes), name
-    assert tools["analyze_hover"].input_schema["required"] == ["path", "line", "col"]
+    assert tools["analyze"].input_schema["required"] == ["what", "path", "line", "col"]
     assert not result.is_error
     text = "\n".join(block.text for block in result.content)  # type: ignore[union-attr]
     assert "app.py:13:16 `compute_total` (jedi)\ndef compute_total(items: list[int]) -> int" in text
@@ -425,16 +425,16 @@ def test_neovim_clients_answer_on_the_unsaved_buffer_and_rename_edits_it(tmp_pat
                     assert not reply.is_error, reply.blocks
                     return "\n\n".join(reply.blocks)
 
-                hover = ask("analyze_hover", path="app.py", line=6, col=12)
+                hover = ask("analyze", what="hover", path="app.py", line=6, col=12)
                 assert "app.py:6:12 `greet_person` (jedi)\ndef greet_person(name)" in hover
                 assert "Say hello (unsaved)." in hover
-                refs = ask("analyze_references", path="app.py", line=1, col=6, include_declaration=True)
+                refs = ask("analyze", what="references", path="app.py", line=1, col=6, include_declaration=True)
                 assert "app.py (2)\n  1:5 in greet_person: def greet_person(name):\n" in refs
                 assert '\n  6:10 in <module>: result = greet_person("ada")' in refs
-                preview = ask("refactor_rename", path="app.py", line=1, col=6, new_name="hail")
+                preview = ask("refactor", action="rename", path="app.py", line=1, col=6, new_name="hail")
                 assert "rename `greet_person` -> `hail` (jedi): 2 edits in 1 file (preview" in preview
                 assert nv.current.buffer[:] == UNSAVED
-                applied = ask("refactor_rename", path="app.py", line=1, col=6, new_name="hail", apply=True)
+                applied = ask("refactor", action="rename", path="app.py", line=1, col=6, new_name="hail", apply=True)
                 assert "applied to the Neovim buffers of app.py." in applied
                 assert nv.current.buffer[:] == [
                     "def hail(name):",

@@ -1,4 +1,4 @@
-"""analyze_references against a real jedi-language-server: each site's enclosing symbol
+"""analyze what=references against a real jedi-language-server: each site's enclosing symbol
 is the editor context's scope chain at that site (issue 26, section 5) — a multi-line
 declaration holding the use (`ROUTES = {...}`, a class's `handlers = [...]`) names it, as
 the context does, and a one-line constant under a doc comment does not.
@@ -55,7 +55,7 @@ def test_each_site_is_named_as_the_editor_context_names_it(tmp_path: Path) -> No
     (tmp_path / "shapes.py").write_text(SHAPES)
     call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
     try:
-        result = invoke("analyze_references", {"path": "shapes.py", "line": 1, "col": 5}, call)
+        result = invoke("analyze", {"what": "references", "path": "shapes.py", "line": 1, "col": 5}, call)
     finally:
         call.session.close()
     sites = result.data["references"]["shapes.py"]

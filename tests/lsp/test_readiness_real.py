@@ -167,10 +167,10 @@ def test_the_first_call_of_a_fresh_server_answers_the_settled_sites(fresh: tuple
     call, args = fresh
     reported: list[str] = []
     call.progress = lambda done, total, message: reported.append(message)
-    first = invoke("analyze_references", args, call)
+    first = invoke("analyze", {"what": "references", **args}, call)
     settled, previous = None, None
     for _ in range(30):
-        settled = sites(invoke("analyze_references", args, call))
+        settled = sites(invoke("analyze", {"what": "references", **args}, call))
         if settled == previous:
             break
         previous = settled

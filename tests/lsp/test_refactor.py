@@ -1,5 +1,6 @@
-"""refactor_extract through the registry in disk mode, against jedi-language-server (named in
-the workspace's `.simple-brief.toml`), which offers extract-function and extract-variable."""
+"""refactor action=extract_function|extract_variable through the registry in disk mode, against
+jedi-language-server (named in the workspace's `.simple-brief.toml`), which offers extract-function and
+extract-variable."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ PRICES = """def total(prices, tax):
     return subtotal + subtotal * tax + 1
 """
 #: `subtotal + subtotal * tax` on line 3: columns 12 to 37 (exclusive).
-RANGE = {"start_line": 3, "start_col": 12, "end_line": 3, "end_col": 37}
+RANGE = {"line": 3, "col": 12, "end_line": 3, "end_col": 37}
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +42,7 @@ def call(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
 
 
 def test_extract_function_previews_named_edits_and_changes_nothing(call: Call) -> None:
-    result = invoke("refactor_extract", {"path": "prices.py", **RANGE, "new_name": "taxed"}, call)
+    result = invoke("refactor", {"action": "extract_function", "path": "prices.py", **RANGE, "new_name": "taxed"}, call)
     text = result.text
     assert text.startswith("extract function `taxed` from prices.py:3:12-3:37 (jedi): ")
     assert "(preview: nothing changed; apply=true applies it)" in text
@@ -52,7 +53,9 @@ def test_extract_function_previews_named_edits_and_changes_nothing(call: Call) -
 
 def test_extract_variable_applied_goes_to_the_overlay_not_the_disk(call: Call) -> None:
     result = invoke(
-        "refactor_extract", {"path": "prices.py", **RANGE, "kind": "variable", "new_name": "gross", "apply": True}, call
+        "refactor",
+        {"action": "extract_variable", "path": "prices.py", **RANGE, "new_name": "gross", "apply": True},
+        call,
     )
     assert "applied to the in-memory overlays of prices.py" in result.text
     try:
@@ -68,7 +71,7 @@ def test_extract_variable_applied_goes_to_the_overlay_not_the_disk(call: Call) -
 
 
 def test_without_a_name_the_servers_placeholder_stays(call: Call) -> None:
-    result = invoke("refactor_extract", {"path": "prices.py", **RANGE}, call)
+    result = invoke("refactor", {"action": "extract_function", "path": "prices.py", **RANGE}, call)
     assert result.data["name"] == "jls_extract_def"
     assert "+ def jls_extract_def(subtotal, tax):" in result.text
 
@@ -78,16 +81,16 @@ def test_without_a_name_the_servers_placeholder_stays(call: Call) -> None:
     [
         ({**RANGE, "end_col": 12}, "the range 3:12-3:12 is empty or backwards"),
         ({**RANGE, "end_line": 9}, "line 9 is outside prices.py, which has 3 lines"),
-        ({**RANGE, "kind": "class"}, "parameter `kind` must be one of function, variable, not 'class'."),
+        ({**RANGE, "action": "extract_class"}, "parameter `action` must be one of rename, extract_function"),
         ({**RANGE, "new_name": "2x"}, "`2x` is not a name"),
     ],
 )
 def test_bad_ranges_and_names_are_one_sentence(call: Call, args: dict[str, object], sentence: str) -> None:
     with pytest.raises(UserError, match=re.escape(sentence)):
-        invoke("refactor_extract", {"path": "prices.py", **args}, call)
+        invoke("refactor", {"action": "extract_function", "path": "prices.py"} | args, call)
 
 
 def test_a_name_already_in_the_file_is_not_confused_with_the_placeholder(call: Call) -> None:
-    shifted = {**RANGE, "start_line": 4, "end_line": 4}
+    shifted = {**RANGE, "line": 4, "end_line": 4}
     with pytest.raises(UserError, match="`jls_extract_def` already appears in the file"):
-        invoke("refactor_extract", {"path": "taken.py", **shifted, "new_name": "taxed"}, call)
+        invoke("refactor", {"action": "extract_function", "path": "taken.py", **shifted, "new_name": "taxed"}, call)

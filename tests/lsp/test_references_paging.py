@@ -1,4 +1,4 @@
-"""analyze_references against a real jedi-language-server (named in a trusted
+"""analyze what=references against a real jedi-language-server (named in a trusted
 `.simple-brief.toml`): totals and per-file counts first, each site naming the definition it
 sits in from the engine's outline (a method, a nested function, module level), paging with
 `offset`/`limit` and `next_offset`, a hub symbol with thousands of references, and bad
@@ -78,7 +78,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Call]:
 
 
 def refs(call: Call, **args: Any) -> ToolResult:
-    return invoke("analyze_references", {"path": "shapes.py", "line": 1, "col": 5, **args}, call)
+    return invoke("analyze", {"what": "references", "path": "shapes.py", "line": 1, "col": 5, **args}, call)
 
 
 def test_each_site_names_its_enclosing_definition(project: Call) -> None:
@@ -134,7 +134,7 @@ def test_pages_keep_the_totals_and_say_the_next_offset(project: Call) -> None:
 
 
 def test_a_hub_symbol_gives_counts_and_the_first_page(project: Call) -> None:
-    result = invoke("analyze_references", {"path": "hub/base.py", "line": 1, "col": 7}, project)
+    result = invoke("analyze", {"what": "references", "path": "hub/base.py", "line": 1, "col": 7}, project)
     per_file = 1 + 2 * HUB_CLASSES  # the import, then each class's base and its call
     total = 1 + HUB_FILES * per_file
     head = result.blocks[0].splitlines()
@@ -154,7 +154,9 @@ def test_a_hub_symbol_gives_counts_and_the_first_page(project: Call) -> None:
         "  6:16 in C0_0.make: return Base()",
     ]
     # The last page, far into the list, names its callers too.
-    last = invoke("analyze_references", {"path": "hub/base.py", "line": 1, "col": 7, "offset": total - 2}, project)
+    last = invoke(
+        "analyze", {"what": "references", "path": "hub/base.py", "line": 1, "col": 7, "offset": total - 2}, project
+    )
     name = f"C{HUB_FILES - 1}_{HUB_CLASSES - 1}"
     assert last.blocks[1:] == [
         f"hub/m{HUB_FILES - 1:02}.py (2 of {per_file})\n"
@@ -167,7 +169,7 @@ def test_a_hub_symbol_gives_counts_and_the_first_page(project: Call) -> None:
 def test_only_the_pages_files_are_outlined(project: Call) -> None:
     workspace = Workspace.at(project.workspace.root)
     fresh = Call(workspace=workspace, session=project.session)
-    invoke("analyze_references", {"path": "hub/base.py", "line": 1, "col": 7, "limit": 10}, fresh)
+    invoke("analyze", {"what": "references", "path": "hub/base.py", "line": 1, "col": 7, "limit": 10}, fresh)
     assert set(workspace._cache) <= {workspace.root / "hub" / "base.py", workspace.root / "hub" / "m00.py"}
 
 

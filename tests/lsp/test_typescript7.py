@@ -73,7 +73,7 @@ def test_a_found_server_whose_typescript_has_no_tsserver_is_not_used_and_the_ans
 ) -> None:
     monkeypatch.setenv("PATH", path_with(install_with_typescript7(tmp_path / "global")))
     with pytest.raises(UserError) as err:
-        invoke("analyze_references", {"path": "a.ts", "line": 1, "col": 14}, workspace)
+        invoke("analyze", {"what": "references", "path": "a.ts", "line": 1, "col": 14}, workspace)
     assert "TypeScript 7.0.2" in str(err.value) and "has no tsserver" in str(err.value), err.value
     assert ADVICE in str(err.value), err.value
 
@@ -91,7 +91,7 @@ def test_a_configured_server_refusing_to_start_for_want_of_tsserver_gets_the_sam
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PATH", env_path)
         with pytest.raises(UserError) as err:
-            invoke("analyze_references", {"path": "a.ts", "line": 1, "col": 14}, workspace)
+            invoke("analyze", {"what": "references", "path": "a.ts", "line": 1, "col": 14}, workspace)
     assert "Could not find a valid TypeScript installation" in str(err.value), err.value
     assert ADVICE in str(err.value), err.value
 
@@ -103,5 +103,5 @@ def test_a_workspace_with_its_own_typescript_5_is_served_despite_a_typescript_7_
     (workspace.workspace.root / "node_modules").mkdir()
     (workspace.workspace.root / "node_modules" / "typescript").symlink_to(MODULES / "typescript")
     monkeypatch.setenv("PATH", path_with(install_with_typescript7(tmp_path / "global")))
-    found = invoke("analyze_references", {"path": "a.ts", "line": 1, "col": 14}, workspace)
+    found = invoke("analyze", {"what": "references", "path": "a.ts", "line": 1, "col": 14}, workspace)
     assert found.data["references"].keys() == {"a.ts", "b.ts"}, found.blocks

@@ -40,15 +40,23 @@ UNSAVED = [
 MESSY = ["def tidy(a,b):", "    return a+b", "x=1"]
 #: (label, tool, arguments): the agent's calls, in order.
 CALLS: list[tuple[str, str, dict[str, Any]]] = [
-    ("hover", "analyze_hover", {"path": "app.py", "line": 9, "col": 10}),
-    ("definition", "analyze_definition", {"path": "app.py", "line": 9, "col": 10}),
-    ("references", "analyze_references", {"path": "app.py", "line": 4, "col": 5, "include_declaration": True}),
-    ("preview", "refactor_rename", {"path": "app.py", "line": 4, "col": 5, "new_name": "hail"}),
+    ("hover", "analyze", {"what": "hover", "path": "app.py", "line": 9, "col": 10}),
+    ("definition", "analyze", {"what": "definition", "path": "app.py", "line": 9, "col": 10}),
+    (
+        "references",
+        "analyze",
+        {"what": "references", "path": "app.py", "line": 4, "col": 5, "include_declaration": True},
+    ),
+    ("preview", "refactor", {"action": "rename", "path": "app.py", "line": 4, "col": 5, "new_name": "hail"}),
     ("parse", "diagnostics", {"path": "app.py", "only": "parse"}),
     ("fixits", "diagnostics", {"path": "app.py", "fixits": True}),
-    ("format", "format_document", {"path": "messy.py", "apply": True}),
-    ("format again", "format_document", {"path": "messy.py", "apply": True}),
-    ("rename", "refactor_rename", {"path": "app.py", "line": 4, "col": 5, "new_name": "hail", "apply": True}),
+    ("format", "refactor", {"action": "format", "path": "messy.py", "apply": True}),
+    ("format again", "refactor", {"action": "format", "path": "messy.py", "apply": True}),
+    (
+        "rename",
+        "refactor",
+        {"action": "rename", "path": "app.py", "line": 4, "col": 5, "new_name": "hail", "apply": True},
+    ),
 ]
 
 

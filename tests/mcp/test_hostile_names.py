@@ -119,15 +119,11 @@ def calls_for(tool: str, shown: str, func: str) -> list[dict[str, Any]]:
         "expand_at": [{"path": shown, "selector": func}, {"path": shown, "selector": "line:1"}],
         "document_symbols": [{"path": shown}, {"path": shown, "format": "standard"}],
         "diagnostics": [{"path": shown}],
-        "analyze_hover": [at],
-        "analyze_definition": [at],
-        "analyze_references": [at],
-        "analyze_calls": [at],
-        "analyze_completion": [at],
-        "refactor_rename": [{**at, "new_name": "renamed"}],
-        "format_document": [{"path": shown}],
-        "refactor_extract": [
-            {"path": shown, "start_line": 2, "start_col": 12, "end_line": 2, "end_col": 13, "new_name": "one"}
+        "analyze": [{**at, "what": what} for what in ("hover", "definition", "references", "callers", "completion")],
+        "refactor": [
+            {**at, "action": "rename", "new_name": "renamed"},
+            {"action": "format", "path": shown},
+            {"action": "extract_function", "path": shown, "line": 2, "col": 12, "end_line": 2, "end_col": 13},
         ],
         "files_apply_overlay": [{"path": shown, "content": BODY.format(name=func + "_overlay")}],
         "files_remove_overlay": [{"path": shown}],
@@ -141,13 +137,14 @@ def calls_for(tool: str, shown: str, func: str) -> list[dict[str, Any]]:
 #: Tools taking no file: their calls once per session.
 ONCE: dict[str, list[dict[str, Any]]] = {
     "search": [{"query": "func"}, {"query": "func", "path": "dir\\xfe"}, {"query": "deep_func"}],
-    "diagnostics": [{}],
-    "diagnostic_explain": [{"code": "E999"}],
-    "docs_search": [{"query": "func"}],
-    "docs_get": [{"id": "bad\\xff.bad_func"}],
-    "docs_list": [{"module": "bad\\xff"}],
-    "docs_resolve": [{"symbol": "bad_func"}],
-    "docs_index": [{}],
+    "diagnostics": [{}, {"explain": "E999"}],
+    "docs": [
+        {"action": "search", "query": "func"},
+        {"action": "get", "id": "bad\\xff.bad_func"},
+        {"action": "list", "module": "bad\\xff"},
+        {"action": "resolve", "query": "bad_func"},
+        {"action": "index"},
+    ],
     "workspace_open": [{"path": "dir\\xfe"}],
     "workspace_close": [{"id": "nope"}],
     "workspace_files": [{}, {"all_files": True}, {"under": "dir\\xfe"}, {"pattern": "*.py"}],
@@ -173,8 +170,7 @@ ONCE: dict[str, list[dict[str, Any]]] = {
     "debug_continue": [{"session_id": "d1", "wait_s": 10}],
     "debug_terminate": [{"session_id": "d1"}],
     "debug_sessions": [{}],
-    "server_status": [{}],
-    "logs": [{"level": "debug"}],
+    "server_status": [{}, {"logs": "debug"}],
     "editor_get_context": [{}],
 }
 
@@ -300,10 +296,10 @@ async def test_an_answer_that_would_not_encode_goes_out_escaped_and_the_session_
 #: A program using the function of the file named `bad\xff.py` (a module name nothing can import:
 #: the language server still resolves the definition in the file itself).
 LSP_CALLS: list[tuple[str, dict[str, Any]]] = [
-    ("analyze_hover", {"path": "bad\\xff.py", "line": 7, "col": 16}),
-    ("analyze_definition", {"path": "bad\\xff.py", "line": 7, "col": 16}),
-    ("analyze_references", {"path": "bad\\xff.py", "line": 1, "col": 5}),
-    ("refactor_rename", {"path": "new\\nline.py", "line": 1, "col": 5, "new_name": "renamed"}),
+    ("analyze", {"what": "hover", "path": "bad\\xff.py", "line": 7, "col": 16}),
+    ("analyze", {"what": "definition", "path": "bad\\xff.py", "line": 7, "col": 16}),
+    ("analyze", {"what": "references", "path": "bad\\xff.py", "line": 1, "col": 5}),
+    ("refactor", {"action": "rename", "path": "new\\nline.py", "line": 1, "col": 5, "new_name": "renamed"}),
     ("diagnostics", {"path": "esc\\x1b[31mred.py"}),
 ]
 
@@ -323,7 +319,7 @@ async def test_a_real_language_server_answers_about_hostile_names(tmp_path: Path
             text = "\n".join(block.text for block in result.content if hasattr(block, "text"))
             assert not result.is_error, (tool, text)
             assert not raw_characters(text, newlines=True), (tool, text)
-            answers[tool] = text
-    assert "bad\\xff.py:1" in answers["analyze_definition"], answers["analyze_definition"]
-    assert "bad\\xff.py" in answers["analyze_references"], answers["analyze_references"]
-    assert "new\\nline.py" in answers["refactor_rename"] and "renamed" in answers["refactor_rename"]
+            answers[arguments.get("what") or arguments.get("action") or tool] = text
+    assert "bad\\xff.py:1" in answers["definition"], answers["definition"]
+    assert "bad\\xff.py" in answers["references"], answers["references"]
+    assert "new\\nline.py" in answers["rename"] and "renamed" in answers["rename"]

@@ -40,11 +40,11 @@ def main():
 """
 #: Twenty calls, across the tools that reach the session's servers, debug sessions and docs.
 CALLS: list[tuple[str, dict[str, Any]]] = [
-    ("analyze_hover", {"path": "app.py", "line": 6, "col": 12}),
-    ("analyze_definition", {"path": "app.py", "line": 6, "col": 12}),
-    ("analyze_references", {"path": "app.py", "line": 1, "col": 5}),
+    ("analyze", {"what": "hover", "path": "app.py", "line": 6, "col": 12}),
+    ("analyze", {"what": "definition", "path": "app.py", "line": 6, "col": 12}),
+    ("analyze", {"what": "references", "path": "app.py", "line": 1, "col": 5}),
     ("debug_sessions", {}),
-    ("docs_search", {"query": "greet"}),
+    ("docs", {"action": "search", "query": "greet"}),
 ] * 4
 
 

@@ -102,27 +102,51 @@ async def test_an_unknown_tool_is_one_sentence_listing_the_listed_tools(workspac
             huge = await client.call_tool("x" * 100_000 + "\nnext line", {})
     text = error_text(plain)
     assert text.startswith("there is no tool `read_everything`; the tools are: ")
-    assert "simple_read" in text and "docs_search" not in text  # only what this server lists
+    names = text.split("the tools are: ")[1].rstrip(".").split(", ")
+    assert "simple_read" in names and "docs" not in names  # only what this server lists
     long_name = error_text(huge)
     assert "(100,010 characters)" in long_name and "next line" not in long_name
 
 
 @pytest.mark.anyio
 async def test_a_folded_tool_names_the_call_that_replaces_it(workspace: Workspace) -> None:
-    """analyze_parse/typecheck/lint and docs_examples/related became parameters (issue 18):
-    an agent calling an old name learns the new call, not "no such tool"."""
+    """analyze_parse/typecheck/lint and docs_examples/related became parameters (issue 18), the
+    analyze_*, docs_* and refactor tools one tool each (issue 30): an agent calling an old name
+    learns the new call, not "no such tool"."""
     async with Client(build_server(Served.over(workspace))) as client:
         with anyio.fail_after(20):
             answers = {
                 name: error_text(await client.call_tool(name, {"path": "app.py"}))
-                for name in ("analyze_parse", "analyze_typecheck", "analyze_lint", "docs_examples", "docs_related")
+                for name in (
+                    "analyze_parse",
+                    "analyze_typecheck",
+                    "analyze_lint",
+                    "docs_examples",
+                    "docs_related",
+                    "analyze_hover",
+                    "analyze_calls",
+                    "docs_search",
+                    "docs_resolve",
+                    "diagnostic_explain",
+                    "refactor_extract",
+                    "format_document",
+                )
             }
     assert answers == {
         "analyze_parse": "`analyze_parse` is now diagnostics path=FILE only=parse (same answer).",
         "analyze_typecheck": "`analyze_typecheck` is now diagnostics path=FILE only=types (same answer).",
         "analyze_lint": "`analyze_lint` is now diagnostics path=FILE only=lint (same answer).",
-        "docs_examples": "`docs_examples` is now docs_get id=ID part=examples (same answer).",
-        "docs_related": "`docs_related` is now docs_get id=ID part=related (same answer).",
+        "docs_examples": "`docs_examples` is now docs action=get id=ID part=examples (same answer).",
+        "docs_related": "`docs_related` is now docs action=get id=ID part=related (same answer).",
+        "analyze_hover": "`analyze_hover` is now analyze what=hover path=FILE line=N col=N (same answer).",
+        "analyze_calls": "`analyze_calls` is now analyze what=callers path=FILE line=N col=N (same answer; "
+        "what=callees for direction=outgoing).",
+        "docs_search": "`docs_search` is now docs action=search query=WORDS (same answer).",
+        "docs_resolve": "`docs_resolve` is now docs action=resolve query=NAME (same answer).",
+        "diagnostic_explain": "`diagnostic_explain` is now diagnostics explain=CODE (same answer).",
+        "refactor_extract": "`refactor_extract` is now refactor action=extract_function path=FILE line=N col=N "
+        "end_line=N end_col=N (same answer; action=extract_variable for kind=variable).",
+        "format_document": "`format_document` is now refactor action=format path=FILE (same answer).",
     }
 
 

@@ -46,8 +46,8 @@ async def test_references_asked_of_a_loading_server_send_progress_and_answer_in_
     try:
         async with Client(build_server(state), raise_exceptions=True) as client:
             with anyio.fail_after(120):
-                first = await client.call_tool("analyze_references", args, progress_callback=on_progress)
-                again = await client.call_tool("analyze_references", args)
+                first = await client.call_tool("analyze", {"what": "references", **args}, progress_callback=on_progress)
+                again = await client.call_tool("analyze", {"what": "references", **args})
     finally:
         state.close()
     assert received and received[0].startswith("waiting for pyright to load the workspace ("), received

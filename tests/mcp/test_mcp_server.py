@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,19 +54,9 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
             tools = (await client.list_tools()).tools
     names = {t.name for t in tools}
     read = {"simple_read", "expand_at", "document_symbols", "search", "diagnostics", "editor_get_context"}
-    system = {"server_status", "logs"}
-    docs = {"docs_search", "docs_get", "docs_list", "docs_resolve", "docs_index"}
-    lsp = {
-        "analyze_hover",
-        "analyze_definition",
-        "analyze_references",
-        "analyze_calls",
-        "analyze_completion",
-        "diagnostic_explain",
-        "refactor_rename",
-        "refactor_extract",
-        "format_document",
-    }
+    system = {"server_status"}
+    docs = {"docs"}
+    lsp = {"analyze", "refactor"}
     assert names == read | system | docs | lsp
     by_name = {t.name: t for t in tools}
     for tool in tools:
@@ -74,9 +65,9 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
             assert prop.get("description"), f"{tool.name}.{name} has no description"
         assert tool.annotations is not None
         # Only the edit tools change anything; they preview unless asked to apply.
-        edits = {"refactor_rename", "refactor_extract", "format_document"}
+        edits = {"refactor"}
         assert tool.annotations.read_only_hint is (tool.name not in edits)
-    assert by_name["refactor_rename"].annotations.destructive_hint is True  # type: ignore[union-attr]
+    assert by_name["refactor"].annotations.destructive_hint is True  # type: ignore[union-attr]
     read_schema = by_name["simple_read"].input_schema
     assert read_schema["required"] == ["path"]
     assert read_schema["properties"]["mode"]["enum"] == ["full", "outline", "compact", "symbols", "names"]
@@ -85,6 +76,25 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
     assert set(context_props) == {"list_editors"}
     assert context_props["list_editors"]["type"] == "boolean" and context_props["list_editors"]["default"] is False
     assert "required" not in by_name["editor_get_context"].input_schema
+
+
+#: Characters of the default tools/list (compact JSON) and the instructions together: issue 30's
+#: 2,400-token fixed cost per session (o200k, measured by bench/agent.py: 1,982 tokens in 8,448
+#: characters), kept here as characters since the tests have no tokenizer; before issue 30 the
+#: same listing and instructions were 13,798 characters (22 tools).
+FIXED_COST_CHARS = 9_000
+
+
+@pytest.mark.anyio
+async def test_the_fixed_cost_of_a_session_stays_below_serenas(workspace: Workspace) -> None:
+    async with Client(build_server(Served.over(workspace))) as client:
+        with anyio.fail_after(10):
+            tools = (await client.list_tools()).tools
+        instructions = client.instructions or ""
+    listing = json.dumps(
+        [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools], separators=(",", ":")
+    )
+    assert len(listing) + len(instructions) <= FIXED_COST_CHARS, (len(listing), len(instructions))
 
 
 @pytest.mark.anyio
@@ -113,7 +123,7 @@ async def test_the_sdk_schema_is_read_from_the_tool_functions_signature(workspac
         "type": "string",
         "enum": ["all", "body", "signature"],
         "default": "all",
-        "description": "signature: mark line and doc; body: its lines; all: both.",
+        "description": "signature: mark line and doc.",
     }
 
 
@@ -165,7 +175,6 @@ async def test_toolsets_choose_what_is_listed(workspace: Workspace) -> None:
         "profile_report",
         "profile_hotspots",
         "server_status",
-        "logs",
     }
     overlay = tools["files_apply_overlay"].annotations
     assert overlay is not None and overlay.read_only_hint is False and overlay.destructive_hint is False

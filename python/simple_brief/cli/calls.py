@@ -112,7 +112,7 @@ def _tool_and_params(args: argparse.Namespace) -> tuple[str, dict[str, Any], str
     if cmd == "search":
         return "search", {"query": args.query, "path": args.path, "limit": args.limit}, None
     if cmd == "diagnostics":
-        return "diagnostics", {"path": args.path, "only": args.only}, None
+        return "diagnostics", {"path": args.path, "only": args.only, "explain": args.explain}, None
     if cmd == "docs":
         return _docs_call(args)
     params = parse_params(args.param)
@@ -123,22 +123,22 @@ def _docs_call(args: argparse.Namespace) -> tuple[str, dict[str, Any], str | Non
     action = args.docs_command
     if action == "search":
         params = {"query": args.query, "kind": args.kind, "module": args.module, "library": args.library}
-        return "docs_search", {**params, "limit": args.limit}, None
+        return "docs", {"action": "search", **params, "limit": args.limit}, None
     if action == "list":
-        return "docs_list", {"module": args.module}, None
+        return "docs", {"action": "list", "module": args.module}, None
     if action == "resolve":
-        return "docs_resolve", {"symbol": args.symbol, "context": args.context}, None
+        return "docs", {"action": "resolve", "query": args.symbol, "context": args.context}, None
     if action == "index":
         library = args.library
         if library is not None and ("/" in library or library.startswith("~")):
             # A folder path typed in the shell is relative to the shell's directory; a bare
             # name (python, nvim, a listed folder's last part) is passed as it is.
             library = shell_path(library)
-        return "docs_index", {"library": library}, None
+        return "docs", {"action": "index", "library": library}, None
     if action == "get":
-        return "docs_get", {"id": args.id, "part": args.part}, None
-    # `docs examples ID` and `docs related ID`: the parts of docs_get (once tools of their own).
-    return "docs_get", {"id": args.id, "part": action}, None
+        return "docs", {"action": "get", "id": args.id, "part": args.part}, None
+    # `docs examples ID` and `docs related ID`: the parts of `docs action=get` (once tools of their own).
+    return "docs", {"action": "get", "id": args.id, "part": action}, None
 
 
 def render(answer: dict[str, Any], as_json: bool) -> tuple[str, str, int]:

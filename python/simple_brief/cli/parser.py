@@ -183,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="one file: parse (its syntax checker's verdict, functions, types, imports), types (type and "
         "compile errors from its checker and language servers), lint (linters' findings); default: every finding",
     )
+    p.add_argument("--explain", metavar="CODE", help="the cause, example and fix of one of simple-brief's codes (H003)")
     _common(p)
 
     _docs_parser(sub)
@@ -372,7 +373,7 @@ def _docs_parser(sub: Any) -> None:
     """`docs search|get|list|resolve|examples|related|index`: the docs toolset."""
     docs = sub.add_parser(
         "docs",
-        help="search and read the workspace's documentation (docs_* tools)",
+        help="search and read the workspace's documentation (the docs tool)",
         description="Search and read the doc comments and docstrings of the workspace and of the libraries\n"
         "indexed with `docs index` (python: the standard library; site-packages: installed packages;\n"
         "nvim: Neovim's runtime Lua; or a folder).",
@@ -392,13 +393,13 @@ def _docs_parser(sub: Any) -> None:
         )
         return p
 
-    p = leaf("search", "docs_search", "ranked items whose docs match words")
+    p = leaf("search", "docs action=search", "ranked items whose docs match words")
     p.add_argument("query")
     p.add_argument("--kind", help="only this kind (function, method, class, module, ...)")
     p.add_argument("--module", help="only items of this module id")
     p.add_argument("--library", help="only this library (workspace, python, site-packages, nvim, a folder's name)")
     p.add_argument("--limit", type=int, default=10, help="most results (default: %(default)s)")
-    p = leaf("get", "docs_get", "one item's signature, doc, params, returns, examples and see-also")
+    p = leaf("get", "docs action=get", "one item's signature, doc, params, returns, examples and see-also")
     p.add_argument("id", help="item id, e.g. pkg.mod.func")
     p.add_argument(
         "--part",
@@ -407,16 +408,18 @@ def _docs_parser(sub: Any) -> None:
         help="doc: all of it (default); examples: each marked runnable or not; related: see-also, same "
         "module, similar signature",
     )
-    p = leaf("list", "docs_list", "a module's doc, items and submodules")
+    p = leaf("list", "docs action=list", "a module's doc, items and submodules")
     p.add_argument("module", help="module id, e.g. pkg.mod")
-    p = leaf("resolve", "docs_resolve", "the item a name means, with alternatives")
+    p = leaf("resolve", "docs action=resolve", "the item a name means, with alternatives")
     p.add_argument("symbol")
     p.add_argument("--context", help="module id or file path the name is used in")
-    p = leaf("examples", "docs_get part=examples", "an item's examples, each marked runnable or not")
+    p = leaf("examples", "docs action=get part=examples", "an item's examples, each marked runnable or not")
     p.add_argument("id")
-    p = leaf("related", "docs_get part=related", "items related to one (see-also, same module, similar signature)")
+    p = leaf(
+        "related", "docs action=get part=related", "items related to one (see-also, same module, similar signature)"
+    )
     p.add_argument("id")
-    p = leaf("index", "docs_index", "index or refresh the workspace or a library")
+    p = leaf("index", "docs action=index", "index or refresh the workspace or a library")
     p.add_argument(
         "library",
         nargs="?",

@@ -16,8 +16,8 @@ Behaviour the tools rely on:
   When another process holds the write lock longer than the busy timeout the refresh
   is skipped (`RefreshStats.skipped` says why) and answers come from what is stored.
 - Queries never wait for indexing: they read on their own connection (WAL) while an
-  index writes short batches on another, so a docs_search answers from what is indexed
-  so far while a long docs_index runs. A second refresh (or library index) waits at
+  index writes short batches on another, so a docs search answers from what is indexed
+  so far while a long `docs action=index` runs. A second refresh (or library index) waits at
   most `WAIT_SECONDS` for the one running, then answers without.
 - Libraries (`index_library`): `python`, `site-packages`, `nvim`, or a folder listed under
   `[docs] folders` in the config (`docs.libraries.find`); anything else is refused. The
@@ -404,7 +404,7 @@ class DocsIndex:
         started = time.perf_counter()
         stats = RefreshStats(library=library.name)
         if not self._library_lock.acquire(timeout=WAIT_SECONDS):
-            stats.skipped = "another docs_index is still indexing a library; run this one again when it is done"
+            stats.skipped = "another docs action=index is still indexing a library; run this one again when it is done"
         else:
             try:
                 stats.rebuilt = self._take_rebuilt()
@@ -471,7 +471,7 @@ class DocsIndex:
         names = [info.name for info in self.libraries()]
         if library not in names:
             raise UserError(
-                f"library {library!r} is not indexed; index it first (docs_index library={library}) "
+                f"library {library!r} is not indexed; index it first (docs action=index library={library}) "
                 f"or use one of: {', '.join(names)}."
             )
 

@@ -96,14 +96,15 @@ def find(name: str, folders: Sequence[Path] = (), workspace_root: Path | None = 
         runtime = nvim_runtime_lua()
         if runtime is None:
             raise UserError(
-                "no Neovim runtime found; set $VIMRUNTIME or put nvim on PATH, then run docs_index library=nvim again."
+                "no Neovim runtime found; set $VIMRUNTIME or put nvim on PATH, then run docs action=index "
+                "library=nvim again."
             )
         return Library("nvim", runtime, source="nvim")
     listed = _match(name, folders, workspace_root)
     if listed is None:
         shown = shown_path(name)
         shown = f"`{shown}`" if shown == name else shown
-        raise UserError(f"library {shown} is not one docs_index may read: {allowed_hint()}.")
+        raise UserError(f"library {shown} is not one docs action=index may read: {allowed_hint()}.")
     try:
         real = listed.resolve()
         info = real.stat()

@@ -9,7 +9,7 @@
 
 A line is `LINE:COL SEVERITY [SOURCE] [CODE] message`, 1-based, column counting
 characters. simple-brief's own findings show only their code (`H003`: explained by
-`diagnostic_explain`); other sources keep their name next to their code (`ruff F401`).
+`diagnostics explain=CODE`); other sources keep their name next to their code (`ruff F401`).
 The best fix-it follows two spaces after the message with its confidence (meanings in
 `simple_brief.render.explain`); `+N more` counts the others, all of them are in the data.
 """

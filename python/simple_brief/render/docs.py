@@ -160,7 +160,7 @@ def render_search(
     if not hits:
         return [
             f'Found 0 docs items for "{query}" in {scope}; try other words, drop kind/module filters, '
-            "or index a library with docs_index."
+            "or index a library with docs action=index."
         ], 0
     noun = "item" if len(hits) == 1 else "items"
     summary = f'Found {len(hits)} docs {noun} for "{query}" in {scope}, best first' + (
@@ -187,7 +187,7 @@ def _examples_in(body: str, examples: Sequence[Example]) -> list[Example]:
 
 
 def render_item(item: Item, budget: int, examples_call: str = "") -> list[str]:
-    """`docs_get`: header, signature, the doc as Markdown, params/returns/raises, examples, see also.
+    """`docs action=get`: header, signature, the doc as Markdown, params/returns/raises, examples, see also.
     Examples over half the budget are left out with a note naming `examples_call` (the call
     that shows them, as the caller writes it; default: the MCP call)."""
     doc = item.doc
@@ -213,7 +213,7 @@ def render_item(item: Item, budget: int, examples_call: str = "") -> list[str]:
     how: list[str] = []
     if approx_tokens(examples) > budget // 2:
         left_out.append(plural(len(extra), "example"))
-        how.append(f"{examples_call or f'docs_get {item.id} part=examples'} shows them")
+        how.append(f"{examples_call or f'docs action=get id={item.id} part=examples'} shows them")
         examples = ""
     fixed = approx_tokens("\n".join(head) + "\n".join(fields) + examples) + 20 + NOTE_TOKENS
     room = max(budget - fixed, 200) * 28 // 10  # characters the body may take
@@ -240,7 +240,7 @@ def _example_text(number: int, example: Example, language: str, verdict: str = "
 def render_listing(
     module: str, module_item: Item | None, items: Sequence[Item], submodules: Sequence[str], budget: int
 ) -> tuple[list[str], int]:
-    """`docs_list`: the module line, counts, one line per item (`@line Kind - name `sig` — summary`)."""
+    """`docs action=list`: the module line, counts, one line per item (`@line Kind - name `sig` — summary`)."""
     if module_item is not None:
         head = f"Module {module_item.id} · {module_item.language} · {location(module_item)}"
         summary = summary_of(module_item)
@@ -272,9 +272,10 @@ def render_listing(
     used = approx_tokens(blocks[0]) + approx_tokens(", ".join(submodules)) + 10
     note = ""
     if full:
-        # Too long with signatures and summaries: names only (docs_get ID gives the rest), then cut.
+        # Too long with signatures and summaries: names only (docs action=get gives the rest), then cut.
         entries = full if approx_tokens("\n".join(full)) + used <= budget else names
-        hint = "docs_get ID shows one item, docs_search QUERY module=" + (module or "MODULE") + " finds others"
+        hint = "docs action=get id=ID shows one item, docs action=search query=… module=" + (module or "MODULE")
+        hint += " finds others"
         text, shown, note = fit_lines(entries, budget, hint, used + (NOTE_TOKENS if entries is names else 0))
         if entries is names:
             more = f", and {len(entries) - shown:,} more items," if shown < len(entries) else ""
@@ -291,7 +292,7 @@ def _is_member(child: str, parent: str) -> bool:
 
 
 def render_resolve(symbol: str, items: Sequence[Item]) -> list[str]:
-    """`docs_resolve`: the best match with its signature and summary, then the alternatives."""
+    """`docs action=resolve`: the best match with its signature and summary, then the alternatives."""
     best = items[0]
     lines = [f"`{symbol}` -> {best.id} · {kind_label(best.kind)} · {location(best)}"]
     if best.signature:
@@ -311,9 +312,9 @@ def render_resolve(symbol: str, items: Sequence[Item]) -> list[str]:
 
 
 def render_examples(item: Item, checked: Sequence[CheckedExample], budget: int) -> list[str]:
-    """`docs_get part=examples`: a count line, then one block per example with its verdict."""
+    """`docs action=get part=examples`: a count line, then one block per example with its verdict."""
     if not checked:
-        return [f"{item.id} has no examples in its documentation; docs_get {item.id} shows the rest of it."]
+        return [f"{item.id} has no examples in its documentation; docs action=get id={item.id} shows the rest of it."]
     runnable = sum(1 for c in checked if c.runnable)
     noun = "example" if len(checked) == 1 else "examples"
     blocks = [f"{item.id}: {len(checked)} {noun}, {runnable} runnable (parse with their language's grammar)"]
@@ -336,7 +337,7 @@ def render_examples(item: Item, checked: Sequence[CheckedExample], budget: int) 
 
 
 def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]:
-    """`docs_get part=related`: one line per related item: reason, relevance, id, kind, place, summary."""
+    """`docs action=get part=related`: one line per related item: reason, relevance, id, kind, place, summary."""
     if not related:
         return [f"Nothing related to {item.id} was found (no see-also, module mates or similar signatures)."]
     noun = "item" if len(related) == 1 else "items"
@@ -345,7 +346,7 @@ def render_related(item: Item, related: Sequence[Any], budget: int) -> list[str]
     for rank, rel in enumerate(related, 1):
         prefix = f"{rank}. {rel.reason} {rel.relevance:.2f} · "
         entries.append(_result_lines(prefix, rel.item, "", summary_of(rel.item), pad="   "))
-    text, _, note = fit_lines(entries, budget, "ask docs_get part=related of a closer item", approx_tokens(head))
+    text, _, note = fit_lines(entries, budget, "ask docs action=get part=related of a closer item", approx_tokens(head))
     return opened(note, [head, text])
 
 
@@ -361,7 +362,7 @@ def rebuilt_note(stats: Any) -> str:
         names = ", ".join(name for name, _source in stats.reindex)
         done += (
             f", and the libraries indexed before ({names}) must be indexed again: "
-            f"run docs_index with {runs} (`simple-brief docs index NAME` in a shell)"
+            f"run docs action=index with {runs} (`simple-brief docs index NAME` in a shell)"
         )
     return f"[The docs database was rebuilt because {stats.rebuilt}; {done}.]"
 
@@ -376,12 +377,12 @@ def stopped_note(stats: Any) -> str:
         )
     return (
         f"[Indexing {stats.library} stopped at {stats.stopped} with {plural(stats.files_left, 'file')} left; "
-        "what was indexed is kept, and running docs_index again continues from there.]"
+        "what was indexed is kept, and running docs action=index again continues from there.]"
     )
 
 
 def render_index(name: str, stats: Any, libraries: Sequence[Any]) -> list[str]:
-    """`docs_index`: what the refresh did, then every indexed library with its counts."""
+    """`docs action=index`: what the refresh did, then every indexed library with its counts."""
     what = (
         f"Indexed {name} in {stats.seconds:.2f} s: {plural(stats.files_seen, 'file')} seen, {stats.files_indexed:,} "
         f"(re)indexed ({plural(stats.items, 'item')}), {stats.files_removed:,} removed."

@@ -1,4 +1,4 @@
-"""The catalogue of simple-brief's own diagnostic codes, for `diagnostic_explain`.
+"""The catalogue of simple-brief's own diagnostic codes, for `diagnostics explain=CODE`.
 
 Codes are stable (seed 004): `E` + 3 digits for errors, `W` for warnings, `H` for hints.
 A code never changes meaning once released; a retired code stays listed. Findings of
@@ -60,7 +60,7 @@ CATALOGUE: dict[str, Explanation] = {
             "def total(items:\n    return sum(items)",
             "def total(items):\n    return sum(items)",
             "Read the checker's error (its source is shown, e.g. `python`); see H003 for the hint.",
-            ("diagnostic_explain H003", "diagnostics only=parse"),
+            ("diagnostics explain=H003", "diagnostics only=parse"),
         ),
         Explanation(
             "E002",
@@ -73,7 +73,7 @@ CATALOGUE: dict[str, Explanation] = {
             "print(total(items)",
             "print(total(items))",
             "Read the checker's error (its source is shown, e.g. `gofmt`); see H003 for the hint.",
-            ("diagnostic_explain H003", "diagnostics only=parse"),
+            ("diagnostics explain=H003", "diagnostics only=parse"),
         ),
         Explanation(
             "W001",

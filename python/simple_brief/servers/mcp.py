@@ -60,14 +60,11 @@ log = logging.getLogger(__name__)
 
 
 INSTRUCTIONS = (
-    "simple-brief shows code briefly: simple_read mode=outline folds a file to its definitions "
-    "(F> function, C> class, S> struct, E> enum, `_` instead of `>` = open, `{ ... }` = folded body, "
-    "L3-5 = 1-based lines, from the doc comment or decorators above); "
-    "expand_at opens one symbol; search finds names across the workspace; document_symbols gives exact "
-    "ranges. Paths are relative to the workspace root; lines and columns are 1-based, columns count "
-    "characters; a definition's position (search's @line:col, line:N lists) is its name's. When an editor "
-    "is attached, every answer starts with an `editor:` line (file, cursor, enclosing symbols) and unsaved "
-    "buffer text wins over the disk."
+    "simple-brief shows code briefly: simple_read mode=outline folds a file to its definitions (F> function, "
+    "C> class, S> struct, E> enum; `_` for `>`: opened; `{ ... }`: folded body; L3-5: 1-based lines, doc "
+    "comment included); expand_at opens one; search finds names. Paths are workspace-relative; lines and "
+    "columns 1-based; a definition's position is its name's. With an editor, answers start with an `editor:` "
+    "line and its unsaved buffers win over the disk."
 )
 
 ASGIApp = Callable[

@@ -46,22 +46,9 @@ TOOL_HOMES: dict[str, str] = {
     **dict.fromkeys(
         ("simple_read", "expand_at", "document_symbols", "search", "diagnostics"), "simple_brief.tools.read"
     ),
-    **dict.fromkeys(
-        (
-            "analyze_hover",
-            "analyze_definition",
-            "analyze_references",
-            "analyze_calls",
-            "analyze_completion",
-            "diagnostic_explain",
-        ),
-        "simple_brief.tools.lsp",
-    ),
-    **dict.fromkeys(("refactor_rename", "format_document", "refactor_extract"), "simple_brief.tools.refactor"),
-    **dict.fromkeys(
-        ("docs_search", "docs_get", "docs_list", "docs_resolve", "docs_index"),
-        "simple_brief.tools.docs",
-    ),
+    "analyze": "simple_brief.tools.lsp",
+    "refactor": "simple_brief.tools.refactor",
+    "docs": "simple_brief.tools.docs",
     **dict.fromkeys(
         (
             "files_apply_overlay",
@@ -94,7 +81,7 @@ TOOL_HOMES: dict[str, str] = {
         ),
         "simple_brief.tools.debug",
     ),
-    **dict.fromkeys(("server_status", "logs", "editor_get_context"), "simple_brief.tools.system"),
+    **dict.fromkeys(("server_status", "editor_get_context"), "simple_brief.tools.system"),
 }
 
 #: Tools folded into another one's parameter (issue 18: every listed tool costs the agent
@@ -105,8 +92,32 @@ RENAMED: dict[str, tuple[str, dict[str, str]]] = {
     "analyze_parse": ("diagnostics", {"path": "FILE", "only": "parse"}),
     "analyze_typecheck": ("diagnostics", {"path": "FILE", "only": "types"}),
     "analyze_lint": ("diagnostics", {"path": "FILE", "only": "lint"}),
-    "docs_examples": ("docs_get", {"id": "ID", "part": "examples"}),
-    "docs_related": ("docs_get", {"id": "ID", "part": "related"}),
+    "docs_examples": ("docs", {"action": "get", "id": "ID", "part": "examples"}),
+    "docs_related": ("docs", {"action": "get", "id": "ID", "part": "related"}),
+    # issue 30: the fixed cost of a session below 2,400 tokens.
+    "analyze_hover": ("analyze", {"what": "hover", "path": "FILE", "line": "N", "col": "N"}),
+    "analyze_definition": ("analyze", {"what": "definition", "path": "FILE", "line": "N", "col": "N"}),
+    "analyze_references": ("analyze", {"what": "references", "path": "FILE", "line": "N", "col": "N"}),
+    "analyze_calls": ("analyze", {"what": "callers", "path": "FILE", "line": "N", "col": "N"}),
+    "analyze_completion": ("analyze", {"what": "completion", "path": "FILE", "line": "N", "col": "N"}),
+    "diagnostic_explain": ("diagnostics", {"explain": "CODE"}),
+    "refactor_rename": ("refactor", {"action": "rename", "path": "FILE", "line": "N", "col": "N", "new_name": "NAME"}),
+    "refactor_extract": (
+        "refactor",
+        {"action": "extract_function", "path": "FILE", "line": "N", "col": "N", "end_line": "N", "end_col": "N"},
+    ),
+    "format_document": ("refactor", {"action": "format", "path": "FILE"}),
+    "logs": ("server_status", {"logs": "info"}),
+    "docs_search": ("docs", {"action": "search", "query": "WORDS"}),
+    "docs_get": ("docs", {"action": "get", "id": "ID"}),
+    "docs_list": ("docs", {"action": "list", "module": "MODULE"}),
+    "docs_resolve": ("docs", {"action": "resolve", "query": "NAME"}),
+    "docs_index": ("docs", {"action": "index", "library": "LIBRARY"}),
+}
+#: What else an old name's sentence says, where the old tool had a mode the new call spells otherwise.
+RENAMED_NOTES = {
+    "analyze_calls": "what=callees for direction=outgoing",
+    "refactor_extract": "action=extract_variable for kind=variable",
 }
 
 
@@ -436,7 +447,8 @@ def get(name: str, toolsets: Iterable[str] | None = None) -> Tool:
         from simple_brief.tools.hints import command
 
         new, params = RENAMED[name]
-        raise UserError(f"`{name}` is now {command(new, **params)} (same answer).")
+        note = f"; {RENAMED_NOTES[name]}" if name in RENAMED_NOTES else ""
+        raise UserError(f"`{name}` is now {command(new, **params)} (same answer{note}).")
     home = TOOL_HOMES.get(name)
     if home is not None:
         importlib.import_module(home)

@@ -1,6 +1,7 @@
-"""The docs toolset: docs_search, docs_get (part=doc|examples|related), docs_list,
-docs_resolve and docs_index (seed 004's documentation system; seed 004's docs_examples and
-docs_related are docs_get's parts since issue 18, to keep the tool list short).
+"""The docs toolset: one tool, `docs`, whose `action` is search, get (part=doc|examples|related),
+list, resolve or index (seed 004's documentation system; seed 004's docs_search, docs_get,
+docs_list, docs_resolve, docs_index, docs_examples and docs_related, one tool since issue 30:
+every listed tool costs the agent tokens on every turn).
 
 The index is the workspace's file store's (`index.docs_index`: the symbol index keeps both
 current from one parse per file) and is brought up to date before each call
@@ -35,9 +36,6 @@ PROGRESS_INTERVAL = 0.1
 MAX_LIMIT = 100
 #: Ids named in an "unknown id" sentence.
 SUGGESTIONS = 5
-
-ItemId = Annotated[str, Doc("From docs_search or docs_resolve.")]
-Library = Annotated[str | None, Doc("Only this library: workspace, python, site-packages, nvim, a folder.")]
 
 
 class _Throttled:
@@ -93,7 +91,7 @@ def _limit(limit: int) -> int:
 def _required(value: str, name: str, example: str) -> str:
     text = value.strip()
     if not text:
-        raise UserError(f"parameter `{name}` is empty; give {example}.")
+        raise UserError(f"parameter `{name}` is missing or empty; give {example}.")
     return text
 
 
@@ -130,11 +128,10 @@ def _candidates(index: DocsIndex, text: str) -> list[Item]:
 def _unknown(what: str, text: str, candidates: list[Item]) -> UserError:
     if candidates:
         ids = ", ".join(f"`{c.id}`" for c in candidates)
-        finder = hints.command("docs_search", "…")
+        finder = hints.command("docs", action="search", query="…")
         return UserError(f"no docs item has the {what} `{text}`; closest ids: {ids} ({finder} finds others).")
-    return UserError(
-        f"no docs item has the {what} `{text}` and none is close; find ids with {hints.command('docs_search', '…')}."
-    )
+    finder = hints.command("docs", action="search", query="…")
+    return UserError(f"no docs item has the {what} `{text}` and none is close; find ids with {finder}.")
 
 
 def _item(index: DocsIndex, item_id: str) -> tuple[Item, list[str]]:
@@ -143,7 +140,7 @@ def _item(index: DocsIndex, item_id: str) -> tuple[Item, list[str]]:
     Raises:
         UserError: empty, or no such id (the sentence names the closest ids).
     """
-    text = _required(item_id, "id", "an id from docs_search or docs_resolve, e.g. `pkg.mod.func`")
+    text = _required(item_id, "id", "an id from docs action=search or action=resolve, e.g. `pkg.mod.func`")
     item = index.get(text)
     if item is not None:
         return item, []
@@ -164,27 +161,16 @@ def _scope(index: DocsIndex, library: str | None) -> str:
     if library is not None:
         if library not in names:
             raise UserError(
-                f"library `{library}` is not indexed; index it with {hints.command('docs_index', library=library)} "
+                f"library `{library}` is not indexed; index it with "
+                f"{hints.command('docs', action='index', library=library)} "
                 f"(indexed: {', '.join(names) or 'none'})."
             )
         return library
     return ", ".join(names) or "workspace"
 
 
-@tool(
-    "docs_search",
-    "docs",
-    "Search doc comments (workspace, indexed libraries) by words, with ids. USE FOR: which API does X. "
-    "DON'T USE FOR: where a name is (search).",
-)
-def docs_search(
-    call: Call,
-    query: Annotated[str, Doc("Words, e.g. `parse config file`.")],
-    kind: Annotated[str | None, Doc("Only this kind: function, class, module ...")] = None,
-    module: Annotated[str | None, Doc("Only this module id.")] = None,
-    library: Library = None,
-    limit: Annotated[int, Doc("Most results.")] = 10,
-    offset: Annotated[int, Doc("Results to skip (a cut answer gives the next).")] = 0,
+def _search(
+    call: Call, query: str, kind: str | None, module: str | None, library: str | None, limit: int, offset: int
 ) -> ToolResult:
     """Ranked items with id, score, name, kind and snippet."""
     text = _required(query, "query", "words to search the documentation for, e.g. `parse config file`")
@@ -199,7 +185,7 @@ def docs_search(
     filters = ", ".join(f"{k}={v}" for k, v in given.items() if k != "library")
 
     def next_call(shown: int) -> str:
-        more = hints.command("docs_search", text, **given, offset=offset + shown, limit=max(shown, 1))
+        more = hints.command("docs", action="search", query=text, **given, offset=offset + shown, limit=max(shown, 1))
         return f"the next ones: {more}"
 
     where = f"{scope}{f' ({filters})' if filters else ''}"
@@ -214,20 +200,7 @@ def docs_search(
     return _answer(notes, blocks, data)
 
 
-@tool(
-    "docs_get",
-    "docs",
-    "An item's docs (signature, params, returns, raises, examples) or a part. USE FOR: how to call it, "
-    "examples, alternatives. DON'T USE FOR: its source (expand_at).",
-)
-def docs_get(
-    call: Call,
-    id: ItemId,
-    part: Annotated[
-        Literal["doc", "examples", "related"],
-        Doc("examples: marked runnable if they parse; related: see-also, same module, similar signature."),
-    ] = "doc",
-) -> ToolResult:
+def _get(call: Call, id: str, part: str) -> ToolResult:
     """The item's whole documentation, its examples, or the items related to it."""
     if part == "examples":
         return _examples(call, id)
@@ -237,17 +210,11 @@ def docs_get(
     item, more = _item(index, id)
     data = render.item_data(item, full=True)
     data["file"] = f"{item.path}:{item.line}"
-    examples_call = hints.command("docs_get", item.id, part="examples")
+    examples_call = hints.command("docs", action="get", id=item.id, part="examples")
     return _answer(notes + more, render.render_item(item, call.budget, examples_call), data)
 
 
-@tool(
-    "docs_list",
-    "docs",
-    "A module's doc, public items and submodules. USE FOR: what a module offers. DON'T USE FOR: a file's "
-    "structure (simple_read).",
-)
-def docs_list(call: Call, module: Annotated[str, Doc("E.g. `pkg.mod`, `vim.lsp`.")]) -> ToolResult:
+def _list(call: Call, module: str) -> ToolResult:
     """The module's item, its items and submodules."""
     name = _required(module, "module", "a module id such as `pkg.mod`, `crate::mod` or `vim.lsp`")
     index, notes = _index(call)
@@ -272,19 +239,9 @@ def docs_list(call: Call, module: Annotated[str, Doc("E.g. `pkg.mod`, `vim.lsp`.
     return _answer(notes, blocks, data)
 
 
-@tool(
-    "docs_resolve",
-    "docs",
-    "The documented item a name means. USE FOR: a name in code -> docs id. DON'T USE FOR: searching by "
-    "words (docs_search).",
-)
-def docs_resolve(
-    call: Call,
-    symbol: Annotated[str, Doc("E.g. `Config`, `buf.hover`.")],
-    context: Annotated[str | None, Doc("Module id or file where the name is used.")] = None,
-) -> ToolResult:
+def _resolve(call: Call, symbol: str, context: str | None) -> ToolResult:
     """The best item for a name and the other candidates."""
-    name = _required(symbol, "symbol", "a name such as `Config` or `buf.hover`")
+    name = _required(symbol, "query", "a name such as `Config` or `buf.hover`")
     index, notes = _index(call)
     items = index.resolve(name, context or None)[: MAX_LIMIT // 10]
     if not items:
@@ -292,9 +249,8 @@ def docs_resolve(
         if hits:
             ids = ", ".join(f"`{h.id}`" for h in hits)
             raise UserError(f"no documented item is named `{name}`; the docs mentioning it: {ids}.")
-        raise UserError(
-            f"no documented item is named `{name}`; try {hints.command('docs_search', '…')} with words from its doc."
-        )
+        finder = hints.command("docs", action="search", query="…")
+        raise UserError(f"no documented item is named `{name}`; try {finder} with words from its doc.")
     best = items[0]
     data = {
         "id": best.id,
@@ -306,7 +262,7 @@ def docs_resolve(
 
 
 def _examples(call: Call, id: str) -> ToolResult:
-    """`docs_get part=examples`: the examples with code, description and `runnable`."""
+    """`docs action=get part=examples`: the examples with code, description and `runnable`."""
     index, notes = _index(call)
     item, more = _item(index, id)
     checked = [check_example(ex, item.language) for ex in item.doc.examples]
@@ -327,7 +283,7 @@ def _examples(call: Call, id: str) -> ToolResult:
 
 
 def _related(call: Call, id: str) -> ToolResult:
-    """`docs_get part=related`: related items, most relevant first."""
+    """`docs action=get part=related`: related items, most relevant first."""
     index, notes = _index(call)
     item, more = _item(index, id)
     related = index.related(item.id, limit=10)
@@ -340,15 +296,7 @@ def _related(call: Call, id: str) -> ToolResult:
     return _answer(notes + more, render.render_related(item, related, call.budget), data)
 
 
-@tool(
-    "docs_index",
-    "docs",
-    "Index a library for docs_search. USE FOR: a dependency's docs. DON'T USE FOR: the workspace (kept current).",
-)
-def docs_index(
-    call: Call,
-    library: Annotated[str | None, Doc("python, site-packages, nvim or a listed folder.")] = None,
-) -> ToolResult:
+def _reindex(call: Call, library: str | None) -> ToolResult:
     """What the (re)index did, and every indexed library.
 
     Raises:
@@ -380,6 +328,38 @@ def docs_index(
         ],
     }
     return ToolResult(render.render_index(stats.library, stats, libraries), data)
+
+
+@tool(
+    "docs",
+    "docs",
+    "Doc comments of the workspace and indexed libraries. action: search (words -> ids), get (an id; "
+    "part=examples|related), list (a module), resolve (a name -> id), index (a library). USE FOR: which API "
+    "does X, how to call it. DON'T USE FOR: where a name is defined (search).",
+)
+def docs(
+    call: Call,
+    action: Annotated[Literal["search", "get", "list", "resolve", "index"], Doc("What to do.")],
+    query: Annotated[str | None, Doc("search: words; resolve: a name.")] = None,
+    id: Annotated[str | None, Doc("get: from search or resolve.")] = None,
+    part: Annotated[Literal["doc", "examples", "related"], Doc("get: which part.")] = "doc",
+    module: Annotated[str | None, Doc("list: which; search: only in it.")] = None,
+    kind: Annotated[str | None, Doc("search: only this kind.")] = None,
+    library: Annotated[str | None, Doc("index: python, site-packages, nvim, a folder; search: only it.")] = None,
+    context: Annotated[str | None, Doc("resolve: where the name is used.")] = None,
+    limit: Annotated[int, Doc("search: most results.")] = 10,
+    offset: Annotated[int, Doc("search: results to skip.")] = 0,
+) -> ToolResult:
+    """The answer of one action (each was a tool of its own before issue 30)."""
+    if action == "search":
+        return _search(call, query or "", kind, module, library, limit, offset)
+    if action == "get":
+        return _get(call, id or "", part)
+    if action == "list":
+        return _list(call, module or "")
+    if action == "resolve":
+        return _resolve(call, query or "", context)
+    return _reindex(call, library)
 
 
 # -- examples: does the code parse? ---------------------------------------------------------

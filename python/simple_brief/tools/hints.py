@@ -22,10 +22,14 @@ _CLI = {
     "document_symbols": ("symbols", ("path",)),
     "search": ("search", ("query",)),
     "diagnostics": ("diagnostics", ("path",)),
-    "docs_search": ("docs search", ("query",)),
-    "docs_get": ("docs get", ("id",)),
-    "docs_index": ("docs index", ("library",)),
+    "docs search": ("docs search", ("query",)),
+    "docs get": ("docs get", ("id",)),
+    "docs list": ("docs list", ("module",)),
+    "docs resolve": ("docs resolve", ("query",)),
+    "docs index": ("docs index", ("library",)),
 }
+#: Tools whose command depends on one parameter: `docs action=search` is `simple-brief docs search`.
+_CLI_MODES = {"docs": "action"}
 #: Parameters the CLI leaves out when they have these values (its defaults).
 _CLI_DEFAULTS = {("simple_read", "mode"): "outline"}
 #: Parameters the CLI spells as a flag of its own.
@@ -37,6 +41,10 @@ def command(tool: str, *args: str, **params: object) -> str:
     person (a tool without a command of its own goes through `simple-brief run`)."""
     if SURFACE.get() != "cli":
         return " ".join([tool, *args, *(f"{k}={v}" for k, v in params.items())])
+    mode = _CLI_MODES.get(tool)
+    if mode is not None and mode in params:
+        params = dict(params)
+        tool = f"{tool} {params.pop(mode)}"
     known = _CLI.get(tool)
     if known is None:
         words = ["simple-brief", "run", tool]

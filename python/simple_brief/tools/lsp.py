@@ -20,7 +20,6 @@ from simple_brief.errors import UserError
 from simple_brief.intel import LspReply, protocol
 from simple_brief.model import Position, Range, Symbol
 from simple_brief.model import SymbolKind as K
-from simple_brief.render import explain as catalogue
 from simple_brief.render import lsp as view
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 from simple_brief.tools.lsp_pages import Paged, within_page
@@ -45,13 +44,7 @@ Col = Annotated[int, Doc("1-based, characters.")]
 # --- hover, definition, references, completion ---------------------------------------------
 
 
-@tool(
-    "analyze_hover",
-    "lsp",
-    "Type, signature and doc at a position (hover). USE FOR: a variable's type, a function's signature. "
-    "DON'T USE FOR: its source (expand_at).",
-)
-def analyze_hover(call: Call, path: FilePath, line: Line, col: Col) -> ToolResult:
+def _hover(call: Call, path: str, line: int, col: int) -> ToolResult:
     """Hover text per answering server."""
     real, shown, source, pos = locate(call, path, line, col)
     _, replies = ask(call, real, shown, "textDocument/hover", {"position": pos})
@@ -77,7 +70,7 @@ def analyze_hover(call: Call, path: FilePath, line: Line, col: Col) -> ToolResul
     if same:
         blocks.append(f"[{', '.join(same)}: the same hover; each server's text is in the data]")
     blocks.extend(error_notes(replies))
-    source_call = hints.command("analyze_definition", path=shown, line=line, col=col)
+    source_call = hints.command("analyze", what="definition", path=shown, line=line, col=col)
     kept, left = view.fit(
         blocks, call.budget, f"each server's whole text is in the data (hovers); its source: {source_call}"
     )
@@ -147,13 +140,7 @@ def _past_end(offset: int, total: int, what: str) -> None:
         raise UserError(f"offset {offset} is past the end: there are {what}; give an offset from 0 to {total - 1}.")
 
 
-@tool(
-    "analyze_definition",
-    "lsp",
-    "Where the symbol at a position is defined, also in libraries. USE FOR: from a use to its definition. "
-    "DON'T USE FOR: every use (analyze_references).",
-)
-def analyze_definition(call: Call, path: FilePath, line: Line, col: Col) -> ToolResult:
+def _definition(call: Call, path: str, line: int, col: int) -> ToolResult:
     """Definition locations, one line each, with an expand_at hint."""
     real, shown, source, pos = locate(call, path, line, col)
     _, replies = ask(call, real, shown, "textDocument/definition", {"position": pos})
@@ -183,22 +170,12 @@ def analyze_definition(call: Call, path: FilePath, line: Line, col: Col) -> Tool
 
 #: References (and calls) per page by default: a page of 50 lines stays near 2,000 tokens.
 PAGE = 50
+#: Completions shown by default.
+COMPLETIONS = 30
 
 
-@tool(
-    "analyze_references",
-    "lsp",
-    "Every use of the symbol at a position, per file, each in its enclosing symbol; paged. USE FOR: who uses "
-    "it, what breaks if it changes. DON'T USE FOR: text search (grep).",
-)
-def analyze_references(
-    call: Call,
-    path: FilePath,
-    line: Line,
-    col: Col,
-    include_declaration: Annotated[bool, Doc("Also list the definition.")] = True,
-    offset: Annotated[int, Doc("Sites to skip (answers give the next).")] = 0,
-    limit: Annotated[int, Doc("Sites per page.")] = PAGE,
+def _references(
+    call: Call, path: str, line: int, col: int, include_declaration: bool, offset: int, limit: int
 ) -> ToolResult:
     """Totals and per-file counts, then one page of sites by file, position first, each
     naming the definition it sits in (only the page's files are read and outlined)."""
@@ -233,14 +210,20 @@ def analyze_references(
         head += f": {view.file_counts(files)}"
     lead = incomplete_notice(replies)
     notes = error_notes(replies)
-    again = {"path": shown, "line": line, "col": col, **({} if include_declaration else {"include_declaration": False})}
+    again = {
+        "what": "references",
+        "path": shown,
+        "line": line,
+        "col": col,
+        **({} if include_declaration else {"include_declaration": False}),
+    }
 
     def answer(count: int) -> list[str]:
         next_offset = offset + count if offset + count < total else None
         note = view.page_note(offset, count, total, next_offset)
         return [*view.render_references(head + (f"\n{note}" if note else ""), places[:count], files), *notes]
 
-    paged = Paged("reference", "analyze_references", again, offset, len(page), total)
+    paged = Paged("reference", "analyze", again, offset, len(page), total)
     blocks, shown_count = within_page(call, answer, paged, lead)
     next_offset = offset + shown_count if offset + shown_count < total else None
     data: dict[str, Any] = {
@@ -284,23 +267,7 @@ def _row_name(call: Call, path: Path, start: Position, item: dict[str, Any]) -> 
     return qualified if qualified.split(".")[-1] == name else name
 
 
-@tool(
-    "analyze_calls",
-    "lsp",
-    "Callers or callees of the function at a position, with call lines; paged. USE FOR: call chains. "
-    "DON'T USE FOR: every use (analyze_references).",
-)
-def analyze_calls(
-    call: Call,
-    path: FilePath,
-    line: Line,
-    col: Col,
-    direction: Annotated[
-        Literal["incoming", "outgoing"], Doc("Callers (incoming) or callees (outgoing).")
-    ] = "incoming",
-    offset: Annotated[int, Doc("Rows to skip (answers give the next).")] = 0,
-    limit: Annotated[int, Doc("Rows per page.")] = PAGE,
-) -> ToolResult:
+def _calls(call: Call, path: str, line: int, col: int, direction: str, offset: int, limit: int) -> ToolResult:
     """prepareCallHierarchy, then incomingCalls or outgoingCalls of the first item, one row
     per caller (callee) with the lines of its calls."""
     _paging(offset, limit)
@@ -315,7 +282,7 @@ def analyze_calls(
         names = ", ".join(r.server for r in replies) or "its language server"
         raise UserError(
             f"{names} (serving {shown}) {'do' if len(replies) > 1 else 'does'} not offer call hierarchy; "
-            "use analyze_references for the uses, or name a server that does (basedpyright) in .simple-brief.toml."
+            "use analyze what=references for the uses, or name a server that does (basedpyright) in .simple-brief.toml."
         )
     text_of = text_reader(call, intel)
     uri = protocol.path_to_uri(real)
@@ -389,8 +356,8 @@ def analyze_calls(
         return [head + (f"\n{note}" if note else ""), *row_blocks[:count], *notes]
 
     lead = incomplete_notice([*replies, *answers])
-    again = {"path": shown, "line": line, "col": col, **({"direction": direction} if direction != "incoming" else {})}
-    paged = Paged(what, "analyze_calls", again, offset, len(page), total)
+    again = {"what": _CALLS[direction], "path": shown, "line": line, "col": col}
+    paged = Paged(what, "analyze", again, offset, len(page), total)
     blocks, shown_count = within_page(call, answer, paged, lead)
     data = {
         "path": shown,
@@ -410,15 +377,7 @@ def analyze_calls(
     return ToolResult(blocks, data)
 
 
-@tool(
-    "analyze_completion",
-    "lsp",
-    "Completions at a position. USE FOR: an object's attributes (`obj.`), a module's names. DON'T USE FOR: "
-    "finding definitions (search).",
-)
-def analyze_completion(
-    call: Call, path: FilePath, line: Line, col: Col, limit: Annotated[int, Doc("Most items shown.")] = 30
-) -> ToolResult:
+def _completion(call: Call, path: str, line: int, col: int, limit: int) -> ToolResult:
     """Completion items, one line each, in the servers' order."""
     if limit < 1:
         raise UserError("parameter `limit` must be at least 1.")
@@ -446,7 +405,7 @@ def analyze_completion(
     if word:
         head += f" (after `{word}`)"
     if len(items) > limit:
-        every = hints.command("analyze_completion", path=shown, line=line, col=col, limit=len(items))
+        every = hints.command("analyze", what="completion", path=shown, line=line, col=col, limit=len(items))
         head += f"; showing {limit}, all of them: {every}"
     if incomplete:
         head += "; the server's list is incomplete, type more and ask again"
@@ -465,16 +424,37 @@ def analyze_completion(
     return ToolResult(kept, data)
 
 
-# --- diagnostic_explain ---------------------------------------------------------------------------
+#: `what` for each direction of the call hierarchy.
+_CALLS = {"incoming": "callers", "outgoing": "callees"}
 
 
 @tool(
-    "diagnostic_explain",
+    "analyze",
     "lsp",
-    "Cause, example and fix of a simple-brief code (H003, W002, H001 ...). USE FOR: its codes in "
-    "diagnostics. DON'T USE FOR: other tools' codes.",
+    "Ask the language servers about the symbol at a position: hover (type, doc), definition, references, "
+    "callers, callees (paged), completion. USE FOR: types, definitions, who uses or calls it. DON'T USE FOR: "
+    "its source (expand_at), names across files (search).",
 )
-def diagnostic_explain(call: Call, code: Annotated[str, Doc("E.g. H003.")]) -> ToolResult:
-    """The catalogue entry of a code."""
-    exp = catalogue.explain(code)
-    return ToolResult([catalogue.render_explanation(exp)], catalogue.explanation_data(exp))
+def analyze(
+    call: Call,
+    what: Annotated[
+        Literal["hover", "definition", "references", "callers", "callees", "completion"], Doc("What to ask.")
+    ],
+    path: FilePath,
+    line: Line,
+    col: Col,
+    include_declaration: Annotated[bool, Doc("references: with the definition.")] = True,
+    offset: Annotated[int, Doc("Items to skip.")] = 0,
+    limit: Annotated[int | None, Doc("Items per page; default 50 (completion 30).")] = None,
+) -> ToolResult:
+    """The answer `what` asks for (one of the former analyze_* tools)."""
+    if what == "hover":
+        return _hover(call, path, line, col)
+    if what == "definition":
+        return _definition(call, path, line, col)
+    if what == "completion":
+        return _completion(call, path, line, col, COMPLETIONS if limit is None else limit)
+    if what == "references":
+        return _references(call, path, line, col, include_declaration, offset, PAGE if limit is None else limit)
+    direction = "incoming" if what == "callers" else "outgoing"
+    return _calls(call, path, line, col, direction, offset, PAGE if limit is None else limit)

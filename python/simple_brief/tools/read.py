@@ -42,23 +42,20 @@ def _render_mode(outline: Outline, diags: list[Diagnostic], mode: str, depth: in
 @tool(
     "simple_read",
     "read",
-    "A file as source or folded outline (definitions with line spans). USE FOR: a file's structure before "
-    "editing, exact source. DON'T USE FOR: one body (expand_at), names across files (search).",
+    "A file as source or folded to its definitions with line spans. USE FOR: a file's structure, exact "
+    "source. DON'T USE FOR: one body (expand_at), names across files (search).",
 )
 def simple_read(
     call: Call,
     path: ReadPath,
     mode: Annotated[
         Literal["full", "outline", "compact", "symbols", "names"],
-        Doc(
-            "full: source with diagnostics; outline: block marks; compact: one diagnostic line; symbols: a list; "
-            "names: names and lines."
-        ),
+        Doc("outline: definitions folded; compact: one diagnostics line; symbols: a list; names: the cheapest."),
     ] = "full",
     depth: Annotated[int, Doc("Nesting levels shown (1: top); 0: all.")] = 0,
     preview: Annotated[
         Literal["none", "signature", "expanded"],
-        Doc("mode=symbols: what each symbol shows."),
+        Doc("mode=symbols: what each shows."),
     ] = "none",
     filetype: Filetype = None,
 ) -> ToolResult:
@@ -79,7 +76,7 @@ def simple_read(
         "mode": mode,
     }
     if mode == "names":
-        text = f"{_header(call, real, outline, mode)}\n{render_names(outline.symbols, members=depth != 1)}"
+        text = f"{_header(call, real, outline, mode)}\n{render_names(outline.symbols, depth)}"
         return _within_budget(call, [text], data, f"use {hints.command('search', '…')} for one name")
     if mode == "symbols":
         blocks = render_symbols_view(outline, shown, preview, depth or 99)
@@ -258,8 +255,8 @@ def find_symbol_in(symbols: list[Symbol], selector: str, shown: str) -> Symbol:
 @tool(
     "expand_at",
     "read",
-    "One symbol's source: signature, body or both. USE FOR: a function or class from an outline or search. "
-    "DON'T USE FOR: whole files (simple_read).",
+    "One symbol's source. USE FOR: a function or class from an outline or search. DON'T USE FOR: whole "
+    "files (simple_read).",
 )
 def expand_at(
     call: Call,
@@ -270,12 +267,10 @@ def expand_at(
     ],
     what: Annotated[
         Literal["all", "body", "signature"],
-        Doc("signature: mark line and doc; body: its lines; all: both."),
+        Doc("signature: mark line and doc."),
     ] = "all",
     filetype: Filetype = None,
-    context: Annotated[
-        bool, Doc("Also its class headers, fields, nearby signatures and the imports it uses (not the file).")
-    ] = False,
+    context: Annotated[bool, Doc("Also its class headers, fields, nearby signatures, imports used.")] = False,
 ) -> ToolResult:
     """One symbol's signature, body or source (with its surroundings when asked)."""
     real, outline = call.workspace.outline(path, filetype)
@@ -310,8 +305,8 @@ def expand_at(
 @tool(
     "document_symbols",
     "read",
-    "A file's symbols as a table (name, kind, range with its doc comment, name position, parent, hover) or LSP "
-    "JSON. USE FOR: exact ranges and parents. DON'T USE FOR: reading code (simple_read).",
+    "A file's symbols as a table (name, kind, range, parent, hover) or LSP JSON. USE FOR: exact ranges. "
+    "DON'T USE FOR: reading code (simple_read).",
 )
 def document_symbols(
     call: Call,
@@ -319,12 +314,12 @@ def document_symbols(
     format: Annotated[Literal["table", "standard"], Doc("standard: LSP JSON, 0-based.")] = "table",
     return_children: Annotated[
         Literal["yes", "no", "auto"],
-        Doc("yes: all nested; no: top level; auto: two levels if very large."),
+        Doc("no: top level; auto: two levels if large."),
     ] = "auto",
     include_hover: Annotated[bool, Doc("Add each symbol's signature and doc.")] = True,
     filetype: Filetype = None,
-    under: Annotated[str | None, Doc("Only this symbol's members (Name or Class.method).")] = None,
-    offset: Annotated[int | None, Doc("Page through the rows from this one (0: the first).")] = None,
+    under: Annotated[str | None, Doc("Only this symbol's members.")] = None,
+    offset: Annotated[int | None, Doc("Rows to skip.")] = None,
 ) -> ToolResult:
     """The seed 003 table or LSP JSON of a file's symbols, within the budget (symbol_pages)."""
     if offset is not None and offset < 0:
@@ -354,8 +349,8 @@ def document_symbols(
 @tool(
     "search",
     "read",
-    "Symbols by name across the workspace (substring, camelCase/snake_case, fuzzy), best first. USE FOR: "
-    "where X is defined. DON'T USE FOR: text in bodies (grep).",
+    "Symbols by name across the workspace (substring, camelCase, snake_case, fuzzy). USE FOR: where X is "
+    "defined. DON'T USE FOR: text in bodies (grep).",
 )
 def search(
     call: Call,
@@ -400,14 +395,18 @@ def diagnostics(
     fixits: Annotated[bool | None, Doc("Fetch fix-its; default: for one file.")] = None,
     only: Annotated[
         Literal["parse", "types", "lint"] | None,
-        Doc(
-            "One file's parse (syntax errors, functions, types, imports), types (type and compile errors) or "
-            "lint findings."
-        ),
+        Doc("One file's parse report (syntax errors, definitions, imports), type errors or lint findings."),
     ] = None,
+    explain: Annotated[str | None, Doc("A simple-brief code (H003): its cause and fix.")] = None,
 ) -> ToolResult:
     """Syntax and reading findings per file, with the editor's and (one file) the servers';
-    `only` gives one file's parse report or its type-checker or linter findings."""
+    `only` gives one file's parse report or its type-checker or linter findings; `explain`
+    a code's entry in the catalogue (`render.explain`)."""
+    if explain is not None:
+        from simple_brief.render import explain as catalogue
+
+        entry = catalogue.explain(explain)
+        return ToolResult([catalogue.render_explanation(entry)], catalogue.explanation_data(entry))
     if only is not None:
         from simple_brief.tools.file_reports import only_report
 

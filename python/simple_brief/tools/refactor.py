@@ -1,14 +1,14 @@
-"""The lsp tools that edit: `refactor_rename`, `refactor_extract` and `format_document`.
-Each previews its edits by default (per file, every changed line before and after, or a
+"""The lsp tool that edits: `refactor`, whose `action` renames, extracts or formats (three
+tools before issue 30). Each previews its edits by default (per file, every changed line before and after, or a
 diff); `apply=true` applies them to Neovim's buffers or, without Neovim, to the overlays;
-only `refactor_rename write=true` writes files, in disk mode.
+only `refactor action=rename write=true` writes files, in disk mode.
 
 An applied edit answers with its consequences: the diagnostics of the files it touched
 (the engine's own findings on the new text, and the language servers' — in Neovim, what its
 clients publish), so the agent need not ask again.
 
-`refactor_extract` uses the server's `refactor.extract` code actions (jedi-language-server
-offers function and variable).
+`refactor action=extract_function|extract_variable` uses the server's `refactor.extract` code
+actions (jedi-language-server offers function and variable).
 
 Servers name the new function or variable with a placeholder (`jls_extract_def`) and say
 it in the action's title (`Extract expression into function 'jls_extract_def'`); with
@@ -30,16 +30,13 @@ from simple_brief.render import lsp as view
 from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
 from simple_brief.scan import scan
 from simple_brief.tools import Call, Doc, ToolResult, checks, hints, tool
-from simple_brief.tools.lsp import Col, FilePath, Line
+from simple_brief.tools.lsp import FilePath
 from simple_brief.tools.servers import ask, error_notes, incomplete_notice, locate, server_diagnostics
 
 #: Files an applied edit checks for diagnostics (the others are counted, not checked).
 CHECKED_AFTER_EDIT = 5
 
-Apply = Annotated[
-    bool,
-    Doc("Apply to Neovim's buffers, else to in-memory overlays."),
-]
+Apply = Annotated[bool, Doc("Apply: to Neovim's buffers, else to overlays.")]
 
 
 def new_texts(
@@ -158,22 +155,7 @@ def edits_data(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]])
     }
 
 
-@tool(
-    "refactor_rename",
-    "lsp",
-    "Rename the symbol at a position wherever its language server finds it; a preview unless apply=true. "
-    "USE FOR: safe renames across files. DON'T USE FOR: text replacement.",
-    read_only=False,
-)
-def refactor_rename(
-    call: Call,
-    path: FilePath,
-    line: Line,
-    col: Col,
-    new_name: Annotated[str, Doc("The new name.")],
-    apply: Apply = False,
-    write: Annotated[bool, Doc("With apply, no Neovim: write the files too.")] = False,
-) -> ToolResult:
+def _rename(call: Call, path: str, line: int, col: int, new_name: str, apply: bool, write: bool) -> ToolResult:
     """The rename's edits, previewed or applied."""
     if not new_name.strip():
         raise UserError("parameter `new_name` is empty; give the new name.")
@@ -205,14 +187,7 @@ def refactor_rename(
     return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, write, lead)
 
 
-@tool(
-    "format_document",
-    "lsp",
-    "Format a file with its language server (a unified diff unless apply=true). USE FOR: tidying a file. "
-    "DON'T USE FOR: other changes.",
-    read_only=False,
-)
-def format_document(call: Call, path: FilePath, apply: Apply = False) -> ToolResult:
+def _format(call: Call, path: str, apply: bool) -> ToolResult:
     """The formatter's edits as a diff, previewed or applied."""
     real, source = call.workspace.read(path)
     shown = call.workspace.display(real)
@@ -252,36 +227,28 @@ _PLACEHOLDER = re.compile(r"'([^\W\d]\w*)'")
 _KIND_WORDS = {"function": ("function", "method"), "variable": ("variable", "constant", "local")}
 
 
-@tool(
-    "refactor_extract",
-    "lsp",
-    "Extract a range into a new function or variable with its language server; a preview unless apply=true. "
-    "USE FOR: pulling code out. DON'T USE FOR: renames (refactor_rename).",
-    read_only=False,
-)
-def refactor_extract(
+def _extract(
     call: Call,
-    path: FilePath,
-    start_line: Annotated[int, Doc("1-based.")],
-    start_col: Annotated[int, Doc("1-based, of the first character.")],
-    end_line: Annotated[int, Doc("1-based, inclusive.")],
-    end_col: Annotated[int, Doc("1-based, after the last character.")],
-    kind: Annotated[Literal["function", "variable"], Doc("What to extract into.")] = "function",
-    new_name: Annotated[str, Doc("Default: the server's.")] = "",
-    apply: Apply = False,
+    path: str,
+    start: tuple[int, int],
+    end: tuple[int, int],
+    kind: str,
+    new_name: str,
+    apply: bool,
 ) -> ToolResult:
     """The extraction's edits, previewed or applied."""
     if new_name and not _IDENTIFIER.fullmatch(new_name):
         raise UserError(f"`{new_name}` is not a name; give an identifier such as total_price.")
-    real, shown, _, start = locate(call, path, start_line, start_col)
-    _, _, _, end = locate(call, path, end_line, end_col)
-    if (end["line"], end["character"]) <= (start["line"], start["character"]):
+    (start_line, start_col), (end_line, end_col) = start, end
+    real, shown, _, first = locate(call, path, start_line, start_col)
+    _, _, _, after = locate(call, path, end_line, end_col)
+    if (after["line"], after["character"]) <= (first["line"], first["character"]):
         raise UserError(
             f"the range {start_line}:{start_col}-{end_line}:{end_col} is empty or backwards; "
             "give the end after the start (end_col is just after the last character)."
         )
     where = f"{shown}:{start_line}:{start_col}-{end_line}:{end_col}"
-    params = {"range": {"start": start, "end": end}, "context": {"diagnostics": [], "only": ["refactor.extract"]}}
+    params = {"range": {"start": first, "end": after}, "context": {"diagnostics": [], "only": ["refactor.extract"]}}
     _, replies = ask(call, real, shown, "textDocument/codeAction", params)
     offered = [(r.server, action) for r in replies if r.error is None for action in (r.result or [])]
     chosen = next(((server, a) for server, a in offered if _is_kind(a, kind)), None)
@@ -337,8 +304,49 @@ def _renamed(
         if word.search(old):
             raise UserError(
                 f"`{placeholder}` already appears in the file, so it cannot be told apart from the new name; "
-                "extract without new_name and rename it with refactor_rename."
+                "extract without new_name and rename it with refactor action=rename."
             )
         renamed = word.sub(new_name, new)
         out[path] = (old, renamed, text_edits.minimal_edits(old, renamed))
     return out
+
+
+@tool(
+    "refactor",
+    "lsp",
+    "Rename the symbol at line:col everywhere, extract line:col-end_line:end_col into a function or variable, "
+    "or format a file, by its language server; a preview unless apply=true. USE FOR: safe renames, pulling "
+    "code out. DON'T USE FOR: text replacement.",
+    read_only=False,
+)
+def refactor(
+    call: Call,
+    action: Annotated[Literal["rename", "extract_function", "extract_variable", "format"], Doc("What to do.")],
+    path: FilePath,
+    line: Annotated[int | None, Doc("1-based.")] = None,
+    col: Annotated[int | None, Doc("1-based, characters.")] = None,
+    end_line: Annotated[int | None, Doc("extract: inclusive.")] = None,
+    end_col: Annotated[int | None, Doc("extract: after the last character.")] = None,
+    new_name: Annotated[str | None, Doc("rename: needed; extract: optional.")] = None,
+    apply: Apply = False,
+    write: Annotated[bool, Doc("rename without Neovim: also write files.")] = False,
+) -> ToolResult:
+    """The action's edits, previewed or applied (each action was a tool before issue 30)."""
+    if action == "format":
+        return _format(call, path, apply)
+    if action == "rename":
+        if line is None or col is None or new_name is None:
+            raise _missing(action, line=line, col=col, new_name=new_name)
+        return _rename(call, path, line, col, new_name, apply, write)
+    if line is None or col is None or end_line is None or end_col is None:
+        raise _missing(action, line=line, col=col, end_line=end_line, end_col=end_col)
+    if write:
+        raise UserError("write=true is for action=rename; an extraction is applied with apply=true.")
+    kind = action.removeprefix("extract_")
+    return _extract(call, path, (line, col), (end_line, end_col), kind, new_name or "", apply)
+
+
+def _missing(action: str, **given: object) -> UserError:
+    """The sentence naming the parameters `refactor action=...` needs and was not given."""
+    names = ", ".join(f"`{name}`" for name, value in given.items() if value is None)
+    return UserError(f"`refactor action={action}` needs {names}.")

@@ -47,14 +47,21 @@ _LEVELS: dict[Level, int] = {
 @tool(
     "server_status",
     "system",
-    "simple-brief's version, root, editor, tools, uptime and language servers. USE FOR: checking what it "
-    "sees. DON'T USE FOR: code questions.",
+    "simple-brief's version, root, editor, tools and language servers, or its log lines. USE FOR: checking "
+    "what it sees. DON'T USE FOR: code, your program's logs.",
     system=True,
 )
-def server_status(call: Call) -> ToolResult:
+def server_status(
+    call: Call,
+    logs: Annotated[Level | None, Doc("Instead: its log lines from this level.")] = None,
+    limit: Annotated[int, Doc("logs: most lines.")] = 50,
+) -> ToolResult:
     """Version, workspace, editor backend, the listed tools, uptime, a `language servers for
     LANG:` line per language the session's own servers were asked about (configured, or found
-    where and chosen), and what keeps a task's processes (`tasks: …`, `task_cgroup`)."""
+    where and chosen), and what keeps a task's processes (`tasks: …`, `task_cgroup`); with
+    `logs`, the recent log lines instead (`log_lines`: a tool of its own before issue 30)."""
+    if logs is not None:
+        return log_lines(logs, limit)
     editor = call.editor.status()
     # The tools this server lists (its toolsets and the system tools), not every registered one.
     tools = listed(call.toolsets)
@@ -120,17 +127,7 @@ def _server_state(server: dict[str, Any]) -> str:
     return f"running, {server['workspace']}" if server.get("workspace") else "running"
 
 
-@tool(
-    "logs",
-    "system",
-    "simple-brief's recent log lines. USE FOR: diagnosing simple-brief itself. DON'T USE FOR: your program's logs.",
-    system=True,
-)
-def logs(
-    call: Call,
-    level: Annotated[Level, Doc("Lowest level shown.")] = "info",
-    limit: Annotated[int, Doc("Most lines shown.")] = 50,
-) -> ToolResult:
+def log_lines(level: Level, limit: int) -> ToolResult:
     """The last log records at or above `level`, one line each: `time LEVEL logger: message`."""
     if limit < 1:
         raise UserError("parameter `limit` must be at least 1.")

@@ -453,7 +453,7 @@ def _kinds(kind: str | None) -> set[SymbolKind] | None:
     "workspace",
     "Find definitions across a workspace by name, optionally of one kind (class, function, method, ...), "
     "grouped by file with signature previews. USE FOR: every class in a package (kind=class, query empty), "
-    "where X is defined inside an opened workspace. DON'T USE FOR: uses of a name (analyze_references) or "
+    "where X is defined inside an opened workspace. DON'T USE FOR: uses of a name (analyze what=references) or "
     "text in bodies (grep).",
 )
 def workspace_symbols(
