@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
 
-from simple_brief.model import CLASS_KINDS, Symbol, walk_all
+from simple_brief.model import BLOCK_KINDS, CLASS_KINDS, Symbol, SymbolKind
 from simple_brief.render.blockmarks import mark_text
 from simple_brief.scan import Outline
 
@@ -41,7 +41,7 @@ def folds(outline: Outline) -> list[Fold]:
     imports and comments, at least two lines each."""
     found: list[Fold] = []
     stack: list[tuple[int, int]] = []
-    for sym in walk_all(outline.symbols):
+    for sym in _preorder(outline.symbols):
         first, last = sym.range.start.line, sym.range.end.line
         if last <= first or not _folds_alone(sym):
             continue
@@ -60,10 +60,23 @@ def folds(outline: Outline) -> list[Fold]:
     return _nested(found)
 
 
+def _preorder(symbols: list[Symbol]) -> list[Symbol]:
+    """Every symbol of a forest, depth first, in document order (`model.walk_all`, without
+    a generator per symbol)."""
+    ordered: list[Symbol] = []
+    todo = symbols[::-1]
+    while todo:
+        sym = todo.pop()
+        ordered.append(sym)
+        if sym.children:
+            todo.extend(reversed(sym.children))
+    return ordered
+
+
 def _folds_alone(sym: Symbol) -> bool:
     """Blocks, Markdown sections, and multi-line values (long literal lists, tables) that
     hold no block of their own: a value holding methods is a container, left unfolded."""
-    if sym.is_block or sym.kind.name == "String":
+    if sym.kind in BLOCK_KINDS or sym.kind == SymbolKind.String or not sym.children:
         return True
     return not any(c.is_block for c in sym.walk() if c is not sym)
 
