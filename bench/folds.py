@@ -430,7 +430,8 @@ def main(argv: list[str] | None = None) -> int:
         "target",
         "result",
     )
-    load = "load average {:.1f} {:.1f} {:.1f} on {} cores".format(*os.getloadavg(), os.cpu_count())
+    one, five, fifteen = os.getloadavg()
+    load = f"load average {one:.1f} {five:.1f} {fifteen:.1f} on {os.cpu_count()} cores"
     out = [markdown_table(header, rows), *(f"\n- {n}" for n in notes), f"\n- {load} (at the end of the run)"]
     if nvim_rows:
         out.append("\nHeadless Neovim 0.11, `:SimpleBrief` to the first closed fold (median of 3 fresh editors):\n")
