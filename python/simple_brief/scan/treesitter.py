@@ -188,6 +188,7 @@ def _scan_tree(
     # definition and looks at most `limit` levels down, so the loop ends and stays cheap.
     family = Family()
     columns = Columns(source)
+    comment_marks = language.comment_marks
     starts: list[tuple[Node, int]] = [(tree.root_node, 0)]
     cap = language.max_definitions
     while starts and not (cap and len(found) >= cap):
@@ -205,7 +206,9 @@ def _scan_tree(
                 continue
             node = caps[def_name][0]
             below = family.descend(start, node)
-            found_one = _symbol_from_match(source, caps, def_name, family, columns, language, lean, for_folds)
+            found_one = _symbol_from_match(
+                source, caps, def_name, family, columns, language, lean, for_folds, comment_marks
+            )
             if found_one is None:
                 continue
             sym, has_body = found_one
@@ -296,10 +299,12 @@ def _symbol_from_match(
     language: LanguageSpec,
     lean: bool = False,
     for_folds: bool = False,
+    comment_marks: tuple[bytes, ...] | None = None,
 ) -> tuple[Symbol, bool] | None:
     """The symbol of one match (`def_name` its definition capture), and whether it has a
     body (`lean`: without signature, doc and body; `for_folds`: without doc, selection
-    range and, on one line, signature; see `scan`)."""
+    range and, on one line, signature; see `scan`). `comment_marks`: the language's, when
+    the caller has them (a property worked out anew at each call)."""
     kind = CAPTURE_KINDS.get(def_name[11:])  # after `definition.`
     if kind is None:
         return None
@@ -316,7 +321,8 @@ def _symbol_from_match(
         name = source.slice_bytes(names[0].start_byte, names[-1].end_byte)
         if language.names:
             name = languages.function(language.names)(name)
-        name = _WS.sub(" ", name).strip()
+        if not name.isidentifier():  # an identifier holds no whitespace to normalise
+            name = _WS.sub(" ", name).strip()
     else:
         name = _WS.sub(" ", source.lines[node.start_point[0]]).strip()
     if kind == SymbolKind.String and not names:
@@ -354,7 +360,7 @@ def _symbol_from_match(
         sig_node = up
     header_end, header_point = _header_end(node, body)
     sig_end = _signature_end(source, header_end, body, names, node)
-    markers = language.comment_marks
+    markers = language.comment_marks if comment_marks is None else comment_marks
     signature = _signature(source, _after_decorators(sig_node), sig_end, body is not None, sig_node, markers) + (
         " …" if source.data[sig_end:header_end].strip() else ""
     )
