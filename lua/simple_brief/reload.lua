@@ -2,8 +2,9 @@
 ---
 --- Unmodified buffers are reloaded; a buffer with unsaved changes is never overwritten: it
 --- keeps the person's text, gets `b:simple_brief_disk_changed`, and a message says how to
---- take the disk's version or keep theirs. `:checktime` runs on FocusGained, BufEnter,
---- CursorHold and TermLeave, and every `checktime_ms` while in Normal mode (config.lua).
+--- take the disk's version or keep theirs. Every loaded file buffer is checked on
+--- FocusGained, BufEnter, CursorHold and TermLeave, and every `checktime_ms` while in Normal
+--- mode (config.lua).
 local config = require('simple_brief.config')
 
 local M = {}
@@ -50,12 +51,17 @@ function H.on_changed(buf)
   vim.notify(M.message(buf, reason), vim.log.levels.WARN)
 end
 
---- Check every buffer's file now, unless the person is typing or in the command-line window.
+--- Check every loaded file buffer now, hidden ones too (a bare `:checktime` looks only at
+--- the buffers shown in a window), unless the person is typing or in the command-line window.
 function M.check()
   if vim.api.nvim_get_mode().mode ~= 'n' or vim.fn.getcmdwintype() ~= '' then
     return
   end
-  pcall(vim.cmd.checktime)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].buftype == '' and vim.api.nvim_buf_get_name(buf) ~= '' then
+      pcall(vim.cmd.checktime, buf)
+    end
+  end
 end
 
 --- Install (or, with `reload = false`, remove) the autocmds and the timer.

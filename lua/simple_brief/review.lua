@@ -207,6 +207,21 @@ function H.track(buf, hunk)
     false
 end
 
+--- `v` with msgpack's nil (vim.NIL, Python's None over exec_lua) as Lua's nil, in tables too.
+function H.without_nil(v)
+  if v == vim.NIL then
+    return nil
+  end
+  if type(v) ~= 'table' then
+    return v
+  end
+  local out = {}
+  for k, item in pairs(v) do
+    out[k] = H.without_nil(item)
+  end
+  return out
+end
+
 --- Whether `v` is a list of strings.
 function H.is_lines(v)
   if type(v) ~= 'table' then
@@ -284,6 +299,7 @@ end
 ---@param p {id: string, path: string, title: string|nil, tick: integer|nil, hunks: table[]}
 ---@return table
 function M.propose(p)
+  p = H.without_nil(p)
   local why = H.invalid(p)
   if why then
     return { ok = false, error = why }

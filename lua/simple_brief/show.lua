@@ -116,6 +116,11 @@ end
 ---@param s simple_brief.ShowRequest
 ---@return {shown: boolean, waiting: boolean|nil, folds: string|nil, error: string|nil}
 function M.show(s)
+  if type(s) == 'table' then
+    s = vim.tbl_map(function(v)
+      return v ~= vim.NIL and v or nil
+    end, s)
+  end
   local why = H.invalid(s)
   if why then
     return { shown = false, error = why }

@@ -1,0 +1,207 @@
+"""The person's side of issue 29 in a real child Neovim (tests/nvim_session.py): a proposal
+sent over RPC as the engine sends it (exec_lua, Python's None for nil), `:SimpleBriefReview`'s
+quickfix list and <CR>, `show()` with the real language server's folds and in insert mode,
+`:SimpleBrief!`, and files changed on disk reloaded or flagged by the plugin's own checktime.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pynvim
+
+from nvim_session import closed_folds, nvim
+
+PROPOSE = "return require('simple_brief.review').propose(...)"
+STATUS = "return require('simple_brief.review').status(...)"
+SHOW = "return require('simple_brief.show').show(...)"
+
+CODE = """\
+import os
+
+
+def first():
+    a = 1
+    return a
+
+
+def second():
+    b = 2
+    return b
+
+
+class Third:
+    def method(self):
+        c = 3
+        return c
+
+    def other(self):
+        return 4
+"""
+
+_tokens = itertools.count(1)
+
+
+def feed(nv: pynvim.Nvim, keys: str, timeout: float = 5.0) -> None:
+    """Type `keys` as the person would, and return once Neovim has processed all of them."""
+    token = next(_tokens)
+    nv.input(f"{keys}<Cmd>let g:sb_fed = {token}<CR>")
+    deadline = time.monotonic() + timeout
+    while nv.vars.get("sb_fed") != token:
+        assert time.monotonic() < deadline, f"Neovim did not process {keys!r} in {timeout}s"
+
+
+def wait_for(nv: pynvim.Nvim, lua: str, timeout: float = 10.0) -> Any:
+    """Poll a Lua expression until it is truthy (Neovim's loop runs its timers meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = nv.exec_lua(f"return {lua}")
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"still false after {timeout}s: {lua}"
+        time.sleep(0.05)
+
+
+def proposal(path: Path, tick: int | None = None) -> dict[str, Any]:
+    return {
+        "id": "r1",
+        "path": str(path),
+        "title": None,
+        "tick": tick,
+        "hunks": [
+            {
+                "n": 1,
+                "start": 5,
+                "old": ["    a = 1"],
+                "new": ["    a = 10"],
+                "symbol": "Function:first",
+                "conflict": False,
+            },
+            {
+                "n": 2,
+                "start": 16,
+                "old": ["        c = 3"],
+                "new": [],
+                "symbol": "Class:Third > Method:method",
+                "conflict": False,
+            },
+        ],
+    }
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_a_proposal_over_rpc_with_none_fields_shows_and_the_file_stays_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "app.py"
+    path.write_text(CODE)
+    with nvim(tmp_path) as nv:
+        res = nv.exec_lua(PROPOSE, proposal(path))
+        assert res["ok"] is True, res
+        nv.command(f"buffer {res['buf']}")
+        assert nv.exec_lua("return require('simple_brief.review').accept('r1', 1)") is True
+        status = nv.exec_lua(STATUS, "r1")
+        assert [h["state"] for h in status["hunks"]] == ["accepted", "pending"]
+        assert status["lines"][4] == "    a = 10"
+        assert status["eol"] is True
+        assert status["tick"] == nv.current.buffer.vars["changedtick"]
+    assert path.read_text() == CODE
+
+
+def test_the_review_list_jumps_to_a_hunk_on_enter(tmp_path: Path) -> None:
+    path = tmp_path / "app.py"
+    path.write_text(CODE)
+    with nvim(tmp_path) as nv:
+        nv.exec_lua(PROPOSE, proposal(path))
+        nv.command("SimpleBriefReview")
+        assert nv.current.buffer.options["buftype"] == "quickfix"
+        feed(nv, "j<CR>")
+        assert nv.current.buffer.name == str(path)
+        assert nv.current.window.cursor[0] == 16
+        # Now in the file: the hunk under the cursor is rejected by the command.
+        nv.command("SimpleBriefReview reject")
+        assert [h["state"] for h in nv.exec_lua(STATUS, "r1")["hunks"]] == ["pending", "rejected"]
+        feed(nv, "gg]h")
+        assert nv.current.window.cursor[0] == 5
+
+
+def test_show_folds_to_the_listed_ranges_places_the_note_and_bang_clears_it(tmp_path: Path) -> None:
+    path = tmp_path / "app.py"
+    path.write_text(CODE)
+    other = tmp_path / "other.txt"
+    other.write_text("the person was here\n")
+    first, second = line_of(CODE, "def first"), line_of(CODE, "def second")
+    method, other_method = line_of(CODE, "def method"), line_of(CODE, "def other")
+    with nvim(tmp_path, str(other)) as nv:
+        wins = len(nv.windows)
+        res = nv.exec_lua(
+            SHOW, {"path": str(path), "line": method, "open": [[method, method + 2]], "note": "look here"}
+        )
+        assert res == {"shown": True, "folds": "lsp"}, res
+        assert nv.current.buffer.name == str(path)
+        assert len(nv.windows) == wins and len(nv.tabpages) == 1
+        assert nv.current.window.cursor[0] == method
+        closed = {start for start, _, _ in closed_folds(nv)}
+        assert first in closed and second in closed and other_method in closed, closed
+        assert method not in closed, closed
+        notes = nv.exec_lua(
+            "return vim.api.nvim_buf_get_extmarks(0, require('simple_brief.show').ns, 0, -1, { details = true })"
+        )
+        assert [(n[1], n[3]["virt_lines"][0][0][0]) for n in notes] == [(method - 1, "▶ look here")]
+        nv.command("SimpleBrief!")
+        assert nv.exec_lua("return #vim.api.nvim_buf_get_extmarks(0, require('simple_brief.show').ns, 0, -1, {})") == 0
+        assert nv.current.window.options["foldmethod"] == "manual"
+        assert closed_folds(nv) == [], "the folds :SimpleBrief closed are gone with it"
+
+
+def test_show_waits_while_the_person_types_and_comes_at_insert_leave(tmp_path: Path) -> None:
+    path = tmp_path / "app.py"
+    path.write_text(CODE)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("")
+    with nvim(tmp_path, str(notes)) as nv:
+        feed(nv, "ityping")
+        assert nv.api.get_mode()["mode"] == "i"
+        res = nv.exec_lua(SHOW, {"path": str(path), "line": 10, "open": None, "note": None})
+        assert res == {"shown": False, "waiting": True}
+        assert nv.current.buffer.name == str(notes)
+        feed(nv, " more")
+        assert nv.current.buffer.name == str(notes)
+        assert nv.current.buffer[:] == ["typing more"]
+        feed(nv, "<Esc>")
+        wait_for(nv, f"vim.api.nvim_buf_get_name(0) == {str(path)!r} and vim.fn.line('.') == 10")
+        assert nv.api.get_mode()["mode"] == "n"
+
+
+def _bump(path: Path, text: str) -> None:
+    """Write `text` as an agent would, with an mtime Neovim cannot mistake for the old one."""
+    path.write_text(text)
+    later = time.time() + 5
+    os.utime(path, (later, later))
+
+
+def test_files_changed_on_disk_reload_when_unmodified_and_are_flagged_when_modified(tmp_path: Path) -> None:
+    clean, edited = tmp_path / "clean.py", tmp_path / "edited.py"
+    clean.write_text("x = 1\n")
+    edited.write_text("y = 1\n")
+    with nvim(tmp_path, str(clean), str(edited)) as nv:
+        # clean.py is hidden: a bare :checktime would not look at it.
+        nv.command("buffer " + str(edited))
+        nv.current.buffer[0] = "y = 'the person typed this'"
+        _bump(clean, "x = 2\n")
+        _bump(edited, "y = 2\n")
+        # Nothing calls :checktime here: the plugin's timer does (checktime_ms).
+        wait_for(nv, f"vim.fn.getbufline({str(clean)!r}, 1)[1] == 'x = 2'")
+        flag = wait_for(nv, f"vim.b[vim.fn.bufnr({str(edited)!r})].simple_brief_disk_changed")
+        assert flag == "conflict"
+        assert nv.current.buffer[:] == ["y = 'the person typed this'"]
+        assert nv.current.buffer.options["modified"] is True
+        messages = nv.exec_lua("return vim.api.nvim_exec2('messages', { output = true }).output")
+        assert "edited.py changed on disk while you have unsaved changes; your text is kept" in messages
+        assert not nv.exec_lua("return vim.bo[vim.fn.bufnr(...)].modified", str(clean))
+    assert edited.read_text() == "y = 2\n"
