@@ -118,15 +118,19 @@ end
 
 --- Virtual lines for `lines`, padded so the highlight reaches the window's edge.
 function H.virt_lines(buf, lines, group)
+  -- In a window: from its left edge, with `+` in the sign column, as a diff reads.
+  local win = vim.fn.bufwinid(buf)
+  local textoff = win ~= -1 and vim.fn.getwininfo(win)[1].textoff or 0
+  local gutter = textoff > 0 and ('+' .. string.rep(' ', textoff - 1)) or ''
   local width = vim.o.columns
   local tab = string.rep(' ', vim.bo[buf].tabstop)
   local out = {}
   for _, line in ipairs(lines) do
-    local text = line:gsub('\t', tab)
+    local text = gutter .. line:gsub('\t', tab)
     local pad = math.max(0, width - vim.fn.strdisplaywidth(text))
     out[#out + 1] = { { text .. string.rep(' ', pad), group } }
   end
-  return out
+  return out, textoff > 0
 end
 
 --- (Re)draw a hunk's sign, label and virtual lines at its tracked rows.
@@ -174,8 +178,10 @@ function H.draw(p, hunk)
   end
   if #hunk.new > 0 then
     local below = #hunk.old > 0 or hunk.after
+    local virt_lines, leftcol = H.virt_lines(buf, hunk.new, 'SimpleBriefReviewAdd')
     decor[#decor + 1] = vim.api.nvim_buf_set_extmark(buf, M.ns, below and math.max(last, first) or first, 0, {
-      virt_lines = H.virt_lines(buf, hunk.new, 'SimpleBriefReviewAdd'),
+      virt_lines = virt_lines,
+      virt_lines_leftcol = leftcol,
       virt_lines_above = not below,
       priority = 200,
     })
@@ -220,6 +226,18 @@ function H.without_nil(v)
     out[k] = H.without_nil(item)
   end
   return out
+end
+
+--- A message the person did not ask for (the agent's doing), cut to one screen line so it
+--- never stops them with a hit-enter prompt.
+---@param message string
+---@param level integer|nil
+function M.tell(message, level)
+  local room = math.max(20, vim.v.echospace)
+  if vim.fn.strdisplaywidth(message) > room then
+    message = vim.fn.strcharpart(message, 0, room - 1) .. '…'
+  end
+  vim.notify(message, level or vim.log.levels.INFO)
 end
 
 --- Whether `v` is a list of strings.
@@ -348,15 +366,13 @@ function M.propose(p)
     H.draw(proposal, hunk)
   end
   H.attach(buf)
-  vim.notify(
-    ('simple-brief: %s proposes %d hunk%s in %s%s — :SimpleBriefReview to review'):format(
+  M.tell(
+    ('simple-brief: %s proposes %d hunk%s in %s (:SimpleBriefReview)'):format(
       p.id,
       #proposal.hunks,
       #proposal.hunks == 1 and '' or 's',
-      vim.fn.fnamemodify(p.path, ':~:.'),
-      p.title and (' (' .. p.title .. ')') or ''
-    ),
-    vim.log.levels.INFO
+      vim.fn.fnamemodify(p.path, ':t')
+    )
   )
   return { ok = true, buf = buf }
 end
@@ -433,13 +449,26 @@ function H.detach(buf)
   end
 end
 
+H.group = vim.api.nvim_create_augroup('simple_brief_review', { clear = true })
+
 --- A buffer unloaded (`:bd`, `:e!` elsewhere) takes its marks with it: its review ends.
 vim.api.nvim_create_autocmd('BufUnload', {
-  group = vim.api.nvim_create_augroup('simple_brief_review', { clear = true }),
+  group = H.group,
   callback = function(args)
     local id = H.by_buf[args.buf]
     if id then
       H.finish(H.proposals[id], 'buffer closed')
+    end
+  end,
+})
+
+--- Shown in a window (first, or another one): the virtual lines take that window's gutter.
+vim.api.nvim_create_autocmd('BufWinEnter', {
+  group = H.group,
+  callback = function(args)
+    local p = H.proposals[H.by_buf[args.buf] or '']
+    if p then
+      H.settle(p)
     end
   end,
 })

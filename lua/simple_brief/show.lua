@@ -147,14 +147,12 @@ function M.show(s)
         end,
       })
     end
-    vim.notify(
-      ('simple-brief: the agent points at %s:%d%s — shown when you leave %s'):format(
-        vim.fn.fnamemodify(s.path, ':~:.'),
+    require('simple_brief.review').tell(
+      ('simple-brief: the agent points at %s:%d, shown when you leave %s'):format(
+        vim.fn.fnamemodify(s.path, ':t'),
         s.line,
-        s.note and (' (' .. s.note .. ')') or '',
         vim.api.nvim_get_mode().mode:match('^c') and 'the command line' or 'insert mode'
-      ),
-      vim.log.levels.INFO
+      )
     )
     return { shown = false, waiting = true }
   end

@@ -331,6 +331,40 @@ describe('review.propose', function()
     assert.are.same(want, lines(buf))
   end)
 
+  it("draws the added lines from a window's left edge with + in the sign column, once shown there", function()
+    local path = file()
+    local buf = review.propose(two_hunks(path)).buf
+    assert.are.equal('x = 1', virt_lines_text(buf)[1].text)
+    vim.wo.number = true
+    vim.wo.signcolumn = 'yes'
+    show(buf)
+    local textoff = vim.fn.getwininfo(vim.api.nvim_get_current_win())[1].textoff
+    local mark = vim.tbl_filter(function(m)
+      return m[4].virt_lines ~= nil
+    end, marks(buf))[1]
+    assert.is_true(mark[4].virt_lines_leftcol)
+    local text = mark[4].virt_lines[1][1][1]
+    assert.are.equal('+' .. string.rep(' ', textoff - 1) .. '    x = 1', text:sub(1, textoff + 9))
+  end)
+
+  it('tells of a proposal in one screen line (no hit-enter prompt while the person works)', function()
+    local said = {}
+    local notify = vim.notify
+    vim.notify = function(message)
+      said[#said + 1] = message
+    end
+    local columns = vim.o.columns
+    vim.o.columns = 60
+    local room = vim.v.echospace
+    local ok, err = pcall(review.propose, two_hunks(file()))
+    vim.o.columns = columns
+    vim.notify = notify
+    assert.is_true(ok, err)
+    assert.are.equal(1, #said)
+    assert.is_true(vim.fn.strdisplaywidth(said[1]) <= room, said[1])
+    assert.truthy(said[1]:find('^simple%-brief: r1 proposes 2 hunks'), said[1])
+  end)
+
   it('says in one sentence what is wrong with a bad proposal', function()
     local cases = {
       { nil, 'takes a table' },
