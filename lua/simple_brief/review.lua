@@ -533,12 +533,11 @@ function H.select(p, hunk)
   return nil, ('%s has no hunk %s (it has %d)'):format(p.id, vim.inspect(hunk), #p.hunks)
 end
 
---- Accept hunk `hunk` of proposal `id` (nil: every open hunk): its new lines go into the
---- buffer (not saved). A hunk whose lines changed becomes a conflict instead.
----@param id string
----@param hunk integer|nil
+--- Decide hunk `hunk` of proposal `id` (nil: every open hunk) with `decide(p, h)`, which
+--- returns false and a sentence when it could not; then redraw.
+---@param decide fun(p: simple_brief.Proposal, h: simple_brief.ReviewHunk): boolean, string|nil
 ---@return boolean ok, string|nil message
-function M.accept(id, hunk)
+function H.decide(id, hunk, decide)
   local p, why = H.get(id)
   if not p then
     return false, why
@@ -548,14 +547,10 @@ function M.accept(id, hunk)
     return false, err
   end
   local problems = {}
-  -- Bottom first: rows above stay where they were (the marks would follow anyway).
-  table.sort(hunks, function(a, b)
-    return a.n > b.n
-  end)
   for _, h in ipairs(hunks) do
-    local ok, message = H.accept_hunk(p, h)
+    local ok, message = decide(p, h)
     if not ok then
-      table.insert(problems, 1, message)
+      problems[#problems + 1] = message
     end
   end
   H.settle(p)
@@ -565,24 +560,24 @@ function M.accept(id, hunk)
   return true
 end
 
+--- Accept hunk `hunk` of proposal `id` (nil: every open hunk): its new lines go into the
+--- buffer (not saved). A hunk whose lines changed becomes a conflict instead.
+---@param id string
+---@param hunk integer|nil
+---@return boolean ok, string|nil message
+function M.accept(id, hunk)
+  return H.decide(id, hunk, H.accept_hunk)
+end
+
 --- Reject hunk `hunk` of proposal `id` (nil: every open hunk): its marks go, the text stays.
 ---@param id string
 ---@param hunk integer|nil
 ---@return boolean ok, string|nil message
 function M.reject(id, hunk)
-  local p, why = H.get(id)
-  if not p then
-    return false, why
-  end
-  local hunks, err = H.select(p, hunk)
-  if not hunks then
-    return false, err
-  end
-  for _, h in ipairs(hunks) do
+  return H.decide(id, hunk, function(_, h)
     h.state, h.reason = 'rejected', nil
-  end
-  H.settle(p)
-  return true
+    return true
+  end)
 end
 
 --- The engine's cancel: remove the proposal's marks, leave the text. False when unknown or

@@ -6,7 +6,6 @@ quickfix list and <CR>, `show()` with the real language server's folds and in in
 
 from __future__ import annotations
 
-import itertools
 import os
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 
 import pynvim
 
-from nvim_session import closed_folds, nvim
+from nvim_session import closed_folds, feed, nvim
 
 PROPOSE = "return require('simple_brief.review').propose(...)"
 STATUS = "return require('simple_brief.review').status(...)"
@@ -42,17 +41,6 @@ class Third:
     def other(self):
         return 4
 """
-
-_tokens = itertools.count(1)
-
-
-def feed(nv: pynvim.Nvim, keys: str, timeout: float = 5.0) -> None:
-    """Type `keys` as the person would, and return once Neovim has processed all of them."""
-    token = next(_tokens)
-    nv.input(f"{keys}<Cmd>let g:sb_fed = {token}<CR>")
-    deadline = time.monotonic() + timeout
-    while nv.vars.get("sb_fed") != token:
-        assert time.monotonic() < deadline, f"Neovim did not process {keys!r} in {timeout}s"
 
 
 def wait_for(nv: pynvim.Nvim, lua: str, timeout: float = 10.0) -> Any:
@@ -205,3 +193,24 @@ def test_files_changed_on_disk_reload_when_unmodified_and_are_flagged_when_modif
         assert "edited.py changed on disk while you have unsaved changes; your text is kept" in messages
         assert not nv.exec_lua("return vim.bo[vim.fn.bufnr(...)].modified", str(clean))
     assert edited.read_text() == "y = 2\n"
+
+
+def test_real_typing_moves_a_hunk_and_a_hunk_typed_into_is_a_conflict(tmp_path: Path) -> None:
+    path = tmp_path / "app.py"
+    path.write_text(CODE)
+    with nvim(tmp_path) as nv:
+        res = nv.exec_lua(PROPOSE, proposal(path))
+        nv.command(f"buffer {res['buf']}")
+        # A line opened right above hunk 1 and one right below it stay outside the hunk.
+        feed(nv, "5GO# above<Esc>6Go# below<Esc>")
+        # Typing inside hunk 2 (now two lines lower).
+        feed(nv, "18GA  # mine<Esc>")
+        assert nv.current.buffer[17] == "        c = 3  # mine"
+        assert nv.exec_lua("return require('simple_brief.review').accept('r1', 1)") is True
+        ok, message = nv.exec_lua("return { require('simple_brief.review').accept('r1', 2) }")
+        assert ok is False and "conflict" in message
+        status = nv.exec_lua(STATUS, "r1")
+        assert [h["state"] for h in status["hunks"]] == ["accepted", "conflict"]
+        assert status["lines"][3:8] == ["def first():", "    # above", "    a = 10", "    # below", "    return a"]
+        assert status["lines"][17] == "        c = 3  # mine"
+    assert path.read_text() == CODE
