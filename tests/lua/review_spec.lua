@@ -57,14 +57,18 @@ local function marks(buf)
   return vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })
 end
 
---- The rows (0-based) that carry a sign of the review, in order.
+--- The rows (0-based) that carry a sign of the review, in order (a sign on a mark that
+--- spans rows shows on each of them).
 local function sign_rows(buf)
   local rows = {}
   for _, m in ipairs(marks(buf)) do
     if m[4].sign_text then
-      rows[#rows + 1] = m[2]
+      for row = m[2], m[4].end_row or m[2] do
+        rows[#rows + 1] = row
+      end
     end
   end
+  table.sort(rows)
   return rows
 end
 
@@ -133,6 +137,20 @@ describe('review.propose', function()
       )
     end
   )
+
+  it('puts one sign on a hunk of several lines, and highlights each of its lines', function()
+    local path = file()
+    local buf = review.propose({
+      id = 'r1',
+      path = path,
+      hunks = { { n = 1, start = 4, old = { 'def b():', '    return 2', '' }, new = { 'def b(): return 2' } } },
+    }).buf
+    assert.are.same({ 3 }, sign_rows(buf))
+    local hl = vim.tbl_filter(function(m)
+      return m[4].line_hl_group ~= nil
+    end, marks(buf))
+    assert.are.same({ { 3, 5 } }, { { hl[1][2], hl[1][4].end_row } })
+  end)
 
   it('accepting hunk 1 puts its lines in the buffer and leaves the file on disk as it was', function()
     local path = file()

@@ -201,8 +201,8 @@ def test_real_typing_moves_a_hunk_and_a_hunk_typed_into_is_a_conflict(tmp_path: 
     with nvim(tmp_path) as nv:
         res = nv.exec_lua(PROPOSE, proposal(path))
         nv.command(f"buffer {res['buf']}")
-        # A line opened right above hunk 1 and one right below it stay outside the hunk.
-        feed(nv, "5GO# above<Esc>6Go# below<Esc>")
+        # A line opened right above hunk 1 and one split off its end stay outside the hunk.
+        feed(nv, "5GO# above<Esc>6GA<CR># below<Esc>")
         # Typing inside hunk 2 (now two lines lower).
         feed(nv, "18GA  # mine<Esc>")
         assert nv.current.buffer[17] == "        c = 3  # mine"
