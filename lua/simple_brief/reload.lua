@@ -47,6 +47,11 @@ function H.on_changed(buf)
     return
   end
   vim.v.fcs_choice = ''
+  -- A deleted file is found again on every check: say it once (until the buffer is
+  -- written or read again).
+  if vim.b[buf].simple_brief_disk_changed == 'deleted' and reason == 'deleted' then
+    return
+  end
   vim.b[buf].simple_brief_disk_changed = reason
   vim.notify(M.message(buf, reason), vim.log.levels.WARN)
 end

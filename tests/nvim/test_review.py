@@ -174,15 +174,18 @@ def _bump(path: Path, text: str) -> None:
 
 
 def test_files_changed_on_disk_reload_when_unmodified_and_are_flagged_when_modified(tmp_path: Path) -> None:
-    clean, edited = tmp_path / "clean.py", tmp_path / "edited.py"
+    clean, edited, gone = tmp_path / "clean.py", tmp_path / "edited.py", tmp_path / "gone.py"
     clean.write_text("x = 1\n")
     edited.write_text("y = 1\n")
-    with nvim(tmp_path, str(clean), str(edited)) as nv:
-        # clean.py is hidden: a bare :checktime would not look at it.
+    gone.write_text("z = 1\n")
+    with nvim(tmp_path, str(clean), str(edited), str(gone)) as nv:
+        # clean.py and gone.py are loaded but hidden: a bare :checktime would not look at them.
+        nv.command("buffer " + str(gone))
         nv.command("buffer " + str(edited))
         nv.current.buffer[0] = "y = 'the person typed this'"
         _bump(clean, "x = 2\n")
         _bump(edited, "y = 2\n")
+        gone.unlink()
         # Nothing calls :checktime here: the plugin's timer does (checktime_ms).
         wait_for(nv, f"vim.fn.getbufline({str(clean)!r}, 1)[1] == 'x = 2'")
         flag = wait_for(nv, f"vim.b[vim.fn.bufnr({str(edited)!r})].simple_brief_disk_changed")
@@ -192,7 +195,16 @@ def test_files_changed_on_disk_reload_when_unmodified_and_are_flagged_when_modif
         messages = nv.exec_lua("return vim.api.nvim_exec2('messages', { output = true }).output")
         assert "edited.py changed on disk while you have unsaved changes; your text is kept" in messages
         assert not nv.exec_lua("return vim.bo[vim.fn.bufnr(...)].modified", str(clean))
+        assert wait_for(nv, f"vim.b[vim.fn.bufnr({str(gone)!r})].simple_brief_disk_changed") == "deleted"
+        assert nv.exec_lua("return vim.fn.getbufline(vim.fn.bufnr(...), 1)", str(gone)) == ["z = 1"]
+        messages = nv.exec_lua("return vim.api.nvim_exec2('messages', { output = true }).output")
+        # Checked again (as the timer does every second): said once, not every time.
+        nv.exec_lua("require('simple_brief.reload').check(); require('simple_brief.reload').check()")
+        messages = nv.exec_lua("return vim.api.nvim_exec2('messages', { output = true }).output")
+        assert messages.count("gone.py was deleted on disk; your buffer is kept") == 1, messages
+        assert messages.count("edited.py changed on disk") == 1, messages
     assert edited.read_text() == "y = 2\n"
+    assert not gone.exists()
 
 
 def test_real_typing_moves_a_hunk_and_a_hunk_typed_into_is_a_conflict(tmp_path: Path) -> None:
