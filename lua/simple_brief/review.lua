@@ -473,6 +473,15 @@ vim.api.nvim_create_autocmd('BufWinEnter', {
   end,
 })
 
+--- Whether the buffer stands for an empty file: one empty line, and the file empty or missing.
+---@param p simple_brief.Proposal
+function H.empty(p)
+  local buf = p.buf
+  return vim.api.nvim_buf_line_count(buf) == 1
+    and vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] == ''
+    and vim.fn.getfsize(p.path) <= 0
+end
+
 --- Apply one pending hunk (its lines must still be `old`), or mark it a conflict.
 ---@param p simple_brief.Proposal
 ---@param hunk simple_brief.ReviewHunk
@@ -497,7 +506,10 @@ function H.accept_hunk(p, hunk)
       ('hunk %d: you changed its lines since the proposal; it is now a conflict (not applied)'):format(hunk.n)
   end
   H.clear_marks(buf, hunk)
-  if #hunk.old == 0 then
+  if H.empty(p) then
+    -- An empty (or new) file is one empty line in a buffer: the lines replace it.
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, hunk.new)
+  elseif #hunk.old == 0 then
     local row = hunk.after and first + 1 or first
     vim.api.nvim_buf_set_lines(buf, row, row, false, hunk.new)
   else

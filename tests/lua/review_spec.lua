@@ -383,6 +383,18 @@ describe('review.propose', function()
     assert.truthy(said[1]:find('^simple%-brief: r1 proposes 2 hunks'), said[1])
   end)
 
+  it('fills an empty file with the lines of its one hunk (no empty line left after them)', function()
+    for _, path in ipairs({ file({}), vim.fn.tempname() .. '_new.py' }) do
+      local buf = review.propose({
+        id = 'r1',
+        path = path,
+        hunks = { { n = 1, start = 1, old = {}, new = { 'x = 1', 'y = 2' } } },
+      }).buf
+      assert.is_true(review.accept('r1'))
+      assert.are.same({ 'x = 1', 'y = 2' }, lines(buf))
+    end
+  end)
+
   it('says in one sentence what is wrong with a bad proposal', function()
     local cases = {
       { nil, 'takes a table' },
