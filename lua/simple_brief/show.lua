@@ -77,7 +77,55 @@ function M.clear(buf)
   return had
 end
 
+--- Fold the window with :SimpleBrief, open the listed ranges, and bring the line into view
+--- (unless the person moved away meanwhile).
+---@param win integer
+---@param buf integer
 ---@param s simple_brief.ShowRequest
+---@param line integer
+---@return string how
+function H.fold(win, buf, s, line)
+  if not vim.api.nvim_win_is_valid(win) or vim.api.nvim_win_get_buf(win) ~= buf then
+    return 'none'
+  end
+  local how = require('simple_brief.brief').enable(win)
+  vim.api.nvim_win_call(win, function()
+    local count = vim.api.nvim_buf_line_count(buf)
+    for _, r in ipairs(s.open or {}) do
+      local first = math.max(1, math.min(r[1], count))
+      local last = math.max(first, math.min(r[2], count))
+      vim.cmd(('silent! %d,%dfoldopen!'):format(first, last))
+    end
+    if vim.api.nvim_win_get_cursor(win)[1] == line then
+      vim.cmd('silent! normal! zv')
+    end
+  end)
+  return how
+end
+
+--- How long show() waits for the simple-brief server before it answers and folds right
+--- after: the engine waits 2 s for an answer, and a server starting takes longer.
+M.server_wait_ms = 1500
+
+--- Whether the simple-brief server is attached to `buf` and ready (started if needed,
+--- waited for at most `server_wait_ms`): folding then takes milliseconds.
+function H.server_ready(buf)
+  local lsp = require('simple_brief.lsp')
+  local function ready()
+    local client = lsp.client(buf)
+    return client ~= nil and client.initialized == true and not client:is_stopped()
+  end
+  if ready() then
+    return true
+  end
+  if not pcall(lsp.start, buf) then
+    return false
+  end
+  return vim.wait(M.server_wait_ms, ready, 20)
+end
+
+---@param s simple_brief.ShowRequest
+---@return string folds 'lsp', 'tree-sitter', 'indent', or 'pending' (folding right after)
 function H.show_now(s)
   local win = H.window()
   local buf = vim.fn.bufadd(s.path)
@@ -86,34 +134,40 @@ function H.show_now(s)
   vim.api.nvim_set_current_win(win)
   vim.api.nvim_win_set_buf(win, buf)
   local line = math.min(s.line, vim.api.nvim_buf_line_count(buf))
-  local how, why = require('simple_brief.brief').enable(win)
-  vim.api.nvim_win_call(win, function()
-    for _, r in ipairs(s.open or {}) do
-      local first = math.max(1, math.min(r[1], vim.api.nvim_buf_line_count(buf)))
-      local last = math.max(first, math.min(r[2], vim.api.nvim_buf_line_count(buf)))
-      vim.cmd(('silent! %d,%dfoldopen!'):format(first, last))
-    end
-    vim.api.nvim_win_set_cursor(win, { line, 0 })
-    vim.cmd('silent! normal! zv')
-  end)
+  vim.api.nvim_win_set_cursor(win, { line, 0 })
   M.clear()
   if s.note and s.note ~= '' then
     vim.api.nvim_buf_set_extmark(buf, M.ns, line - 1, 0, {
       virt_lines = { { { '▶ ' .. s.note, 'SimpleBriefShowNote' } } },
       virt_lines_above = true,
     })
-    if line == 1 then
-      -- A virtual line above the first line shows only as filler at the window's top.
-      vim.api.nvim_win_call(win, function()
-        vim.fn.winrestview({ topline = 1, topfill = 1 })
-      end)
-    end
   end
-  return how, why
+  local how = 'pending'
+  if H.server_ready(buf) then
+    how = H.fold(win, buf, s, line)
+  else
+    vim.schedule(function()
+      H.fold(win, buf, s, line)
+      H.top_note(win, line)
+    end)
+  end
+  H.top_note(win, line)
+  return how
+end
+
+--- A virtual line above the first line shows only as filler at the window's top.
+function H.top_note(win, line)
+  if line == 1 and vim.api.nvim_win_is_valid(win) then
+    vim.api.nvim_win_call(win, function()
+      vim.fn.winrestview({ topline = 1, topfill = 1 })
+    end)
+  end
 end
 
 --- Show `s` now, or (the person typing) at InsertLeave / after the command line, once.
 ---@param s simple_brief.ShowRequest
+--- `folds` says how the window folds; 'pending' when the server was not ready yet: the
+--- answer comes at once and the folds right after (starting the server takes seconds).
 ---@return {shown: boolean, waiting: boolean|nil, folds: string|nil, error: string|nil}
 function M.show(s)
   if type(s) == 'table' then

@@ -127,9 +127,16 @@ def test_show_folds_to_the_listed_ranges_places_the_note_and_bang_clears_it(tmp_
     method, other_method = line_of(CODE, "def method"), line_of(CODE, "def other")
     with nvim(tmp_path, str(other)) as nv:
         wins = len(nv.windows)
-        res = nv.exec_lua(
-            SHOW, {"path": str(path), "line": method, "open": [[method, method + 2]], "note": "look here"}
-        )
+        request = {"path": str(path), "line": method, "open": [[method, method + 2]], "note": "look here"}
+        # The first call of a fresh Neovim waits a bounded time for the server to start (the
+        # engine waits 2 s for an answer) and otherwise folds right after answering.
+        nv.exec_lua("require('simple_brief.show').server_wait_ms = 0")
+        res = nv.exec_lua(SHOW, request)
+        assert res == {"shown": True, "folds": "pending"}, res
+        wait_for(nv, f"vim.fn.foldclosed({first}) ~= -1")
+        # Once the server is there, the answer comes with the folds.
+        nv.command("SimpleBrief!")
+        res = nv.exec_lua(SHOW, request)
         assert res == {"shown": True, "folds": "lsp"}, res
         assert nv.current.buffer.name == str(path)
         assert len(nv.windows) == wins and len(nv.tabpages) == 1
