@@ -330,6 +330,19 @@ describe('review.propose', function()
     assert.are.equal('withdrawn', review.status('r1').hunks[1].reason)
   end)
 
+  it('ends the review when the buffer is unloaded, its text as it was', function()
+    local path = file()
+    local buf = review.propose(two_hunks(path)).buf
+    vim.api.nvim_buf_call(buf, function()
+      vim.cmd('edit!')
+    end)
+    local st = review.status('r1')
+    assert.are.same({ 'rejected', 'rejected' }, { st.hunks[1].state, st.hunks[2].state })
+    assert.truthy(st.hunks[1].reason:find('unloaded', 1, true), st.hunks[1].reason)
+    assert.are.same({}, review.list())
+    assert.are.same(FILE, st.lines)
+  end)
+
   it('inserts before line start, and after the last line when start is the line count + 1', function()
     local path = file()
     local buf = review.propose({
@@ -400,6 +413,7 @@ describe('review.propose', function()
       { nil, 'takes a table' },
       { { id = 'r1', path = 'rel.py', hunks = {} }, 'absolute path' },
       { { id = 'r1', path = '/x.py', hunks = {} }, 'non-empty list' },
+      { { id = 'r1', path = vim.fn.tempname():match('^(.*)/'), hunks = {} }, 'is a directory' },
       { { id = 'r1', path = '/x.py', hunks = { { start = 0, old = {}, new = { 'a' } } } }, 'start line' },
       { { id = 'r1', path = '/x.py', hunks = { { start = 1, old = { 'a\nb' }, new = {} } } }, 'without newlines' },
       {
