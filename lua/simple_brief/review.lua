@@ -265,6 +265,9 @@ function H.invalid(p)
   if type(p.path) ~= 'string' or not vim.startswith(p.path, '/') then
     return ('proposal %s: path must be an absolute path, got %s'):format(p.id, vim.inspect(p.path))
   end
+  if vim.fn.isdirectory(p.path) == 1 then
+    return ('proposal %s: %s is a directory, not a file'):format(p.id, p.path)
+  end
   if type(p.hunks) ~= 'table' or #p.hunks == 0 then
     return ('proposal %s: hunks must be a non-empty list'):format(p.id)
   end
@@ -451,13 +454,13 @@ end
 
 H.group = vim.api.nvim_create_augroup('simple_brief_review', { clear = true })
 
---- A buffer unloaded (`:bd`, `:e!` elsewhere) takes its marks with it: its review ends.
+--- A buffer unloaded (`:bd`, `:e!`) takes its marks with it: its review ends.
 vim.api.nvim_create_autocmd('BufUnload', {
   group = H.group,
   callback = function(args)
     local id = H.by_buf[args.buf]
     if id then
-      H.finish(H.proposals[id], 'buffer closed')
+      H.finish(H.proposals[id], 'buffer unloaded (:bdelete, :edit!)')
     end
   end,
 })
