@@ -369,6 +369,7 @@ function M.propose(p)
     H.draw(proposal, hunk)
   end
   H.attach(buf)
+  H.refresh_quickfix()
   M.tell(
     ('simple-brief: %s proposes %d hunk%s in %s (:SimpleBriefReview)'):format(
       p.id,
@@ -393,6 +394,7 @@ function H.finish(p, reason)
     end
   end
   H.settle(p)
+  H.refresh_quickfix()
 end
 
 --- After a change of states: remove the marks of closed hunks, redraw the open ones, and
@@ -569,6 +571,7 @@ function H.decide(id, hunk, decide)
     end
   end
   H.settle(p)
+  H.refresh_quickfix()
   if #problems > 0 then
     return false, table.concat(problems, '; ')
   end
@@ -720,9 +723,11 @@ function M.hunk_at_cursor()
   return p, nil
 end
 
---- Put the pending hunks in the quickfix list and open it (<CR> jumps to a hunk).
----@return integer entries
-function H.quickfix()
+H.qf_title = 'simple-brief review'
+
+--- The quickfix items of the pending hunks, in proposal and line order.
+---@return table[]
+function H.qf_items()
   local items = {}
   for _, entry in ipairs(M.list()) do
     local p = H.proposals[entry.id]
@@ -743,11 +748,27 @@ function H.quickfix()
       }
     end
   end
-  vim.fn.setqflist({}, ' ', { title = 'simple-brief review', items = items })
+  return items
+end
+
+--- Put the pending hunks in the quickfix list and open it (<CR> jumps to a hunk).
+---@return integer entries
+function H.quickfix()
+  local items = H.qf_items()
+  vim.fn.setqflist({}, ' ', { title = H.qf_title, items = items })
   if #items > 0 then
     vim.cmd('copen')
   end
   return #items
+end
+
+--- When the current quickfix list is the review's, bring it up to date (hunks decided,
+--- proposals come or gone).
+function H.refresh_quickfix()
+  local info = vim.fn.getqflist({ title = 0, id = 0 })
+  if info.title == H.qf_title then
+    pcall(vim.fn.setqflist, {}, 'r', { id = info.id, title = H.qf_title, items = H.qf_items() })
+  end
 end
 
 --- :SimpleBriefReview [accept|reject [all]]

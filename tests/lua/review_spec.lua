@@ -471,5 +471,16 @@ describe(':SimpleBriefReview', function()
     assert.are.equal('simple-brief review', qf.title)
     assert.are.same({ 2, 8 }, { qf.items[1].lnum, qf.items[2].lnum })
     assert.are.equal('r1 hunk 1/2 pending in Function:a — return more', qf.items[1].text)
+    -- Deciding a hunk updates the list; another list of the person's is left alone.
+    review.accept('r1', 1)
+    assert.are.same(
+      { 9 },
+      vim.tbl_map(function(i)
+        return i.lnum
+      end, vim.fn.getqflist())
+    )
+    vim.fn.setqflist({}, ' ', { title = 'grep', items = { { filename = 'x', lnum = 1, text = 'mine' } } })
+    review.reject('r1', 2)
+    assert.are.equal('mine', vim.fn.getqflist()[1].text)
   end)
 end)
