@@ -510,6 +510,9 @@ function H.accept_hunk(p, hunk)
     return false,
       ('hunk %d: you changed its lines since the proposal; it is now a conflict (not applied)'):format(hunk.n)
   end
+  if not vim.bo[buf].modifiable then
+    return false, ("hunk %d: the buffer is not 'modifiable'; :setlocal modifiable, then accept again"):format(hunk.n)
+  end
   H.clear_marks(buf, hunk)
   if H.empty(p) then
     -- An empty (or new) file is one empty line in a buffer: the lines replace it.

@@ -408,6 +408,18 @@ describe('review.propose', function()
     end
   end)
 
+  it("says so when the buffer is not 'modifiable', and the hunk stays to accept later", function()
+    local path = file()
+    local buf = review.propose(two_hunks(path)).buf
+    vim.bo[buf].modifiable = false
+    local ok, message = review.accept('r1', 1)
+    assert.is_false(ok)
+    assert.truthy(message:find("not 'modifiable'", 1, true), message)
+    assert.are.equal('pending', review.status('r1').hunks[1].state)
+    vim.bo[buf].modifiable = true
+    assert.is_true(review.accept('r1', 1))
+  end)
+
   it('says in one sentence what is wrong with a bad proposal', function()
     local cases = {
       { nil, 'takes a table' },
