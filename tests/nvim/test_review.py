@@ -6,6 +6,8 @@ quickfix list and <CR>, `show()` with the real language server's folds and in in
 
 from __future__ import annotations
 
+import difflib
+import json.decoder
 import os
 import time
 from pathlib import Path
@@ -233,3 +235,46 @@ def test_real_typing_moves_a_hunk_and_a_hunk_typed_into_is_a_conflict(tmp_path: 
         assert status["lines"][3:8] == ["def first():", "    # above", "    a = 10", "    # below", "    return a"]
         assert status["lines"][17] == "        c = 3  # mine"
     assert path.read_text() == CODE
+
+
+def _hunks(old: list[str], new: list[str]) -> list[dict[str, Any]]:
+    """The hunks the engine would send, from difflib's opcodes (an independent diff)."""
+    ops = [op for op in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes() if op[0] != "equal"]
+    return [
+        {"n": n, "start": i1 + 1, "old": old[i1:i2], "new": new[j1:j2], "symbol": "", "conflict": False}
+        for n, (_, i1, i2, j1, j2) in enumerate(ops, 1)
+    ]
+
+
+def test_a_review_of_a_real_file_gives_exactly_the_hunks_accepted(tmp_path: Path) -> None:
+    # The standard library's json/decoder.py, copied (nothing writes to the original).
+    source = Path(json.decoder.__file__).read_text()
+    path = tmp_path / "decoder.py"
+    path.write_text(source)
+    old = source.splitlines()
+    new = [line.replace("idx", "index") for line in old if not line.lstrip().startswith("#")]
+    new.insert(len(new) // 2, "# the agent was here")
+    new.append("__all__ += []")
+    hunks = _hunks(old, new)
+    assert len(hunks) >= 6
+    with nvim(tmp_path) as nv:
+        res = nv.exec_lua(PROPOSE, {"id": "r1", "path": str(path), "title": None, "tick": None, "hunks": hunks})
+        assert res["ok"] is True, res
+        nv.command(f"buffer {res['buf']}")
+        # The person types a line at the top first: every hunk moves one line down.
+        nv.current.buffer.append("# the person's line", 0)
+        review = "local r = require('simple_brief.review'); "
+        for h in hunks:
+            verb = "accept" if h["n"] % 2 else "reject"
+            assert nv.exec_lua(review + f"return r.{verb}('r1', {h['n']})") is True, h
+        expected = list(old)
+        for h in reversed(hunks):
+            if h["n"] % 2:
+                expected[h["start"] - 1 : h["start"] - 1 + len(h["old"])] = h["new"]
+        assert nv.current.buffer[:] == ["# the person's line", *expected]
+        states = [h["state"] for h in nv.exec_lua(STATUS, "r1")["hunks"]]
+        assert states == ["accepted" if h["n"] % 2 else "rejected" for h in hunks]
+        assert (
+            nv.exec_lua("return #vim.api.nvim_buf_get_extmarks(0, require('simple_brief.review').ns, 0, -1, {})") == 0
+        )
+    assert path.read_text() == source
