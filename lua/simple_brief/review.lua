@@ -9,11 +9,13 @@
 ---
 --- The engine calls propose/status/withdraw through exec_lua (docs/mcp.md, issue 29's
 --- contract); the person uses list/accept/reject, `:SimpleBriefReview` and `]h`/`[h`.
+local marks = require('simple_brief.review_marks')
+
 local M = {}
 
 local H = {}
 
-M.ns = vim.api.nvim_create_namespace('simple_brief_review')
+M.ns = marks.ns
 
 ---@class simple_brief.ReviewHunk
 ---@field n integer 1-based number within the proposal
@@ -44,173 +46,10 @@ H.by_buf = {}
 ---@type table<integer, table<string, table>>
 H.saved_maps = {}
 
-H.highlights = {
-  SimpleBriefReviewAdd = 'DiffAdd',
-  SimpleBriefReviewDelete = 'DiffDelete',
-  SimpleBriefReviewChange = 'DiffChange',
-  SimpleBriefReviewConflict = 'DiffText',
-  SimpleBriefReviewLabel = 'Comment',
-}
-
-function H.define_highlights()
-  for name, link in pairs(H.highlights) do
-    vim.api.nvim_set_hl(0, name, { link = link, default = true })
-  end
-end
-
-H.define_highlights()
-vim.api.nvim_create_autocmd('ColorScheme', {
-  group = vim.api.nvim_create_augroup('simple_brief_review_hl', { clear = true }),
-  callback = H.define_highlights,
-})
-
 ---@param hunk simple_brief.ReviewHunk
 ---@return boolean
 function H.open(hunk)
   return hunk.state == 'pending' or hunk.state == 'conflict'
-end
-
---- 0-based first and last row of a hunk's lines now (last < first for an insertion), or nil
---- when its mark is gone.
----@return integer|nil first, integer|nil last
-function H.rows(buf, hunk)
-  if not hunk.track then
-    return nil, nil
-  end
-  local mark = vim.api.nvim_buf_get_extmark_by_id(buf, M.ns, hunk.track, { details = true })
-  if not mark[1] then
-    return nil, nil
-  end
-  if #hunk.old == 0 then
-    return mark[1], mark[1] - 1
-  end
-  -- Lines replaced whole can push the start past the end: the rows between are the hunk's.
-  return math.min(mark[1], mark[3].end_row), math.max(mark[1], mark[3].end_row)
-end
-
---- Whether the buffer's lines at the hunk's rows are exactly `lines`.
-function H.lines_equal(buf, hunk, lines)
-  local first, last = H.rows(buf, hunk)
-  if not first then
-    return false
-  end
-  if #lines == 0 then
-    return true
-  end
-  local now = vim.api.nvim_buf_get_lines(buf, first, last + 1, false)
-  return vim.deep_equal(now, lines)
-end
-
-function H.clear_decor(buf, hunk)
-  for _, id in ipairs(hunk.decor or {}) do
-    pcall(vim.api.nvim_buf_del_extmark, buf, M.ns, id)
-  end
-  hunk.decor = {}
-end
-
-function H.clear_marks(buf, hunk)
-  H.clear_decor(buf, hunk)
-  if hunk.track then
-    pcall(vim.api.nvim_buf_del_extmark, buf, M.ns, hunk.track)
-    hunk.track = nil
-  end
-end
-
---- Virtual lines for `lines`, padded so the highlight reaches the window's edge.
-function H.virt_lines(buf, lines, group)
-  -- In a window: from its left edge, with `+` in the sign column, as a diff reads.
-  local win = vim.fn.bufwinid(buf)
-  local textoff = win ~= -1 and vim.fn.getwininfo(win)[1].textoff or 0
-  local gutter = textoff > 0 and ('+' .. string.rep(' ', textoff - 1)) or ''
-  local width = vim.o.columns
-  local tab = string.rep(' ', vim.bo[buf].tabstop)
-  local out = {}
-  for _, line in ipairs(lines) do
-    local text = gutter .. line:gsub('\t', tab)
-    local pad = math.max(0, width - vim.fn.strdisplaywidth(text))
-    out[#out + 1] = { { text .. string.rep(' ', pad), group } }
-  end
-  return out, textoff > 0
-end
-
---- (Re)draw a hunk's sign, label and virtual lines at its tracked rows.
----@param p simple_brief.Proposal
----@param hunk simple_brief.ReviewHunk
-function H.draw(p, hunk)
-  local buf = p.buf
-  H.clear_decor(buf, hunk)
-  local first, last = H.rows(buf, hunk)
-  if not first or not H.open(hunk) then
-    return
-  end
-  local conflict = hunk.state == 'conflict'
-  local sign, sign_group
-  if conflict then
-    sign, sign_group = '!', 'SimpleBriefReviewConflict'
-  elseif #hunk.old == 0 then
-    sign, sign_group = '+', 'SimpleBriefReviewAdd'
-  elseif #hunk.new == 0 then
-    sign, sign_group = '-', 'SimpleBriefReviewDelete'
-  else
-    sign, sign_group = '~', 'SimpleBriefReviewChange'
-  end
-  local label = ('%s hunk %d/%d%s%s'):format(
-    p.id,
-    hunk.n,
-    #p.hunks,
-    hunk.symbol ~= '' and (' in ' .. hunk.symbol) or '',
-    conflict and (' CONFLICT: ' .. (hunk.reason or 'your lines differ')) or ''
-  )
-  local decor = {}
-  decor[#decor + 1] = vim.api.nvim_buf_set_extmark(buf, M.ns, first, 0, {
-    sign_text = sign,
-    sign_hl_group = sign_group,
-    virt_text = { { ' ' .. label, 'SimpleBriefReviewLabel' } },
-    priority = 200,
-  })
-  if #hunk.old > 0 then
-    decor[#decor + 1] = vim.api.nvim_buf_set_extmark(buf, M.ns, first, 0, {
-      end_row = last,
-      end_col = 0,
-      line_hl_group = conflict and 'SimpleBriefReviewConflict' or 'SimpleBriefReviewDelete',
-      priority = 200,
-    })
-  end
-  if #hunk.new > 0 then
-    local below = #hunk.old > 0 or hunk.after
-    local virt_lines, leftcol = H.virt_lines(buf, hunk.new, 'SimpleBriefReviewAdd')
-    decor[#decor + 1] = vim.api.nvim_buf_set_extmark(buf, M.ns, below and math.max(last, first) or first, 0, {
-      virt_lines = virt_lines,
-      virt_lines_leftcol = leftcol,
-      virt_lines_above = not below,
-      priority = 200,
-    })
-  end
-  hunk.decor = decor
-end
-
---- The extmark that tracks a hunk's lines: over `old` (a line opened above it pushes its
---- start down; its end stays on the last line's end, so a line opened below stays outside),
---- or a point where an insertion goes (before that line; after the last line when appended).
----@return integer id, boolean after
-function H.track(buf, hunk)
-  local count = vim.api.nvim_buf_line_count(buf)
-  local row = hunk.start - 1
-  if #hunk.old == 0 then
-    if row >= count then
-      local last = vim.api.nvim_buf_get_lines(buf, count - 1, count, false)[1]
-      return vim.api.nvim_buf_set_extmark(buf, M.ns, count - 1, #last, {}), true
-    end
-    return vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, {}), false
-  end
-  local last_row = row + #hunk.old - 1
-  local last = vim.api.nvim_buf_get_lines(buf, last_row, last_row + 1, false)[1]
-  return vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, {
-    end_row = last_row,
-    end_col = #last,
-    end_right_gravity = false,
-  }),
-    false
 end
 
 --- `v` with msgpack's nil (vim.NIL, Python's None over exec_lua) as Lua's nil, in tables too.
@@ -360,13 +199,13 @@ function M.propose(p)
     if h.conflict then
       hunk.seen = vim.deepcopy(hunk.old)
     end
-    hunk.track, hunk.after = H.track(buf, hunk)
+    hunk.track, hunk.after = marks.track(buf, hunk)
     proposal.hunks[#proposal.hunks + 1] = hunk
   end
   H.proposals[p.id] = proposal
   H.by_buf[buf] = p.id
   for _, hunk in ipairs(proposal.hunks) do
-    H.draw(proposal, hunk)
+    marks.draw(proposal, hunk)
   end
   H.attach(buf)
   H.refresh_quickfix()
@@ -405,9 +244,9 @@ function H.settle(p)
   for _, hunk in ipairs(p.hunks) do
     if H.open(hunk) then
       open = true
-      H.draw(p, hunk)
+      marks.draw(p, hunk)
     elseif hunk.track then
-      H.clear_marks(p.buf, hunk)
+      marks.clear(p.buf, hunk)
     end
   end
   if not open and H.by_buf[p.buf] == p.id then
@@ -494,7 +333,7 @@ end
 function H.accept_hunk(p, hunk)
   local buf = p.buf
   if hunk.state == 'conflict' then
-    if H.lines_equal(buf, hunk, hunk.seen or hunk.old) then
+    if marks.lines_equal(buf, hunk, hunk.seen or hunk.old) then
       return false,
         ('hunk %d is a conflict: edit its lines by hand to resolve it, then accept (keeps your edit) or reject'):format(
           hunk.n
@@ -503,8 +342,8 @@ function H.accept_hunk(p, hunk)
     hunk.state, hunk.reason = 'accepted', 'resolved by hand'
     return true
   end
-  local first, last = H.rows(buf, hunk)
-  if not first or not H.lines_equal(buf, hunk, hunk.old) then
+  local first, last = marks.rows(buf, hunk)
+  if not first or not marks.lines_equal(buf, hunk, hunk.old) then
     local now = first and last >= first and vim.api.nvim_buf_get_lines(buf, first, last + 1, false) or {}
     hunk.state, hunk.reason, hunk.seen = 'conflict', 'you changed these lines since the proposal', now
     return false,
@@ -513,7 +352,7 @@ function H.accept_hunk(p, hunk)
   if not vim.bo[buf].modifiable then
     return false, ("hunk %d: the buffer is not 'modifiable'; :setlocal modifiable, then accept again"):format(hunk.n)
   end
-  H.clear_marks(buf, hunk)
+  marks.clear(buf, hunk)
   if H.empty(p) then
     -- An empty (or new) file is one empty line in a buffer: the lines replace it.
     vim.api.nvim_buf_set_lines(buf, 0, -1, false, hunk.new)
@@ -678,7 +517,7 @@ function H.open_hunks(buf)
     return nil, out
   end
   for _, h in ipairs(p.hunks) do
-    local first, last = H.rows(buf, h)
+    local first, last = marks.rows(buf, h)
     if H.open(h) and first then
       out[#out + 1] = { hunk = h, first = first, last = math.max(first, last) }
     end
