@@ -41,7 +41,7 @@ end, {
 })
 
 vim.api.nvim_create_user_command('SimpleBriefReview', function(args)
-  require('simple_brief.review').command(args)
+  require('simple_brief.review_ui').command(args)
 end, {
   nargs = '*',
   complete = function(arglead, cmdline)
