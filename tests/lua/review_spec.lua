@@ -475,6 +475,31 @@ describe(':SimpleBriefReview', function()
     assert.are.same({ 'accepted', 'rejected' }, { st.hunks[1].state, st.hunks[2].state })
   end)
 
+  it('completes accept|reject, then all', function()
+    assert.are.same({ 'accept', 'reject' }, vim.fn.getcompletion('SimpleBriefReview ', 'cmdline'))
+    assert.are.same({ 'reject' }, vim.fn.getcompletion('SimpleBriefReview re', 'cmdline'))
+    assert.are.same({ 'all' }, vim.fn.getcompletion('SimpleBriefReview accept ', 'cmdline'))
+  end)
+
+  it('says how to use it when the words are wrong, and changes nothing', function()
+    local said = {}
+    local notify = vim.notify
+    vim.notify = function(message)
+      said[#said + 1] = message
+    end
+    local path = file()
+    local buf = review.propose(two_hunks(path)).buf
+    show(buf)
+    vim.api.nvim_win_set_cursor(0, { 2, 0 })
+    vim.cmd('SimpleBriefReview acept')
+    vim.api.nvim_win_set_cursor(0, { 4, 0 })
+    vim.cmd('SimpleBriefReview accept')
+    vim.notify = notify
+    assert.truthy(said[2]:find('use :SimpleBriefReview, :SimpleBriefReview accept [all]', 1, true), said[2])
+    assert.truthy(said[3]:find('no hunk of r1 under the cursor', 1, true), said[3])
+    assert.are.same(FILE, lines(buf))
+  end)
+
   it('lists the pending hunks in the quickfix list', function()
     local path = file()
     review.propose(two_hunks(path))
