@@ -86,6 +86,18 @@ local function show(buf)
   vim.api.nvim_set_current_buf(buf)
 end
 
+--- What `fn` said through vim.notify, in order.
+local function messages(fn)
+  local said, notify = {}, vim.notify
+  vim.notify = function(message)
+    said[#said + 1] = message
+  end
+  local ok, err = pcall(fn)
+  vim.notify = notify
+  assert(ok, err)
+  return said
+end
+
 describe('review.propose', function()
   before_each(function()
     fresh()
@@ -379,17 +391,14 @@ describe('review.propose', function()
   end)
 
   it('tells of a proposal in one screen line (no hit-enter prompt while the person works)', function()
-    local said = {}
-    local notify = vim.notify
-    vim.notify = function(message)
-      said[#said + 1] = message
-    end
     local columns = vim.o.columns
     vim.o.columns = 60
     local room = vim.v.echospace
-    local ok, err = pcall(review.propose, two_hunks(file()))
+    local ok, err
+    local said = messages(function()
+      ok, err = pcall(review.propose, two_hunks(file()))
+    end)
     vim.o.columns = columns
-    vim.notify = notify
     assert.is_true(ok, err)
     assert.are.equal(1, #said)
     assert.is_true(vim.fn.strdisplaywidth(said[1]) <= room, said[1])
@@ -482,19 +491,15 @@ describe(':SimpleBriefReview', function()
   end)
 
   it('says how to use it when the words are wrong, and changes nothing', function()
-    local said = {}
-    local notify = vim.notify
-    vim.notify = function(message)
-      said[#said + 1] = message
-    end
-    local path = file()
-    local buf = review.propose(two_hunks(path)).buf
-    show(buf)
-    vim.api.nvim_win_set_cursor(0, { 2, 0 })
-    vim.cmd('SimpleBriefReview acept')
-    vim.api.nvim_win_set_cursor(0, { 4, 0 })
-    vim.cmd('SimpleBriefReview accept')
-    vim.notify = notify
+    local buf
+    local said = messages(function()
+      buf = review.propose(two_hunks(file())).buf
+      show(buf)
+      vim.api.nvim_win_set_cursor(0, { 2, 0 })
+      vim.cmd('SimpleBriefReview acept')
+      vim.api.nvim_win_set_cursor(0, { 4, 0 })
+      vim.cmd('SimpleBriefReview accept')
+    end)
     assert.truthy(said[2]:find('use :SimpleBriefReview, :SimpleBriefReview accept [all]', 1, true), said[2])
     assert.truthy(said[3]:find('no hunk of r1 under the cursor', 1, true), said[3])
     assert.are.same(FILE, lines(buf))
