@@ -390,6 +390,15 @@ describe('review.propose', function()
     assert.are.equal('+' .. string.rep(' ', textoff - 1) .. '    x = 1', text:sub(1, textoff + 9))
   end)
 
+  it("links its highlight groups again after a colorscheme, and keeps the person's own", function()
+    vim.cmd.colorscheme('default')
+    assert.are.equal('DiffAdd', vim.api.nvim_get_hl(0, { name = 'SimpleBriefReviewAdd' }).link)
+    vim.api.nvim_set_hl(0, 'SimpleBriefReviewDelete', { link = 'ErrorMsg' })
+    require('simple_brief.review_marks').define_highlights()
+    assert.are.equal('ErrorMsg', vim.api.nvim_get_hl(0, { name = 'SimpleBriefReviewDelete' }).link)
+    vim.cmd.colorscheme('default')
+  end)
+
   it('tells of a proposal in one screen line (no hit-enter prompt while the person works)', function()
     local columns = vim.o.columns
     vim.o.columns = 60
