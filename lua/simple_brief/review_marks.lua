@@ -22,11 +22,8 @@ function M.define_highlights()
   end
 end
 
+-- Default links outlive :colorscheme (its :hi clear restores them): set once.
 M.define_highlights()
-vim.api.nvim_create_autocmd('ColorScheme', {
-  group = vim.api.nvim_create_augroup('simple_brief_review_hl', { clear = true }),
-  callback = M.define_highlights,
-})
 
 --- 0-based first and last row of a hunk's lines now (last < first for an insertion), or nil
 --- when its mark is gone.

@@ -390,7 +390,7 @@ describe('review.propose', function()
     assert.are.equal('+' .. string.rep(' ', textoff - 1) .. '    x = 1', text:sub(1, textoff + 9))
   end)
 
-  it("links its highlight groups again after a colorscheme, and keeps the person's own", function()
+  it("keeps its highlight links through a colorscheme, and the person's own links", function()
     vim.cmd.colorscheme('default')
     assert.are.equal('DiffAdd', vim.api.nvim_get_hl(0, { name = 'SimpleBriefReviewAdd' }).link)
     vim.api.nvim_set_hl(0, 'SimpleBriefReviewDelete', { link = 'ErrorMsg' })
