@@ -39,3 +39,17 @@ end, {
   complete = 'shellcmd',
   desc = "Install the engine into its own venv in Neovim's data folder (! recreates it; optional: the python to use)",
 })
+
+vim.api.nvim_create_user_command('SimpleBriefReview', function(args)
+  require('simple_brief.review_ui').command(args)
+end, {
+  nargs = '*',
+  complete = function(arglead, cmdline)
+    local words = vim.split(vim.trim(cmdline), '%s+')
+    local choices = (#words > 2 or (#words == 2 and arglead == '')) and { 'all' } or { 'accept', 'reject' }
+    return vim.tbl_filter(function(w)
+      return vim.startswith(w, arglead)
+    end, choices)
+  end,
+  desc = "List the agent's pending proposals (<CR> jumps); accept|reject [all] the hunk under the cursor or all",
+})

@@ -8,9 +8,11 @@ tests/nvim/init.lua as the only config.
 from __future__ import annotations
 
 import bisect
+import itertools
 import os
 import re
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -57,6 +59,18 @@ def nvim(tmp: Path, *args: str, **env: str) -> Iterator[pynvim.Nvim]:
         with suppress(OSError, EOFError, pynvim.NvimError):
             session.command("qall!")
         session.close()
+
+
+_tokens = itertools.count(1)
+
+
+def feed(session: pynvim.Nvim, keys: str, timeout: float = 5.0) -> None:
+    """Type `keys` as the person would, and return once Neovim has processed all of them."""
+    token = next(_tokens)
+    session.input(f"{keys}<Cmd>let g:sb_fed = {token}<CR>")
+    deadline = time.monotonic() + timeout
+    while session.vars.get("sb_fed") != token:
+        assert time.monotonic() < deadline, f"Neovim did not process {keys!r} in {timeout}s"
 
 
 def document_symbols(session: pynvim.Nvim) -> list[dict[str, Any]]:

@@ -86,6 +86,13 @@ function M.restore(win)
   for _, name in ipairs(H.options) do
     vim.api.nvim_set_option_value(name, saved[name], { win = win, scope = 'local' })
   end
+  if saved.foldmethod == 'manual' then
+    -- Back to manual, the expr folds would stay as manual ones, closed: the person's own
+    -- manual folds went when the method changed, so none of these are theirs.
+    vim.api.nvim_win_call(win, function()
+      vim.cmd('silent! normal! zE')
+    end)
+  end
   vim.w[win].simple_brief_saved = nil
   return true
 end

@@ -11,6 +11,8 @@ local M = {}
 ---@field attach_timeout_ms integer How long :SimpleBrief waits for the server and its folds.
 ---@field view_debounce_ms integer Delay before the outline split refreshes after an edit.
 ---@field keep_open string[] Block marks whose folds :SimpleBrief leaves open (containers).
+---@field reload boolean Files changed on disk: reload unmodified buffers, flag modified ones.
+---@field checktime_ms integer How often (Normal mode) files are checked for changes on disk; 0 = only on events.
 
 ---@class simple_brief.SetupOpts
 ---@field filetypes? string[]
@@ -19,6 +21,8 @@ local M = {}
 ---@field attach_timeout_ms? integer
 ---@field view_debounce_ms? integer
 ---@field keep_open? string[]
+---@field reload? boolean
+---@field checktime_ms? integer
 
 ---@type simple_brief.Config
 M.defaults = {
@@ -32,6 +36,10 @@ M.defaults = {
   view_debounce_ms = 150,
   -- Classes (C>) stay open so their methods show; functions, structs, enums fold.
   keep_open = { 'C' },
+  -- An agent wrote a file: reload the buffers without unsaved changes, flag the others.
+  reload = true,
+  -- Besides focus, BufEnter, CursorHold and TermLeave: look for such changes every second.
+  checktime_ms = 1000,
 }
 
 ---@type simple_brief.Config
@@ -88,6 +96,18 @@ local checks = {
       return true
     end,
     "a list of block marks among 'F', 'C', 'S', 'E'",
+  },
+  reload = {
+    function(v)
+      return type(v) == 'boolean'
+    end,
+    'true or false',
+  },
+  checktime_ms = {
+    function(v)
+      return type(v) == 'number' and v >= 0 and v % 1 == 0
+    end,
+    'a whole number >= 0 (0: only on focus, BufEnter, CursorHold and TermLeave)',
   },
 }
 

@@ -4,6 +4,7 @@
 --- :SimpleBrief[!] [outline|compact]       -- fold to the outline / restore / open a view split
 --- :SimpleBrief mcp                         -- how to register the MCP server with agents
 --- :SimpleBrief trust|untrust               -- consent to the workspace's .simple-brief.toml
+--- :SimpleBriefReview [accept|reject [all]]  -- the agent's proposed edits, hunk by hunk
 --- :SimpleBriefInstall[!] [python]          -- the build step: the engine's venv in stdpath('data')
 --- :ExpandAt [name|Class.method|line:N] [body|signature|all]
 local M = {}
@@ -15,6 +16,7 @@ function M.setup(opts)
   require('simple_brief.config').set(opts)
   require('simple_brief.lsp').enable()
   require('simple_brief.context').setup()
+  require('simple_brief.reload').setup()
   local _, err = require('simple_brief.instances').register()
   if err then
     vim.notify('simple-brief: ' .. err, vim.log.levels.WARN)
@@ -30,7 +32,8 @@ end
 function M.command(args)
   local sub = args.fargs[1]
   if args.bang then
-    if not require('simple_brief.brief').restore() then
+    local had_note = require('simple_brief.show').clear()
+    if not require('simple_brief.brief').restore() and not had_note then
       vim.notify('simple-brief: this window has no :SimpleBrief folds to restore', vim.log.levels.INFO)
     end
     return

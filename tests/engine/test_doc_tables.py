@@ -49,6 +49,8 @@ def test_the_readme_and_help_tables_are_their_sources() -> None:
         "attach_timeout_ms",
         "view_debounce_ms",
         "keep_open",
+        "reload",
+        "checktime_ms",
     ]
     for option in options:
         assert f"  {option.name} = {option.default}, -- {option.summary}" in readme

@@ -56,6 +56,10 @@ describe('config.resolve', function()
     { 'keep_open', 'C' },
     { 'keep_open', { 1 } },
     { 'keep_open', { 'class' } },
+    { 'reload', 'yes' },
+    { 'reload', 1 },
+    { 'checktime_ms', -1 },
+    { 'checktime_ms', 0.5 },
   }
   for _, case in ipairs(invalid) do
     local key, value = case[1], case[2]
@@ -70,7 +74,10 @@ describe('config.resolve', function()
   it('refuses an unknown option and lists the known ones', function()
     local err = error_of({ filetype = { 'python' } })
     assert.truthy(err:find('unknown option "filetype"', 1, true), err)
-    assert.truthy(err:find('attach_timeout_ms, cmd, filetypes, host, keep_open, view_debounce_ms', 1, true), err)
+    assert.truthy(
+      err:find('attach_timeout_ms, checktime_ms, cmd, filetypes, host, keep_open, reload, view_debounce_ms', 1, true),
+      err
+    )
   end)
 
   it('refuses a list passed where the options table belongs', function()
