@@ -29,7 +29,7 @@ from simple_brief.model import Diagnostic, TextEdit
 from simple_brief.render import lsp as view
 from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
 from simple_brief.scan import scan
-from simple_brief.tools import Call, Doc, ToolResult, checks, hints, tool
+from simple_brief.tools import Call, Doc, ToolResult, checks, clobber, hints, tool
 from simple_brief.tools.lsp import Col, FilePath, Line
 from simple_brief.tools.servers import ask, error_notes, incomplete_notice, locate, server_diagnostics
 
@@ -119,6 +119,8 @@ def applied(
     call: Call, head: str, changed: dict[Path, tuple[str, str, list[TextEdit]]], data: dict[str, Any], write: bool
 ) -> ToolResult:
     """The answer of an applied edit: what changed, then the diagnostics it leaves."""
+    for path, (old, _, edits) in changed.items():
+        clobber.refuse_edits_over_changes(call, path, old, edits)
     data["applied"] = True
     sentence = f"{head}; {apply_changes(call, changed, write)}"
     blocks, after = consequences(call, changed)

@@ -1,0 +1,184 @@
+"""Issue 29, the engine side: the three-way merge on a real stdlib file, hunk symbols, the
+session's read marks through the host, `changes_since` on a rename, and the never-clobber
+rule of `files_apply_overlay` and applied refactors."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from simple_brief import languages
+from simple_brief.files.workspace import Workspace
+from simple_brief.host.core import Host
+from simple_brief.intel import merge
+from simple_brief.model import Position, Range, TextEdit
+from simple_brief.render.changes import symbol_changes
+from simple_brief.scan import scan
+from simple_brief.tools import Call
+from simple_brief.tools.clobber import refuse_edits_over_changes
+from simple_brief.tools.edit import scope_chain
+from simple_brief.editor.review import ClientMarks
+from simple_brief.errors import UserError
+
+STDLIB = Path(textwrap.__file__).read_text(encoding="utf-8")
+
+
+def _replace_line(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+# Lines of textwrap.py in different functions: `_munge_whitespace` and `dedent`.
+MUNGE = "        if self.expand_tabs:\n"
+DEDENT = "    margin = None\n"
+SHORTEN = "    w = TextWrapper(width=width, max_lines=1, **kwargs)\n"
+
+
+def test_edits_in_different_functions_combine() -> None:
+    ours = _replace_line(STDLIB, MUNGE, "        if self.expand_tabs:  # the person's comment\n")
+    theirs = _replace_line(STDLIB, DEDENT, "    margin: str | None = None\n")
+    merged = merge.merge3(STDLIB, ours, theirs)
+    assert not merged.conflicts
+    assert len(merged.hunks) == 1
+    hunk = merged.hunks[0]
+    assert hunk.old == ("    margin = None",) and hunk.new == ("    margin: str | None = None",)
+    # The hunk's line is a line of the person's text, which holds the agent's old line there.
+    assert merge.split_lines(ours)[hunk.start - 1] == "    margin = None"
+    both = _replace_line(ours, DEDENT, "    margin: str | None = None\n")
+    assert merged.text == both
+
+
+def test_edits_that_shift_lines_keep_their_place() -> None:
+    # The person adds three lines near the top; the agent's hunk further down moves with them.
+    ours = _replace_line(STDLIB, "import re\n", "import re\nimport os\nimport sys\nimport io\n")
+    theirs = _replace_line(STDLIB, SHORTEN, "    w = TextWrapper(width=width, max_lines=2, **kwargs)\n")
+    merged = merge.merge3(STDLIB, ours, theirs)
+    (hunk,) = merged.hunks
+    assert hunk.start == STDLIB.split("\n").index(SHORTEN.rstrip("\n")) + 1 + 3
+    assert merged.text == _replace_line(ours, SHORTEN, "    w = TextWrapper(width=width, max_lines=2, **kwargs)\n")
+
+
+def test_the_same_lines_changed_on_both_sides_are_a_conflict() -> None:
+    ours = _replace_line(STDLIB, SHORTEN, "    w = TextWrapper(width=width - 1, max_lines=1, **kwargs)\n")
+    theirs = _replace_line(STDLIB, SHORTEN, "    w = TextWrapper(width=width, max_lines=3, **kwargs)\n")
+    merged = merge.merge3(STDLIB, ours, theirs)
+    (hunk,) = merged.hunks
+    assert hunk.conflict
+    assert hunk.old == ("    w = TextWrapper(width=width - 1, max_lines=1, **kwargs)",)
+    assert hunk.new == ("    w = TextWrapper(width=width, max_lines=3, **kwargs)",)
+    # Never applied blindly: the merged text is the person's.
+    assert merged.text == ours
+
+
+def test_the_same_change_on_both_sides_is_no_hunk() -> None:
+    both = _replace_line(STDLIB, DEDENT, "    margin = ''\n")
+    assert merge.merge3(STDLIB, both, both).hunks == ()
+
+
+def test_an_insertion_next_to_the_persons_change_is_a_conflict() -> None:
+    ours = _replace_line(STDLIB, DEDENT, "    margin = 0\n")
+    theirs = _replace_line(STDLIB, DEDENT, DEDENT + "    seen = 0\n")
+    (hunk,) = merge.merge3(STDLIB, ours, theirs).hunks
+    assert hunk.conflict and hunk.old == ("    margin = 0",) and hunk.new == ("    margin = None", "    seen = 0")
+
+
+def test_hunks_of_a_plain_diff_apply_back() -> None:
+    theirs = _replace_line(STDLIB, DEDENT, "") + "\n# appended\n"
+    text = STDLIB
+    for hunk in reversed(merge.hunks(STDLIB, theirs)):
+        text = merge.apply_hunk(text, hunk)
+    assert text == theirs
+
+
+def test_hunk_symbols_name_the_enclosing_chain() -> None:
+    theirs = _replace_line(STDLIB, "        lines = []\n", "        lines: list[str] = []\n")
+    (hunk,) = merge.hunks(STDLIB, theirs)
+    symbols = scan(STDLIB, languages.detect(Path("textwrap.py"))).symbols
+    lines = merge.split_lines(STDLIB)
+    assert scope_chain(symbols, lines, hunk.start) == "Class:TextWrapper > Method:_wrap_chunks"
+    assert scope_chain(symbols, lines, 1) == ""
+
+
+SERVICE = """class Service:
+    def start(self):
+        return 1
+
+    def run(self, n):
+        total = n
+        return total
+"""
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Host:
+    (tmp_path / "service.py").write_text(SERVICE)
+    made = Host()
+    yield made
+    made.close()
+
+
+def _text(answer: object) -> str:
+    return "\n".join(answer.blocks)  # type: ignore[attr-defined]
+
+
+def test_changes_since_shows_a_rename_and_the_mark_moves_only_on_reading(tmp_path: Path, host: Host) -> None:
+    read = host.call("simple_read", {"path": "service.py"}, root=tmp_path, client="s1")
+    assert not read.is_error
+    (tmp_path / "service.py").write_text(SERVICE.replace("def start(self)", "def begin(self)").replace("= n", "= n * 2"))
+    first = host.call("changes_since", {"path": "service.py"}, root=tmp_path, client="s1")
+    text = _text(first)
+    assert "renamed Class:Service > Method:start -> Class:Service > Method:begin" in text, text
+    assert "~ body changed  F> def run(self, n) { ... } L5-7" in text, text
+    assert [c["change"] for c in first.data["service.py"]] == ["renamed", "body"]
+    # Asking again does not move the mark; reading does.
+    again = host.call("changes_since", {"path": "service.py"}, root=tmp_path, client="s1")
+    assert _text(again) == text
+    host.call("expand_at", {"path": "service.py", "selector": "Service.run"}, root=tmp_path, client="s1")
+    after = host.call("changes_since", {}, root=tmp_path, client="s1")
+    assert _text(after) == "none of the 1 files you read changed since you read them."
+
+
+def test_read_marks_are_per_session_and_the_command_line_keeps_none(tmp_path: Path, host: Host) -> None:
+    host.call("simple_read", {"path": "service.py"}, root=tmp_path, client="s1")
+    other = host.call("changes_since", {"path": "service.py"}, root=tmp_path, client="s2")
+    assert other.is_error and "was not read in this session" in _text(other)
+    cli = host.call("changes_since", {}, root=tmp_path)
+    assert cli.is_error and "the command line keeps no reads" in _text(cli)
+
+
+def test_an_overlay_is_merged_with_the_persons_edits_and_refused_over_them(tmp_path: Path, host: Host) -> None:
+    host.call("simple_read", {"path": "service.py"}, root=tmp_path, client="s1")
+    person = SERVICE.replace("return 1", "return 2")
+    (tmp_path / "service.py").write_text(person)
+    # The agent's text, written against what it read, changes another method: both kept.
+    agent = SERVICE.replace("total = n", "total = n + 1")
+    done = host.call("files_apply_overlay", {"path": "service.py", "content": agent}, root=tmp_path, client="s1")
+    assert not done.is_error, _text(done)
+    assert "merged with the person's edits since you read it (lines 3)" in _text(done)
+    state = host.state(tmp_path)
+    assert state.workspace.overlays.agent[tmp_path / "service.py"] == person.replace("total = n", "total = n + 1")
+    # The agent's text changes the line the person changed: refused, nothing applied.
+    host.call("files_remove_overlay", {"path": "service.py"}, root=tmp_path, client="s1")
+    clash = SERVICE.replace("return 1", "return 10")
+    refused = host.call("files_apply_overlay", {"path": "service.py", "content": clash}, root=tmp_path, client="s1")
+    assert refused.is_error
+    assert "lines 3 of service.py changed since you read it" in _text(refused)
+    assert tmp_path / "service.py" not in state.workspace.overlays.agent
+
+
+def test_an_applied_edit_over_the_persons_lines_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "service.py").write_text(SERVICE)
+    marks = ClientMarks()
+    real = (tmp_path / "service.py").resolve()
+    marks.mark(real, SERVICE)
+    call = Call(workspace=Workspace.at(tmp_path), marks=marks)
+    now = SERVICE.replace("total = n", "total = n - 1")  # the person's line 6
+
+    def edit(line: int) -> list[TextEdit]:
+        return [TextEdit(Range(Position(line - 1, 4), Position(line - 1, 9)), "value")]
+
+    refuse_edits_over_changes(call, real, now, edit(7))  # line 7: the person left it alone
+    with pytest.raises(UserError, match=r"lines 6 of service.py changed since you read it .* re-read it"):
+        refuse_edits_over_changes(call, real, now, edit(6))
