@@ -126,7 +126,9 @@ def _text(answer: object) -> str:
 def test_changes_since_shows_a_rename_and_the_mark_moves_only_on_reading(tmp_path: Path, host: Host) -> None:
     read = host.call("simple_read", {"path": "service.py"}, root=tmp_path, client="s1")
     assert not read.is_error
-    (tmp_path / "service.py").write_text(SERVICE.replace("def start(self)", "def begin(self)").replace("= n", "= n * 2"))
+    (tmp_path / "service.py").write_text(
+        SERVICE.replace("def start(self)", "def begin(self)").replace("= n", "= n * 2")
+    )
     first = host.call("changes_since", {"path": "service.py"}, root=tmp_path, client="s1")
     text = _text(first)
     assert "renamed Class:Service > Method:start -> Class:Service > Method:begin" in text, text

@@ -171,13 +171,15 @@ def _adapter(state: Served, tool: registry.Tool) -> Callable[..., Awaitable[Call
 
 
 def _session_key(ctx: Context | None) -> str:
-    """The MCP session a call comes from (its read marks are its own): one per client
-    connection; `mcp` when the SDK gives no session."""
+    """The MCP session a call comes from (its read marks are its own): over HTTP the
+    client's `mcp-session-id`; over stdio (one client per process) `mcp`."""
     try:
-        session = ctx.session if ctx is not None else None
-    except Exception:  # no request context: the calls share one session
-        session = None
-    return f"mcp:{id(session)}" if session is not None else "mcp"
+        request = ctx.request_context.request if ctx is not None else None
+        headers = getattr(request, "headers", None)
+        session_id = headers.get("mcp-session-id") if headers is not None else None
+    except Exception:  # no request context: the process's one session
+        session_id = None
+    return f"mcp:{session_id}" if session_id else "mcp"
 
 
 class BriefServer(MCPServer):

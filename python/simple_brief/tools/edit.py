@@ -236,17 +236,22 @@ def proposal_blocks(call: Call, proposal: Proposal, rebased: bool) -> tuple[str,
 def edit_propose(
     call: Call,
     path: EditPath,
-    new_text: Annotated[str | None, Doc("The whole new text of the file.")] = None,
-    edits: Annotated[str | None, Doc("Instead: JSON list of LSP TextEdits, 1-based.")] = None,
+    # Plain `str` with "" for none: the MCP SDK would parse a JSON-looking `str | None`
+    # value (a package.json, the edits) into a list before our code sees it.
+    new_text: Annotated[str, Doc("The whole new text of the file.")] = "",
+    edits: Annotated[str, Doc("Instead: JSON list of LSP TextEdits, 1-based.")] = "",
     title: Annotated[str | None, Doc("What the change does, for the person.")] = None,
 ) -> ToolResult:
     """Diff, rebase, name the hunks, send them to Neovim; the id at once."""
-    if (new_text is None) == (edits is None):
-        raise UserError("give either `new_text` (the whole new file) or `edits` (1-based TextEdits), not both.")
+    if bool(new_text) == bool(edits):
+        raise UserError(
+            "give either `new_text` (the whole new file) or `edits` (1-based TextEdits; also to empty a file), "
+            "not both."
+        )
     if call.editor.name == "disk":
         raise UserError(NO_NEOVIM)
     real, source = call.workspace.read(path)
-    if edits is not None:
+    if edits:
         # Positions as the agent read the file: its read mark, else the text now.
         mark = call.marks.get(real) if call.marks is not None else None
         written_on = mark if mark is not None else _person_text(call, real, source.text)[0]
@@ -256,7 +261,6 @@ def edit_propose(
             raise UserError(
                 "an edit in `edits` lies outside the file; positions are 1-based lines and columns."
             ) from None
-    assert new_text is not None
     proposal, rebased, _ = propose_text(call, real, new_text, title)
     text, data = proposal_blocks(call, proposal, rebased)
     return ToolResult([text], data)
