@@ -10,17 +10,16 @@ from pathlib import Path
 import pytest
 
 from simple_brief import languages
+from simple_brief.editor.review import ClientMarks
+from simple_brief.errors import UserError
 from simple_brief.files.workspace import Workspace
 from simple_brief.host.core import Host
 from simple_brief.intel import merge
 from simple_brief.model import Position, Range, TextEdit
-from simple_brief.render.changes import symbol_changes
 from simple_brief.scan import scan
 from simple_brief.tools import Call
 from simple_brief.tools.clobber import refuse_edits_over_changes
 from simple_brief.tools.edit import scope_chain
-from simple_brief.editor.review import ClientMarks
-from simple_brief.errors import UserError
 
 STDLIB = Path(textwrap.__file__).read_text(encoding="utf-8")
 

@@ -17,11 +17,12 @@ import pynvim
 import pytest
 from mcp import Client
 
-from nvim_session import nvim
 from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.workspace import Workspace
 from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
+
+from nvim_session import nvim
 
 DOUBLE = Path(__file__).with_name("review_double.lua")
 
