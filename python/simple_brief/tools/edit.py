@@ -155,7 +155,7 @@ def propose_text(
             call.proposals.keep(proposal)
             return proposal, base != ours, str(answer.get("buf", "")) or None
         if not (isinstance(answer, dict) and answer.get("stale")):
-            why = answer.get("message") if isinstance(answer, dict) else None
+            why = (answer.get("error") or answer.get("message")) if isinstance(answer, dict) else None
             raise UserError(f"Neovim did not show the proposal ({why or 'no reason given'}); try again.")
     raise UserError(
         f"the person kept typing in {call.workspace.display(real)} while the proposal was made "
@@ -438,7 +438,8 @@ def editor_show(
         )
     data["shown"] = bool(isinstance(answer, dict) and answer.get("shown"))
     if not data["shown"]:
-        return ToolResult([f"Neovim did not show {where}."], data)
+        why = answer.get("error") if isinstance(answer, dict) else None
+        raise UserError(f"Neovim did not show {where}" + (f": {why}" if why else "") + ".")
     names = ", ".join(f"{s.scoped_name} L{a}-{b}" for s, (a, b) in zip(opened, spans, strict=True))
     return ToolResult(
         [f"shown in Neovim: {where}, folded with only {names} open" + (" and the note" if text else "") + "."], data
