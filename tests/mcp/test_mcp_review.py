@@ -6,6 +6,7 @@ is driven end to end by test_review_round.py)."""
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -293,3 +294,31 @@ async def test_without_neovim_review_says_so_in_one_sentence(tmp_path: Path) -> 
     assert result.is_error and "reviewing edits needs a running Neovim" in _text(result)
     assert "files_apply_overlay" in _text(result)
     assert shown.is_error and "needs a running Neovim" in _text(shown)
+
+
+@pytest.mark.anyio
+async def test_a_rename_with_review_is_sent_as_a_proposal(setup: tuple[Path, Person, NvimBackend]) -> None:
+    root, person, backend = setup
+    jedi = str(Path(sys.executable).parent / "jedi-language-server")
+    person.lua(
+        f"""
+        local id = vim.lsp.start({{ name = 'jedi', cmd = {{ '{jedi}' }}, root_dir = '{root}' }})
+        vim.wait(20000, function() local c = vim.lsp.get_client_by_id(id)
+          return c and c.initialized and vim.lsp.buf_is_attached(0, id) end, 20)
+        """
+    )
+    server = build_server(Served.over(Workspace.at(root), editor=backend, toolsets=("read", "lsp", "edit")))
+    async with Client(server, raise_exceptions=True) as client:
+        args = {"path": "service.py", "line": 5, "col": 9, "new_name": "execute", "review": True}
+        result = await client.call_tool("refactor_rename", args)
+        lines = _answer_lines(result)
+        sent = person.lua("return _G.review_double.sent")
+    assert lines[0] == (
+        "rename `run` -> `execute` (jedi): 1 edit in 1 file; sent to the person's review in Neovim, "
+        "one proposal per file (nothing applied):"
+    ), lines
+    assert lines[2] == "hunk 1 L5 in Class:Service > Method:run: -1 +1"
+    assert sent[0]["hunks"][0]["old"] == ["    def run(self, n):"]
+    assert sent[0]["hunks"][0]["new"] == ["    def execute(self, n):"]
+    # Not applied: the buffer still says run.
+    assert person.lua("return vim.api.nvim_buf_get_lines(0, 4, 5, false)") == ["    def run(self, n):"]

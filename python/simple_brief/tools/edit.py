@@ -131,17 +131,18 @@ def _edits_from_json(text: str) -> list[TextEdit]:
 
 
 def propose_text(
-    call: Call, real: Path, theirs: str, title: str | None, against_mark: bool = True
+    call: Call, real: Path, theirs: str, title: str | None, written_on: str | None = None
 ) -> tuple[Proposal, bool, str | None]:
     """Merge `theirs` with the person's text now, send it to Neovim (again on `stale`), keep
-    it; (the proposal, whether it was rebased on the person's edits since the read mark,
-    the buffer number Neovim showed it in as text or None).
+    it; (the proposal, whether it was rebased on the person's edits since the text it was
+    written on, the buffer number Neovim showed it in as text or None). `written_on`: the
+    text `theirs` was made from (a refactoring's); default the session's read mark.
 
     Raises:
         UserError: no Neovim, no change to propose, or Neovim refused it.
     """
     _, source = call.workspace.read(real)
-    mark = call.marks.get(real) if call.marks is not None and against_mark else None
+    mark = written_on if written_on is not None else call.marks.get(real) if call.marks is not None else None
     pid = call.proposals.next_id()
     for _ in range(STALE_RETRIES):
         ours, tick, eol = _person_text(call, real, source.text)
@@ -222,6 +223,21 @@ def proposal_blocks(call: Call, proposal: Proposal, rebased: bool) -> tuple[str,
         head += " Rebased on the person's edits since you read the file."
     data = {"id": proposal.id, "path": shown, "hunks": hunks_data, "rebased": rebased}
     return "\n".join([head, *rows]), data
+
+
+def sent_to_review(call: Call, head: str, changed: dict[Path, tuple[str, str, list[TextEdit]]]) -> ToolResult:
+    """A refactoring's new texts (old, new, edits per file) sent to the person's review
+    instead of applied (`review=true`): one proposal per file."""
+    if call.editor.name == "disk":
+        raise UserError(NO_NEOVIM)
+    blocks = [f"{head}; sent to the person's review in Neovim, one proposal per file (nothing applied):"]
+    proposals = []
+    for real, (old, new, _) in sorted(changed.items()):
+        proposal, rebased, _ = propose_text(call, real, new, head, written_on=old)
+        text, data = proposal_blocks(call, proposal, rebased)
+        blocks.append(text)
+        proposals.append(data)
+    return ToolResult(blocks, {"proposals": proposals})
 
 
 @tool(

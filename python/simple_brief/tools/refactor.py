@@ -40,6 +40,7 @@ Apply = Annotated[
     bool,
     Doc("Apply to Neovim's buffers, else to in-memory overlays."),
 ]
+Review = Annotated[bool, Doc("Send to the person's review in Neovim instead (edit_status).")]
 
 
 def new_texts(
@@ -137,10 +138,13 @@ def previewed_or_applied(
     apply: bool,
     write: bool,
     lead: str | None = None,
+    review: bool = False,
 ) -> ToolResult:
     """The answer of an edit: applied (one sentence), or a preview of every file's edits
     within the budget, opened by `lead` (a server still loading); `data` gets the edits either way."""
     data["edits"] = edits_data(call, changed)
+    if review:
+        return _reviewed(call, head, changed, apply)
     if apply:
         return applied(call, head, changed, data, write)
     blocks = [head + " (preview: nothing changed; apply=true applies it)", *notes]
@@ -151,6 +155,15 @@ def previewed_or_applied(
     if left:
         data["truncated"] = left
     return ToolResult(kept, data)
+
+
+def _reviewed(call: Call, head: str, changed: dict[Path, tuple[str, str, list[TextEdit]]], apply: bool) -> ToolResult:
+    """The edits sent to the person's review (`tools.edit`), or a refusal when also applied."""
+    if apply:
+        raise UserError("review=true sends the edits to the person instead of applying them; drop apply=true.")
+    from simple_brief.tools.edit import sent_to_review  # the edit toolset, imported when asked for
+
+    return sent_to_review(call, head, changed)
 
 
 def edits_data(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]]) -> dict[str, Any]:
@@ -175,6 +188,7 @@ def refactor_rename(
     new_name: Annotated[str, Doc("The new name.")],
     apply: Apply = False,
     write: Annotated[bool, Doc("With apply, no Neovim: write the files too.")] = False,
+    review: Review = False,
 ) -> ToolResult:
     """The rename's edits, previewed or applied."""
     if not new_name.strip():
@@ -202,9 +216,9 @@ def refactor_rename(
     lead = incomplete_notice(replies)
     if lead:
         data["incomplete"] = lead
-    if apply and lead:
+    if (apply or review) and lead:
         raise UserError(f"{lead[1:-2]}: the rename was not applied; preview it again in a few seconds.")
-    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, write, lead)
+    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, write, lead, review)
 
 
 @tool(
@@ -214,7 +228,7 @@ def refactor_rename(
     "DON'T USE FOR: other changes.",
     read_only=False,
 )
-def format_document(call: Call, path: FilePath, apply: Apply = False) -> ToolResult:
+def format_document(call: Call, path: FilePath, apply: Apply = False, review: Review = False) -> ToolResult:
     """The formatter's edits as a diff, previewed or applied."""
     real, source = call.workspace.read(path)
     shown = call.workspace.display(real)
@@ -234,6 +248,8 @@ def format_document(call: Call, path: FilePath, apply: Apply = False) -> ToolRes
     hunks = view.unified_diff(old, new)
     n_hunks = sum(1 for h in hunks if h.startswith("@@"))
     head = f"{shown}: {view.plural(n_hunks, 'change')} by {chosen.server}"
+    if review:
+        return _reviewed(call, head, {real: changed[real]}, apply)
     if apply:
         return applied(call, head, {real: changed[real]}, data, False)
     blocks: list[str] = [head + " (preview: nothing changed; apply=true applies it)"]
@@ -271,6 +287,7 @@ def refactor_extract(
     kind: Annotated[Literal["function", "variable"], Doc("What to extract into.")] = "function",
     new_name: Annotated[str, Doc("Default: the server's.")] = "",
     apply: Apply = False,
+    review: Review = False,
 ) -> ToolResult:
     """The extraction's edits, previewed or applied."""
     if new_name and not _IDENTIFIER.fullmatch(new_name):
@@ -311,7 +328,7 @@ def refactor_extract(
     count = sum(len(e) for _, _, e in changed.values())
     head = f"extract {kind} `{name}` from {where} ({server}): {view.plural(count, 'edit')}"
     data: dict[str, Any] = {"server": server, "kind": kind, "name": name, "title": action.get("title")}
-    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, False)
+    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, False, review=review)
 
 
 def _is_kind(action: Any, kind: str) -> bool:
