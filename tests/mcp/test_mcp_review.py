@@ -289,8 +289,12 @@ async def test_without_neovim_review_says_so_in_one_sentence(tmp_path: Path) -> 
     (tmp_path / "service.py").write_text(SERVICE)
     server = build_server(Served.over(Workspace.at(tmp_path), toolsets=("read", "edit")))
     async with Client(server) as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
         result = await client.call_tool("edit_propose", {"path": "service.py", "new_text": "x = 1\n"})
         shown = await client.call_tool("editor_show", {"path": "service.py", "selector": "Service"})
+    # A parameter named `title` is listed (the lean schema drops only pydantic's titles).
+    assert list(listed["edit_propose"].input_schema["properties"]) == ["path", "new_text", "edits", "title"]
+    assert set(listed) >= {"edit_propose", "edit_status", "changes_since", "editor_show"}
     assert result.is_error and "reviewing edits needs a running Neovim" in _text(result)
     assert "files_apply_overlay" in _text(result)
     assert shown.is_error and "needs a running Neovim" in _text(shown)

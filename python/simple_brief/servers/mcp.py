@@ -278,7 +278,14 @@ def lean_schema(node: Any) -> Any:
         return [lean_schema(item) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {key: lean_schema(value) for key, value in node.items() if key != "title"}
+    out = {
+        # A parameter may be named `title`: only pydantic's own `title` keys go.
+        key: {name: lean_schema(v) for name, v in value.items()}
+        if key == "properties" and isinstance(value, dict)
+        else lean_schema(value)
+        for key, value in node.items()
+        if key != "title"
+    }
     choices = out.get("anyOf")
     if isinstance(choices, list) and len(choices) == 2 and {"type": "null"} in choices:
         out.pop("anyOf")

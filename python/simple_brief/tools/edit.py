@@ -52,7 +52,7 @@ NO_NEOVIM = (
     "try the text in memory with files_apply_overlay (nothing is written), or write the file yourself."
 )
 
-EditPath = Annotated[str, Doc("File to change, relative to the workspace root.")]
+EditPath = Annotated[str, Doc("Relative to the workspace root.")]
 
 
 def _editor_answer(call: Call, function: str, args: list[Any]) -> Any:
@@ -243,9 +243,8 @@ def sent_to_review(call: Call, head: str, changed: dict[Path, tuple[str, str, li
 @tool(
     "edit_propose",
     "edit",
-    "Propose an edit the person reviews in Neovim hunk by hunk (nothing is written; their unsaved "
-    "edits are kept, conflicts marked). USE FOR: changes the person should see and approve. "
-    "DON'T USE FOR: trying text in memory (files_apply_overlay).",
+    "Propose a change the person reviews hunk by hunk in Neovim; nothing is written. "
+    "USE FOR: edits the person should approve. DON'T USE FOR: trying text (files_apply_overlay).",
     read_only=False,
     destructive=False,
 )
@@ -254,9 +253,9 @@ def edit_propose(
     path: EditPath,
     # Plain `str` with "" for none: the MCP SDK would parse a JSON-looking `str | None`
     # value (a package.json, the edits) into a list before our code sees it.
-    new_text: Annotated[str, Doc("The whole new text of the file.")] = "",
-    edits: Annotated[str, Doc("Instead: JSON list of LSP TextEdits, 1-based.")] = "",
-    title: Annotated[str | None, Doc("What the change does, for the person.")] = None,
+    new_text: Annotated[str, Doc("The whole new file.")] = "",
+    edits: Annotated[str, Doc("Or: JSON list of LSP TextEdits, 1-based.")] = "",
+    title: Annotated[str | None, Doc("For the person.")] = None,
 ) -> ToolResult:
     """Diff, rebase, name the hunks, send them to Neovim; the id at once."""
     if bool(new_text) == bool(edits):
@@ -285,13 +284,13 @@ def edit_propose(
 @tool(
     "edit_status",
     "edit",
-    "What the person did with a proposal: each hunk pending, accepted, rejected or in conflict, and "
-    "their own tweaks. USE FOR: after edit_propose (wait_s waits). DON'T USE FOR: reading the file.",
+    "What the person did with a proposal: each hunk's state and their own tweaks. "
+    "USE FOR: after edit_propose. DON'T USE FOR: reading files.",
 )
 def edit_status(
     call: Call,
-    id: Annotated[str, Doc("The proposal's id (r1, ...).")],
-    wait_s: Annotated[int, Doc(f"Wait up to this many seconds (<= {MAX_WAIT_S}) for the person.")] = 0,
+    id: Annotated[str, Doc("Proposal id (r1, ...).")],
+    wait_s: Annotated[int, Doc(f"Seconds to wait for the person (<= {MAX_WAIT_S}).")] = 0,
 ) -> ToolResult:
     """Per-hunk states, waiting with progress while any is pending."""
     if not 0 <= wait_s <= MAX_WAIT_S:
@@ -359,13 +358,12 @@ def _status_answer(
 @tool(
     "changes_since",
     "edit",
-    "What changed per symbol (added, removed, renamed, body or signature changed) since you last read a "
-    "file, the person's unsaved edits included. USE FOR: before editing a file read a while ago. "
-    "DON'T USE FOR: git history.",
+    "Per-symbol changes since you last read a file, the person's unsaved edits included. "
+    "USE FOR: re-checking a file read earlier. DON'T USE FOR: git history.",
 )
 def changes_since(
     call: Call,
-    path: Annotated[str | None, Doc("A file you read; default: every file you read.")] = None,
+    path: Annotated[str | None, Doc("Default: every file you read.")] = None,
 ) -> ToolResult:
     """Per-symbol changes against the session's read marks (which do not move)."""
     if call.marks is None:
@@ -415,17 +413,15 @@ def changes_since(
 @tool(
     "editor_show",
     "edit",
-    "Point the person at code in Neovim: open the file at a symbol, folded to the symbols you list, with "
-    "a note. Waits while they type. USE FOR: showing the person where to look. DON'T USE FOR: reading code.",
-    read_only=False,
-    destructive=False,
+    "Show the person code in Neovim: folded to the symbols you name, cursor and note at one. "
+    "USE FOR: pointing at code. DON'T USE FOR: reading code.",
 )
 def editor_show(
     call: Call,
-    path: Annotated[str, Doc("File to show, relative to the workspace root.")],
+    path: EditPath,
     selector: Annotated[str, Doc("`name`, `Class.method` or `line:N`.")],
-    symbols: Annotated[str | None, Doc("Comma-separated names to leave unfolded.")] = None,
-    note: Annotated[str | None, Doc("One line shown beside the symbol.")] = None,
+    symbols: Annotated[str | None, Doc("Comma-separated names to leave open.")] = None,
+    note: Annotated[str | None, Doc("A line shown at the symbol.")] = None,
 ) -> ToolResult:
     """Resolve the selector and the symbols to lines, ask Neovim's show.lua to show them."""
     if call.editor.name == "disk":

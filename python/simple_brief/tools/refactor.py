@@ -40,7 +40,7 @@ Apply = Annotated[
     bool,
     Doc("Apply to Neovim's buffers, else to in-memory overlays."),
 ]
-Review = Annotated[bool, Doc("Send to the person's review in Neovim instead (edit_status).")]
+Review = Annotated[bool, Doc("Send to review in Neovim instead.")]
 
 
 def new_texts(
