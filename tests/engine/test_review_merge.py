@@ -183,3 +183,20 @@ def test_an_applied_edit_over_the_persons_lines_is_refused(tmp_path: Path) -> No
     refuse_edits_over_changes(call, real, now, edit(7))  # line 7: the person left it alone
     with pytest.raises(UserError, match=r"lines 6 of service.py changed since you read it .* re-read it"):
         refuse_edits_over_changes(call, real, now, edit(6))
+
+
+def test_symbol_changes_on_a_real_file() -> None:
+    from simple_brief.render.changes import symbol_changes
+
+    after = _replace_line(STDLIB, "    def _split(self, text):\n", "    def _split_words(self, text):\n")
+    after = _replace_line(after, DEDENT, "    margin = ''\n")
+    after = _replace_line(
+        after, "def indent(text, prefix, predicate=None):\n", "def indent(text, prefix, predicate=None, *, n=1):\n"
+    )
+    language = languages.detect(Path("textwrap.py"))
+    found = symbol_changes(STDLIB, scan(STDLIB, language).symbols, after, scan(after, language).symbols)
+    assert [(c.what, c.chain, c.was) for c in found] == [
+        ("renamed", "Class:TextWrapper > Method:_split_words", "Class:TextWrapper > Method:_split"),
+        ("body", "Function:dedent", ""),
+        ("signature", "Function:indent", ""),
+    ]

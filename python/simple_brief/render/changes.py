@@ -11,14 +11,11 @@ changed — each the innermost symbol that explains it — in the outline's bloc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from simple_brief import languages
 from simple_brief.intel import merge
 from simple_brief.model import Symbol
 from simple_brief.render.blockmarks import mark_line
-from simple_brief.scan import scan
 
 _SIGNS = {"added": "+", "removed": "-"}
 
@@ -75,12 +72,11 @@ def _body(lines: list[str], sym: Symbol) -> str:
     return "\n".join(lines[sym.selection_range.start.line + 1 : sym.range.end.line + 1])
 
 
-def symbol_changes(path: Path, before: str, after: str) -> list[Change]:
-    """The per-symbol changes from `before` to `after` (both read as `path`'s language)."""
-    language = languages.detect(path, None)
+def symbol_changes(before: str, before_symbols: list[Symbol], after: str, after_symbols: list[Symbol]) -> list[Change]:
+    """The per-symbol changes from `before` to `after` (texts and their outlines' symbols)."""
     old_lines, new_lines = merge.split_lines(before), merge.split_lines(after)
-    old = _flat(scan(before, language).symbols)
-    new = _flat(scan(after, language).symbols)
+    old = _flat(before_symbols)
+    new = _flat(after_symbols)
     removed = [k for k in old if k not in new]
     added = [k for k in new if k not in old]
     found: list[Change] = []

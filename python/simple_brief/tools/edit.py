@@ -399,7 +399,7 @@ def changes_since(
                 blocks.append(f"{shown}: unchanged since you read it.")
             data[shown] = []
             continue
-        found = changes.symbol_changes(real, before, source.text)
+        found = changes.symbol_changes(before, _symbols_of(real, before), source.text, _symbols_of(real, source.text))
         data[shown] = [c.as_json() for c in found]
         blocks.append(changes.render(shown, found))
     if not blocks:
