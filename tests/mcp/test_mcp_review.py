@@ -6,6 +6,7 @@ is driven end to end by test_review_round.py)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -16,7 +17,7 @@ from typing import Any, TypeVar
 import anyio
 import pynvim
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
 
 from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.workspace import Workspace
@@ -326,3 +327,51 @@ async def test_a_rename_with_review_is_sent_as_a_proposal(setup: tuple[Path, Per
     assert sent[0]["hunks"][0]["new"] == ["    def execute(self, n):"]
     # Not applied: the buffer still says run.
     assert person.lua("return vim.api.nvim_buf_get_lines(0, 4, 5, false)") == ["    def run(self, n):"]
+
+
+@pytest.mark.anyio
+async def test_an_applied_rename_over_the_persons_change_is_refused(setup: tuple[Path, Person, NvimBackend]) -> None:
+    root, person, backend = setup
+    jedi = str(Path(sys.executable).parent / "jedi-language-server")
+    person.lua(
+        f"""
+        local id = vim.lsp.start({{ name = 'jedi', cmd = {{ '{jedi}' }}, root_dir = '{root}' }})
+        vim.wait(20000, function() local c = vim.lsp.get_client_by_id(id)
+          return c and c.initialized and vim.lsp.buf_is_attached(0, id) end, 20)
+        """
+    )
+    server = build_server(Served.over(Workspace.at(root), editor=backend, toolsets=("read", "lsp", "edit")))
+    async with Client(server) as client:
+        await client.call_tool("simple_read", {"path": "service.py"})
+        # The person adds a comment on `run`'s line after the agent read the file.
+        person.lua("vim.api.nvim_buf_set_lines(0, 4, 5, false, {'    def run(self, n):  # hot path'})")
+        args = {"path": "service.py", "line": 5, "col": 9, "new_name": "execute", "apply": True}
+        result = await client.call_tool("refactor_rename", args)
+    assert result.is_error
+    assert "lines 5 of service.py changed since you read it (the person's edits) and this edit touches them" in (
+        _text(result)
+    )
+    assert person.lua("return vim.api.nvim_buf_get_lines(0, 4, 5, false)") == ["    def run(self, n):  # hot path"]
+
+
+def test_the_edit_toolset_is_listed_when_the_server_starts_with_a_neovim(tmp_path: Path) -> None:
+    (tmp_path / "service.py").write_text(SERVICE)
+    address = str(Path(tempfile.mkdtemp(prefix="sb-ls-")) / "nvim.sock")
+
+    async def listed(*extra: str) -> set[str]:
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "simple_brief", "mcp", "--root", str(tmp_path), *extra],
+            env={**os.environ, "NVIM": ""},
+        )
+        async with Client(params) as client:
+            return {t.name for t in (await client.list_tools()).tools}
+
+    with nvim(tmp_path / "nvim", "--listen", address):
+        with_nvim = anyio.run(listed, "--nvim", address)
+        chosen = anyio.run(listed, "--nvim", address, "--toolsets", "read")
+    without = anyio.run(listed)
+    edit = {"edit_propose", "edit_status", "changes_since", "editor_show"}
+    assert edit <= with_nvim and "simple_read" in with_nvim
+    assert not edit & chosen, "toolsets the person chose are kept as they are"
+    assert not edit & without
