@@ -100,19 +100,19 @@ def test_hunk_symbols_name_the_enclosing_chain() -> None:
     assert scope_chain(symbols, lines, 1) == ""
 
 
-SERVICE = """class Service:
-    def start(self):
-        return 1
+COUNTER = """class Counter:
+    def reset(self):
+        self.value = 0
 
-    def run(self, n):
-        total = n
-        return total
+    def add(self, n):
+        value = self.value + n
+        return value
 """
 
 
 @pytest.fixture
 def host(tmp_path: Path) -> Host:
-    (tmp_path / "service.py").write_text(SERVICE)
+    (tmp_path / "counter.py").write_text(COUNTER)
     made = Host()
     yield made
     made.close()
@@ -123,65 +123,67 @@ def _text(answer: object) -> str:
 
 
 def test_changes_since_shows_a_rename_and_the_mark_moves_only_on_reading(tmp_path: Path, host: Host) -> None:
-    read = host.call("simple_read", {"path": "service.py"}, root=tmp_path, client="s1")
+    read = host.call("simple_read", {"path": "counter.py"}, root=tmp_path, client="s1")
     assert not read.is_error
-    (tmp_path / "service.py").write_text(
-        SERVICE.replace("def start(self)", "def begin(self)").replace("= n", "= n * 2")
+    (tmp_path / "counter.py").write_text(
+        COUNTER.replace("def reset(self)", "def clear(self)").replace("+ n", "+ n * 2")
     )
-    first = host.call("changes_since", {"path": "service.py"}, root=tmp_path, client="s1")
+    first = host.call("changes_since", {"path": "counter.py"}, root=tmp_path, client="s1")
     text = _text(first)
-    assert "renamed Class:Service > Method:start -> Class:Service > Method:begin" in text, text
-    assert "~ body changed  F> def run(self, n) { ... } L5-7" in text, text
-    assert [c["change"] for c in first.data["service.py"]] == ["renamed", "body"]
+    assert "renamed Class:Counter > Method:reset -> Class:Counter > Method:clear" in text, text
+    assert "~ body changed  F> def add(self, n) { ... } L5-7" in text, text
+    assert [c["change"] for c in first.data["counter.py"]] == ["renamed", "body"]
     # Asking again does not move the mark; reading does.
-    again = host.call("changes_since", {"path": "service.py"}, root=tmp_path, client="s1")
+    again = host.call("changes_since", {"path": "counter.py"}, root=tmp_path, client="s1")
     assert _text(again) == text
-    host.call("expand_at", {"path": "service.py", "selector": "Service.run"}, root=tmp_path, client="s1")
+    host.call("expand_at", {"path": "counter.py", "selector": "Counter.add"}, root=tmp_path, client="s1")
     after = host.call("changes_since", {}, root=tmp_path, client="s1")
     assert _text(after) == "none of the 1 files you read changed since you read them."
 
 
 def test_read_marks_are_per_session_and_the_command_line_keeps_none(tmp_path: Path, host: Host) -> None:
-    host.call("simple_read", {"path": "service.py"}, root=tmp_path, client="s1")
-    other = host.call("changes_since", {"path": "service.py"}, root=tmp_path, client="s2")
+    host.call("simple_read", {"path": "counter.py"}, root=tmp_path, client="s1")
+    other = host.call("changes_since", {"path": "counter.py"}, root=tmp_path, client="s2")
     assert other.is_error and "was not read in this session" in _text(other)
     cli = host.call("changes_since", {}, root=tmp_path)
     assert cli.is_error and "the command line keeps no reads" in _text(cli)
 
 
 def test_an_overlay_is_merged_with_the_persons_edits_and_refused_over_them(tmp_path: Path, host: Host) -> None:
-    host.call("simple_read", {"path": "service.py"}, root=tmp_path, client="s1")
-    person = SERVICE.replace("return 1", "return 2")
-    (tmp_path / "service.py").write_text(person)
+    host.call("simple_read", {"path": "counter.py"}, root=tmp_path, client="s1")
+    person = COUNTER.replace("self.value = 0", "self.value = 1")
+    (tmp_path / "counter.py").write_text(person)
     # The agent's text, written against what it read, changes another method: both kept.
-    agent = SERVICE.replace("total = n", "total = n + 1")
-    done = host.call("files_apply_overlay", {"path": "service.py", "content": agent}, root=tmp_path, client="s1")
+    agent = COUNTER.replace("value = self.value + n", "value = self.value + n + 1")
+    done = host.call("files_apply_overlay", {"path": "counter.py", "content": agent}, root=tmp_path, client="s1")
     assert not done.is_error, _text(done)
     assert "merged with the person's edits since you read it (lines 3)" in _text(done)
     state = host.state(tmp_path)
-    assert state.workspace.overlays.agent[tmp_path / "service.py"] == person.replace("total = n", "total = n + 1")
+    assert state.workspace.overlays.agent[tmp_path / "counter.py"] == person.replace(
+        "value = self.value + n", "value = self.value + n + 1"
+    )
     # The agent's text changes the line the person changed: refused, nothing applied.
-    host.call("files_remove_overlay", {"path": "service.py"}, root=tmp_path, client="s1")
-    clash = SERVICE.replace("return 1", "return 10")
-    refused = host.call("files_apply_overlay", {"path": "service.py", "content": clash}, root=tmp_path, client="s1")
+    host.call("files_remove_overlay", {"path": "counter.py"}, root=tmp_path, client="s1")
+    clash = COUNTER.replace("self.value = 0", "self.value = -1")
+    refused = host.call("files_apply_overlay", {"path": "counter.py", "content": clash}, root=tmp_path, client="s1")
     assert refused.is_error
-    assert "lines 3 of service.py changed since you read it" in _text(refused)
-    assert tmp_path / "service.py" not in state.workspace.overlays.agent
+    assert "lines 3 of counter.py changed since you read it" in _text(refused)
+    assert tmp_path / "counter.py" not in state.workspace.overlays.agent
 
 
 def test_an_applied_edit_over_the_persons_lines_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "service.py").write_text(SERVICE)
+    (tmp_path / "counter.py").write_text(COUNTER)
     marks = ClientMarks()
-    real = (tmp_path / "service.py").resolve()
-    marks.mark(real, SERVICE)
+    real = (tmp_path / "counter.py").resolve()
+    marks.mark(real, COUNTER)
     call = Call(workspace=Workspace.at(tmp_path), marks=marks)
-    now = SERVICE.replace("total = n", "total = n - 1")  # the person's line 6
+    now = COUNTER.replace("value = self.value + n", "value = self.value - n")  # the person's line 6
 
     def edit(line: int) -> list[TextEdit]:
         return [TextEdit(Range(Position(line - 1, 4), Position(line - 1, 9)), "value")]
 
     refuse_edits_over_changes(call, real, now, edit(7))  # line 7: the person left it alone
-    with pytest.raises(UserError, match=r"lines 6 of service.py changed since you read it .* re-read it"):
+    with pytest.raises(UserError, match=r"lines 6 of counter.py changed since you read it .* re-read it"):
         refuse_edits_over_changes(call, real, now, edit(6))
 
 

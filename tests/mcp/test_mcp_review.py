@@ -9,15 +9,15 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 import pynvim
 import pytest
 from mcp import Client, StdioServerParameters
+from review_person import Person, person_at, start_jedi
 
 from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.workspace import Workspace
@@ -40,52 +40,16 @@ SERVICE = """class Service:
         return 0
 """
 
-T = TypeVar("T")
-
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
 
 
-class Person:
-    """The person at the headless Neovim: its own connection on one thread of its own
-    (pynvim sessions stay on the thread that made them), usable from async tests."""
-
-    def __init__(self, address: str) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1)
-        self.nv: pynvim.Nvim = self._pool.submit(pynvim.attach, "socket", path=address).result()
-
-    def do(self, fn: Callable[[pynvim.Nvim], T]) -> T:
-        return self._pool.submit(fn, self.nv).result(timeout=30)
-
-    async def act(self, fn: Callable[[pynvim.Nvim], T]) -> T:
-        return await anyio.to_thread.run_sync(self.do, fn)
-
-    def lua(self, code: str, *args: Any) -> Any:
-        return self.do(lambda nv: nv.exec_lua(code, *args))
-
-    def close(self) -> None:
-        self._pool.submit(self.nv.close).result(timeout=10)
-        self._pool.shutdown()
-
-
 @pytest.fixture
 def setup(tmp_path: Path) -> Iterator[tuple[Path, Person, NvimBackend]]:
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "service.py").write_text(SERVICE)
-    address = str(Path(tempfile.mkdtemp(prefix="sb-rv-")) / "nvim.sock")
-    with nvim(tmp_path / "nvim", "--listen", address):
-        person = Person(address)
-        person.lua(f"dofile('{DOUBLE}')")
-        person.do(lambda nv: nv.command(f"cd {root} | edit service.py"))
-        backend = NvimBackend.connect(address, retry_interval=0)
-        try:
-            yield root.resolve(), person, backend
-        finally:
-            backend.close()
-            person.close()
+    with person_at(tmp_path, "service.py", SERVICE, before=f"dofile('{DOUBLE}')") as made:
+        yield made
 
 
 def _text(result: Any) -> str:
@@ -94,6 +58,11 @@ def _text(result: Any) -> str:
 
 def _server(root: Path, backend: NvimBackend) -> Any:
     return build_server(Served.over(Workspace.at(root), editor=backend, toolsets=("read", "edit")))
+
+
+def _types_in_stop(nv: pynvim.Nvim) -> None:
+    """The person changes `stop`'s last line (unsaved)."""
+    nv.exec_lua("vim.api.nvim_buf_set_lines(0, 9, 10, false, {'        return -1'})")
 
 
 def _answer_lines(result: Any) -> list[str]:
@@ -109,7 +78,7 @@ async def test_a_proposal_written_against_an_older_read_is_rebased_and_sent_per_
     async with Client(_server(root, backend), raise_exceptions=True) as client:
         await client.call_tool("simple_read", {"path": "service.py"})
         # The person types (unsaved) in `stop` after the agent read the file.
-        await person.act(lambda nv: nv.exec_lua("vim.api.nvim_buf_set_lines(0, 9, 10, false, {'        return -1'})"))
+        await person.act(_types_in_stop)
         agent = SERVICE.replace("return 1", "return 100").replace("total = n", "total = n * 2")
         result = await client.call_tool(
             "edit_propose", {"path": "service.py", "new_text": agent, "title": "scale things"}
@@ -161,7 +130,7 @@ async def test_a_change_over_the_persons_lines_is_a_conflict_and_stale_is_sent_a
     root, person, backend = setup
     async with Client(_server(root, backend), raise_exceptions=True) as client:
         await client.call_tool("expand_at", {"path": "service.py", "selector": "Service.stop"})
-        await person.act(lambda nv: nv.exec_lua("vim.api.nvim_buf_set_lines(0, 9, 10, false, {'        return -1'})"))
+        await person.act(_types_in_stop)
         person.lua("_G.review_double.stale_once = true")
         result = await client.call_tool(
             "edit_propose", {"path": "service.py", "new_text": SERVICE.replace("return 0", "return None")}
@@ -206,10 +175,13 @@ async def test_edit_status_reports_each_hunk_and_the_persons_tweaks(setup: tuple
         )
 
         def person_decides(nv: pynvim.Nvim) -> None:
-            # Accept hunk 1 (its new line put in), reject hunk 2, then a tweak of their own.
-            nv.exec_lua("vim.api.nvim_buf_set_lines(0, 2, 3, false, {'        return 100'})")
-            nv.exec_lua("_G.review_double.decide('r1', 1, 'accepted'); _G.review_double.decide('r1', 2, 'rejected')")
-            nv.exec_lua("vim.api.nvim_buf_set_lines(0, 5, 6, false, {'        total = n + 0'})")
+            # Accept hunk 1 (its new line put in), reject hunk 2, and a tweak of their own: in
+            # one request, so no status poll sees the decisions without the tweak.
+            nv.exec_lua(
+                "vim.api.nvim_buf_set_lines(0, 2, 3, false, {'        return 100'})"
+                " vim.api.nvim_buf_set_lines(0, 5, 6, false, {'        total = n + 0'})"
+                " _G.review_double.decide('r1', 1, 'accepted') _G.review_double.decide('r1', 2, 'rejected')"
+            )
 
         async def decide_later() -> None:
             await anyio.sleep(1.5)
@@ -304,14 +276,7 @@ async def test_without_neovim_review_says_so_in_one_sentence(tmp_path: Path) -> 
 @pytest.mark.anyio
 async def test_a_rename_with_review_is_sent_as_a_proposal(setup: tuple[Path, Person, NvimBackend]) -> None:
     root, person, backend = setup
-    jedi = str(Path(sys.executable).parent / "jedi-language-server")
-    person.lua(
-        f"""
-        local id = vim.lsp.start({{ name = 'jedi', cmd = {{ '{jedi}' }}, root_dir = '{root}' }})
-        vim.wait(20000, function() local c = vim.lsp.get_client_by_id(id)
-          return c and c.initialized and vim.lsp.buf_is_attached(0, id) end, 20)
-        """
-    )
+    start_jedi(person, root, sys.executable)
     server = build_server(Served.over(Workspace.at(root), editor=backend, toolsets=("read", "lsp", "edit")))
     async with Client(server, raise_exceptions=True) as client:
         args = {"path": "service.py", "line": 5, "col": 9, "new_name": "execute", "review": True}
@@ -332,14 +297,7 @@ async def test_a_rename_with_review_is_sent_as_a_proposal(setup: tuple[Path, Per
 @pytest.mark.anyio
 async def test_an_applied_rename_over_the_persons_change_is_refused(setup: tuple[Path, Person, NvimBackend]) -> None:
     root, person, backend = setup
-    jedi = str(Path(sys.executable).parent / "jedi-language-server")
-    person.lua(
-        f"""
-        local id = vim.lsp.start({{ name = 'jedi', cmd = {{ '{jedi}' }}, root_dir = '{root}' }})
-        vim.wait(20000, function() local c = vim.lsp.get_client_by_id(id)
-          return c and c.initialized and vim.lsp.buf_is_attached(0, id) end, 20)
-        """
-    )
+    start_jedi(person, root, sys.executable)
     server = build_server(Served.over(Workspace.at(root), editor=backend, toolsets=("read", "lsp", "edit")))
     async with Client(server) as client:
         await client.call_tool("simple_read", {"path": "service.py"})

@@ -13,7 +13,6 @@ test is skipped with that reason (never counted as passing).
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,14 +20,14 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
-from test_mcp_review import Person
+from review_person import Person, person_at
 
 from simple_brief.editor.nvim.backend import NvimBackend
 from simple_brief.files.workspace import Workspace
 from simple_brief.host.served import Served
 from simple_brief.servers.mcp import build_server
 
-from nvim_session import ROOT, closed_folds, nvim
+from nvim_session import ROOT, closed_folds
 
 REVIEW_LUA = ROOT / "lua" / "simple_brief" / "review.lua"
 SHOW_LUA = ROOT / "lua" / "simple_brief" / "show.lua"
@@ -69,19 +68,8 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 def round_(tmp_path: Path) -> Iterator[tuple[Path, Person, NvimBackend]]:
-    root = tmp_path / "ws"
-    root.mkdir()
-    (root / "app.py").write_text(APP)
-    address = str(Path(tempfile.mkdtemp(prefix="sb-rr-")) / "nvim.sock")
-    with nvim(tmp_path / "nvim", "--listen", address):
-        person = Person(address)
-        person.do(lambda nv: nv.command(f"cd {root} | edit app.py"))
-        backend = NvimBackend.connect(address, retry_interval=0)
-        try:
-            yield root.resolve(), person, backend
-        finally:
-            backend.close()
-            person.close()
+    with person_at(tmp_path, "app.py", APP) as made:
+        yield made
 
 
 def _lines(result: Any) -> list[str]:
