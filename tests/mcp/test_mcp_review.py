@@ -211,9 +211,9 @@ async def test_a_cancelled_wait_stops_polling(setup: tuple[Path, Person, NvimBac
         await client.call_tool("edit_propose", {"path": "service.py", "new_text": SERVICE.replace("return 0", "pass")})
         with anyio.move_on_after(2):
             await client.call_tool("edit_status", {"id": "r1", "wait_s": 120})
-        await anyio.sleep(1.5)  # the worker sees the cancellation at its next poll
+        await anyio.sleep(3)  # the worker sees the cancellation at its next poll (every 0.5 s)
         calls = person.lua("return _G.review_double.status_calls")
-        await anyio.sleep(1.5)
+        await anyio.sleep(2)
         assert person.lua("return _G.review_double.status_calls") == calls, "still polling after the cancel"
         # The server still answers.
         again = await client.call_tool("edit_status", {"id": "r1"})

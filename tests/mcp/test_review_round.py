@@ -142,6 +142,8 @@ async def test_a_whole_review_round(round_: tuple[Path, Person, NvimBackend]) ->
             )
         )
         assert shown[0].startswith("shown in Neovim: app.py:6 (Method:run)")
+        # The folds may come just after the answer (the fold server's first parse).
+        person.lua("vim.wait(5000, function() return vim.fn.foldclosed(2) ~= -1 end, 20)")
         folds = person.do(closed_folds)
         open_rows = {6, 7, 8, 9, 10, 17, 18}
         assert folds and not any(first <= row <= last for first, last, _ in folds for row in open_rows)
