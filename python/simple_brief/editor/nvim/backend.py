@@ -353,7 +353,8 @@ class NvimBackend:
             answer = self._nvim.exec_lua(_REVIEW_LUA, module, function, args)
             return dict(answer) if isinstance(answer, dict) else None
 
-        return self._call(run, None, f"review {function}", self.call_timeout)
+        # Loading a file into a buffer and folding it may take a fresh Neovim a few seconds.
+        return self._call(run, None, f"review {function}", max(self.call_timeout, REVIEW_TIMEOUT))
 
     def status(self) -> dict[str, Any]:
         """What the backend is attached to, and whether Neovim answers.
@@ -558,6 +559,9 @@ class NvimBackend:
             log.warning("%s", self._symbols_note)
             return None
 
+
+#: Seconds a review call (propose, status, show) may take before the tool says Neovim did not answer.
+REVIEW_TIMEOUT = 5.0
 
 #: `module.fn(unpack(args))` wrapped: `{value = …}`, or `{error = …}` when the plugin lacks it.
 _REVIEW_LUA = """
