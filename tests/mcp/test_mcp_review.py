@@ -10,6 +10,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -315,21 +316,32 @@ async def test_an_applied_rename_over_the_persons_change_is_refused(setup: tuple
 def test_the_edit_toolset_is_listed_when_the_server_starts_with_a_neovim(tmp_path: Path) -> None:
     (tmp_path / "service.py").write_text(SERVICE)
     address = str(Path(tempfile.mkdtemp(prefix="sb-ls-")) / "nvim.sock")
+    first: list[str] = []
 
-    async def listed(*extra: str) -> set[str]:
+    async def listed(*extra: str, propose: bool = False) -> set[str]:
         params = StdioServerParameters(
             command=sys.executable,
             args=["-m", "simple_brief", "mcp", "--root", str(tmp_path), *extra],
             env={**os.environ, "NVIM": ""},
         )
         async with Client(params) as client:
+            if propose:  # the first call of a fresh server, to a Neovim it never talked to (no file open)
+                args = {"path": "service.py", "new_text": SERVICE.replace("return 0", "return 1")}
+                answer = await client.call_tool("edit_propose", args)
+                first.extend("\n".join(b.text for b in answer.content).splitlines())
             return {t.name for t in (await client.list_tools()).tools}
 
-    with nvim(tmp_path / "nvim", "--listen", address):
-        with_nvim = anyio.run(listed, "--nvim", address)
+    with nvim(tmp_path / "nvim", "--listen", address) as nv:
+        nv.exec_lua(f"dofile('{DOUBLE}')")
+        with_nvim = anyio.run(partial(listed, "--nvim", address, propose=True))
         chosen = anyio.run(listed, "--nvim", address, "--toolsets", "read")
     without = anyio.run(listed)
     edit = {"edit_propose", "edit_status", "changes_since", "editor_show"}
     assert edit <= with_nvim and "simple_read" in with_nvim
     assert not edit & chosen, "toolsets the person chose are kept as they are"
     assert not edit & without
+    assert first[:2] == [
+        "r1: 1 hunk proposed for service.py, shown in Neovim for the person's review (nothing written); "
+        "edit_status id=r1 wait_s=60 waits for their decision.",
+        "hunk 1 L10 in Class:Service > Method:stop: -1 +1",
+    ], first
