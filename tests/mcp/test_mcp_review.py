@@ -345,3 +345,19 @@ def test_the_edit_toolset_is_listed_when_the_server_starts_with_a_neovim(tmp_pat
         "edit_status id=r1 wait_s=60 waits for their decision.",
         "hunk 1 L10 in Class:Service > Method:stop: -1 +1",
     ], first
+
+
+@pytest.mark.anyio
+async def test_a_file_not_in_a_buffer_is_diffed_against_the_disk_not_the_agents_overlay(
+    setup: tuple[Path, Person, NvimBackend],
+) -> None:
+    root, person, backend = setup
+    (root / "other.py").write_text("A = 1\nB = 2\n")
+    served = Served.over(Workspace.at(root), editor=backend, toolsets=("read", "workspace", "edit"))
+    async with Client(build_server(served), raise_exceptions=True) as client:
+        await client.call_tool("files_apply_overlay", {"path": "other.py", "content": "A = 10\nB = 2\n"})
+        result = await client.call_tool("edit_propose", {"path": "other.py", "new_text": "A = 10\nB = 20\n"})
+        sent = person.lua("return _G.review_double.sent")
+    assert [h["old"] for h in sent[0]["hunks"]] == [["A = 1", "B = 2"]], "the person sees the disk's A = 1"
+    assert sent[0]["tick"] is None
+    assert _answer_lines(result)[1] == "hunk 1 L1-2 at top level: -2 +2"

@@ -35,6 +35,7 @@ from simple_brief.render import changes
 from simple_brief.render.budget import fit_blocks
 from simple_brief.render.lsp import unified_diff
 from simple_brief.scan import scan
+from simple_brief.source import Source
 from simple_brief.tools import Call, Doc, ToolResult, hints, tool
 from simple_brief.tools.read import find_symbol
 
@@ -71,12 +72,14 @@ def _editor_answer(call: Call, function: str, args: list[Any]) -> Any:
     return answer.get("value")
 
 
-def _person_text(call: Call, real: Path, fallback: str) -> tuple[str, int | None, bool]:
-    """(the text the person sees: the loaded buffer, else `fallback` (the disk); its
-    changedtick, None when no buffer; whether it ends with a newline)."""
+def _person_text(call: Call, real: Path) -> tuple[str, int | None, bool]:
+    """(the text the person sees: the loaded buffer, else the disk (never the agent's
+    overlay); its changedtick, None when no buffer; whether it ends with a newline)."""
     found = _editor_answer(call, "buffer", [str(real)])
     if not isinstance(found, dict):
-        return fallback, None, fallback.endswith("\n") or not fallback
+        _, data = call.workspace.read_bytes(real)
+        disk = Source.from_bytes(data, name=call.workspace.display(real), max_bytes=call.workspace.max_bytes).text
+        return disk, None, disk.endswith("\n") or not disk
     lines = [str(ln) for ln in found.get("lines") or []]
     eol = bool(found.get("eol", True))
     return merge.join_lines(lines, eol), int(found["tick"]), eol
@@ -141,11 +144,10 @@ def propose_text(
     Raises:
         UserError: no Neovim, no change to propose, or Neovim refused it.
     """
-    _, source = call.workspace.read(real)
     mark = written_on if written_on is not None else call.marks.get(real) if call.marks is not None else None
     pid = call.proposals.next_id()
     for _ in range(STALE_RETRIES):
-        ours, tick, eol = _person_text(call, real, source.text)
+        ours, tick, eol = _person_text(call, real)
         base = mark if mark is not None else ours
         merged = merge.merge3(base, ours, theirs)
         if not merged.hunks:
@@ -265,11 +267,11 @@ def edit_propose(
         )
     if call.editor.name == "disk":
         raise UserError(NO_NEOVIM)
-    real, source = call.workspace.read(path)
+    real, _ = call.workspace.read(path)  # refuses what may not be read (outside, secrets, binary)
     if edits:
         # Positions as the agent read the file: its read mark, else the text now.
         mark = call.marks.get(real) if call.marks is not None else None
-        written_on = mark if mark is not None else _person_text(call, real, source.text)[0]
+        written_on = mark if mark is not None else _person_text(call, real)[0]
         try:
             new_text = apply_text_edits(written_on, _edits_from_json(edits))
         except (IndexError, ValueError):
