@@ -361,3 +361,23 @@ async def test_a_file_not_in_a_buffer_is_diffed_against_the_disk_not_the_agents_
     assert [h["old"] for h in sent[0]["hunks"]] == [["A = 1", "B = 2"]], "the person sees the disk's A = 1"
     assert sent[0]["tick"] is None
     assert _answer_lines(result)[1] == "hunk 1 L1-2 at top level: -2 +2"
+
+
+@pytest.mark.anyio
+async def test_bad_input_gets_one_sentence(setup: tuple[Path, Person, NvimBackend]) -> None:
+    root, _, backend = setup
+    calls = [
+        ("edit_propose", {"path": "service.py", "edits": "[{"}, "parameter `edits` must be a JSON list"),
+        ("edit_propose", {"path": "service.py", "new_text": "x", "edits": "[]"}, "give either `new_text`"),
+        ("edit_propose", {"path": "service.py", "new_text": SERVICE}, "already reads as proposed"),
+        ("edit_propose", {"path": "../outside.py", "new_text": "x"}, "outside"),
+        ("edit_status", {"id": "r9"}, "there is no proposal `r9` in this workspace (proposals: none yet)."),
+        ("edit_status", {"id": "r1", "wait_s": 500}, "`wait_s` must be between 0 and 120 seconds"),
+        ("changes_since", {"path": "service.py"}, "service.py was not read in this session"),
+    ]
+    async with Client(_server(root, backend)) as client:
+        for name, args, expected in calls:
+            result = await client.call_tool(name, args)
+            text = _text(result)
+            assert result.is_error and expected in text, (name, args, text)
+            assert "Traceback" not in text and len(text.splitlines()) == 1, text
