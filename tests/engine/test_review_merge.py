@@ -4,6 +4,7 @@ rule of `files_apply_overlay` and applied refactors."""
 
 from __future__ import annotations
 
+import random
 import textwrap
 from pathlib import Path
 
@@ -202,3 +203,35 @@ def test_symbol_changes_on_a_real_file() -> None:
         ("body", "Function:dedent", ""),
         ("signature", "Function:indent", ""),
     ]
+
+
+def _join(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(0, 400, 7))
+def test_random_edits_on_a_real_file_combine_or_conflict(seed: int) -> None:
+    """Seeded edits of textwrap.py: replacements at least one line apart combine into what
+    applying both gives (the oracle, built without the merge); overlapping ones conflict and
+    leave the person's text."""
+    rng = random.Random(seed)
+    base = STDLIB.split("\n")[:-1]
+    lo = rng.randrange(0, len(base) - 80)
+    hi = lo + rng.randint(0, 3)
+    lo2 = rng.randrange(hi + 1, hi + 60)
+    hi2 = lo2 + rng.randint(0, 3)
+    mine = [f"@@person {rng.random()}" for _ in range(rng.randint(0, 3))]
+    agent = [f"@@agent {rng.random()}" for _ in range(rng.randint(1, 3))]
+    if seed % 2:
+        ours, theirs = base[:lo] + mine + base[hi:], base[:lo2] + agent + base[hi2:]
+        both = base[:lo] + mine + base[hi:lo2] + agent + base[hi2:]
+    else:
+        ours, theirs = base[:lo2] + mine + base[hi2:], base[:lo] + agent + base[hi:]
+        both = base[:lo] + agent + base[hi:lo2] + mine + base[hi2:]
+    merged = merge.merge3(_join(base), _join(ours), _join(theirs))
+    assert not merged.conflicts and merged.text == _join(both)
+    # The agent's change moved onto the person's lines: a conflict, nothing applied.
+    theirs = base[:lo2] + agent + base[max(hi2, lo2 + 1) :]
+    ours = [*base[:lo2], *mine, "@@person", *base[hi2:]]
+    clash = merge.merge3(_join(base), _join(ours), _join(theirs))
+    assert clash.conflicts and clash.text == _join(ours)
