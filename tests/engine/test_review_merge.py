@@ -235,3 +235,13 @@ def test_random_edits_on_a_real_file_combine_or_conflict(seed: int) -> None:
     ours = [*base[:lo2], *mine, "@@person", *base[hi2:]]
     clash = merge.merge3(_join(base), _join(ours), _join(theirs))
     assert clash.conflicts and clash.text == _join(ours)
+
+
+def test_a_second_overlay_replaces_the_agents_first_without_a_false_conflict(tmp_path: Path, host: Host) -> None:
+    host.call("simple_read", {"path": "counter.py"}, root=tmp_path, client="s1")
+    first = COUNTER.replace("self.value = 0", "self.value = 5")
+    second = COUNTER.replace("self.value = 0", "self.value = 6")
+    host.call("files_apply_overlay", {"path": "counter.py", "content": first}, root=tmp_path, client="s1")
+    again = host.call("files_apply_overlay", {"path": "counter.py", "content": second}, root=tmp_path, client="s1")
+    assert not again.is_error, _text(again)
+    assert host.state(tmp_path).workspace.overlays.agent[tmp_path / "counter.py"] == second

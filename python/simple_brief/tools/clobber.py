@@ -15,6 +15,7 @@ from pathlib import Path
 from simple_brief.errors import UserError
 from simple_brief.intel import merge
 from simple_brief.model import TextEdit
+from simple_brief.source import Source
 from simple_brief.tools import Call
 
 AFTER = "re-read it (simple_read) and make the edit again, or send it to the person with edit_propose"
@@ -38,19 +39,30 @@ def merged_overlay(call: Call, real: Path, content: str) -> tuple[str, list[tupl
     if mark is None or not real.exists():
         return content, []
     try:
-        _, source = call.workspace.read(real)
+        person = _person_text(call, real)
     except UserError:
         return content, []
-    if source.text == mark:
+    if person == mark:
         return content, []
-    merged = merge.merge3(mark, source.text, content)
+    merged = merge.merge3(mark, person, content)
     conflicts = [(h.start, h.end) for h in merged.conflicts]
     if conflicts:
         raise UserError(
             f"lines {_spans(conflicts)} of {call.workspace.display(real)} changed since you read it (the person's "
             f"edits) and your text changes them too; nothing was applied: {AFTER}."
         )
-    return merged.text, merge.changed_lines(mark, source.text)
+    return merged.text, merge.changed_lines(mark, person)
+
+
+def _person_text(call: Call, real: Path) -> str:
+    """The person's text of `real` now: their unsaved buffer, else the disk; never the
+    agent's own overlay (which a new overlay replaces)."""
+    ws = call.workspace
+    buffer = ws.overlays.editor.get(real)
+    if buffer is not None:
+        return buffer
+    _, data = ws.read_bytes(real)
+    return Source.from_bytes(data, name=ws.display(real), max_bytes=ws.max_bytes).text
 
 
 def refuse_edits_over_changes(call: Call, real: Path, current: str, edits: list[TextEdit]) -> None:
