@@ -73,7 +73,8 @@ def refuse_edits_over_changes(call: Call, real: Path, current: str, edits: list[
         UserError: an edit's lines overlap the person's changes (one sentence naming them).
     """
     mark = call.marks.get(real) if call.marks is not None else None
-    if mark is None or mark == current:
+    if mark is None or mark == current or real in call.workspace.overlays.agent:
+        # With the agent's own overlay the edit goes to that text: what differs is the agent's.
         return
     changed = merge.changed_lines(mark, current)
     hit = []
