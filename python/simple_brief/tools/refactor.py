@@ -40,7 +40,7 @@ Apply = Annotated[
     bool,
     Doc("Apply to Neovim's buffers, else to in-memory overlays."),
 ]
-Review = Annotated[bool, Doc("Send to review in Neovim instead.")]
+Review = Annotated[bool, Doc("Send to review in Neovim.")]
 
 
 def new_texts(
