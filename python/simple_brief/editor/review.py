@@ -66,12 +66,13 @@ class ReadMarks:
 @dataclass
 class Proposal:
     """One proposal as sent: the text the person saw (`ours`, at changedtick `tick`), the
-    hunks against it, the agent's title."""
+    hunks against it with each one's enclosing symbol (`chains`), the agent's title."""
 
     id: str
     path: Path
     ours: str
     hunks: tuple[Hunk, ...]
+    chains: tuple[str, ...] = ()
     title: str | None = None
     tick: int | None = None
     eol: bool = True

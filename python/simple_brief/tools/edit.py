@@ -135,11 +135,11 @@ def _edits_from_json(text: str) -> list[TextEdit]:
 
 def propose_text(
     call: Call, real: Path, theirs: str, title: str | None, written_on: str | None = None
-) -> tuple[Proposal, bool, str | None]:
+) -> tuple[Proposal, bool]:
     """Merge `theirs` with the person's text now, send it to Neovim (again on `stale`), keep
     it; (the proposal, whether it was rebased on the person's edits since the text it was
-    written on, the buffer number Neovim showed it in as text or None). `written_on`: the
-    text `theirs` was made from (a refactoring's); default the session's read mark.
+    written on). `written_on`: the text `theirs` was made from (a refactoring's); default
+    the session's read mark.
 
     Raises:
         UserError: no Neovim, no change to propose, or Neovim refused it.
@@ -152,11 +152,13 @@ def propose_text(
         merged = merge.merge3(base, ours, theirs)
         if not merged.hunks:
             raise UserError(f"{call.workspace.display(real)} already reads as proposed; there is nothing to review.")
-        proposal = Proposal(pid, real, ours, merged.hunks, title, tick, eol)
-        answer = _editor_answer(call, "propose", [_contract(call, proposal)])
+        symbols, lines = _symbols_of(real, ours), merge.split_lines(ours)
+        chains = tuple(scope_chain(symbols, lines, _hunk_line(h)) for h in merged.hunks)
+        proposal = Proposal(pid, real, ours, merged.hunks, chains, title, tick, eol)
+        answer = _editor_answer(call, "propose", [_contract(proposal)])
         if isinstance(answer, dict) and answer.get("ok"):
             call.proposals.keep(proposal)
-            return proposal, base != ours, str(answer.get("buf", "")) or None
+            return proposal, base != ours
         if not (isinstance(answer, dict) and answer.get("stale")):
             why = (answer.get("error") or answer.get("message")) if isinstance(answer, dict) else None
             raise UserError(f"Neovim did not show the proposal ({why or 'no reason given'}); try again.")
@@ -166,10 +168,8 @@ def propose_text(
     )
 
 
-def _contract(call: Call, proposal: Proposal) -> dict[str, Any]:
+def _contract(proposal: Proposal) -> dict[str, Any]:
     """The `propose(p)` table of the contract (docs/mcp.md)."""
-    symbols = _symbols_of(proposal.path, proposal.ours)
-    lines = merge.split_lines(proposal.ours)
     return {
         "id": proposal.id,
         "path": str(proposal.path),
@@ -181,10 +181,10 @@ def _contract(call: Call, proposal: Proposal) -> dict[str, Any]:
                 "start": h.start,
                 "old": list(h.old),
                 "new": list(h.new),
-                "symbol": scope_chain(symbols, lines, _hunk_line(h)),
+                "symbol": chain,
                 "conflict": h.conflict,
             }
-            for n, h in enumerate(proposal.hunks, 1)
+            for n, (h, chain) in enumerate(zip(proposal.hunks, proposal.chains, strict=True), 1)
         ],
     }
 
@@ -196,12 +196,9 @@ def _symbols_of(real: Path, text: str) -> list[Symbol]:
 def proposal_blocks(call: Call, proposal: Proposal, rebased: bool) -> tuple[str, dict[str, Any]]:
     """The answer's text of a proposal sent to review, and its data."""
     shown = call.workspace.display(proposal.path)
-    symbols = _symbols_of(proposal.path, proposal.ours)
-    lines = merge.split_lines(proposal.ours)
     rows = []
     hunks_data = []
-    for n, h in enumerate(proposal.hunks, 1):
-        chain = scope_chain(symbols, lines, _hunk_line(h))
+    for n, (h, chain) in enumerate(zip(proposal.hunks, proposal.chains, strict=True), 1):
         where = f" in {chain}" if chain else " at top level"
         conflict = " CONFLICT: the person changed these lines since you read them" if h.conflict else ""
         rows.append(f"hunk {n} {h.span()}{where}: -{len(h.old)} +{len(h.new)}{conflict}")
@@ -235,7 +232,7 @@ def sent_to_review(call: Call, head: str, changed: dict[Path, tuple[str, str, li
     blocks = [f"{head}; sent to the person's review in Neovim, one proposal per file (nothing applied):"]
     proposals = []
     for real, (old, new, _) in sorted(changed.items()):
-        proposal, rebased, _ = propose_text(call, real, new, head, written_on=old)
+        proposal, rebased = propose_text(call, real, new, head, written_on=old)
         text, data = proposal_blocks(call, proposal, rebased)
         blocks.append(text)
         proposals.append(data)
@@ -278,7 +275,7 @@ def edit_propose(
             raise UserError(
                 "an edit in `edits` lies outside the file; positions are 1-based lines and columns."
             ) from None
-    proposal, rebased, _ = propose_text(call, real, new_text, title)
+    proposal, rebased = propose_text(call, real, new_text, title)
     text, data = proposal_blocks(call, proposal, rebased)
     return ToolResult([text], data)
 
