@@ -84,9 +84,24 @@ class _Change:
     lines: tuple[str, ...]
 
 
+def _differing(a: list[str], b: list[str]) -> list[tuple[int, int, int, int]]:
+    """(i1, i2, j1, j2) of each differing block of `a` and `b`: the lines both begin and end
+    with are set aside before difflib (quadratic at worst) sees the middle, where an edit is."""
+    same = min(len(a), len(b))
+    head = 0
+    while head < same and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < same - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    matcher = difflib.SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail], autojunk=False)
+    return [
+        (i1 + head, i2 + head, j1 + head, j2 + head) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
+    ]
+
+
 def _changes(a: list[str], b: list[str]) -> list[_Change]:
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    return [_Change(i1, i2, tuple(b[j1:j2])) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    return [_Change(i1, i2, tuple(b[j1:j2])) for i1, i2, j1, j2 in _differing(a, b)]
 
 
 def hunks(old: str, new: str) -> list[Hunk]:
@@ -183,9 +198,4 @@ def changed_lines(base: str, now: str) -> list[tuple[int, int]]:
 def _now_side(base: str, now: str) -> list[Hunk]:
     """The changes from `base` to `now` seen from `now`: `old` the lines of `now`."""
     a, b = split_lines(base), split_lines(now)
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    return [
-        Hunk(j1 + 1, tuple(b[j1:j2]), tuple(a[i1:i2]))
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+    return [Hunk(j1 + 1, tuple(b[j1:j2]), tuple(a[i1:i2])) for i1, i2, j1, j2 in _differing(a, b)]
