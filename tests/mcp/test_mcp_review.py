@@ -381,3 +381,18 @@ async def test_bad_input_gets_one_sentence(setup: tuple[Path, Person, NvimBacken
             text = _text(result)
             assert result.is_error and expected in text, (name, args, text)
             assert "Traceback" not in text and len(text.splitlines()) == 1, text
+
+
+@pytest.mark.anyio
+async def test_without_a_read_the_persons_unsaved_edits_are_kept_not_proposed_away(
+    setup: tuple[Path, Person, NvimBackend],
+) -> None:
+    root, person, backend = setup
+    await person.act(_types_in_stop)
+    async with Client(_server(root, backend), raise_exceptions=True) as client:
+        # The agent read the file with its own tools (the disk), never through simple-brief.
+        result = await client.call_tool(
+            "edit_propose", {"path": "service.py", "new_text": SERVICE.replace("return 1", "return 2")}
+        )
+    assert _answer_lines(result)[1:] == ["hunk 1 L3 in Class:Service > Method:start: -1 +1"]
+    assert "Rebased on the person's edits" in _answer_lines(result)[0]

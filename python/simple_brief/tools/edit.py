@@ -77,8 +77,7 @@ def _person_text(call: Call, real: Path) -> tuple[str, int | None, bool]:
     overlay); its changedtick, None when no buffer; whether it ends with a newline)."""
     found = _editor_answer(call, "buffer", [str(real)])
     if not isinstance(found, dict):
-        _, data = call.workspace.read_bytes(real)
-        disk = Source.from_bytes(data, name=call.workspace.display(real), max_bytes=call.workspace.max_bytes).text
+        disk = _disk_text(call, real)
         return disk, None, disk.endswith("\n") or not disk
     lines = [str(ln) for ln in found.get("lines") or []]
     eol = bool(found.get("eol", True))
@@ -144,11 +143,11 @@ def propose_text(
     Raises:
         UserError: no Neovim, no change to propose, or Neovim refused it.
     """
-    mark = written_on if written_on is not None else call.marks.get(real) if call.marks is not None else None
+    mark = written_on if written_on is not None else _read_as(call, real)
     pid = call.proposals.next_id()
     for _ in range(STALE_RETRIES):
         ours, tick, eol = _person_text(call, real)
-        base = mark if mark is not None else ours
+        base = mark
         merged = merge.merge3(base, ours, theirs)
         if not merged.hunks:
             raise UserError(f"{call.workspace.display(real)} already reads as proposed; there is nothing to review.")
@@ -166,6 +165,19 @@ def propose_text(
         f"the person kept typing in {call.workspace.display(real)} while the proposal was made "
         f"({STALE_RETRIES} tries); call edit_propose again in a moment."
     )
+
+
+def _read_as(call: Call, real: Path) -> str:
+    """The text the agent wrote against: its session's read mark, else the disk (what an
+    agent reading files with its own tools saw; the person's unsaved edits are then theirs
+    to keep, never proposed away)."""
+    mark = call.marks.get(real) if call.marks is not None else None
+    return mark if mark is not None else _disk_text(call, real)
+
+
+def _disk_text(call: Call, real: Path) -> str:
+    _, data = call.workspace.read_bytes(real)
+    return Source.from_bytes(data, name=call.workspace.display(real), max_bytes=call.workspace.max_bytes).text
 
 
 def _contract(proposal: Proposal) -> dict[str, Any]:
@@ -266,11 +278,9 @@ def edit_propose(
         raise UserError(NO_NEOVIM)
     real, _ = call.workspace.read(path)  # refuses what may not be read (outside, secrets, binary)
     if edits:
-        # Positions as the agent read the file: its read mark, else the text now.
-        mark = call.marks.get(real) if call.marks is not None else None
-        written_on = mark if mark is not None else _person_text(call, real)[0]
+        # Positions as the agent read the file: its read mark, else the disk.
         try:
-            new_text = apply_text_edits(written_on, _edits_from_json(edits))
+            new_text = apply_text_edits(_read_as(call, real), _edits_from_json(edits))
         except (IndexError, ValueError):
             raise UserError(
                 "an edit in `edits` lies outside the file; positions are 1-based lines and columns."
