@@ -245,3 +245,20 @@ def test_a_second_overlay_replaces_the_agents_first_without_a_false_conflict(tmp
     again = host.call("files_apply_overlay", {"path": "counter.py", "content": second}, root=tmp_path, client="s1")
     assert not again.is_error, _text(again)
     assert host.state(tmp_path).workspace.overlays.agent[tmp_path / "counter.py"] == second
+
+
+def test_changes_since_names_lines_changed_outside_symbols(tmp_path: Path, host: Host) -> None:
+    host.call("simple_read", {"path": "counter.py"}, root=tmp_path, client="s1")
+    (tmp_path / "counter.py").write_text("import os\n" + COUNTER.replace("+ n", "- n") + "\nLIMIT = 3\n")
+    found = host.call("changes_since", {"path": "counter.py"}, root=tmp_path, client="s1")
+    assert _text(found).splitlines() == [
+        "counter.py: 2 symbol changes since you read it",
+        "  ~ body changed  F> def add(self, n) { ... } L6-8",
+        "  + Constant:LIMIT  LIMIT = 3 L10",
+        "  ~ outside symbols  L1",
+    ]
+    (tmp_path / "counter.py").write_text("import os\n" + COUNTER)
+    only = host.call("changes_since", {"path": "counter.py"}, root=tmp_path, client="s1")
+    assert _text(only) == (
+        "counter.py: changed outside any symbol since you read it (L1: imports, comments or statements)."
+    )

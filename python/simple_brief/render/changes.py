@@ -131,9 +131,35 @@ def _changed_inside(
     }
 
 
-def render(shown: str, found: list[Change]) -> str:
-    """A file's changes as block-mark lines under one head line."""
+def outside_symbols(before: str, after: str, after_symbols: list[Symbol]) -> list[tuple[int, int]]:
+    """The changed lines of `after` (1-based ranges, inclusive) outside every top-level
+    symbol: imports, comments, top-level statements; blank lines left out (where lines
+    were only removed, the line after them)."""
+    spans = [(sym.range.start.line + 1, sym.range.end.line + 1) for sym in after_symbols]
+    lines = merge.split_lines(after)
+    outside: list[int] = []
+    for a, b in merge.changed_lines(before, after):
+        for line in range(a, max(a, b) + 1):
+            blank = b >= a and not lines[line - 1].strip()
+            if not blank and not any(lo <= line <= hi for lo, hi in spans):
+                outside.append(line)
+    ranges: list[tuple[int, int]] = []
+    for line in outside:
+        if ranges and ranges[-1][1] + 1 >= line:
+            ranges[-1] = (ranges[-1][0], line)
+        else:
+            ranges.append((line, line))
+    return ranges
+
+
+def render(shown: str, found: list[Change], outside: list[tuple[int, int]]) -> str:
+    """A file's changes as block-mark lines under one head line; then the lines changed
+    outside any symbol."""
+    where = ", ".join(f"L{a}" if a == b else f"L{a}-{b}" for a, b in outside)
     if not found:
-        return f"{shown}: changed outside any symbol since you read it (imports, comments or blank lines)."
+        return f"{shown}: changed outside any symbol since you read it ({where}: imports, comments or statements)."
     noun = "change" if len(found) == 1 else "changes"
-    return "\n".join([f"{shown}: {len(found)} symbol {noun} since you read it", *("  " + c.line() for c in found)])
+    lines = [f"{shown}: {len(found)} symbol {noun} since you read it", *("  " + c.line() for c in found)]
+    if outside:
+        lines.append(f"  ~ outside symbols  {where}")
+    return "\n".join(lines)

@@ -408,9 +408,11 @@ def changes_since(
                 blocks.append(f"{shown}: unchanged since you read it.")
             data[shown] = []
             continue
-        found = changes.symbol_changes(before, _symbols_of(real, before), source.text, _symbols_of(real, source.text))
-        data[shown] = [c.as_json() for c in found]
-        blocks.append(changes.render(shown, found))
+        now = _symbols_of(real, source.text)
+        found = changes.symbol_changes(before, _symbols_of(real, before), source.text, now)
+        outside = changes.outside_symbols(before, source.text, now)
+        data[shown] = [c.as_json() for c in found] + [{"change": "outside", "lines": [a, b]} for a, b in outside]
+        blocks.append(changes.render(shown, found, outside))
     if not blocks:
         blocks = [f"none of the {len(paths)} files you read changed since you read them."]
     kept, left, _ = fit_blocks(blocks, call.budget, "changes_since path=FILE shows one file")
