@@ -396,3 +396,20 @@ async def test_without_a_read_the_persons_unsaved_edits_are_kept_not_proposed_aw
         )
     assert _answer_lines(result)[1:] == ["hunk 1 L3 in Class:Service > Method:start: -1 +1"]
     assert "Rebased on the person's edits" in _answer_lines(result)[0]
+
+
+@pytest.mark.anyio
+async def test_a_wait_outlasts_a_neovim_busy_for_a_moment(setup: tuple[Path, Person, NvimBackend]) -> None:
+    root, person, backend = setup
+    async with Client(_server(root, backend), raise_exceptions=True) as client:
+        await client.call_tool("edit_propose", {"path": "service.py", "new_text": SERVICE.replace("return 0", "pass")})
+        person.lua("_G.review_double.busy_ms = 6000; _G.review_double.busy_once = true")
+
+        async def decide_later() -> None:
+            await anyio.sleep(8)
+            person.lua("_G.review_double.decide('r1', 1, 'rejected')")
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(decide_later)
+            done = await client.call_tool("edit_status", {"id": "r1", "wait_s": 30})
+    assert _answer_lines(done)[0] == "done: r1 on service.py: hunk 1 rejected."

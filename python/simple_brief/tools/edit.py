@@ -309,8 +309,18 @@ def edit_status(
         known = ", ".join(call.proposals.ids()) or "none yet"
         raise UserError(f"there is no proposal `{id.strip()}` in this workspace (proposals: {known}).")
     started = time.monotonic()
+    status: Any = None
     while True:
-        status = _editor_answer(call, "status", [proposal.id])
+        try:
+            status = _editor_answer(call, "status", [proposal.id])
+        except UserError:
+            # Neovim busy for a moment while we wait: ask again at the next poll.
+            if time.monotonic() - started >= wait_s:
+                raise
+            call.report(time.monotonic() - started, wait_s, f"{proposal.id}: Neovim is busy; asking again")
+            call.cancelled.wait(POLL_S)
+            call.check_cancelled()
+            continue
         if not isinstance(status, dict):
             raise UserError(
                 f"Neovim no longer knows {proposal.id} (it was restarted or the buffer wiped); propose it again."
