@@ -4,7 +4,7 @@ parses its command line with them before, and usually instead of, importing the 
 from __future__ import annotations
 
 #: Toolsets a user may name (`--toolsets`, `mcp.toolsets`); the ones without tools yet list nothing.
-KNOWN_TOOLSETS = ("read", "lsp", "docs", "workspace", "tasks", "debug")
+KNOWN_TOOLSETS = ("read", "lsp", "docs", "workspace", "tasks", "debug", "edit")
 DEFAULT_TOOLSETS = ("read", "lsp", "docs")
 #: The default budget of one tool result, in tokens (SPEC: about 10,000; `limits.budget`).
 DEFAULT_BUDGET_TOKENS = 10_000

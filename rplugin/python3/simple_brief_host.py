@@ -103,15 +103,17 @@ class SimpleBriefHost:
         with self._lock:
             if self._mcp is None:
                 try:
+                    from simple_brief.defaults import DEFAULT_TOOLSETS
                     from simple_brief.files.private_files import state_dir
                     from simple_brief.host.context import attach_editor
-                    from simple_brief.host.served import Served
+                    from simple_brief.host.served import Served, with_editor_toolsets
                     from simple_brief.servers import mcp as mcp_server
                 except ImportError as exc:
                     raise _engine_error(exc) from None
                 host = self._host()
                 workspace = host.state(root).workspace
-                state = Served(host, workspace.root, attach_editor(workspace.root, address, workspace.secrets))
+                editor = attach_editor(workspace.root, address, workspace.secrets)
+                state = Served(host, workspace.root, editor, toolsets=with_editor_toolsets(DEFAULT_TOOLSETS, editor))
                 self._mcp = mcp_server.serve_http_thread(state, state_dir())
             return {"url": self._mcp.url, "token": self._mcp.token, "file": str(self._mcp.info_file)}
 

@@ -81,8 +81,8 @@ def test_an_edit_written_to_disk_answers_with_the_check_tasks_findings(tmp_path:
     (tmp_path / "calc.py").write_text(TYPE_ERROR)
     call = Call(workspace=Workspace.at(tmp_path), session=Session(server_pool=ServerPool))
     try:
-        args = {"path": "calc.py", "line": 1, "col": 5, "new_name": "twice", "apply": True, "write": True}
-        result = invoke("refactor_rename", args, call)
+        args = {"action": "rename", "path": "calc.py", "line": 1, "col": 5, "new_name": "twice", "apply": True}
+        result = invoke("refactor", {**args, "write": True}, call)
     finally:
         call.session.close()
     assert "twice(2)" in (tmp_path / "calc.py").read_text()

@@ -130,6 +130,10 @@ def calls_for(tool: str, shown: str, func: str) -> list[dict[str, Any]]:
         "test_coverage": [{"path": shown}],
         "profile_run": [{"file": shown}],
         "debug_launch": [{"program": shown, "wait_s": 10, "timeout_s": 30}],
+        # Without Neovim: one sentence each; changes_since names the file read before.
+        "edit_propose": [{"path": shown, "new_text": "x = 1\n"}],
+        "changes_since": [{"path": shown}],
+        "editor_show": [{"path": shown, "selector": func}],
     }
     return table.get(tool, [])
 
@@ -138,6 +142,8 @@ def calls_for(tool: str, shown: str, func: str) -> list[dict[str, Any]]:
 ONCE: dict[str, list[dict[str, Any]]] = {
     "search": [{"query": "func"}, {"query": "func", "path": "dir\\xfe"}, {"query": "deep_func"}],
     "diagnostics": [{}, {"explain": "E999"}],
+    "edit_status": [{"id": "r1"}],
+    "changes_since": [{}],
     "docs": [
         {"action": "search", "query": "func"},
         {"action": "get", "id": "bad\\xff.bad_func"},

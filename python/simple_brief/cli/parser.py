@@ -217,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--toolsets",
         help="comma-separated toolsets listed to the agent, from "
         f"{', '.join(config.KNOWN_TOOLSETS)} (default: `mcp.toolsets` in .simple-brief.toml, "
-        f"else {','.join(config.DEFAULT_TOOLSETS)}); the system tools always",
+        f"else {','.join(config.DEFAULT_TOOLSETS)}, with edit when a Neovim is attached); the system tools always",
     )
     p.add_argument(
         "--budget",

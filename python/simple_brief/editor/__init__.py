@@ -116,6 +116,14 @@ class EditorBackend(Protocol):
         its answer, or None when there is no such editor or it did not answer in time."""
         ...
 
+    def review(self, function: str, args: list[Any]) -> dict[str, Any] | None:
+        """The person's review of the agent's edits (issue 29): `propose`, `status` and
+        `withdraw` of lua/simple_brief/review.lua, `show` of lua/simple_brief/show.lua, and
+        `buffer` (the loaded buffer of a path: `lines`, `eol`, `tick`, or nil). The answer
+        as `{"value": …}` (`{"error": sentence}` when the editor lacks the module), or None
+        when there is no editor or it did not answer."""
+        ...
+
 
 class DiskBackend:
     """No editor: files on disk are the truth and there is no editor context."""
@@ -160,4 +168,8 @@ class DiskBackend:
 
     def nvim_dap(self, function: str, args: list[Any], timeout: float) -> Any:
         """No editor, no nvim-dap."""
+        return None
+
+    def review(self, function: str, args: list[Any]) -> dict[str, Any] | None:
+        """No editor: nobody to review (the tools say review needs a running Neovim)."""
         return None

@@ -128,6 +128,7 @@ class Host:
         max_bytes: int | None = None,
         progress: ProgressFn | None = None,
         cancelled: threading.Event | None = None,
+        client: str | None = None,
     ) -> Answer:
         """One call: the config read once, the editor's snapshot first, the call's view of the
         workspace, the tool, then the editor context attached to the answer.
@@ -136,7 +137,9 @@ class Host:
         for this call once its config is read (the command line attaches one per call);
         `budget` None: the workspace config's; `toolsets`: those the adapter lists (None:
         all); `cancelled`: the adapter's flag for an abandoned call (the tool stops at its
-        next check by raising `tools.Cancelled`, which this raises on).
+        next check by raising `tools.Cancelled`, which this raises on); `client`: the MCP
+        session making the call, whose read marks the call sees and a reading tool moves
+        (None: the command line, which keeps none).
 
         A user error (a bad root or config, an unknown tool or argument, the tool's own
         refusal) is an error answer of one line.
@@ -167,9 +170,12 @@ class Host:
             cancelled=cancelled if cancelled is not None else threading.Event(),
             loaded_config=settings,
             own_opened=registry.OpenedWorkspaces() if own else None,
+            marks=state.read_marks.of(client) if client is not None and not own else None,
+            proposals=state.proposals,
         )
         try:
             result = registry.invoke(spec.name, args, run)
+            _mark_read(run, spec.name, args)
         except UserError as err:
             return Answer([error_text(str(err), args)], {}, is_error=True)
         finally:
@@ -225,6 +231,19 @@ class Host:
     def _kept(self) -> list[WorkspaceState]:
         with self._lock:
             return list(self._states.values())
+
+
+def _mark_read(call: registry.Call, tool: str, args: dict[str, Any]) -> None:
+    """After a tool that showed a file's text (`registry.READING_TOOLS`): the session's read
+    mark of that file is the text the call read."""
+    path = args.get("path")
+    if call.marks is None or tool not in registry.READING_TOOLS or not isinstance(path, str):
+        return
+    try:
+        real, source = call.workspace.read(path)
+    except UserError:
+        return
+    call.marks.mark(real, source.text)
 
 
 def _with_editor(

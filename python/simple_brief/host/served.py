@@ -18,6 +18,14 @@ from simple_brief.host.wiring import build_host
 from simple_brief.model import ProgressFn
 
 
+def with_editor_toolsets(toolsets: tuple[str, ...], editor: EditorBackend) -> tuple[str, ...]:
+    """The default toolsets with `edit` (the review of the agent's edits) when a Neovim is
+    attached at the start; toolsets the person chose are kept as they are."""
+    if toolsets == DEFAULT_TOOLSETS and editor.name != "disk":
+        return (*toolsets, "edit")
+    return toolsets
+
+
 @dataclass
 class Served:
     """One server's standing call settings over a host.
@@ -66,8 +74,10 @@ class Served:
         args: dict[str, Any],
         progress: ProgressFn | None = None,
         cancelled: threading.Event | None = None,
+        client: str | None = None,
     ) -> Answer:
-        """One call through the host with this server's settings."""
+        """One call through the host with this server's settings; `client`: the MCP session
+        (its read marks, `Host.call`)."""
         return self.host.call(
             tool,
             args,
@@ -77,6 +87,7 @@ class Served:
             toolsets=self.toolsets,
             progress=progress,
             cancelled=cancelled,
+            client=client,
         )
 
     def close(self) -> None:

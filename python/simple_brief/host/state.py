@@ -6,7 +6,9 @@ use under its own lock, all of it stopped by `close`.
 - the symbol index (`simple_brief.index.symbol_index`, one per Workspace: a call's view
   shares it), watching its tree in a long-lived host;
 - `session` (`tools.Session`, what the tools read): the docs index, the language servers
-  started from the host's server-pool factory, debug sessions, `workspace_open` workspaces.
+  started from the host's server-pool factory, debug sessions, `workspace_open` workspaces;
+- `read_marks` (per MCP session: each file's text as the agent last read it) and
+  `proposals` (the edits sent to the person's review, `r1`, `r2`, …): `editor.review`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from simple_brief.editor.review import Proposals, ReadMarks
 from simple_brief.files.secret_files import SecretRules
 from simple_brief.files.workspace import Workspace
 from simple_brief.tools import Session
@@ -36,10 +39,14 @@ class WorkspaceState:
             sessions, opened workspaces), each under its own lock (`tools.Session`).
         secrets: the secrets rules it was opened under: a call whose config names others
             gets a fresh state (what this one cached answered under the old rules).
+        read_marks: per MCP session, the text of each file as the agent last read it.
+        proposals: the edits sent to the person's review, by id.
     """
 
     workspace: Workspace
     session: Session = field(default_factory=Session)
+    read_marks: ReadMarks = field(default_factory=ReadMarks)
+    proposals: Proposals = field(default_factory=Proposals)
 
     @property
     def secrets(self) -> SecretRules:
@@ -81,6 +88,10 @@ class WorkspaceState:
     def close(self) -> None:
         """Stop everything: debug sessions, language servers, the docs index, the symbol indexes."""
         opened = self.workspaces()
+        with self.read_marks.lock:
+            self.read_marks.by_client.clear()
+        with self.proposals.lock:
+            self.proposals.by_id.clear()
         try:
             self.session.close()
         finally:

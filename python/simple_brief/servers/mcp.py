@@ -52,7 +52,7 @@ from simple_brief.files.path_escapes import escape_surrogates, escape_surrogates
 from simple_brief.files.private_files import state_dir, write_private
 from simple_brief.files.workspace import real_root
 from simple_brief.host.context import attach_editor, error_text
-from simple_brief.host.served import Served
+from simple_brief.host.served import Served, with_editor_toolsets
 from simple_brief.host.wiring import build_host
 from simple_brief.index import watch
 
@@ -120,9 +120,10 @@ def run_tool(
     args: dict[str, Any],
     progress: registry.ProgressFn | None = None,
     cancelled: threading.Event | None = None,
+    client: str | None = None,
 ) -> CallToolResult:
-    """One MCP call: the host's answer as a CallToolResult."""
-    result = state.call(tool, args, progress, cancelled)
+    """One MCP call: the host's answer as a CallToolResult; `client`: the MCP session (its read marks)."""
+    result = state.call(tool, args, progress, cancelled, client)
     content: list[ContentBlock] = [TextContent(type="text", text=b) for b in result.blocks]
     if result.is_error:
         return CallToolResult(content=content, is_error=True)
@@ -140,9 +141,11 @@ def _adapter(state: Served, tool: registry.Tool) -> Callable[..., Awaitable[Call
             if ctx is not None:
                 anyio.from_thread.run(partial(ctx.report_progress, done, total, escape_surrogates(message)))
 
+        client = _session_key(ctx)
+
         def work() -> CallToolResult:
             try:
-                return run_tool(state, tool, kwargs, progress, cancelled)
+                return run_tool(state, tool, kwargs, progress, cancelled, client)
             finally:
                 stopped.set()
 
@@ -162,6 +165,18 @@ def _adapter(state: Served, tool: registry.Tool) -> Callable[..., Awaitable[Call
     call_tool.__name__ = tool.name
     call_tool.__doc__ = tool.description
     return call_tool
+
+
+def _session_key(ctx: Context | None) -> str:
+    """The MCP session a call comes from (its read marks are its own): over HTTP the
+    client's `mcp-session-id`; over stdio (one client per process) `mcp`."""
+    try:
+        request = ctx.request_context.request if ctx is not None else None
+        headers = getattr(request, "headers", None)
+        session_id = headers.get("mcp-session-id") if headers is not None else None
+    except Exception:  # no request context: the process's one session
+        session_id = None
+    return f"mcp:{session_id}" if session_id else "mcp"
 
 
 class BriefServer(MCPServer):
@@ -260,7 +275,14 @@ def lean_schema(node: Any) -> Any:
         return [lean_schema(item) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {key: lean_schema(value) for key, value in node.items() if key != "title"}
+    out = {
+        # A parameter may be named `title`: only pydantic's own `title` keys go.
+        key: {name: lean_schema(v) for name, v in value.items()}
+        if key == "properties" and isinstance(value, dict)
+        else lean_schema(value)
+        for key, value in node.items()
+        if key != "title"
+    }
     choices = out.get("anyOf")
     if isinstance(choices, list) and len(choices) == 2 and {"type": "null"} in choices:
         out.pop("anyOf")
@@ -492,12 +514,13 @@ def run(args: argparse.Namespace) -> int:
         if args.budget is not None and args.budget < MIN_BUDGET_TOKENS:
             raise UserError(f"--budget must be at least {MIN_BUDGET_TOKENS} tokens.")
         host.state(root, settings)
+        editor = attach_editor(root, args.nvim, settings.secrets)
         state = Served(
             host,
             root,
-            attach_editor(root, args.nvim, settings.secrets),
+            editor,
             args.budget,
-            parse_toolsets(args.toolsets) if args.toolsets else tuple(settings.toolsets),
+            parse_toolsets(args.toolsets) if args.toolsets else with_editor_toolsets(tuple(settings.toolsets), editor),
         )
     except UserError:
         host.close()

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_typ
 
 from simple_brief.defaults import DEFAULT_BUDGET_TOKENS
 from simple_brief.editor import DiskBackend, EditorBackend
+from simple_brief.editor.review import ClientMarks, Proposals
 from simple_brief.errors import EXCERPT_CHARS, UserError, excerpt
 from simple_brief.files.config import Config
 from simple_brief.files.config import load as load_config
@@ -37,6 +38,7 @@ TOOL_MODULES = (
     "simple_brief.tools.coverage",
     "simple_brief.tools.profile",
     "simple_brief.tools.debug",
+    "simple_brief.tools.edit",
     "simple_brief.tools.system",
 )
 
@@ -81,8 +83,13 @@ TOOL_HOMES: dict[str, str] = {
         ),
         "simple_brief.tools.debug",
     ),
+    **dict.fromkeys(("edit_propose", "edit_status", "changes_since", "editor_show"), "simple_brief.tools.edit"),
     **dict.fromkeys(("server_status", "editor_get_context"), "simple_brief.tools.system"),
 }
+
+#: Tools whose answer shows a file's text (its `path`): a call of one by an MCP session moves
+#: that session's read mark of the file to the text it read (`editor.review.ReadMarks`).
+READING_TOOLS = frozenset({"simple_read", "expand_at"})
 
 #: Tools folded into another one's parameter (issue 18: every listed tool costs the agent
 #: tokens on every turn): old name -> (the tool, the parameters that give the old answer,
@@ -262,6 +269,10 @@ class Call:
     #: The workspace config (`files.config.load`), read once per call: the host reads it
     #: before the call; a Call made without one reads it on first use.
     loaded_config: Config | None = None
+    #: The read marks of the MCP session making the call (None: the command line keeps none).
+    marks: ClientMarks | None = None
+    #: The workspace's proposals sent to the person's review (`edit_propose`).
+    proposals: Proposals = field(default_factory=Proposals)
 
     @property
     def config(self) -> Config:

@@ -29,7 +29,7 @@ from simple_brief.model import Diagnostic, TextEdit
 from simple_brief.render import lsp as view
 from simple_brief.render.diagnostics import diagnostic_json, render_diagnostics
 from simple_brief.scan import scan
-from simple_brief.tools import Call, Doc, ToolResult, checks, hints, tool
+from simple_brief.tools import Call, Doc, ToolResult, checks, clobber, hints, tool
 from simple_brief.tools.lsp import FilePath
 from simple_brief.tools.servers import ask, error_notes, incomplete_notice, locate, server_diagnostics
 
@@ -37,6 +37,7 @@ from simple_brief.tools.servers import ask, error_notes, incomplete_notice, loca
 CHECKED_AFTER_EDIT = 5
 
 Apply = Annotated[bool, Doc("Apply: to Neovim's buffers, else to overlays.")]
+Review = Annotated[bool, Doc("Send to review in Neovim.")]
 
 
 def new_texts(
@@ -116,6 +117,8 @@ def applied(
     call: Call, head: str, changed: dict[Path, tuple[str, str, list[TextEdit]]], data: dict[str, Any], write: bool
 ) -> ToolResult:
     """The answer of an applied edit: what changed, then the diagnostics it leaves."""
+    for path, (old, _, edits) in changed.items():
+        clobber.refuse_edits_over_changes(call, path, old, edits)
     data["applied"] = True
     sentence = f"{head}; {apply_changes(call, changed, write)}"
     blocks, after = consequences(call, changed)
@@ -132,10 +135,13 @@ def previewed_or_applied(
     apply: bool,
     write: bool,
     lead: str | None = None,
+    review: bool = False,
 ) -> ToolResult:
     """The answer of an edit: applied (one sentence), or a preview of every file's edits
     within the budget, opened by `lead` (a server still loading); `data` gets the edits either way."""
     data["edits"] = edits_data(call, changed)
+    if review:
+        return _reviewed(call, head, changed, apply)
     if apply:
         return applied(call, head, changed, data, write)
     blocks = [head + " (preview: nothing changed; apply=true applies it)", *notes]
@@ -155,7 +161,18 @@ def edits_data(call: Call, changed: dict[Path, tuple[str, str, list[TextEdit]]])
     }
 
 
-def _rename(call: Call, path: str, line: int, col: int, new_name: str, apply: bool, write: bool) -> ToolResult:
+def _reviewed(call: Call, head: str, changed: dict[Path, tuple[str, str, list[TextEdit]]], apply: bool) -> ToolResult:
+    """The edits sent to the person's review (`tools.edit`), or a refusal when also applied."""
+    if apply:
+        raise UserError("review=true sends the edits to the person instead of applying them; drop apply=true.")
+    from simple_brief.tools.edit import sent_to_review  # the edit toolset, imported when asked for
+
+    return sent_to_review(call, head, changed)
+
+
+def _rename(
+    call: Call, path: str, line: int, col: int, new_name: str, apply: bool, write: bool, review: bool = False
+) -> ToolResult:
     """The rename's edits, previewed or applied."""
     if not new_name.strip():
         raise UserError("parameter `new_name` is empty; give the new name.")
@@ -182,12 +199,12 @@ def _rename(call: Call, path: str, line: int, col: int, new_name: str, apply: bo
     lead = incomplete_notice(replies)
     if lead:
         data["incomplete"] = lead
-    if apply and lead:
+    if (apply or review) and lead:
         raise UserError(f"{lead[1:-2]}: the rename was not applied; preview it again in a few seconds.")
-    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, write, lead)
+    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, write, lead, review)
 
 
-def _format(call: Call, path: str, apply: bool) -> ToolResult:
+def _format(call: Call, path: str, apply: bool, review: bool = False) -> ToolResult:
     """The formatter's edits as a diff, previewed or applied."""
     real, source = call.workspace.read(path)
     shown = call.workspace.display(real)
@@ -207,6 +224,8 @@ def _format(call: Call, path: str, apply: bool) -> ToolResult:
     hunks = view.unified_diff(old, new)
     n_hunks = sum(1 for h in hunks if h.startswith("@@"))
     head = f"{shown}: {view.plural(n_hunks, 'change')} by {chosen.server}"
+    if review:
+        return _reviewed(call, head, {real: changed[real]}, apply)
     if apply:
         return applied(call, head, {real: changed[real]}, data, False)
     blocks: list[str] = [head + " (preview: nothing changed; apply=true applies it)"]
@@ -235,6 +254,7 @@ def _extract(
     kind: str,
     new_name: str,
     apply: bool,
+    review: bool = False,
 ) -> ToolResult:
     """The extraction's edits, previewed or applied."""
     if new_name and not _IDENTIFIER.fullmatch(new_name):
@@ -276,7 +296,7 @@ def _extract(
     count = sum(len(e) for _, _, e in changed.values())
     head = f"extract {kind} `{name}` from {where} ({server}): {view.plural(count, 'edit')}"
     data: dict[str, Any] = {"server": server, "kind": kind, "name": name, "title": action.get("title")}
-    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, False)
+    return previewed_or_applied(call, head, changed, [*notes, *outside], data, apply, False, review=review)
 
 
 def _is_kind(action: Any, kind: str) -> bool:
@@ -330,20 +350,21 @@ def refactor(
     new_name: Annotated[str | None, Doc("rename: needed; extract: optional.")] = None,
     apply: Apply = False,
     write: Annotated[bool, Doc("rename without Neovim: also write files.")] = False,
+    review: Review = False,
 ) -> ToolResult:
     """The action's edits, previewed or applied (each action was a tool before issue 30)."""
     if action == "format":
-        return _format(call, path, apply)
+        return _format(call, path, apply, review)
     if action == "rename":
         if line is None or col is None or new_name is None:
             raise _missing(action, line=line, col=col, new_name=new_name)
-        return _rename(call, path, line, col, new_name, apply, write)
+        return _rename(call, path, line, col, new_name, apply, write, review)
     if line is None or col is None or end_line is None or end_col is None:
         raise _missing(action, line=line, col=col, end_line=end_line, end_col=end_col)
     if write:
         raise UserError("write=true is for action=rename; an extraction is applied with apply=true.")
     kind = action.removeprefix("extract_")
-    return _extract(call, path, (line, col), (end_line, end_col), kind, new_name or "", apply)
+    return _extract(call, path, (line, col), (end_line, end_col), kind, new_name or "", apply, review)
 
 
 def _missing(action: str, **given: object) -> UserError:

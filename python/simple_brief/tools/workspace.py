@@ -32,7 +32,7 @@ from simple_brief.model import Diagnostic, Position, Range, Severity, SymbolKind
 from simple_brief.render.budget import CHARS_PER_TOKEN, approx_tokens, fit_blocks
 from simple_brief.render.diagnostics import diagnostic_line, render_diagnostics
 from simple_brief.render.search import render_search
-from simple_brief.tools import Call, Doc, ToolResult, checks, hints, tool
+from simple_brief.tools import Call, Doc, ToolResult, checks, clobber, hints, tool
 
 #: Workspaces one session may hold open at once (each keeps a parse cache).
 MAX_OPEN = 8
@@ -79,6 +79,7 @@ def files_apply_overlay(
 ) -> ToolResult:
     """Set an agent overlay and report its size, its checker's verdict and the grammar's hints."""
     ws = call.workspace
+    content, rebased = clobber.merged_overlay(call, ws.resolve(path), content)
     real = ws.set_overlay(path, content)
     shown = ws.display(real)
     on_disk = real.is_file()
@@ -91,6 +92,11 @@ def files_apply_overlay(
     )
     if call.editor.name != "disk":
         head += " The editor's buffers are not changed."
+    if rebased:
+        head += (
+            f" Your changes were merged with the person's edits since you read it (lines "
+            f"{', '.join(f'{a}-{b}' if b > a else str(a) for a, b in rebased)})."
+        )
     diags: list[Diagnostic] = []
     judged = ""
     if languages.for_path(real) is not languages.PLAIN:

@@ -295,6 +295,10 @@ class AutoBackend:
         """See `NvimBackend.nvim_dap`."""
         return self.current.nvim_dap(function, args, timeout)
 
+    def review(self, function: str, args: list[Any]) -> dict[str, Any] | None:
+        """See `EditorBackend.review`."""
+        return self.current.review(function, args)
+
     def status(self) -> dict[str, Any]:
         """The current backend's status, with how it was chosen."""
         try:

@@ -343,6 +343,19 @@ class NvimBackend:
 
         return self._call(run, None, f"nvim-dap {function}", timeout)
 
+    def review(self, function: str, args: list[Any]) -> dict[str, Any] | None:
+        """See `EditorBackend.review`: one `exec_lua` each."""
+
+        def run() -> dict[str, Any] | None:
+            if function == "buffer":
+                return {"value": self._nvim.exec_lua(_BUFFER_LUA, *args)}
+            module = "simple_brief.show" if function == "show" else "simple_brief.review"
+            answer = self._nvim.exec_lua(_REVIEW_LUA, module, function, args)
+            return dict(answer) if isinstance(answer, dict) else None
+
+        # Loading a file into a buffer and folding it may take a fresh Neovim a few seconds.
+        return self._call(run, None, f"review {function}", max(self.call_timeout, REVIEW_TIMEOUT))
+
     def status(self) -> dict[str, Any]:
         """What the backend is attached to, and whether Neovim answers.
 
@@ -545,6 +558,37 @@ class NvimBackend:
             self._symbols_note = f"{answer.get('client')}: unreadable documentSymbol answer ({exc})"
             log.warning("%s", self._symbols_note)
             return None
+
+
+#: Seconds a review call (propose, status, show) may take before the tool says Neovim did not answer.
+REVIEW_TIMEOUT = 5.0
+
+#: `module.fn(unpack(args))` wrapped: `{value = …}`, or `{error = …}` when the plugin lacks it.
+_REVIEW_LUA = """
+local module, fn, args = ...
+local ok, mod = pcall(require, module)
+if not ok or type(mod) ~= 'table' or type(mod[fn]) ~= 'function' then
+  return { error = 'the simple-brief plugin in this Neovim has no ' .. module .. '.' .. fn
+    .. '; update the plugin' }
+end
+return { value = mod[fn](unpack(args)) }
+"""
+
+#: The loaded buffer of a file (by its full name): its lines, final newline and changedtick.
+_BUFFER_LUA = """
+local path = ...
+for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+  local name = vim.api.nvim_buf_get_name(buf)
+  if vim.api.nvim_buf_is_loaded(buf) and name ~= '' and (name == path or vim.fn.resolve(name) == path) then
+    return {
+      lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false),
+      eol = vim.bo[buf].eol or vim.bo[buf].fixeol,
+      tick = vim.api.nvim_buf_get_changedtick(buf),
+    }
+  end
+end
+return vim.NIL
+"""
 
 
 def _stopped(pid: int) -> bool:
