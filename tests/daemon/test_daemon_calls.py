@@ -229,6 +229,7 @@ def test_the_script_builds_its_tool_call_with_the_standard_library_only() -> Non
         "simple_brief.cli.client",
         "simple_brief.cli.parser",
         "simple_brief.cli.streams",
+        "simple_brief.cli.user_config",
         "simple_brief.host",
         "simple_brief.host.protocol",
         "simple_brief.host.request",
