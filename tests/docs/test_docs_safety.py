@@ -20,9 +20,11 @@ from typing import Any
 
 import pytest
 
+from simple_brief import tools as tools_module
 from simple_brief.docs import index as docs_index_module
 from simple_brief.docs import indexing
 from simple_brief.errors import UserError
+from simple_brief.files import config
 from simple_brief.files.workspace import Workspace
 from simple_brief.index import close_symbol_index, docs_index
 from simple_brief.tools import Call, Session, ToolResult, invoke
@@ -146,6 +148,29 @@ def test_a_listed_folder_is_named_by_its_path_or_its_last_part(
         "strings.split_words"
     }
     session.close()
+
+
+def test_indexing_a_listed_folder_reads_the_config_once_per_call(
+    root: Path, vendor: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The call's config (read once, by the host before the call) names the listed folders: the docs index
+    does not read and parse the config files again (issue 27)."""
+    list_folders(monkeypatch, tmp_path, vendor)
+    ws, session = Workspace.at(root), Session()
+    call = Call(ws, session=session, loaded_config=config.load(root))  # as the host makes it
+    reads: list[Path] = []
+    real_load = config.load
+
+    def counted(where: Path, *args: Any, **kwargs: Any) -> config.Config:
+        reads.append(where)
+        return real_load(where, *args, **kwargs)
+
+    monkeypatch.setattr(config, "load", counted)
+    monkeypatch.setattr(tools_module, "load_config", counted)
+    indexed = invoke("docs", {"action": "index", "library": "vendorlib"}, call)
+    session.close()
+    assert indexed.data["files_indexed"] == 1
+    assert reads == []
 
 
 def test_library_files_are_read_without_following_symlinks(

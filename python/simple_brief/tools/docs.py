@@ -309,7 +309,7 @@ def _reindex(call: Call, library: str | None) -> ToolResult:
     if name == "workspace":
         stats: RefreshStats = index.refresh(progress, force=True, view=call.workspace)
     else:
-        stats = index.index_library(name, progress)
+        stats = index.index_library(name, progress, folders=call.config.docs_folders)
     libraries = index.libraries()
     data: dict[str, Any] = {
         "library": stats.library,
