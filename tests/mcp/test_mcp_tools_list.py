@@ -42,6 +42,11 @@ async def test_lean_schemas_and_calls_with_and_without_an_optional_parameter(tmp
         "type": "string",
     }
     assert "null" not in json.dumps(schemas)
+    # An optional flag is off when left out: its `default: false` would only cost tokens.
+    assert tools["expand_at"].input_schema["properties"]["context"] == {
+        "description": "Also its class headers, fields, nearby signatures, imports used.",
+        "type": "boolean",
+    }
     for answer in (plain, typed):
         assert not answer.is_error
         assert "greet" in answer.content[0].text  # type: ignore[union-attr]

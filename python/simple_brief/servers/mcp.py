@@ -269,8 +269,9 @@ def _json_problem(result: CallToolResult) -> str | None:
 
 def lean_schema(node: Any) -> Any:
     """A JSON schema without what only costs tokens: pydantic's `title`s (the names say it),
-    and an optional parameter's `anyOf [T, null]` with its `default: null` (leaving it out
-    means the same; the registry's check decides either way)."""
+    an optional parameter's `anyOf [T, null]` with its `default: null`, and a flag's
+    `default: false` or a text's `default: ""` (leaving each out means the same; the
+    registry's check decides either way)."""
     if isinstance(node, list):
         return [lean_schema(item) for item in node]
     if not isinstance(node, dict):
@@ -289,6 +290,8 @@ def lean_schema(node: Any) -> Any:
         out.update(next(choice for choice in choices if choice != {"type": "null"}))
         if "default" in out and out["default"] is None:
             out.pop("default")
+    if out.get("default") in (False, "") and out.get("type") in ("boolean", "string"):
+        out.pop("default")  # an optional flag is off, an optional text empty, when left out
     return out
 
 

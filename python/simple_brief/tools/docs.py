@@ -333,9 +333,9 @@ def _reindex(call: Call, library: str | None) -> ToolResult:
 @tool(
     "docs",
     "docs",
-    "Doc comments of the workspace and indexed libraries. action: search (words -> ids), get (an id; "
-    "part=examples|related), list (a module), resolve (a name -> id), index (a library). USE FOR: which API "
-    "does X, how to call it. DON'T USE FOR: where a name is defined (search).",
+    "Doc comments of the workspace and indexed libraries: search words, get an id, list a module, resolve a "
+    "name to an id, index a library. USE FOR: which API does X, how to call it. DON'T USE FOR: where a name is "
+    "defined (search).",
 )
 def docs(
     call: Call,

@@ -53,7 +53,7 @@ NO_NEOVIM = (
     "try the text in memory with files_apply_overlay (nothing is written), or write the file yourself."
 )
 
-EditPath = Annotated[str, Doc("Relative to the workspace root.")]
+EditPath = Annotated[str, Doc("File.")]
 
 
 def _editor_answer(call: Call, function: str, args: list[Any]) -> Any:
@@ -254,8 +254,8 @@ def sent_to_review(call: Call, head: str, changed: dict[Path, tuple[str, str, li
 @tool(
     "edit_propose",
     "edit",
-    "Propose a change the person reviews hunk by hunk in Neovim; nothing is written. "
-    "USE FOR: edits the person should approve. DON'T USE FOR: trying text (files_apply_overlay).",
+    "A change the person reviews hunk by hunk in Neovim; nothing is written. "
+    "USE FOR: edits the person approves. DON'T USE FOR: trying text (files_apply_overlay).",
     read_only=False,
     destructive=False,
 )
@@ -293,13 +293,13 @@ def edit_propose(
 @tool(
     "edit_status",
     "edit",
-    "What the person did with a proposal: each hunk's state and their own tweaks. "
+    "A proposal's hunks (accepted, rejected, pending) and the person's own tweaks. "
     "USE FOR: after edit_propose. DON'T USE FOR: reading files.",
 )
 def edit_status(
     call: Call,
-    id: Annotated[str, Doc("Proposal id (r1, ...).")],
-    wait_s: Annotated[int, Doc(f"Seconds to wait for the person (<= {MAX_WAIT_S}).")] = 0,
+    id: Annotated[str, Doc("From edit_propose (r1).")],
+    wait_s: Annotated[int, Doc(f"Seconds to wait (<= {MAX_WAIT_S}).")] = 0,
 ) -> ToolResult:
     """Per-hunk states, waiting with progress while any is pending."""
     if not 0 <= wait_s <= MAX_WAIT_S:
@@ -434,7 +434,7 @@ def changes_since(
 @tool(
     "editor_show",
     "edit",
-    "Show the person code in Neovim: folded to the symbols you name, cursor and note at one. "
+    "Point the person at code in Neovim: folded to the symbols named, with a note. "
     "USE FOR: pointing at code. DON'T USE FOR: reading code.",
 )
 def editor_show(

@@ -431,9 +431,9 @@ _CALLS = {"incoming": "callers", "outgoing": "callees"}
 @tool(
     "analyze",
     "lsp",
-    "Ask the language servers about the symbol at a position: hover (type, doc), definition, references, "
-    "callers, callees (paged), completion. USE FOR: types, definitions, who uses or calls it. DON'T USE FOR: "
-    "its source (expand_at), names across files (search).",
+    "Ask the language servers about the symbol at line:col: hover (type, doc), definition, references, "
+    "callers, callees, completion. USE FOR: types, who uses or calls it. DON'T USE FOR: its source "
+    "(expand_at), names across files (search).",
 )
 def analyze(
     call: Call,

@@ -305,8 +305,7 @@ def expand_at(
 @tool(
     "document_symbols",
     "read",
-    "A file's symbols as a table (name, kind, range, parent, hover) or LSP JSON. USE FOR: exact ranges. "
-    "DON'T USE FOR: reading code (simple_read).",
+    "A file's symbols as a table or LSP JSON. USE FOR: exact ranges. DON'T USE FOR: reading code (simple_read).",
 )
 def document_symbols(
     call: Call,
@@ -386,8 +385,8 @@ def search(
 @tool(
     "diagnostics",
     "read",
-    "Problems by file: the editor's; for one file also its syntax checker's and the language servers' with "
-    "fix-its. USE FOR: what is broken after an edit. DON'T USE FOR: code.",
+    "Problems by file; for one file also its checker's and language servers' with fix-its. "
+    "USE FOR: what is broken after an edit. DON'T USE FOR: code.",
 )
 def diagnostics(
     call: Call,
@@ -395,7 +394,7 @@ def diagnostics(
     fixits: Annotated[bool | None, Doc("Fetch fix-its; default: for one file.")] = None,
     only: Annotated[
         Literal["parse", "types", "lint"] | None,
-        Doc("One file's parse report (syntax errors, definitions, imports), type errors or lint findings."),
+        Doc("One file's parse report, type errors or lint findings."),
     ] = None,
     explain: Annotated[str | None, Doc("A simple-brief code (H003): its cause and fix.")] = None,
 ) -> ToolResult:

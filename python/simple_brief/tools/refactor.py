@@ -334,9 +334,9 @@ def _renamed(
 @tool(
     "refactor",
     "lsp",
-    "Rename the symbol at line:col everywhere, extract line:col-end_line:end_col into a function or variable, "
-    "or format a file, by its language server; a preview unless apply=true. USE FOR: safe renames, pulling "
-    "code out. DON'T USE FOR: text replacement.",
+    "Rename the symbol at line:col, extract line:col-end_line:end_col, or format a file, with its language "
+    "server; a preview unless apply=true. USE FOR: safe renames, pulling code out. DON'T USE FOR: text "
+    "replacement.",
     read_only=False,
 )
 def refactor(
