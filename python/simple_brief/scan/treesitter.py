@@ -316,7 +316,8 @@ def _symbol_from_match(
         name = source.slice_bytes(names[0].start_byte, names[-1].end_byte)
         if language.names:
             name = languages.function(language.names)(name)
-        name = _WS.sub(" ", name).strip()
+        if not name.isidentifier():  # an identifier holds no white space to fold
+            name = _WS.sub(" ", name).strip()
     else:
         name = _WS.sub(" ", source.lines[node.start_point[0]]).strip()
     if kind == SymbolKind.String and not names:
