@@ -7,6 +7,9 @@ rows and the doc items), as `symbol_index.py` measures it among its other rows.
 
     .venv/bin/python bench/first_index_symbols.py [--runs N] [--both]
 
+Prints one line per run and writes them between the `first-index-symbols` (or, with
+`--both`, `first-index-both`) markers of bench/results/latest.md.
+
 Each line says the machine's load (`os.getloadavg`) when the run ended: the ratio is of
 two runs in the same minute, but 2 shared cores make it swing with the others' work.
 """
@@ -25,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import symbol_index as bench_tree
+from report import write_block
 from simple_brief.files.workspace import Workspace
 from simple_brief.index import close_symbol_index, docs_index, symbol_index
 from simple_brief.index.parse import worker_count
@@ -76,8 +80,14 @@ def main() -> int:
         print("universal-ctags is not installed (apt-get install universal-ctags)", file=sys.stderr)
         return 2
     tree = bench_tree.build_tree(False)
+    lines = []
     for _ in range(args.runs):
-        print(one_run(tree, ctags, args.both), flush=True)
+        lines.append(one_run(tree, ctags, args.both))
+        print(lines[-1], flush=True)
+    name = "first-index-both" if args.both else "first-index-symbols"
+    command = f"`.venv/bin/python bench/first_index_symbols.py --runs {args.runs}{' --both' if args.both else ''}`"
+    body = [f"## First index vs ctags -R ({command})", "", *(f"- {line}" for line in lines)]
+    write_block(bench_tree.RESULTS, name, "\n".join(body))
     return 0
 
 
