@@ -63,6 +63,8 @@ def one_run(tree: Path, ctags: str, both: bool) -> str:
             what = f"symbol index alone: {first_s:.1f} s for {stats.listed:,} files, {count:,} definitions"
         close_symbol_index(ws)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    if ctags_s > 2 * ctags_cpu:  # ctags waited for a core more than it ran: its wall time says little
+        load += f"; ctags ran {ctags_cpu:.1f} s of its {ctags_s:.1f} s: compare the CPU seconds"
     return (
         f"{what}; ctags -R {ctags_s:.1f} s: {first_s / ctags_s:.1f}x (target <= 2.5x; {worker_count()} workers;"
         f" load {load}); CPU {own:.0f} s here + {workers:.0f} s workers vs ctags {ctags_cpu:.1f} s:"
