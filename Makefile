@@ -74,6 +74,7 @@ bench: $(VENV)/.installed-dev ## token, coverage and speed figures against named
 	$(PY) bench/query_cost.py
 	$(PY) bench/surroundings.py  # expand_at context=true against the symbol alone, outline + symbol, the file
 	nice -n 10 $(PY) bench/symbol_index.py  # the symbol index on the stdlib + site-packages tree
+	nice -n 10 $(PY) bench/first_index_symbols.py --runs 1  # the symbol index alone vs ctags -R, same run
 	nice -n 10 $(PY) bench/daemon.py  # a CLI call through the daemon vs standalone; its memory on that tree
 	$(PY) bench/first_run.py
 	$(PY) bench/tasks.py  # test_run vs the same pytest command run directly

@@ -83,3 +83,20 @@ def test_an_event_on_the_root_itself_walks_once(tree: Path) -> None:
         assert index.ensure_fresh().listed == 0
     finally:
         index.close()
+
+
+def test_a_file_reported_with_its_folder_is_stored_once(tree: Path) -> None:
+    """The kernel may report a folder and a file in it together: the file is then parsed
+    twice in one batch, and its rows must still be stored once (the batch inserts every
+    file's rows in one statement)."""
+    ws = _watched(tree)
+    index = symbol_index(ws)
+    try:
+        target = tree / "json" / "decoder.py"
+        target.write_text(target.read_text() + "\ndef reported_twice():\n    pass\n")
+        index._changed({str(tree / "json"), str(target)})  # as the watcher's thread hands events over
+        index.ensure_fresh()
+        for query in ("reported_twice", "JSONDecodeError", "decode"):
+            assert index_text(ws, query) == scan_text(tree, query), query
+    finally:
+        index.close()

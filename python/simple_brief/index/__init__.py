@@ -338,7 +338,7 @@ class SymbolIndex:
     def _consider(self, path: Path, seen: set[str], batch: Batch, skips: dict[str, str], stats: RefreshStats) -> None:
         """A listed file: unchanged (stat), to parse (a job), or unreadable."""
         root = self.workspace.root
-        rel = path.relative_to(root).as_posix()
+        rel = _relative(path, root)
         try:
             info = os.lstat(path)
             real_rel = rel
@@ -540,6 +540,12 @@ class SymbolIndex:
 
     def _store(self, parsed: list[Parsed], stats: RefreshStats) -> None:
         def body(conn: sqlite3.Connection) -> None:
+            rows: list[tuple[object, ...]] = []  # the batch's rows, inserted by one statement
+
+            def insert() -> None:
+                conn.executemany(f"INSERT INTO symbols({store.SYMBOL_COLUMNS}) VALUES({','.join('?' * 17)})", rows)
+                rows.clear()
+
             for p in parsed:
                 fid, known = self._file_row(conn, p.rel)
                 if p.same:
@@ -549,11 +555,9 @@ class SymbolIndex:
                     stats.unchanged += 1
                     continue
                 if known:
+                    insert()  # a file met twice in one batch (a changed folder and a file in it)
                     self._clear(conn, fid)
-                conn.executemany(
-                    f"INSERT INTO symbols({store.SYMBOL_COLUMNS}) VALUES({','.join('?' * 17)})",
-                    [(fid, *row) for row in p.rows],
-                )
+                rows += [(fid, *row) for row in p.rows]
                 conn.execute(
                     "UPDATE files SET mtime_ns = ?, size = ?, hash = ?, language = ?, skipped = ?, diagnostics = ?"
                     " WHERE id = ?",
@@ -564,6 +568,7 @@ class SymbolIndex:
                     self._names.add([row[2] for row in p.rows], fid)
                 stats.parsed += 1
                 stats.changed.append(p.rel)
+            insert()
 
         self._write(body)
         fresh = [p for p in parsed if not p.same]
@@ -592,3 +597,10 @@ class SymbolIndex:
         ]
         dropped = [escape_path(rel) for rel in gone if languages.documented(rel)]
         self.docs.take(items, dropped)
+
+
+def _relative(path: Path, root: Path) -> str:
+    """`path.relative_to(root).as_posix()` of a path the walk made below `root`, without
+    parsing it again (once per listed file)."""
+    text, prefix = str(path), str(root).rstrip("/") + "/"
+    return text[len(prefix) :] if text.startswith(prefix) and os.sep == "/" else path.relative_to(root).as_posix()

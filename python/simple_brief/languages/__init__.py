@@ -102,12 +102,19 @@ def by_name(name: str) -> LanguageSpec | None:
 def for_path(path: str | PurePath) -> LanguageSpec:
     """The language of a file by its name (`Makefile`), a pattern of its last path parts
     (`doc/*.txt`), its ending, or a name pattern (`Dockerfile.*`); PLAIN when none is known."""
-    name = PurePath(path).name
-    spec = _BY_FILE_NAME.get(name) or _path_glob_spec(PurePath(path)) or _BY_EXT.get(PurePath(name).suffix.lower())
+    pure = path if isinstance(path, PurePath) else PurePath(path)  # parsed once: the walk asks per file
+    name = pure.name
+    spec = _BY_FILE_NAME.get(name) or _path_glob_spec(pure) or _BY_EXT.get(_suffix(name).lower())
     if spec is not None:
         return spec
     # A pattern only where the ending says nothing (`Makefile.toml` is TOML, as in Neovim).
     return next((spec for pattern, spec in _FILE_NAME_GLOBS if fnmatchcase(name, pattern)), PLAIN)
+
+
+def _suffix(name: str) -> str:
+    """`PurePath(name).suffix` of a file name, without making a path."""
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
 def documented(path: str | PurePath) -> bool:
