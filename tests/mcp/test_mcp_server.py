@@ -74,7 +74,8 @@ async def test_default_toolsets_list_the_read_lsp_docs_and_system_tools_with_des
     # One optional flag: list every Neovim open on the workspace (issue 14).
     context_props = by_name["editor_get_context"].input_schema.get("properties", {})
     assert set(context_props) == {"list_editors"}
-    assert context_props["list_editors"]["type"] == "boolean" and context_props["list_editors"]["default"] is False
+    # An optional flag is off when left out: no `default: false` to pay for.
+    assert context_props["list_editors"]["type"] == "boolean" and "default" not in context_props["list_editors"]
     assert "required" not in by_name["editor_get_context"].input_schema
 
 
@@ -147,6 +148,14 @@ def _plain(prop: dict[str, Any]) -> dict[str, Any]:
     return plain
 
 
+def _unstated(prop: dict[str, Any]) -> dict[str, Any]:
+    """A property of the registry as tools/list states it: a flag's `default: false` and a
+    text's `default: ""` left out (they mean the same as no value)."""
+    if prop.get("default") in (False, "") and prop.get("type") in ("boolean", "string"):
+        return {k: v for k, v in prop.items() if k != "default"}
+    return prop
+
+
 @pytest.mark.anyio
 async def test_every_tool_lists_the_same_parameters_over_mcp_as_in_the_registry(workspace: Workspace) -> None:
     """Both schemas come from one declaration: names, order, types, descriptions, choices, defaults."""
@@ -160,7 +169,9 @@ async def test_every_tool_lists_the_same_parameters_over_mcp_as_in_the_registry(
         ours = tools[tool.name].input_schema()
         properties = tool.input_schema.get("properties", {})
         assert list(properties) == list(ours["properties"]), tool.name
-        assert {name: _plain(prop) for name, prop in properties.items()} == ours["properties"], tool.name
+        assert {name: _plain(prop) for name, prop in properties.items()} == {
+            name: _unstated(prop) for name, prop in ours["properties"].items()
+        }, tool.name
         assert tool.input_schema.get("required", []) == ours["required"], tool.name
 
 
