@@ -400,3 +400,28 @@ def test_haskell_a_record_and_signatures_indented_with_tabs() -> None:
     fields = ["classIndent", "doIndent", "caseIndent", "letIndent", "whereIndent", "onsideIndent", "spacing"]
     assert names[names.index("PPHsMode") + 1 :][:7] == fields
     assert {"ppHsName", "isSymbolName", "getName"} <= set(names)
+
+
+#: Data/Complex.hs of Hugs' libraries: a signature and an equation with tabs inside their
+#: lines; the grammar reads the equation as a top-level splice expression.
+COMPLEX_POLAR = (
+    "module M where\n\nconjugate\t :: Int -> Int\nconjugate x =  x\n\n"
+    "{-# SPECIALISE mkPolar :: Double -> Double #-}\nmkPolar\t\t :: Double -> Double\n"
+    "mkPolar r theta\t =  r * theta\n\ncis :: Int\ncis = 1\n"
+)
+
+#: Language/Haskell/Pretty.hs of Hugs' haskell-src: a `where` indented with tabs, after which
+#: the grammar reads `layoutChoice :: ...` as an expression's type signature in an ERROR.
+PRETTY_LAYOUT = (
+    "module M where\n\nmyFsep :: [Doc] -> Doc\nmyFsep = layoutChoice fsep' hsep\n"
+    "\twhere\tfsep' [] = empty\n\t\tfsep' (d:ds) = do\n\t\t\te <- getPPEnv\n"
+    "\t\t\tlet n = onsideIndent e\n\t\t\tnest n (fsep (nest (-n) d:ds))\n\n"
+    "layoutChoice :: (a -> Doc) -> (a -> Doc) -> a -> Doc\n"
+    "layoutChoice a b dl = do e <- getPPEnv\n                         if layout e == PPOffsideRule ||\n"
+    "                            layout e == PPSemiColon\n                          then a dl else b dl\n"
+)
+
+
+def test_haskell_a_function_whose_equation_or_signature_the_grammar_misread() -> None:
+    assert _names(COMPLEX_POLAR, "haskell") == ["M", "conjugate", "mkPolar", "cis"]
+    assert _names(PRETTY_LAYOUT, "haskell") == ["M", "myFsep", "layoutChoice"]

@@ -37,6 +37,18 @@
 
 ((top_splice) . (function name: (variable) @name match: (match) @body) @definition.function)
 
+; A one-equation function whose equation the grammar misread as a splice expression (a tab
+; inside the line): its signature names it, when the next declaration (or the comment or
+; pragma before it) shows the run ended there.
+((signature name: (variable) @name) @definition.function . (top_splice) . (signature))
+((signature name: (variable) @name) @definition.function . (top_splice) . (haddock))
+((signature name: (variable) @name) @definition.function . (top_splice) . (comment))
+((signature name: (variable) @name) @definition.function . (top_splice) . (pragma))
+
+; A region the grammar could not read that opens with `name :: type` at its start: the
+; recovery read the top-level signature as an expression's (`expression:`, not `name:`).
+(ERROR . (signature expression: (variable) @name) @definition.function)
+
 (_ . (function name: (variable) @name match: (match) @body) @definition.function)
 
 ; Value bindings (`main = do ...`) have one equation each: all are listed at the
