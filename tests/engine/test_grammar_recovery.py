@@ -422,6 +422,49 @@ PRETTY_LAYOUT = (
 )
 
 
+#: Foreign/C/Error.hs of Hugs' libraries (lines 1070-1104): after a `do` indented with tabs,
+#: a signature over several lines indented with tabs is one ERROR that opens with the
+#: function's name; its equation follows.
+ERROR_SIGNED = "module M where\n\n" + (
+    "throwErrnoIfRetry            :: (a -> Bool) -> String -> IO a -> IO a\n"
+    "throwErrnoIfRetry pred loc f  = \n"
+    "  do\n"
+    "    res <- f\n"
+    "    if pred res\n"
+    "      then do\n"
+    "\terr <- getErrno\n"
+    "\tif err == eINTR\n"
+    "\t  then throwErrnoIfRetry pred loc f\n"
+    "\t  else throwErrno loc\n"
+    "      else return res\n"
+    "\n"
+    "-- | as 'throwErrnoIfRetry', but checks for operations that would block and\n"
+    "-- executes an alternative action before retrying in that case.\n"
+    "--\n"
+    "throwErrnoIfRetryMayBlock\n"
+    "\t\t:: (a -> Bool)\t-- ^ predicate to apply to the result value\n"
+    "\t\t\t\t-- of the 'IO' operation\n"
+    "\t\t-> String\t-- ^ textual description of the location\n"
+    "\t\t-> IO a\t\t-- ^ the 'IO' operation to be executed\n"
+    "\t\t-> IO b\t\t-- ^ action to execute before retrying if\n"
+    "\t\t\t\t-- an immediate retry would block\n"
+    "\t\t-> IO a\n"
+    "throwErrnoIfRetryMayBlock pred loc f on_block  = \n"
+    "  do\n"
+    "    res <- f\n"
+    "    if pred res\n"
+    "      then do\n"
+    "\terr <- getErrno\n"
+    "\tif err == eINTR\n"
+    "\t  then throwErrnoIfRetryMayBlock pred loc f on_block\n"
+    "          else if err == eWOULDBLOCK || err == eAGAIN\n"
+    "\t         then do on_block; throwErrnoIfRetryMayBlock pred loc f on_block\n"
+    "                 else throwErrno loc\n"
+    "      else return res\n"
+)
+
+
 def test_haskell_a_function_whose_equation_or_signature_the_grammar_misread() -> None:
     assert _names(COMPLEX_POLAR, "haskell") == ["M", "conjugate", "mkPolar", "cis"]
     assert _names(PRETTY_LAYOUT, "haskell") == ["M", "myFsep", "layoutChoice"]
+    assert _names(ERROR_SIGNED, "haskell") == ["M", "throwErrnoIfRetry", "throwErrnoIfRetryMayBlock"]

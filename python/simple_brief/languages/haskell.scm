@@ -37,6 +37,11 @@
 
 ((top_splice) . (function name: (variable) @name match: (match) @body) @definition.function)
 
+; A function whose signature the grammar could not read (a tab inside its lines): the
+; ERROR opens with the function's own name, and its first equation follows.
+(((ERROR . (variable) @_signed) . (function name: (variable) @name match: (match) @body) @definition.function)
+  (#eq? @_signed @name))
+
 ; A one-equation function whose equation the grammar misread as a splice expression (a tab
 ; inside the line): its signature names it, when the next declaration (or the comment or
 ; pragma before it) shows the run ended there.
