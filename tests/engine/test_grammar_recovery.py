@@ -411,7 +411,8 @@ COMPLEX_POLAR = (
 )
 
 #: Language/Haskell/Pretty.hs of Hugs' haskell-src: a `where` indented with tabs, after which
-#: the grammar reads `layoutChoice :: ...` as an expression's type signature in an ERROR.
+#: the grammar reads `layoutChoice :: ...` as an expression's type signature in an ERROR,
+#: and `markLine :: ...`, after a comment, as the last operand of the expression before.
 PRETTY_LAYOUT = (
     "module M where\n\nmyFsep :: [Doc] -> Doc\nmyFsep = layoutChoice fsep' hsep\n"
     "\twhere\tfsep' [] = empty\n\t\tfsep' (d:ds) = do\n\t\t\te <- getPPEnv\n"
@@ -419,6 +420,18 @@ PRETTY_LAYOUT = (
     "layoutChoice :: (a -> Doc) -> (a -> Doc) -> a -> Doc\n"
     "layoutChoice a b dl = do e <- getPPEnv\n                         if layout e == PPOffsideRule ||\n"
     "                            layout e == PPSemiColon\n                          then a dl else b dl\n"
+    "\n"
+    "-- Prefix something with a LINE pragma, if requested.\n"
+    "-- GHC's LINE pragma actually sets the current line number to n-1, so\n"
+    "-- that the following line is line n.  But if there's no newline before\n"
+    "-- the line we're talking about, we need to compensate by adding 1.\n"
+    "\n"
+    "markLine :: SrcLoc -> Doc -> Doc\n"
+    "markLine loc doc = do\n"
+    "\te <- getPPEnv\n"
+    "\tlet y = srcLine loc\n"
+    "\tlet line l =\n"
+    '\t      text ("{-# LINE " ++ show l ++ " \\"" ++ srcFilename loc ++ "\\" #-}")\n'
 )
 
 
@@ -466,5 +479,5 @@ ERROR_SIGNED = "module M where\n\n" + (
 
 def test_haskell_a_function_whose_equation_or_signature_the_grammar_misread() -> None:
     assert _names(COMPLEX_POLAR, "haskell") == ["M", "conjugate", "mkPolar", "cis"]
-    assert _names(PRETTY_LAYOUT, "haskell") == ["M", "myFsep", "layoutChoice"]
+    assert _names(PRETTY_LAYOUT, "haskell") == ["M", "myFsep", "layoutChoice", "markLine"]
     assert _names(ERROR_SIGNED, "haskell") == ["M", "throwErrnoIfRetry", "throwErrnoIfRetryMayBlock"]

@@ -54,6 +54,10 @@
 ; recovery read the top-level signature as an expression's (`expression:`, not `name:`).
 (ERROR . (signature expression: (variable) @name) @definition.function)
 
+; The same read into the expression before it, across a comment: `... -- comment` then
+; `name :: type` at the margin is the last operand of that expression's application.
+(signature expression: (apply (comment) . (variable) @name @definition.function .) "::")
+
 (_ . (function name: (variable) @name match: (match) @body) @definition.function)
 
 ; Value bindings (`main = do ...`) have one equation each: all are listed at the
