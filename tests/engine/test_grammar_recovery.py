@@ -481,3 +481,16 @@ def test_haskell_a_function_whose_equation_or_signature_the_grammar_misread() ->
     assert _names(COMPLEX_POLAR, "haskell") == ["M", "conjugate", "mkPolar", "cis"]
     assert _names(PRETTY_LAYOUT, "haskell") == ["M", "myFsep", "layoutChoice", "markLine"]
     assert _names(ERROR_SIGNED, "haskell") == ["M", "throwErrnoIfRetry", "throwErrnoIfRetryMayBlock"]
+
+
+#: bash-completion's pygmentize completion: a backquoted `sed s/:$//` the grammar cannot
+#: read makes the whole file one ERROR, where the function's head is left as loose tokens.
+BACKQUOTED_SED = (
+    "#\n# completion\n#\n\n_styles()\n{\n    local cur\n"
+    "    STYLES=`pygmentize -L styles | grep '* ' | cut -c3- | sed s/:$//`\n"
+    "    COMPREPLY=( $( compgen -W '$STYLES' -- \"$cur\" ) )\n}\ncomplete -F _styles pygmentize\n"
+)
+
+
+def test_sh_a_function_head_left_in_a_region_the_grammar_could_not_read() -> None:
+    assert _names(BACKQUOTED_SED, "sh") == ["_styles"]

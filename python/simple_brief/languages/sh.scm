@@ -13,3 +13,8 @@
   (command
     name: (command_name) @_source) @import)
   (#any-of? @_source "source" "."))
+
+; A region the grammar could not read (e.g. a backquoted command holding `s/:$//`) keeps a
+; function's head as loose tokens, `name ( ) {`: the name is listed (its body is in the
+; region, so only the name's line is known).
+(ERROR (word) @name @definition.function . "(" . ")" . "{")
